@@ -1,0 +1,11 @@
+//! grail-explorer: reachability on large directed graphs with the GRAIL index.
+//!
+//! The library holds the whole engine; `main.rs` only dispatches to [`cli`].
+//! - [`graph`]: CSR graphs, file formats, SCC condensation, statistics, generators.
+//! - [`index`]: GRAIL labels (orders, the classic DFS labeler, save/load).
+//! - [`query`]: the query rules, label-guided search, batches and the exact oracle.
+
+pub mod cli;
+pub mod graph;
+pub mod index;
+pub mod query;

@@ -1,0 +1,1 @@
+//! Queries: the cheap rules, label-guided search, batches and the exact oracle.
