@@ -108,7 +108,7 @@ fn par_for_each_list(offsets: &[u64], targets: &mut [u32], f: impl Fn(&mut [u32]
         lists.push(head);
         rest = tail;
     }
-    lists.into_par_iter().with_min_len(1024).for_each(f);
+    lists.into_par_iter().with_min_len(1024).for_each(&f);
 }
 
 /// A directed graph: children and parents, both sorted by id, no self-loops, no duplicate edges.
