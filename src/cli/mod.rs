@@ -1,7 +1,73 @@
-//! The command line: one file per subcommand.
+//! The command line: one file per subcommand, all on the same engine.
+//!
+//! Every subcommand prints a human table by default and one JSON object with `--json`. Errors go
+//! to stderr with their whole context chain and a non-zero exit status.
 
+mod bench;
+mod common;
+mod convert;
+mod format;
+mod gen_cmd;
+mod info;
+mod label;
+mod query;
+
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// Explore reachability on large directed graphs with the GRAIL index.
+///
+/// GRAIL gives every vertex d intervals, one per randomized DFS. If v's interval is not inside u's
+/// in some dimension, u cannot reach v; otherwise a search guided by the labels decides. Start with
+/// `grail info GRAPH`, then `grail query GRAPH U V`, then `grail query GRAPH --random 100000`.
+#[derive(Parser, Debug)]
+#[command(name = "grail", version, about, long_about, propagate_version = true)]
+pub struct Cli {
+    /// Worker threads for labeling and batches (0 = all cores).
+    #[arg(long, global = true, default_value_t = 0, value_name = "N")]
+    pub threads: usize,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Load a graph and report its shape: vertices, edges, components, roots, leaves, depth, degrees.
+    Info(info::InfoArgs),
+    /// Build GRAIL labels (d randomized intervals per vertex) and optionally save them.
+    Label(label::LabelArgs),
+    /// Answer reachability queries: one pair, a query file, or N random pairs.
+    Query(query::QueryArgs),
+    /// Generate a graph: random DAGs like the papers' home-made ones, chains, trees, ladders, ...
+    Gen(gen_cmd::GenArgs),
+    /// Convert a graph between formats (reads any supported format, writes .gra or an edge list).
+    Convert(convert::ConvertArgs),
+    /// Measure load, labeling and query times (1 thread and all threads) with peak memory.
+    Bench(bench::BenchArgs),
+}
+
+/// Parses the command line, runs the command, reports errors; the process's exit status.
 pub fn main() -> ExitCode {
-    ExitCode::SUCCESS
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    let pool = common::thread_pool(cli.threads)?;
+    pool.install(|| match cli.command {
+        Some(Command::Info(args)) => info::run(args),
+        Some(Command::Label(args)) => label::run(args),
+        Some(Command::Query(args)) => query::run(args),
+        Some(Command::Gen(args)) => gen_cmd::run(args),
+        Some(Command::Convert(args)) => convert::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
+        None => info::run_default(),
+    })
 }

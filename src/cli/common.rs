@@ -1,0 +1,132 @@
+//! Pieces every subcommand shares: graph and label arguments, thread pools, progress, formatting.
+
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::graph::io::Format;
+use crate::index::{Labels, Order, dfs, store};
+use crate::workspace::Workspace;
+
+/// A rayon pool of `threads` workers (0 = all cores) that the command runs inside.
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start the worker threads")
+}
+
+/// The graph file every command reads.
+#[derive(Args, Debug, Clone)]
+pub struct GraphArgs {
+    /// Graph file: .gra, SNAP edge list, Matrix Market, `n m directed` or `n m` header; gzip is read transparently.
+    #[arg(value_name = "GRAPH")]
+    pub graph: PathBuf,
+
+    /// Read the file in this format instead of guessing it from the content.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+}
+
+impl GraphArgs {
+    /// Loads and condenses the graph, with a spinner on a terminal.
+    pub fn open(&self) -> Result<Workspace> {
+        let spinner = spinner(format!("loading {}", self.graph.display()));
+        let ws = Workspace::open(&self.graph, self.format);
+        spinner.finish_and_clear();
+        ws
+    }
+}
+
+/// The name a user types for a format (`--format gra`).
+pub fn format_name(format: Format) -> String {
+    format.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+}
+
+/// `--order`: how each dimension orders children and roots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderKind {
+    /// Children by vertex id in every dimension (all dimensions equal: useful only with --dims 1).
+    Lex,
+    /// Children by a seeded random priority, different per dimension (GRAIL's randomized labels).
+    Random,
+}
+
+/// How to get labels: build them (dims, order, seed) or read a saved index.
+#[derive(Args, Debug, Clone)]
+pub struct LabelOptions {
+    /// Number of label dimensions (intervals per vertex). More dimensions cut more queries.
+    #[arg(short = 'd', long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub dims: u16,
+
+    /// Children order per dimension.
+    #[arg(long, value_enum, default_value_t = OrderKind::Random)]
+    pub order: OrderKind,
+
+    /// Seed of the random order (printed with every result, so runs can be reproduced).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Use labels saved by `grail label --out` instead of building them (checked against the graph).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["dims", "order", "seed"])]
+    pub index: Option<PathBuf>,
+}
+
+impl LabelOptions {
+    pub fn order(&self) -> Order {
+        match self.order {
+            OrderKind::Lex => Order::Lex,
+            OrderKind::Random => Order::Random { seed: self.seed },
+        }
+    }
+
+    /// Builds labels on the workspace's DAG, or loads them from `--index`. Returns seconds spent.
+    pub fn labels(&self, ws: &Workspace) -> Result<(Labels, f64)> {
+        let start = Instant::now();
+        let labels = match &self.index {
+            Some(path) => {
+                let fingerprint = crate::graph::fingerprint::fingerprint(ws.dag());
+                store::load(path, Some(fingerprint)).with_context(|| format!("cannot use index {}", path.display()))?
+            }
+            None => {
+                let spinner = spinner(format!("labeling: {} dimensions, {}", self.dims, self.order()));
+                let labels = dfs::label(ws.dag(), self.dims as usize, self.order());
+                spinner.finish_and_clear();
+                labels?
+            }
+        };
+        Ok((labels, start.elapsed().as_secs_f64()))
+    }
+}
+
+/// A spinner on stderr; invisible when stderr is not a terminal.
+pub fn spinner(message: String) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("static template"));
+    bar.set_message(message);
+    bar.enable_steady_tick(Duration::from_millis(100));
+    bar
+}
+
+/// Prints one JSON object on stdout.
+pub fn print_json(value: &impl Serialize) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(value).context("cannot encode the result as JSON")?);
+    Ok(())
+}
+
+/// The process's peak resident memory so far, in bytes (None where the OS does not say).
+pub fn peak_memory_bytes() -> Option<u64> {
+    // SAFETY: getrusage only writes the struct we hand it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0;
+    // Linux reports ru_maxrss in KiB.
+    ok.then(|| usage.ru_maxrss as u64 * 1024)
+}
+
+/// A table with the house style.
+pub fn table(header: &[&str]) -> comfy_table::Table {
+    let mut t = comfy_table::Table::new();
+    t.load_preset(comfy_table::presets::NOTHING).set_header(header.iter().copied());
+    t
+}

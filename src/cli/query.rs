@@ -1,0 +1,214 @@
+//! `grail query`: one pair with a full explanation, or a batch (file or random) with a summary.
+
+use super::common::{GraphArgs, LabelOptions, print_json, spinner, table};
+use super::format::{duration, thousands};
+use crate::index::Labels;
+use crate::query::{self, Answer, BatchReport, Engine, Method, Query, Rule, Scratch};
+use crate::workspace::Workspace;
+use anyhow::{Result, bail};
+use clap::Args;
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  grail query graph.gra 12 345\n  \
+                        grail query graph.gra --file queries.test.gz --json\n  \
+                        grail query graph.gra --random 1000000 --query-seed 3 --method guided-bfs")]
+pub struct QueryArgs {
+    #[command(flatten)]
+    pub graph: GraphArgs,
+
+    /// Source vertex (the id used in the file).
+    #[arg(value_name = "SRC", requires = "dst", conflicts_with_all = ["file", "random"])]
+    pub src: Option<u64>,
+
+    /// Destination vertex (the id used in the file).
+    #[arg(value_name = "DST")]
+    pub dst: Option<u64>,
+
+    /// Query file: `src dst [expected 0/1]` per line (gzip allowed). Expected answers are checked.
+    #[arg(long, short = 'f', value_name = "FILE", conflicts_with = "random")]
+    pub file: Option<PathBuf>,
+
+    /// N uniformly random pairs (see --query-seed).
+    #[arg(long, short = 'r', value_name = "N")]
+    pub random: Option<usize>,
+
+    /// Seed of the random pairs.
+    #[arg(long, default_value_t = 1)]
+    pub query_seed: u64,
+
+    /// How undecided queries are searched: label-guided DFS/BFS, or unguided DFS/BFS as baselines.
+    #[arg(long, short = 'm', value_enum, default_value_t = Method::GuidedDfs)]
+    pub method: Method,
+
+    #[command(flatten)]
+    pub labels: LabelOptions,
+
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: QueryArgs) -> Result<()> {
+    let ws = args.graph.open()?;
+    let (labels, label_seconds) = args.labels.labels(&ws)?;
+    let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
+    match (args.src, args.dst, &args.file, args.random) {
+        (Some(src), Some(dst), _, _) => single(&ws, &labels, &engine, src, dst, &args),
+        (_, _, Some(path), _) => {
+            let queries = query::read_query_file(path, &ws.loaded.names, ws.loaded.graph.num_vertices())?;
+            batch(&ws, &engine, &queries, label_seconds, &args)
+        }
+        (_, _, None, Some(count)) => {
+            let queries = query::random_queries(ws.loaded.graph.num_vertices(), count, args.query_seed);
+            batch(&ws, &engine, &queries, label_seconds, &args)
+        }
+        _ => bail!("say what to ask: `SRC DST`, `--file QUERIES` or `--random N` (see grail query --help)"),
+    }
+}
+
+#[derive(Serialize)]
+struct SingleReport<'a> {
+    src: u64,
+    dst: u64,
+    #[serde(flatten)]
+    answer: &'a Answer,
+    /// The path in file ids (for condensed graphs: one representative vertex per component).
+    path_ids: Option<Vec<u64>>,
+}
+
+fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, args: &QueryArgs) -> Result<()> {
+    let (u, v) = (ws.resolve(src)?, ws.resolve(dst)?);
+    let mut scratch = Scratch::new(ws.dag().num_vertices());
+    let answer = engine.query(u, v, args.method, &mut scratch, true);
+    let representative = representatives(ws);
+    let path_ids = answer
+        .path
+        .as_ref()
+        .map(|p| p.iter().map(|&c| ws.loaded.names.file_id(representative[c as usize])).collect::<Vec<_>>());
+    if args.json {
+        return print_json(&SingleReport { src, dst, answer: &answer, path_ids });
+    }
+    let verdict = if answer.reachable { "YES" } else { "NO" };
+    println!("{src} ⇝ {dst}?  {verdict}, decided by {}", explain(&answer));
+    let (cu, cv) = (ws.condensation.component[u as usize], ws.condensation.component[v as usize]);
+    println!();
+    let mut t = table(&["dim", &format!("L({src})"), &format!("L({dst})"), "contained"]);
+    for i in 0..labels.dims() {
+        let (a, b) = (labels.interval(cu, i), labels.interval(cv, i));
+        let inside = if a.contains(b) { "yes" } else { "no: cut" };
+        t.add_row(vec![i.to_string(), format!("[{}, {}]", a.low, a.post), format!("[{}, {}]", b.low, b.post), inside.into()]);
+    }
+    println!("{t}");
+    println!(
+        "levels {} → {};  search: {} expanded, {} children pruned by labels, {} false positives",
+        labels.level(cu),
+        labels.level(cv),
+        answer.expanded,
+        answer.pruned,
+        answer.false_positives
+    );
+    if let Some(ids) = path_ids {
+        let shown: Vec<String> = ids.iter().map(u64::to_string).collect();
+        println!("path   {}", shown.join(" → "));
+    }
+    Ok(())
+}
+
+/// A sentence per rule, for the student reading the answer.
+fn explain(answer: &Answer) -> String {
+    match answer.rule {
+        Rule::SameComponent => "the component rule: both lie in one strongly connected component".into(),
+        Rule::LabelCut => format!(
+            "the label cut: in dimension {} the destination's interval is not inside the source's",
+            answer.cut_dimension.unwrap_or_default()
+        ),
+        Rule::LevelCut => "the level cut: the destination is not deeper than the source".into(),
+        Rule::TreeCut => "the tree cut: the destination lies in the source's DFS subtree".into(),
+        Rule::Search => "a search (no cheap rule applied)".into(),
+    }
+}
+
+/// For each component, its smallest original vertex (components are numbered by it).
+fn representatives(ws: &Workspace) -> Vec<u32> {
+    let mut rep = vec![u32::MAX; ws.condensation.num_components()];
+    for (v, &c) in ws.condensation.component.iter().enumerate() {
+        rep[c as usize] = rep[c as usize].min(v as u32);
+    }
+    rep
+}
+
+#[derive(Serialize)]
+struct BatchJson<'a> {
+    file: String,
+    source: String,
+    dims: usize,
+    order: String,
+    label_seconds: f64,
+    #[serde(flatten)]
+    report: &'a BatchReport,
+}
+
+fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64, args: &QueryArgs) -> Result<()> {
+    let spinner = spinner(format!("answering {} queries", thousands(queries.len() as u64)));
+    let report = query::run_batch(engine, queries, args.method);
+    spinner.finish_and_clear();
+    let source = match &args.file {
+        Some(path) => path.display().to_string(),
+        None => format!("{} random pairs, seed {}", queries.len(), args.query_seed),
+    };
+    let labels = engine.labels();
+    if args.json {
+        print_json(&BatchJson {
+            file: ws.loaded.path.display().to_string(),
+            source,
+            dims: labels.dims(),
+            order: labels.order().to_string(),
+            label_seconds,
+            report: &report,
+        })?;
+    } else {
+        print_batch(&report, &source, labels, label_seconds);
+    }
+    if report.mismatches > 0 {
+        bail!("{} answers disagree with the expected column (first ones listed above)", report.mismatches);
+    }
+    Ok(())
+}
+
+fn print_batch(report: &BatchReport, source: &str, labels: &Labels, label_seconds: f64) {
+    println!("queries    {source}");
+    println!("labels     {} dimensions, {}, built in {}", labels.dims(), labels.order(), duration(label_seconds));
+    let secs = report.elapsed.as_secs_f64();
+    println!(
+        "answered   {} in {} ({:.0} queries/s, {} threads, {:?})",
+        thousands(report.queries),
+        duration(secs),
+        report.queries as f64 / secs.max(1e-9),
+        report.threads,
+        report.method
+    );
+    println!("positives  {}", thousands(report.positives));
+    println!();
+    let mut t = table(&["decided by", "queries", "share"]);
+    for (rule, count) in report.by_rule_iter() {
+        t.add_row(vec![rule.name().to_string(), thousands(count), format!("{:.1}%", 100.0 * count as f64 / report.queries.max(1) as f64)]);
+    }
+    println!("{t}");
+    println!();
+    println!(
+        "search     {} expanded, {} pruned by labels, {} false positives ({:.1}% of expanded)",
+        thousands(report.expanded),
+        thousands(report.pruned),
+        thousands(report.false_positives),
+        100.0 * report.false_positive_rate
+    );
+    if report.mismatches > 0 {
+        eprintln!();
+        eprintln!("MISMATCH: {} answers disagree with the expected column", report.mismatches);
+        for m in &report.mismatch_examples {
+            eprintln!("  line {}: {} ⇝ {} expected {}, got {}", m.line, m.src, m.dst, m.expected, m.got);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! An opened graph, ready for labeling and queries: the file as read, its condensation, and how long
+//! each step took. The CLI and (later) the TUI both start here.
+
+use crate::graph::scc::{self, Condensation};
+use crate::graph::{Graph, LoadedGraph, io};
+use anyhow::{Context, Result};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub struct Workspace {
+    pub loaded: LoadedGraph,
+    pub condensation: Condensation,
+    /// Seconds to read, decompress and parse the file (CSR included).
+    pub load_seconds: f64,
+    /// Seconds to find strongly connected components and build the DAG.
+    pub condense_seconds: f64,
+}
+
+impl Workspace {
+    /// Loads and condenses a graph file.
+    pub fn open(path: &Path, format: Option<io::Format>) -> Result<Workspace> {
+        let start = Instant::now();
+        let loaded = io::load(path, format).with_context(|| format!("cannot load graph {}", path.display()))?;
+        let load_seconds = start.elapsed().as_secs_f64();
+        Ok(Self::from_loaded(loaded, load_seconds))
+    }
+
+    /// Wraps an already loaded graph (generators, tests).
+    pub fn from_loaded(loaded: LoadedGraph, load_seconds: f64) -> Workspace {
+        let start = Instant::now();
+        let condensation = scc::condense(&loaded.graph);
+        let condense_seconds = start.elapsed().as_secs_f64();
+        Workspace { loaded, condensation, load_seconds, condense_seconds }
+    }
+
+    /// The DAG that labels and searches work on.
+    pub fn dag(&self) -> &Arc<Graph> {
+        &self.condensation.dag
+    }
+
+    /// The dense id of a vertex named by its file id, with an error a user understands.
+    pub fn resolve(&self, file_id: u64) -> Result<u32> {
+        let n = self.loaded.graph.num_vertices();
+        self.loaded.names.resolve(file_id, n).with_context(|| {
+            format!("vertex {file_id} is not in {} ({n} vertices)", self.loaded.path.display())
+        })
+    }
+}

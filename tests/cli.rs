@@ -1,0 +1,100 @@
+//! The command line as scripts use it: JSON fields, exit codes, messages on stderr.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn grail(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grail")).args(args).output().expect("the grail binary runs")
+}
+
+fn json(out: &Output) -> Value {
+    assert!(out.status.success(), "failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+}
+
+fn sample(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-graphs").join(name).display().to_string()
+}
+
+#[test]
+fn info_json_has_the_promised_fields() {
+    let v = json(&grail(&["info", &sample("tiny-cycles.txt"), "--json"]));
+    assert_eq!(v["vertices"], 10);
+    assert_eq!(v["edges"], 12);
+    // Components: {1,2,3}, {6,7} and five single vertices.
+    assert_eq!(v["components"], 7);
+}
+
+#[test]
+fn query_file_reports_queries_positives_and_mismatches() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("q.txt");
+    // 0 reaches 8 through the cycle and the diamond; 8 reaches nothing; 6 and 7 share a component.
+    // The last line's expected answer is wrong on purpose.
+    std::fs::write(&file, "0 8 1\n8 0 0\n7 6 1\n4 5 1\n").unwrap();
+    let out = grail(&["query", &sample("tiny-cycles.txt"), "--file", file.to_str().unwrap(), "--json"]);
+    assert!(!out.status.success(), "a mismatch must fail the command");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON is printed even with mismatches");
+    assert_eq!(v["queries"], 4);
+    assert_eq!(v["positives"], 2);
+    assert_eq!(v["mismatches"], 1);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("disagree"));
+}
+
+#[test]
+fn single_query_explains_itself() {
+    let v = json(&grail(&["query", &sample("tiny-cycles.txt"), "9", "8", "--json"]));
+    assert_eq!(v["reachable"], true);
+    let path: Vec<u64> = v["path_ids"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert_eq!(path.first(), Some(&9));
+    assert_eq!(path.last(), Some(&8));
+}
+
+#[test]
+fn bad_input_exits_non_zero_with_the_reason_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.gra");
+    std::fs::write(&bad, "graph_for_greach\n3\n0: 1 #\n1: 7 #\n2: #\n").unwrap();
+    let out = grail(&["info", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.gra:4"), "the message names file and line: {err}");
+    assert!(out.stdout.is_empty());
+
+    let out = grail(&["info", dir.path().join("missing.gra").to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.gra"));
+}
+
+#[test]
+fn label_save_then_query_with_the_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let idx = dir.path().join("kegg.idx");
+    let graph = sample("kegg.gra");
+    let built = json(&grail(&["label", &graph, "--dims", "3", "--seed", "5", "--out", idx.to_str().unwrap(), "--json"]));
+    let digest = built["labels_digest"].as_str().unwrap().to_string();
+    let again = json(&grail(&["label", &graph, "--dims", "3", "--seed", "5", "--json"]));
+    assert_eq!(again["labels_digest"], digest.as_str(), "labels are reproducible for a seed");
+    let q = json(&grail(&["query", &graph, "--random", "2000", "--index", idx.to_str().unwrap(), "--json"]));
+    assert_eq!(q["queries"], 2000);
+    assert_eq!(q["dims"], 3);
+    // The index belongs to kegg, not to another graph.
+    let out = grail(&["query", &sample("tiny-cycles.txt"), "0", "1", "--index", idx.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another graph"));
+}
+
+#[test]
+fn gen_then_convert_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let gra = dir.path().join("r.gra");
+    let txt = dir.path().join("r.txt.gz");
+    json(&grail(&["gen", "random:n=2000,deg=4,seed=3", "--out", gra.to_str().unwrap(), "--json"]));
+    let out = grail(&["convert", gra.to_str().unwrap(), txt.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let a = json(&grail(&["info", gra.to_str().unwrap(), "--json"]));
+    let b = json(&grail(&["info", txt.to_str().unwrap(), "--json"]));
+    assert_eq!(a["vertices"], 2000);
+    assert_eq!(a["edges"], b["edges"]);
+}

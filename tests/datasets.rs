@@ -1,0 +1,72 @@
+//! Every benchmark graph in `../shared/datasets/grail` answers its 100K query files exactly as the
+//! expected column says (the column comes from the transitive closure). Skips, with a note, when the
+//! data set folder is absent.
+
+use grail::index::{Order, dfs};
+use grail::query::{self, Engine, Method};
+use grail::workspace::Workspace;
+use std::path::{Path, PathBuf};
+
+fn datasets() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    if dir.join("grail").is_dir() && dir.join("queries").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("note: {} is absent; data set tests skipped", dir.display());
+        None
+    }
+}
+
+/// The query files that belong to a graph file.
+fn query_files(queries: &Path, graph_name: &str) -> Vec<PathBuf> {
+    let names: Vec<String> = match graph_name {
+        "citeseer.scc.gra.gz" => vec!["citeseer.scc.random.test.gz".into(), "citeseer_100k_p.test.gz".into()],
+        "uniprotenc_22m.scc.gra.gz" => {
+            vec!["uniprotenc_22m.scc.random.test.gz".into(), "uniprotenc-22m_100k_p.test.gz".into()]
+        }
+        other => vec![format!("{}.test.gz", other.trim_end_matches(".gz").trim_end_matches(".gra"))],
+    };
+    names.into_iter().map(|n| queries.join(n)).collect()
+}
+
+#[test]
+fn every_data_set_answers_its_query_files_exactly() {
+    let Some(dir) = datasets() else { return };
+    let mut graphs: Vec<PathBuf> = std::fs::read_dir(dir.join("grail")).unwrap().map(|e| e.unwrap().path()).collect();
+    graphs.sort();
+    let mut checked = 0;
+    for graph in graphs {
+        let name = graph.file_name().unwrap().to_string_lossy().into_owned();
+        let ws = Workspace::open(&graph, None).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        let labels = dfs::label(ws.dag(), 5, Order::Random { seed: 11 }).unwrap();
+        let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
+        for file in query_files(&dir.join("queries"), &name) {
+            assert!(file.exists(), "{name}: query file {} is missing", file.display());
+            let queries = query::read_query_file(&file, &ws.loaded.names, ws.loaded.graph.num_vertices())
+                .unwrap_or_else(|e| panic!("{e:#}"));
+            assert_eq!(queries.len(), 100_000, "{}", file.display());
+            assert!(queries.iter().all(|q| q.expected.is_some()), "{} has no expected column", file.display());
+            // Guided DFS on every file; the BFS variant too on the small graphs.
+            let methods: &[Method] = if ws.dag().num_vertices() < 100_000 {
+                &[Method::GuidedDfs, Method::GuidedBfs]
+            } else {
+                &[Method::GuidedDfs]
+            };
+            for &method in methods {
+                let report = query::run_batch(&engine, &queries, method);
+                assert_eq!(report.queries, 100_000);
+                assert_eq!(
+                    report.mismatches,
+                    0,
+                    "{name} with {}: {:?} disagree, e.g. {:?}",
+                    file.display(),
+                    method,
+                    report.mismatch_examples
+                );
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("{checked} (graph, query file, method) combinations matched their expected answers");
+    assert!(checked >= 21, "expected every data set to be checked, got {checked}");
+}
