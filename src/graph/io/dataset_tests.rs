@@ -3,6 +3,7 @@
 //! data set is absent.
 
 use super::{Format, load};
+use crate::graph::VertexNames;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -71,7 +72,8 @@ fn every_benchmark_graph_loads_as_its_header_says() {
     }
 }
 
-/// Load time of the largest benchmark graph: `cargo test --release --lib graph::io -- --ignored --nocapture`.
+/// Load times of the largest benchmark graph, as `.gra.gz` and rewritten as an edge list with
+/// dense and with sparse ids: `cargo test --release --lib graph::io -- --ignored --nocapture`.
 #[test]
 #[ignore = "timing; run explicitly in release mode"]
 fn time_loading_uniprot() {
@@ -79,20 +81,37 @@ fn time_loading_uniprot() {
         println!("note: benchmark data set not found; skipping");
         return;
     };
-    let path = dir.join("uniprotenc_22m.scc.gra.gz");
+    let gra = dir.join("uniprotenc_22m.scc.gra.gz");
+    let graph = time_load(&gra);
+    let scratch = tempfile::tempdir().unwrap();
+    let dense = scratch.path().join("uniprot.txt");
+    super::write(&dense, &graph, &VertexNames::Dense, Format::EdgeList).unwrap();
+    assert_eq!(time_load(&dense), graph);
+    // Spread the ids far apart so the reader has to renumber them.
+    let spread = VertexNames::remapped((0..graph.num_vertices() as u64).map(|v| v * 1_000_003 + 17).collect());
+    let sparse = scratch.path().join("uniprot-sparse.txt");
+    super::write(&sparse, &graph, &spread, Format::EdgeList).unwrap();
+    assert_eq!(time_load(&sparse).num_edges(), graph.num_edges());
+}
+
+fn time_load(path: &Path) -> crate::graph::Graph {
+    let mut graph = None;
     for round in 0..3 {
         let start = Instant::now();
-        let bytes = super::read_bytes(&path).unwrap();
+        let bytes = super::read_bytes(path).unwrap();
         let read = start.elapsed();
-        let (graph, _, _) = super::parse(&bytes, "uniprot", None).unwrap();
+        let (g, _, format) = super::parse(&bytes, "timed", None).unwrap();
         let total = start.elapsed();
         println!(
-            "round {round}: {} vertices, {} edges: gunzip {:.0} ms, parse + CSR {:.0} ms, total {:.0} ms",
-            graph.num_vertices(),
-            graph.num_edges(),
+            "{} ({format}) round {round}: {} vertices, {} edges: read {:.0} ms, parse + CSR {:.0} ms, total {:.0} ms",
+            path.file_name().unwrap().to_string_lossy(),
+            g.num_vertices(),
+            g.num_edges(),
             read.as_secs_f64() * 1e3,
             (total - read).as_secs_f64() * 1e3,
             total.as_secs_f64() * 1e3
         );
+        graph = Some(g);
     }
+    graph.unwrap()
 }

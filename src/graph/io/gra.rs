@@ -38,8 +38,9 @@ fn read_vertex_count(lines: &mut Lines, ctx: Ctx) -> Result<usize> {
     let expected = "`graph_for_greach` or the vertex count";
     let mut line = lines.find(|l| !l.is_blank()).ok_or_else(|| ctx.err(1, "found an empty file", expected))?;
     if line.text.trim_ascii() == MAGIC {
-        line =
-            lines.next().ok_or_else(|| ctx.err(lines.end_line(), "found the end of the file", "the vertex count"))?;
+        line = lines
+            .find(|l| !l.is_blank())
+            .ok_or_else(|| ctx.err(lines.end_line(), "found the end of the file", "the vertex count"))?;
     }
     let mut tokens = line.tokens();
     let n = ctx.vertex_count(line.number, tokens.next(), "the vertex count")?;
@@ -87,7 +88,9 @@ mod tests {
 
     #[test]
     fn parses_the_benchmark_layout() {
-        let g = parse_str("graph_for_greach\n4\n0: 1 2 #\n1: 3 #\n2: 3 #\n3: #\n").unwrap();
+        let (g, names) =
+            parse(b"graph_for_greach\n\n4\n0: 1 2 #\n1: 3 #\n2: 3 #\n3: #\n", Ctx { source: "t" }).unwrap();
+        assert_eq!(names, VertexNames::Dense);
         assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (0, 2), (1, 3), (2, 3)]);
         assert_eq!(g.num_vertices(), 4);
     }

@@ -40,7 +40,8 @@ mod tests {
 
     #[test]
     fn parses_header_and_body() {
-        let g = parse_str("# made by hand\n5 3\n0 1\n\n1 2 ignored\n4 0\n").unwrap();
+        let (g, names) = parse(b"# made by hand\n5 3\n0 1\n\n1 2 ignored\n4 0\n", Ctx { source: "h" }).unwrap();
+        assert_eq!(names, VertexNames::Dense);
         assert_eq!(g.num_vertices(), 5);
         assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (1, 2), (4, 0)]);
     }

@@ -69,7 +69,8 @@ mod tests {
 
     #[test]
     fn directed_keeps_direction() {
-        let g = parse_str("4 2 directed\n0 1 0.5\n3 2 7\n").unwrap();
+        let (g, names) = parse(b"4 2 directed\n0 1 0.5\n3 2 7\n", Ctx { source: "w" }).unwrap();
+        assert_eq!(names, VertexNames::Dense);
         assert_eq!(g.num_vertices(), 4);
         assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (3, 2)]);
     }
