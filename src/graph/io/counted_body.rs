@@ -1,0 +1,60 @@
+//! The body shared by the formats whose header announces the vertex and edge counts (plain header,
+//! weighted, Matrix Market): `src dst [ignored columns]` lines on ids `base..base + n`, exactly as
+//! many as announced.
+
+use super::scan::{Ctx, Lines};
+use anyhow::Result;
+
+/// What the header announced, and how to read the body.
+pub struct CountedBody<'h> {
+    pub n: usize,
+    pub count: u64,
+    /// 0 for 0-based ids, 1 for Matrix Market.
+    pub base: u64,
+    /// Undirected or symmetric: each line adds both directions.
+    pub both_directions: bool,
+    /// Bytes that start a comment line (blank and comment lines are skipped anywhere).
+    pub comment_markers: &'h [u8],
+    /// What the lines are called in messages ("edges", "entries").
+    pub noun: &'h str,
+    /// The header's line, so a count mismatch can point back at it.
+    pub header_line: usize,
+}
+
+impl CountedBody<'_> {
+    /// Reads the rest of `lines` into dense edges.
+    pub fn read(&self, lines: &mut Lines, ctx: Ctx) -> Result<Vec<(u32, u32)>> {
+        let per_line = if self.both_directions { 2 } else { 1 };
+        // The announced count is only a hint for the allocation: a lying header must not make us
+        // reserve gigabytes before the body proves it.
+        let mut edges = Vec::with_capacity((self.count as usize).min(1 << 24) * per_line);
+        let mut seen = 0u64;
+        while let Some(line) = lines.next_data(self.comment_markers) {
+            if seen == self.count {
+                let found = format!("found more {} than the {} announced", self.noun, self.count);
+                return Err(ctx.err(
+                    line.number,
+                    found,
+                    format!("{} {} (header on line {})", self.count, self.noun, self.header_line),
+                ));
+            }
+            let mut tokens = line.tokens();
+            let src = ctx.vertex(line.number, tokens.next(), self.base, self.n)?;
+            let dst = ctx.vertex(line.number, tokens.next(), self.base, self.n)?;
+            edges.push((src, dst));
+            if self.both_directions {
+                edges.push((dst, src));
+            }
+            seen += 1;
+        }
+        if seen != self.count {
+            let found = format!("found the end of the file after {seen} {}", self.noun);
+            return Err(ctx.err(
+                lines.end_line(),
+                found,
+                format!("{} (header on line {})", self.count, self.header_line),
+            ));
+        }
+        Ok(edges)
+    }
+}

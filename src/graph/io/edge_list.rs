@@ -1,0 +1,104 @@
+//! SNAP-style edge lists: `src dst` per line (extra columns ignored), `#` and `%` comment lines and
+//! blank lines anywhere, ids any non-negative integers up to `u64::MAX`. How ids become dense ids is
+//! the rule in [`super::numbering`].
+
+use super::numbering::{self, Numbering};
+use super::scan::{Ctx, Lines};
+use crate::graph::{Graph, VertexNames};
+use anyhow::Result;
+
+/// The comment the writer puts first: `# grail-explorer: N vertices, M edges`.
+pub const WRITER_COMMENT: &str = "# grail-explorer:";
+
+const COMMENTS: &[u8] = b"#%";
+
+pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
+    let mut lines = Lines::new(bytes);
+    // Benchmark edge lists use about 10-20 bytes per line; a low guess only costs a regrowth.
+    let mut pairs: Vec<(u64, u64)> = Vec::with_capacity(bytes.len() / 16);
+    while let Some(line) = lines.next_data(COMMENTS) {
+        let mut tokens = line.tokens();
+        let src = ctx.number(line.number, tokens.next(), "a source vertex id")?;
+        let dst = ctx.number(line.number, tokens.next(), "a target vertex id")?;
+        pairs.push((src, dst));
+    }
+    if pairs.is_empty() {
+        return Err(ctx.err(lines.end_line(), "found no edges", "at least one line `src dst`"));
+    }
+    let (n, edges, names) = match numbering::choose(&pairs, declared_vertex_count(bytes)) {
+        Numbering::Dense(n) => (n, numbering::keep(&pairs), VertexNames::Dense),
+        Numbering::Remapped => {
+            let numbering::Renumbered { edges, n, names } =
+                numbering::remap(&pairs, u32::MAX as u64).map_err(|index| {
+                    let line = nth_data_line(bytes, index);
+                    ctx.err(line, "found more distinct vertex ids than 32-bit dense ids can number", "fewer vertices")
+                })?;
+            (n, edges, names)
+        }
+    };
+    Ok((Graph::from_edges(n, &edges)?, names))
+}
+
+/// `N` from the writer's comment, when the first non-blank line is that comment.
+fn declared_vertex_count(bytes: &[u8]) -> Option<u64> {
+    let first = Lines::new(bytes).find(|l| !l.is_blank())?;
+    let rest = first.text.trim_ascii_start().strip_prefix(WRITER_COMMENT.as_bytes())?;
+    let mut tokens = super::scan::Line { number: first.number, text: rest }.tokens();
+    let n = super::scan::parse_u64(tokens.next()).ok()?;
+    tokens.next().is_some_and(|w| w.starts_with(b"vertices")).then_some(n)
+}
+
+/// The line number of the `index`-th (0-based) data line: only needed to word a rare error, so it
+/// rescans instead of keeping a line number per edge.
+fn nth_data_line(bytes: &[u8], index: usize) -> usize {
+    let mut lines = Lines::new(bytes);
+    (0..=index).filter_map(|_| lines.next_data(COMMENTS)).last().map_or(1, |l| l.number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> Result<(Graph, VertexNames)> {
+        parse(text.as_bytes(), Ctx { source: "e.txt" })
+    }
+
+    #[test]
+    fn dense_ids_are_kept() {
+        let (g, names) = parse_str("# SNAP\n% also a comment\n0 1\n\n1\t2 extra\n3 0\n").unwrap();
+        assert_eq!(names, VertexNames::Dense);
+        assert_eq!(g.num_vertices(), 4);
+        assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (1, 2), (3, 0)]);
+    }
+
+    #[test]
+    fn sparse_and_huge_ids_are_remapped_by_first_appearance() {
+        let (g, names) = parse_str("1000 18446744073709551615\n7 1000\n").unwrap();
+        assert_eq!(g.num_vertices(), 3);
+        assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (2, 0)]);
+        assert_eq!((0..3).map(|v| names.file_id(v)).collect::<Vec<_>>(), vec![1000, u64::MAX, 7]);
+    }
+
+    #[test]
+    fn writer_comment_restores_isolated_vertices() {
+        let (g, names) = parse_str("# grail-explorer: 6 vertices, 1 edges\n0 1\n").unwrap();
+        assert_eq!((g.num_vertices(), names), (6, VertexNames::Dense));
+    }
+
+    #[test]
+    fn only_comments_is_an_error() {
+        let e = parse_str("# nothing\n% here\n\n").unwrap_err().to_string();
+        assert_eq!(e, "e.txt:4: found no edges; expected at least one line `src dst`");
+    }
+
+    #[test]
+    fn a_missing_target_is_an_error() {
+        let e = parse_str("0 1\n2\n").unwrap_err().to_string();
+        assert_eq!(e, "e.txt:2: found the end of the line; expected a target vertex id");
+    }
+
+    #[test]
+    fn nth_data_line_skips_comments() {
+        assert_eq!(nth_data_line(b"# c\n0 1\n\n% d\n1 2\n", 1), 5);
+    }
+}

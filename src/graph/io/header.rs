@@ -1,0 +1,62 @@
+//! A plain `n m` header, then `m` lines `src dst` (0-based ids below n; extra columns ignored).
+//! Blank lines and `#`/`%` comment lines are skipped anywhere.
+
+use super::counted_body::CountedBody;
+use super::scan::{Ctx, Lines, show};
+use crate::graph::{Graph, VertexNames};
+use anyhow::Result;
+
+pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
+    let mut lines = Lines::new(bytes);
+    let Some(header) = lines.next_data(b"#%") else {
+        return Err(ctx.err(lines.end_line(), "found no data", "a header line `n m`"));
+    };
+    let mut tokens = header.tokens();
+    let n = ctx.vertex_count(header.number, tokens.next(), "the vertex count n of the header `n m`")?;
+    let m = ctx.number(header.number, tokens.next(), "the edge count m of the header `n m`")?;
+    if let Some(extra) = tokens.next() {
+        return Err(ctx.err(header.number, format!("found {} after `n m`", show(extra)), "the end of the header line"));
+    }
+    let body = CountedBody {
+        n,
+        count: m,
+        base: 0,
+        both_directions: false,
+        comment_markers: b"#%",
+        noun: "edges",
+        header_line: header.number,
+    };
+    let edges = body.read(&mut lines, ctx)?;
+    Ok((Graph::from_edges(n, &edges)?, VertexNames::Dense))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> Result<Graph> {
+        parse(text.as_bytes(), Ctx { source: "h.txt" }).map(|(g, _)| g)
+    }
+
+    #[test]
+    fn parses_header_and_body() {
+        let (g, names) = parse(b"# made by hand\n5 3\n0 1\n\n1 2 ignored\n4 0\n", Ctx { source: "h" }).unwrap();
+        assert_eq!(names, VertexNames::Dense);
+        assert_eq!(g.num_vertices(), 5);
+        assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (1, 2), (4, 0)]);
+    }
+
+    #[test]
+    fn body_count_must_match() {
+        let e = parse_str("3 2\n0 1\n").unwrap_err().to_string();
+        assert_eq!(e, "h.txt:3: found the end of the file after 1 edges; expected 2 (header on line 1)");
+        let e = parse_str("3 1\n0 1\n1 2\n").unwrap_err().to_string();
+        assert_eq!(e, "h.txt:3: found more edges than the 1 announced; expected 1 edges (header on line 1)");
+    }
+
+    #[test]
+    fn ids_must_be_below_n() {
+        let e = parse_str("3 1\n0 3\n").unwrap_err().to_string();
+        assert_eq!(e, "h.txt:2: found vertex 3; expected a vertex id in 0..3");
+    }
+}

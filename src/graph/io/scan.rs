@@ -1,0 +1,226 @@
+//! The byte scanner every reader shares: lines split with memchr, whitespace-separated tokens,
+//! checked integers, and the one error shape `FILE:LINE: <what was found>; expected <what>`.
+//!
+//! Files are scanned as bytes, never as UTF-8: a comment may hold any bytes, and a non-ASCII byte
+//! where a number is expected is reported (escaped) like any other bad token.
+
+use anyhow::{Error, anyhow};
+use atoi::FromRadix10Checked;
+use std::fmt::Display;
+
+/// One physical line: its 1-based number and its bytes without the `\n` (or `\r\n`).
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
+    pub number: usize,
+    pub text: &'a [u8],
+}
+
+impl<'a> Line<'a> {
+    pub fn tokens(&self) -> Tokens<'a> {
+        Tokens { rest: self.text }
+    }
+
+    pub fn is_blank(&self) -> bool {
+        self.text.iter().all(u8::is_ascii_whitespace)
+    }
+
+    /// Whether the first non-blank byte is one of `markers` (`#`, `%`).
+    pub fn is_comment(&self, markers: &[u8]) -> bool {
+        self.text.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| markers.contains(b))
+    }
+}
+
+/// Lines of a byte buffer. Remembers how many it has handed out, so an error at the end of the
+/// file can name the line where more data was expected.
+pub struct Lines<'a> {
+    rest: &'a [u8],
+    handed_out: usize,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(bytes: &'a [u8]) -> Lines<'a> {
+        Lines { rest: bytes, handed_out: 0 }
+    }
+
+    /// The number a line after the last one would have: where "end of file" errors point.
+    pub fn end_line(&self) -> usize {
+        self.handed_out + 1
+    }
+
+    /// The next line that is neither blank nor a comment starting with one of `markers`.
+    pub fn next_data(&mut self, markers: &[u8]) -> Option<Line<'a>> {
+        self.find(|l| !l.is_blank() && !l.is_comment(markers))
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let (mut text, rest) = match memchr::memchr(b'\n', self.rest) {
+            Some(i) => (&self.rest[..i], &self.rest[i + 1..]),
+            None => (self.rest, &self.rest[self.rest.len()..]),
+        };
+        if let [head @ .., b'\r'] = text {
+            text = head;
+        }
+        self.rest = rest;
+        self.handed_out += 1;
+        Some(Line { number: self.handed_out, text })
+    }
+}
+
+/// Tokens of a line, separated by ASCII whitespace (spaces, tabs, form feeds, a stray `\r`).
+pub struct Tokens<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a [u8];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let start = self.rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        let rest = &self.rest[start..];
+        let len = rest.iter().position(u8::is_ascii_whitespace).unwrap_or(rest.len());
+        self.rest = &rest[len..];
+        Some(&rest[..len])
+    }
+}
+
+/// A token as it should appear in a message: quoted, non-printable and non-ASCII bytes escaped,
+/// long tokens cut.
+pub fn show(token: &[u8]) -> String {
+    const MAX: usize = 40;
+    let cut = &token[..token.len().min(MAX)];
+    let ellipsis = if token.len() > MAX { "..." } else { "" };
+    format!("\"{}{ellipsis}\"", cut.escape_ascii())
+}
+
+/// Why a token is not a non-negative integer.
+#[derive(Debug, PartialEq, Eq)]
+pub enum BadNumber {
+    Missing,
+    Negative,
+    TooLarge,
+    NotANumber,
+}
+
+/// Parses a whole token as a non-negative decimal integer that fits `u64`.
+#[inline]
+pub fn parse_u64(token: Option<&[u8]>) -> Result<u64, BadNumber> {
+    let token = token.ok_or(BadNumber::Missing)?;
+    match u64::from_radix_10_checked(token) {
+        (Some(value), used) if used == token.len() && used > 0 => Ok(value),
+        (None, used) if used == token.len() => Err(BadNumber::TooLarge),
+        _ if token.len() > 1 && token[0] == b'-' && token[1..].iter().all(u8::is_ascii_digit) => {
+            Err(BadNumber::Negative)
+        }
+        _ => Err(BadNumber::NotANumber),
+    }
+}
+
+/// Builds errors that name the file being read.
+#[derive(Clone, Copy)]
+pub struct Ctx<'a> {
+    pub source: &'a str,
+}
+
+impl Ctx<'_> {
+    /// `FILE:LINE: <found>; expected <expected>`.
+    pub fn err(&self, line: usize, found: impl Display, expected: impl Display) -> Error {
+        anyhow!("{}:{line}: {found}; expected {expected}", self.source)
+    }
+
+    /// A non-negative integer (`expected` says what it stands for, e.g. "the vertex count").
+    #[inline]
+    /// `expected` is only formatted on error: pass `format_args!` rather than a `String`, which would
+    /// allocate on every call of this hot path.
+    pub fn number(&self, line: usize, token: Option<&[u8]>, expected: impl Display) -> anyhow::Result<u64> {
+        parse_u64(token).map_err(|why| {
+            let shown = token.map(show).unwrap_or_default();
+            match why {
+                BadNumber::Missing => self.err(line, "found the end of the line", expected),
+                BadNumber::Negative => self.err(line, format!("found negative number {shown}"), expected),
+                BadNumber::TooLarge => self.err(line, format!("found {shown}, too large for 64 bits"), expected),
+                BadNumber::NotANumber => self.err(line, format!("found {shown}"), expected),
+            }
+        })
+    }
+
+    /// A vertex count that fits the 32-bit dense ids of the CSR.
+    pub fn vertex_count(&self, line: usize, token: Option<&[u8]>, expected: impl Display) -> anyhow::Result<usize> {
+        let n = self.number(line, token, expected)?;
+        if n > u32::MAX as u64 {
+            return Err(self.err(line, format!("found {n} vertices"), format!("at most {} (32-bit ids)", u32::MAX)));
+        }
+        Ok(n as usize)
+    }
+
+    /// A vertex id `base..base + n`, returned as the dense id `id - base`.
+    #[inline]
+    pub fn vertex(&self, line: usize, token: Option<&[u8]>, base: u64, n: usize) -> anyhow::Result<u32> {
+        let end = base + n as u64;
+        let id = self.number(line, token, format_args!("a vertex id in {base}..{end}"))?;
+        match id.checked_sub(base) {
+            Some(dense) if dense < n as u64 => Ok(dense as u32),
+            _ => Err(self.err(line, format!("found vertex {id}"), format_args!("a vertex id in {base}..{end}"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_strip_crlf_and_count_from_one() {
+        let lines: Vec<(usize, &[u8])> = Lines::new(b"a\r\n\nb c\nlast").map(|l| (l.number, l.text)).collect();
+        assert_eq!(lines, vec![(1, &b"a"[..]), (2, &b""[..]), (3, &b"b c"[..]), (4, &b"last"[..])]);
+    }
+
+    #[test]
+    fn end_line_points_past_the_last_line() {
+        let mut lines = Lines::new(b"1\n2\n");
+        assert_eq!(lines.by_ref().count(), 2);
+        assert_eq!(lines.end_line(), 3);
+    }
+
+    #[test]
+    fn data_lines_skip_blanks_and_comments() {
+        let mut lines = Lines::new(b"  \n# c\n % d\n7 8\n");
+        let line = lines.next_data(b"#%").unwrap();
+        assert_eq!((line.number, line.text), (4, &b"7 8"[..]));
+    }
+
+    #[test]
+    fn tokens_split_on_any_ascii_whitespace() {
+        let line = Line { number: 1, text: b" 1\t22  333 \x0c" };
+        assert_eq!(line.tokens().collect::<Vec<_>>(), vec![&b"1"[..], b"22", b"333"]);
+    }
+
+    #[test]
+    fn numbers_are_checked() {
+        assert_eq!(parse_u64(Some(b"18446744073709551615")), Ok(u64::MAX));
+        assert_eq!(parse_u64(Some(b"18446744073709551616")), Err(BadNumber::TooLarge));
+        assert_eq!(parse_u64(Some(b"-3")), Err(BadNumber::Negative));
+        assert_eq!(parse_u64(Some(b"3x")), Err(BadNumber::NotANumber));
+        assert_eq!(parse_u64(Some(b"+3")), Err(BadNumber::NotANumber));
+        assert_eq!(parse_u64(Some(b"\xff")), Err(BadNumber::NotANumber));
+        assert_eq!(parse_u64(None), Err(BadNumber::Missing));
+    }
+
+    #[test]
+    fn errors_name_file_line_found_and_expected() {
+        let ctx = Ctx { source: "g.txt" };
+        let e = ctx.vertex(3, Some(b"12"), 0, 10).unwrap_err();
+        assert_eq!(e.to_string(), "g.txt:3: found vertex 12; expected a vertex id in 0..10");
+        let e = ctx.number(4, Some(b"\xc3\xa9"), "a count").unwrap_err();
+        assert_eq!(e.to_string(), "g.txt:4: found \"\\xc3\\xa9\"; expected a count");
+        assert_eq!(ctx.vertex(1, Some(b"1"), 1, 1).unwrap(), 0);
+        assert!(ctx.vertex(1, Some(b"0"), 1, 1).is_err());
+    }
+}

@@ -1,0 +1,121 @@
+//! Guessing a file's format from its content (never from its name).
+
+use super::Format;
+use super::scan::{Line, Lines, parse_u64};
+use super::{edge_list, gra, matrix_market, weighted};
+
+const COMMENTS: &[u8] = b"#%";
+
+/// Guesses the format from the first non-empty lines. `--format` overrides the guess.
+///
+/// In order, "data lines" being lines that are neither blank nor `#`/`%` comments:
+/// 1. first non-blank line starts with `%%MatrixMarket` (any case) → [`Format::MatrixMarket`];
+/// 2. first non-blank line is `graph_for_greach` → [`Format::Gra`];
+/// 3. first non-blank line is the edge-list writer's comment `# grail-explorer: ...` →
+///    [`Format::EdgeList`] (so a written file is never mistaken for a header file);
+/// 4. first data line is a single integer, followed by a line `<digits>:` or by nothing →
+///    [`Format::Gra`] without its optional magic line;
+/// 5. first data line is `n m directed` or `n m undirected` → [`Format::Weighted`];
+/// 6. first data line is exactly two integers `n m`, exactly `m` data lines follow, and `n > 0`
+///    unless `m = 0` (edges need vertices: `0 1` opens an edge list) → [`Format::Header`].
+///    This is ambiguous with an edge list whose first edge happens to be
+///    `u v` followed by exactly `v` more edges; the header reading wins, and `--format edge-list`
+///    says otherwise;
+/// 7. anything else → [`Format::EdgeList`] (whose reader then reports what does not fit).
+pub fn sniff(bytes: &[u8]) -> Format {
+    let mut lines = Lines::new(bytes);
+    let Some(first) = lines.find(|l| !l.is_blank()) else {
+        return Format::EdgeList;
+    };
+    if matrix_market::starts_with_banner(first.text.trim_ascii_start()) {
+        return Format::MatrixMarket;
+    }
+    if first.text.trim_ascii() == gra::MAGIC {
+        return Format::Gra;
+    }
+    if first.text.trim_ascii_start().starts_with(edge_list::WRITER_COMMENT.as_bytes()) {
+        return Format::EdgeList;
+    }
+    let first_data = if first.is_comment(COMMENTS) { lines.next_data(COMMENTS) } else { Some(first) };
+    let Some(first_data) = first_data else {
+        return Format::EdgeList;
+    };
+    let mut tokens = first_data.tokens();
+    let words: [Option<&[u8]>; 4] = std::array::from_fn(|_| tokens.next());
+    let is_int = |w: Option<&[u8]>| parse_u64(w).is_ok();
+    match words {
+        [Some(_), None, None, None] if is_int(words[0]) => match lines.find(|l| !l.is_blank()) {
+            None => Format::Gra,
+            Some(next) if looks_like_vertex_line(next) => Format::Gra,
+            Some(_) => Format::EdgeList,
+        },
+        [Some(_), Some(_), Some(dir), None]
+            if is_int(words[0]) && is_int(words[1]) && weighted::direction(dir).is_some() =>
+        {
+            Format::Weighted
+        }
+        [Some(n), Some(m), None, None] => match (parse_u64(Some(n)), parse_u64(Some(m))) {
+            (Ok(n), Ok(m)) if (n > 0 || m == 0) && remaining_data_lines_equal(&mut lines, m) => Format::Header,
+            _ => Format::EdgeList,
+        },
+        _ => Format::EdgeList,
+    }
+}
+
+/// `<digits>:` at the start of the line (after optional whitespace).
+fn looks_like_vertex_line(line: Line) -> bool {
+    let text = line.text.trim_ascii_start();
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && text[digits..].trim_ascii_start().starts_with(b":")
+}
+
+/// Whether exactly `m` data lines are left (stops counting as soon as there are more).
+fn remaining_data_lines_equal(lines: &mut Lines, m: u64) -> bool {
+    let mut count = 0u64;
+    while lines.next_data(COMMENTS).is_some() {
+        count += 1;
+        if count > m {
+            return false;
+        }
+    }
+    count == m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picks_each_format() {
+        let cases: [(&str, Format); 11] = [
+            ("graph_for_greach\n2\n0: 1 #\n1: #\n", Format::Gra),
+            ("\n2\n0: 1 #\n1: #\n", Format::Gra),
+            ("2\n0:1#\n", Format::Gra),
+            ("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", Format::MatrixMarket),
+            ("# c\n3 2 directed\n0 1 1\n1 2 1\n", Format::Weighted),
+            ("3 2 undirected\n0 1 1\n1 2 1\n", Format::Weighted),
+            ("3 2\n0 1\n% c\n1 2\n", Format::Header),
+            ("0 1\n1 2\n2 0\n", Format::EdgeList),
+            ("# SNAP\n5 17\n17 5\n", Format::EdgeList),
+            ("# grail-explorer: 3 vertices, 2 edges\n0 2\n1 2\n", Format::EdgeList),
+            ("", Format::EdgeList),
+        ];
+        for (text, format) in cases {
+            assert_eq!(sniff(text.as_bytes()), format, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn two_integers_are_a_header_only_when_the_count_matches() {
+        assert_eq!(sniff(b"3 2\n0 1\n1 2\n"), Format::Header);
+        assert_eq!(sniff(b"3 2\n0 1\n1 2\n2 0\n"), Format::EdgeList);
+        assert_eq!(sniff(b"3 2\n0 1\n"), Format::EdgeList);
+        assert_eq!(sniff(b"0 1\n1 2\n"), Format::EdgeList);
+        assert_eq!(sniff(b"0 0\n"), Format::Header);
+    }
+
+    #[test]
+    fn a_lone_integer_without_vertex_lines_is_not_gra() {
+        assert_eq!(sniff(b"4\n5 6\n"), Format::EdgeList);
+    }
+}

@@ -1,0 +1,183 @@
+//! Bad input through the public reader API: every error names the file and line
+//! (`FILE:LINE: <found>; expected <what>`), and nothing panics, whatever the bytes.
+
+use grail::graph::io::{Format, load, parse};
+use proptest::prelude::*;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The message of parsing `text` as `format` (or sniffed), which must fail.
+fn error_of(text: &[u8], format: Option<Format>) -> String {
+    match parse(text, "bad.txt", format) {
+        Ok((g, _, f)) => panic!("{f:?} accepted {:?} as {} vertices", String::from_utf8_lossy(text), g.num_vertices()),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+fn assert_starts(message: &str, prefix: &str) {
+    assert!(message.starts_with(prefix), "message {message:?} should start with {prefix:?}");
+}
+
+fn temp_file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(data).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[test]
+fn vertex_id_out_of_range() {
+    let gra = error_of(b"graph_for_greach\n3\n0: 1 #\n1: 3 #\n2: #\n", None);
+    assert_eq!(gra, "bad.txt:4: found vertex 3; expected a vertex id in 0..3");
+    let header = error_of(b"2 1\n0 2\n", Some(Format::Header));
+    assert_eq!(header, "bad.txt:2: found vertex 2; expected a vertex id in 0..2");
+    let mm = error_of(b"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n", None);
+    assert_eq!(mm, "bad.txt:3: found vertex 3; expected a vertex id in 1..3");
+    let weighted = error_of(b"2 1 directed\n5 0 1.0\n", None);
+    assert_eq!(weighted, "bad.txt:2: found vertex 5; expected a vertex id in 0..2");
+}
+
+#[test]
+fn negative_numbers() {
+    let gra = error_of(b"graph_for_greach\n2\n0: -1 #\n1: #\n", None);
+    assert_eq!(gra, "bad.txt:3: found negative number \"-1\"; expected a vertex id in 0..2");
+    let edges = error_of(b"0 1\n-4 2\n", None);
+    assert_eq!(edges, "bad.txt:2: found negative number \"-4\"; expected a source vertex id");
+    let count = error_of(b"graph_for_greach\n-2\n", None);
+    assert_eq!(count, "bad.txt:2: found negative number \"-2\"; expected the vertex count");
+}
+
+#[test]
+fn truncated_gra() {
+    let e = error_of(b"graph_for_greach\n4\n0: 1 #\n1: #\n", None);
+    assert_eq!(e, "bad.txt:5: found the end of the file after 2 of 4 vertex lines; expected 2 more");
+}
+
+#[test]
+fn truncated_gzip_stream_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let body: Vec<u8> = (0..2000).flat_map(|i| format!("{i} {}\n", i + 1).into_bytes()).collect();
+    let whole = gzip(&body);
+    let path = temp_file(&dir, "cut.txt.gz", &whole[..whole.len() / 2]);
+    let e = format!("{:#}", load(&path, None).unwrap_err());
+    assert!(e.contains("cut.txt.gz") && e.contains("gzip"), "{e}");
+}
+
+#[test]
+fn empty_file_and_only_comments() {
+    assert_eq!(error_of(b"", None), "bad.txt:1: found no edges; expected at least one line `src dst`");
+    assert_eq!(error_of(b"\n  \n", None), "bad.txt:3: found no edges; expected at least one line `src dst`");
+    assert_eq!(error_of(b"# a\n% b\n", None), "bad.txt:3: found no edges; expected at least one line `src dst`");
+    assert_starts(&error_of(b"", Some(Format::Gra)), "bad.txt:1: found an empty file; expected `graph_for_greach`");
+    assert_starts(
+        &error_of(b"", Some(Format::MatrixMarket)),
+        "bad.txt:1: found an empty file; expected `%%MatrixMarket",
+    );
+    assert_starts(&error_of(b"# only\n", Some(Format::Header)), "bad.txt:2: found no data; expected a header line");
+    assert_starts(&error_of(b"", Some(Format::Weighted)), "bad.txt:1: found no data; expected a header `n m directed`");
+    assert_starts(
+        &error_of(b"graph_for_greach\n", None),
+        "bad.txt:2: found the end of the file; expected the vertex count",
+    );
+}
+
+#[test]
+fn empty_gzip_file_is_empty_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_file(&dir, "empty.gz", &gzip(b""));
+    let e = format!("{:#}", load(&path, None).unwrap_err());
+    assert!(e.starts_with(&format!("{}:1: found no edges", path.display())), "{e}");
+}
+
+#[test]
+fn non_utf8_bytes() {
+    // Outside numbers (a comment) they are fine: the file is never decoded as UTF-8.
+    let (g, _, _) = parse(b"# caf\xe9 \xff\xfe\n0 1\n1 2\n", "ok.txt", None).unwrap();
+    assert_eq!(g.num_edges(), 2);
+    // Where a number is expected they are an error naming the line, escaped.
+    assert_eq!(error_of(b"0 1\n1 \xff2\n", None), "bad.txt:2: found \"\\xff2\"; expected a target vertex id");
+    let gra = error_of(b"graph_for_greach\n2\n0: 1 #\n1: \xc3\xa9 #\n", None);
+    assert_eq!(gra, "bad.txt:4: found \"\\xc3\\xa9\"; expected a vertex id in 0..2");
+}
+
+#[test]
+fn header_counts_disagreeing_with_the_body() {
+    let gra = error_of(b"graph_for_greach\n1\n0: #\n1: #\n", None);
+    assert_starts(&gra, "bad.txt:4: found \"1: #\" after the 1 vertex lines the count announced; expected the end");
+    let header = error_of(b"3 2\n0 1\n", Some(Format::Header));
+    assert_eq!(header, "bad.txt:3: found the end of the file after 1 edges; expected 2 (header on line 1)");
+    let mm = error_of(b"%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n1 2\n2 3\n", None);
+    assert_eq!(mm, "bad.txt:4: found more entries than the 1 announced; expected 1 entries (header on line 2)");
+    let weighted = error_of(b"3 3 directed\n0 1 1\n1 2 1\n", None);
+    assert_eq!(weighted, "bad.txt:4: found the end of the file after 2 edges; expected 3 (header on line 1)");
+}
+
+#[test]
+fn garbage_text() {
+    assert_eq!(error_of(b"hello world\n", None), "bad.txt:1: found \"hello\"; expected a source vertex id");
+    let gra = error_of(b"graph_for_greach\nmany\n", None);
+    assert_eq!(gra, "bad.txt:2: found \"many\"; expected the vertex count");
+    let weighted = error_of(b"2 1 upward\n0 1 1\n", Some(Format::Weighted));
+    assert_eq!(weighted, "bad.txt:1: found \"upward\"; expected `directed` or `undirected`");
+}
+
+#[test]
+fn ids_that_do_not_fit_32_bits_where_dense_ids_are_required() {
+    let gra = error_of(b"graph_for_greach\n4294967296\n", None);
+    assert_eq!(gra, "bad.txt:2: found 4294967296 vertices; expected at most 4294967295 (32-bit ids)");
+    let header = error_of(b"5000000000 1\n0 1\n", Some(Format::Header));
+    assert_eq!(header, "bad.txt:1: found 5000000000 vertices; expected at most 4294967295 (32-bit ids)");
+    let too_big = error_of(b"0 99999999999999999999\n", None);
+    assert_eq!(
+        too_big,
+        "bad.txt:1: found \"99999999999999999999\", too large for 64 bits; expected a target vertex id"
+    );
+    // An edge list is not such a place: huge ids are renumbered.
+    let (g, names, _) = parse(b"4294967296 18446744073709551615\n", "ok.txt", None).unwrap();
+    assert_eq!((g.num_vertices(), names.file_id(1)), (2, u64::MAX));
+}
+
+#[test]
+fn a_failed_load_names_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_file(&dir, "g.gra", b"graph_for_greach\n2\n0: 5 #\n1: #\n");
+    let e = format!("{:#}", load(&path, None).unwrap_err());
+    assert_eq!(e, format!("{}:3: found vertex 5; expected a vertex id in 0..2", path.display()));
+    assert!(load(&dir.path().join("missing.gra"), None).is_err());
+}
+
+/// Lines built from the characters the parsers care about, with numbers kept short: a declared
+/// count of billions would make a valid (huge, empty) graph, which is not what this test is about.
+fn gra_like_text() -> impl Strategy<Value = Vec<u8>> {
+    let token = prop_oneof![
+        "[0-9]{1,3}",
+        Just("graph_for_greach".to_string()),
+        Just("%%MatrixMarket matrix coordinate pattern symmetric".to_string()),
+        Just("directed".to_string()),
+        Just("-1".to_string()),
+        "[:#% \t\r]",
+        Just("\u{e9}".to_string()),
+    ];
+    let line = prop::collection::vec(token, 0..6).prop_map(|t| t.join(" "));
+    prop::collection::vec(line, 0..12).prop_map(|lines| lines.join("\n").into_bytes())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn no_input_panics(text in gra_like_text(), raw in prop::collection::vec(any::<u8>(), 0..64)) {
+        for format in [None, Some(Format::Gra), Some(Format::EdgeList), Some(Format::MatrixMarket),
+                       Some(Format::Weighted), Some(Format::Header)] {
+            for bytes in [&text, &raw] {
+                if let Err(e) = parse(bytes, "fuzz.txt", format) {
+                    prop_assert!(e.to_string().starts_with("fuzz.txt:"), "{}", e);
+                }
+            }
+        }
+    }
+}
