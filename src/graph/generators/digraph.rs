@@ -62,5 +62,6 @@ mod tests {
         assert!(random_digraph(0, 1.0, 0).is_err());
         assert!(random_digraph(10, 10.0, 0).is_err());
         assert!(random_digraph(10, -0.5, 0).is_err());
+        assert_eq!(random_digraph(1, 0.0, 0).unwrap().num_edges(), 0);
     }
 }

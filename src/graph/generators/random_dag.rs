@@ -97,6 +97,17 @@ mod tests {
         topo::levels(&g).unwrap();
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_valid_parameters_give_a_dag(n in 1usize..300, share in 0.0f64..=1.0, seed: u64) {
+            let deg = share * (n as f64 - 1.0) / 2.0;
+            let g = random_dag(n, deg, seed).unwrap();
+            proptest::prop_assert_eq!(g.num_vertices(), n);
+            proptest::prop_assert!(topo::levels(&g).is_ok());
+            proptest::prop_assert!(g.num_edges() <= n * (n - 1) / 2);
+        }
+    }
+
     #[test]
     fn absurd_parameters_are_errors() {
         assert!(random_dag(0, 1.0, 0).is_err());

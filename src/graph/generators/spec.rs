@@ -2,7 +2,7 @@
 //! (`random:n=1000000,deg=50,seed=7`). `Display` writes the canonical form, which parses back to the
 //! same spec, so a run can print exactly what it generated.
 
-use super::{chain, diamond_ladder, random_dag, random_digraph, scale_free, tree, wide_fan};
+use super::{chain, diamond_ladder, many_roots, random_dag, random_digraph, scale_free, tree, wide_fan};
 use crate::graph::Graph;
 use anyhow::{Context, Result, anyhow, bail};
 use std::collections::BTreeMap;
@@ -19,6 +19,7 @@ pub enum GeneratorSpec {
     ScaleFree { n: usize, m: usize, seed: u64 },
     Fan { width: usize, layers: usize, seed: u64 },
     Digraph { n: usize, deg: f64, seed: u64 },
+    ManyRoots { n: usize, fan: usize, seed: u64 },
 }
 
 /// Each kind with its keys, in canonical order; `seed` is optional everywhere (default 0).
@@ -30,6 +31,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ("scalefree", &["n", "m", "seed"]),
     ("fan", &["width", "layers", "seed"]),
     ("digraph", &["n", "deg", "seed"]),
+    ("roots", &["n", "fan", "seed"]),
 ];
 
 impl GeneratorSpec {
@@ -55,6 +57,7 @@ impl GeneratorSpec {
             GeneratorSpec::ScaleFree { n, m, seed } => scale_free(n, m, seed),
             GeneratorSpec::Fan { width, layers, seed } => wide_fan(width, layers, seed),
             GeneratorSpec::Digraph { n, deg, seed } => random_digraph(n, deg, seed),
+            GeneratorSpec::ManyRoots { n, fan, seed } => many_roots(n, fan, seed),
         }
         .with_context(|| format!("generating {self}"))
     }
@@ -75,6 +78,7 @@ impl fmt::Display for GeneratorSpec {
             GeneratorSpec::ScaleFree { n, m, seed } => write!(f, "scalefree:n={n},m={m},seed={seed}"),
             GeneratorSpec::Fan { width, layers, seed } => write!(f, "fan:width={width},layers={layers},seed={seed}"),
             GeneratorSpec::Digraph { n, deg, seed } => write!(f, "digraph:n={n},deg={deg},seed={seed}"),
+            GeneratorSpec::ManyRoots { n, fan, seed } => write!(f, "roots:n={n},fan={fan},seed={seed}"),
         }
     }
 }
@@ -101,6 +105,7 @@ impl FromStr for GeneratorSpec {
             "digraph" => {
                 GeneratorSpec::Digraph { n: values.int("n")?, deg: values.float("deg")?, seed: values.seed()? }
             }
+            "roots" => GeneratorSpec::ManyRoots { n: values.int("n")?, fan: values.int("fan")?, seed: values.seed()? },
             _ => unreachable!("every entry of KINDS has a case"),
         };
         Ok(spec)
@@ -182,6 +187,7 @@ mod tests {
             ("scalefree:n=10000,m=2,seed=1", GeneratorSpec::ScaleFree { n: 10_000, m: 2, seed: 1 }),
             ("fan:width=20000,layers=3,seed=1", GeneratorSpec::Fan { width: 20_000, layers: 3, seed: 1 }),
             ("digraph:n=1000,deg=3.5,seed=1", GeneratorSpec::Digraph { n: 1000, deg: 3.5, seed: 1 }),
+            ("roots:n=1600000,fan=40,seed=2", GeneratorSpec::ManyRoots { n: 1_600_000, fan: 40, seed: 2 }),
         ];
         for (text, spec) in cases {
             assert_eq!(text.parse::<GeneratorSpec>().unwrap(), spec);
