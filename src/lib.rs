@@ -9,3 +9,4 @@ pub mod cli;
 pub mod graph;
 pub mod index;
 pub mod query;
+pub mod telemetry;
