@@ -17,6 +17,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// Average vertices per Kahn level from which `all_dims_at_once` steps the dimensions in parallel.
+const PARALLEL_DIMENSIONS_MIN_WIDTH: usize = 64;
+
 /// The error a cancelled run returns (find it with `err.downcast_ref::<Cancelled>()`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cancelled;
@@ -174,9 +177,15 @@ impl PipelineLabeler {
             let step = run.step(&ctx, &mut events);
             (step, events)
         };
-        let results: Vec<(Result<LevelStep>, Vec<Event>)> = if self.config.all_dims_at_once {
-            // Dimensions are independent; each one's level is itself parallel over its frontier.
+        // Dimensions are independent, so with `all_dims_at_once` they step in parallel, except on
+        // narrow graphs (a chain: one vertex per level) where waking threads for every level would
+        // cost far more than the level itself.
+        let levels = self.levels.buckets.num_levels().max(1);
+        let wide = self.dag.num_vertices() / levels >= PARALLEL_DIMENSIONS_MIN_WIDTH;
+        let results: Vec<(Result<LevelStep>, Vec<Event>)> = if self.config.all_dims_at_once && wide {
             self.runs.par_iter_mut().filter(|r| !r.is_finished()).map(step_one).collect()
+        } else if self.config.all_dims_at_once {
+            self.runs.iter_mut().filter(|r| !r.is_finished()).map(step_one).collect()
         } else {
             self.runs.iter_mut().find(|r| !r.is_finished()).map(step_one).into_iter().collect()
         };

@@ -35,7 +35,7 @@ impl ParentSelection {
     pub fn run_level(&self, dag: &Graph, order: &OwnedOrder, frontier: &[u32]) {
         frontier::for_each(frontier, |v| {
             let parent = self.best_parent(dag, order, v);
-            self.tree.attach(v, parent);
+            self.tree.attach(v, parent, order.key(v));
         });
     }
 
@@ -55,12 +55,14 @@ impl ParentSelection {
 
     /// Whether the candidate of `v` through `p1` is lexicographically smaller than through `p2`.
     /// Ranks inside any ordered list compare like the dimension's keys (every list is sorted by key).
+    /// Keys of tree nodes come from the tree's own slots (already in cache after the walk).
     fn precedes(&self, order: &OwnedOrder, p1: u32, p2: u32, v: u32) -> bool {
+        let key = |x| self.tree.key(x);
         match self.tree.branch(p1, p2) {
             // path(p1) is a prefix of path(p2): compare v's rank with p1's child toward p2.
-            Branch::FirstIsAncestor { toward_second } => order.key(v) < order.key(toward_second),
-            Branch::SecondIsAncestor { toward_first } => order.key(toward_first) < order.key(v),
-            Branch::Diverge { toward_first, toward_second } => order.key(toward_first) < order.key(toward_second),
+            Branch::FirstIsAncestor { toward_second } => order.key(v) < key(toward_second),
+            Branch::SecondIsAncestor { toward_first } => key(toward_first) < order.key(v),
+            Branch::Diverge { toward_first, toward_second } => key(toward_first) < key(toward_second),
         }
     }
 

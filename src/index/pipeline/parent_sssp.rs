@@ -55,7 +55,7 @@ impl ParentSssp {
         frontier::try_for_each(frontier, |v| {
             let parents = dag.parents(v);
             if parents.is_empty() {
-                self.tree.attach(v, self.tree.rho());
+                self.tree.attach(v, self.tree.rho(), order.key(v));
                 return Ok(());
             }
             // `None` is an overflowed cost: heavier than every cost that fits.
@@ -72,7 +72,7 @@ impl ParentSssp {
             match best {
                 Some((Some(cost), p)) => {
                     atomic::set64(&self.cost, v as usize, cost);
-                    self.tree.attach(v, p);
+                    self.tree.attach(v, p, order.key(v));
                     Ok(())
                 }
                 _ => Err(WeightOverflow { phase: Phase::ParentSssp, dim: self.dim, level: dag_level, vertex: v }),

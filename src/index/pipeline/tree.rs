@@ -7,10 +7,10 @@
 //! the lowest-common-ancestor walk below take O(log depth) steps, with three `u32` per vertex and no
 //! arithmetic that can overflow. The virtual root ρ is node `n` (depth 0, its own parent and jump).
 
-use super::frontier::atomic;
 use super::levels::LevelBuckets;
 use crate::graph::Csr;
 use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Where two distinct tree nodes `p1`, `p2` meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,60 +23,72 @@ pub enum Branch {
     Diverge { toward_first: u32, toward_second: u32 },
 }
 
-/// T while it grows: parent, depth and jump pointer per node, written once when the node becomes
-/// final (a vertex writes only its own slots, so a whole level attaches in parallel).
+/// T while it grows: parent, depth, jump pointer and order key per node, written once when the node
+/// becomes final (a vertex writes only its own slot, so a whole level attaches in parallel). The four
+/// fields share one 16-byte slot: an ancestor walk touches one cache line per node it visits.
 #[derive(Debug)]
 pub struct GrowingTree {
-    parent: Vec<AtomicU32>,
-    depth: Vec<AtomicU32>,
-    jump: Vec<AtomicU32>,
+    nodes: Vec<Node>,
+}
+
+#[derive(Debug, Default)]
+#[repr(C, align(16))]
+struct Node {
+    parent: AtomicU32,
+    depth: AtomicU32,
+    jump: AtomicU32,
+    key: AtomicU32,
 }
 
 impl GrowingTree {
     /// A tree holding only ρ, for a DAG of `n` vertices.
     pub fn new(n: usize) -> GrowingTree {
-        let tree = GrowingTree {
-            parent: atomic::zeroed_u32(n + 1),
-            depth: atomic::zeroed_u32(n + 1),
-            jump: atomic::zeroed_u32(n + 1),
-        };
+        let nodes: Vec<Node> = (0..=n).map(|_| Node::default()).collect();
         let rho = n as u32;
-        atomic::set(&tree.parent, rho, rho);
-        atomic::set(&tree.jump, rho, rho);
-        tree
+        nodes[n].parent.store(rho, Relaxed);
+        nodes[n].jump.store(rho, Relaxed);
+        GrowingTree { nodes }
     }
 
     /// The virtual root ρ.
     pub fn rho(&self) -> u32 {
-        (self.parent.len() - 1) as u32
+        (self.nodes.len() - 1) as u32
     }
 
     #[inline]
     pub fn parent(&self, v: u32) -> u32 {
-        atomic::get(&self.parent, v)
+        self.nodes[v as usize].parent.load(Relaxed)
     }
 
     #[inline]
     pub fn depth(&self, v: u32) -> u32 {
-        atomic::get(&self.depth, v)
+        self.nodes[v as usize].depth.load(Relaxed)
     }
 
     #[inline]
     fn jump(&self, v: u32) -> u32 {
-        atomic::get(&self.jump, v)
+        self.nodes[v as usize].jump.load(Relaxed)
     }
 
-    /// Makes `v` a T-child of the final node `p`.
-    pub fn attach(&self, v: u32, p: u32) {
+    /// The order key `v` was attached with (ρ: 0, never compared).
+    #[inline]
+    pub fn key(&self, v: u32) -> u32 {
+        self.nodes[v as usize].key.load(Relaxed)
+    }
+
+    /// Makes `v` (with order key `key`) a T-child of the final node `p`.
+    pub fn attach(&self, v: u32, p: u32, key: u32) {
         let jp = self.jump(p);
         let jump = if self.depth(p) - self.depth(jp) == self.depth(jp) - self.depth(self.jump(jp)) {
             self.jump(jp)
         } else {
             p
         };
-        atomic::set(&self.parent, v, p);
-        atomic::set(&self.depth, v, self.depth(p) + 1);
-        atomic::set(&self.jump, v, jump);
+        let node = &self.nodes[v as usize];
+        node.parent.store(p, Relaxed);
+        node.depth.store(self.depth(p) + 1, Relaxed);
+        node.jump.store(jump, Relaxed);
+        node.key.store(key, Relaxed);
     }
 
     /// The ancestor of `v` at depth `d <= depth(v)`.
@@ -120,12 +132,12 @@ impl GrowingTree {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.parent.len() * 12
+        self.nodes.len() * std::mem::size_of::<Node>()
     }
 
     /// The parent and depth arrays (jump pointers are dropped: later phases do not need them).
     pub fn into_parent_depth(self) -> (Vec<u32>, Vec<u32>) {
-        (atomic::into_plain(self.parent), atomic::into_plain(self.depth))
+        self.nodes.into_iter().map(|node| (node.parent.into_inner(), node.depth.into_inner())).unzip()
     }
 }
 
@@ -179,7 +191,7 @@ mod tests {
     fn small_tree() -> GrowingTree {
         let t = GrowingTree::new(6);
         for (v, p) in [(0, 6), (3, 6), (1, 0), (4, 0), (5, 3), (2, 1)] {
-            t.attach(v, p);
+            t.attach(v, p, v);
         }
         t
     }
@@ -200,12 +212,12 @@ mod tests {
         let spine = 3000u32;
         let n = 2 * spine as usize;
         let t = GrowingTree::new(n);
-        t.attach(0, n as u32);
+        t.attach(0, n as u32, 0);
         for v in 1..spine {
-            t.attach(v, v - 1);
+            t.attach(v, v - 1, v);
         }
         for v in 0..spine {
-            t.attach(spine + v, v);
+            t.attach(spine + v, v, spine + v);
         }
         for (x, y) in [(spine + 5, spine + 2900), (spine + 2999, 17), (2999, spine + 1000), (40, 2000)] {
             let naive_ancestor = |mut v: u32, d: u32| {
