@@ -10,3 +10,4 @@ pub mod graph;
 pub mod index;
 pub mod query;
 pub mod workspace;
+pub mod telemetry;

@@ -10,17 +10,52 @@
 
 use super::labels::{DimensionLabels, Labels};
 use super::order::{DimensionOrder, Order};
+use super::pipeline::Backend;
 use crate::graph::{Graph, topo};
+use crate::telemetry::{Event, NullSink, Phase, Sink, memory_event};
 use anyhow::Result;
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Labels `dag` with `dims` dimensions in `order`. Fails if the graph has a cycle.
 pub fn label(dag: &Graph, dims: usize, order: Order) -> Result<Labels> {
+    label_with_events(dag, dims, order, &mut NullSink)
+}
+
+/// [`label`], reporting into `sink` at the DFS's own granularity: `RunStarted`, then per dimension
+/// `PhaseStarted`/`PhaseDone` of [`Phase::Dfs`] (one level, every vertex, every edge descended once)
+/// and a `Memory` sample, then `RunDone`. The dimensions run concurrently, so all of them start
+/// before the first one is reported done.
+pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink) -> Result<Labels> {
     anyhow::ensure!(dims >= 1, "at least one dimension is needed");
+    let clock = Instant::now();
+    let (n, m) = (dag.num_vertices() as u64, dag.num_edges() as u64);
+    sink.emit(Event::RunStarted { backend: Backend::Dfs, dims, order, vertices: n, edges: m });
     let (level, _) = topo::levels(dag)?;
-    let dimensions: Vec<DimensionLabels> =
-        (0..dims).into_par_iter().map(|dim| label_dimension(dag, order, dim)).collect();
-    Ok(Labels::from_dimensions(order, &dimensions, level))
+    for dim in 0..dims {
+        sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
+    }
+    let timed: Vec<(DimensionLabels, f64)> = (0..dims)
+        .into_par_iter()
+        .map(|dim| {
+            let clock = Instant::now();
+            let labels = label_dimension(dag, order, dim);
+            (labels, clock.elapsed().as_secs_f64())
+        })
+        .collect();
+    let mut dimensions = Vec::with_capacity(dims);
+    for (dim, (labels, seconds)) in timed.into_iter().enumerate() {
+        sink.emit(Event::PhaseDone { dim, phase: Phase::Dfs, levels: 1, vertices: n, edges_scanned: m, seconds });
+        let bytes = (labels.low.len() * 12) as u64;
+        sink.emit(memory_event(vec![
+            ("graph".to_string(), dag.heap_bytes() as u64),
+            (format!("dim {dim} labels"), bytes),
+        ]));
+        dimensions.push(labels);
+    }
+    let labels = Labels::from_dimensions(order, &dimensions, level);
+    sink.emit(Event::RunDone { seconds: clock.elapsed().as_secs_f64() });
+    Ok(labels)
 }
 
 /// One dimension's labels. `dag` must be acyclic (else `s` can read an unfinished child).

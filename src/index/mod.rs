@@ -3,6 +3,7 @@
 pub mod dfs;
 pub mod labels;
 pub mod order;
+pub mod pipeline;
 pub mod store;
 
 pub use labels::{DimensionLabels, Interval, Labels};

@@ -1,0 +1,302 @@
+//! One dimension's run through the phases, one level per step.
+//!
+//! The phases hand their results to each other through [`Work`]: a phase's state is created when it
+//! starts, and turned into the next phase's input when its last level is done.
+
+use super::frontier;
+use super::levels::DagLevels;
+use super::min_post::MinPost;
+use super::ordering::OwnedOrder;
+use super::parent_selection::ParentSelection;
+use super::parent_sssp::ParentSssp;
+use super::post_order::PostOrder;
+use super::subgraph_sizes::{SubgraphSizes, Weights};
+use super::subtree_sizes::{Sizes, SubtreeSizes};
+use super::tree::Tree;
+use super::{ParentMethod, PipelineConfig};
+use crate::graph::Graph;
+use crate::index::DimensionLabels;
+use crate::telemetry::{Event, Phase, QueueSizes, memory_event};
+use anyhow::Result;
+use std::time::Instant;
+
+/// What a dimension holds between and during phases.
+#[derive(Debug, Default)]
+enum Work {
+    #[default]
+    Start,
+    Selecting(ParentSelection),
+    Weighing(SubgraphSizes),
+    WeightsReady(Weights),
+    SelectingByWeight(ParentSssp),
+    TreeReady(Tree),
+    Sizing(Tree, SubtreeSizes),
+    SizesReady(Tree, Sizes),
+    Numbering(Tree, Sizes, PostOrder),
+    /// Post-order numbers and subtree sizes, per node (ρ last).
+    PostReady(Vec<u32>, Vec<u32>),
+    Lowering(Vec<u32>, Vec<u32>, MinPost),
+    Done(DimensionLabels),
+    /// The labels were handed out, or a phase failed half-way.
+    Spent,
+}
+
+impl Work {
+    /// Bytes held by this dimension's current structures, by name.
+    fn structures(&self, dim: usize) -> Vec<(String, u64)> {
+        let name = |what: &str| format!("dim {dim} {what}");
+        let tree = |t: &Tree| (name("tree"), t.heap_bytes() as u64);
+        let sizes = |s: &Sizes| (name("subtree sizes"), (s.size.len() + s.before.len()) as u64 * 4);
+        match self {
+            Work::Start | Work::Spent => vec![],
+            Work::Selecting(s) => vec![(name("growing tree"), s.heap_bytes() as u64)],
+            Work::Weighing(s) => vec![(name("weights"), s.heap_bytes() as u64)],
+            Work::WeightsReady(w) => vec![(name("weights"), w.heap_bytes() as u64)],
+            Work::SelectingByWeight(s) => vec![(name("weights and growing tree"), s.heap_bytes() as u64)],
+            Work::TreeReady(t) => vec![tree(t)],
+            Work::Sizing(t, s) => vec![tree(t), (name("subtree sizes"), s.heap_bytes() as u64)],
+            Work::SizesReady(t, s) => vec![tree(t), sizes(s)],
+            Work::Numbering(t, s, p) => vec![tree(t), sizes(s), (name("post-order"), p.heap_bytes() as u64)],
+            Work::PostReady(p, s) => vec![(name("post and sizes"), (p.len() + s.len()) as u64 * 4)],
+            Work::Lowering(p, s, m) => {
+                vec![
+                    (name("post and sizes"), (p.len() + s.len()) as u64 * 4),
+                    (name("min-post"), m.heap_bytes() as u64),
+                ]
+            }
+            Work::Done(d) => vec![(name("labels"), (d.low.len() * 12) as u64)],
+        }
+    }
+}
+
+/// Where a dimension's step left it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelStep {
+    pub dim: usize,
+    pub phase: Phase,
+    /// The level just run (a step index within the phase, from 0 in processing order).
+    pub level: usize,
+    /// The phase's number of levels.
+    pub levels: usize,
+    /// The step finished the phase.
+    pub phase_finished: bool,
+    /// The step finished the dimension: its labels are ready.
+    pub dimension_finished: bool,
+}
+
+/// The read-only inputs every step needs.
+pub struct Context<'a> {
+    pub dag: &'a Graph,
+    pub levels: &'a DagLevels,
+    pub config: &'a PipelineConfig,
+}
+
+/// Running totals of the current phase.
+#[derive(Debug, Default)]
+struct PhaseTotals {
+    levels: usize,
+    vertices: u64,
+    edges: u64,
+    seconds: f64,
+}
+
+/// One dimension: its order, its phase cursor and its work.
+#[derive(Debug)]
+pub struct DimensionRun {
+    dim: usize,
+    phases: &'static [Phase],
+    /// Index into `phases`; `phases.len()` when done.
+    phase: usize,
+    started: bool,
+    level: usize,
+    totals: PhaseTotals,
+    order: Option<OwnedOrder>,
+    work: Work,
+}
+
+impl DimensionRun {
+    pub fn new(dim: usize, method: ParentMethod) -> DimensionRun {
+        DimensionRun {
+            dim,
+            phases: method.phases(),
+            phase: 0,
+            started: false,
+            level: 0,
+            totals: PhaseTotals::default(),
+            order: None,
+            work: Work::Start,
+        }
+    }
+
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.phase == self.phases.len()
+    }
+
+    /// The current phase and the next level to run (`None` when finished).
+    pub fn position(&self) -> Option<(Phase, usize)> {
+        self.phases.get(self.phase).map(|&p| (p, self.level))
+    }
+
+    /// The labels once finished (once: they are moved out).
+    pub fn take_labels(&mut self) -> Option<DimensionLabels> {
+        match std::mem::take(&mut self.work) {
+            Work::Done(labels) => {
+                self.work = Work::Spent;
+                Some(labels)
+            }
+            other => {
+                self.work = other;
+                None
+            }
+        }
+    }
+
+    /// Runs one level of the current phase (starting it first if needed, finishing it after its last
+    /// level), pushing the events it produces. Call only while not finished.
+    pub fn step(&mut self, ctx: &Context<'_>, events: &mut Vec<Event>) -> Result<LevelStep> {
+        let phase = self.phases[self.phase];
+        if !self.started {
+            let clock = Instant::now();
+            events.push(Event::PhaseStarted { dim: self.dim, phase });
+            self.start_phase(ctx, phase)?;
+            self.started = true;
+            self.level = 0;
+            self.totals = PhaseTotals { seconds: clock.elapsed().as_secs_f64(), ..PhaseTotals::default() };
+        }
+        let levels = self.num_levels(ctx);
+        let level = self.level;
+        if level < levels {
+            let clock = Instant::now();
+            let (queues, edges) = self.run_level(ctx, phase, level)?;
+            let seconds = clock.elapsed().as_secs_f64();
+            events.push(Event::LevelDone { dim: self.dim, phase, level, queues, edges_scanned: edges, seconds });
+            self.totals.levels += 1;
+            self.totals.vertices += queues.total();
+            self.totals.edges += edges;
+            self.totals.seconds += seconds;
+            self.level += 1;
+        }
+        let phase_finished = self.level >= levels;
+        if phase_finished {
+            let clock = Instant::now();
+            self.finish_phase(ctx, phase);
+            self.totals.seconds += clock.elapsed().as_secs_f64();
+            events.push(Event::PhaseDone {
+                dim: self.dim,
+                phase,
+                levels: self.totals.levels,
+                vertices: self.totals.vertices,
+                edges_scanned: self.totals.edges,
+                seconds: self.totals.seconds,
+            });
+            let mut structures = self.work.structures(self.dim);
+            if let Some(order) = &self.order {
+                structures.push((format!("dim {} order", self.dim), order.heap_bytes() as u64));
+            }
+            events.push(memory_event(structures));
+            self.phase += 1;
+            self.started = false;
+            self.level = 0;
+        }
+        Ok(LevelStep { dim: self.dim, phase, level, levels, phase_finished, dimension_finished: self.is_finished() })
+    }
+
+    fn start_phase(&mut self, ctx: &Context<'_>, phase: Phase) -> Result<()> {
+        let (dag, n) = (ctx.dag, ctx.dag.num_vertices());
+        // The order is built by the first phase that needs it and kept for the others.
+        let order = &*self.order.get_or_insert_with(|| OwnedOrder::new(dag, ctx.config.order, self.dim));
+        self.work = match (phase, std::mem::take(&mut self.work)) {
+            (Phase::ParentSelection, Work::Start) => Work::Selecting(ParentSelection::new(n)),
+            (Phase::SubgraphSizes, Work::Start) => Work::Weighing(SubgraphSizes::new(dag)),
+            (Phase::ParentSssp, Work::WeightsReady(w)) => {
+                Work::SelectingByWeight(ParentSssp::new(dag, order, w, self.dim)?)
+            }
+            (Phase::SubtreeSizes, Work::TreeReady(t)) => {
+                let sizes = SubtreeSizes::new(&t);
+                Work::Sizing(t, sizes)
+            }
+            (Phase::PostOrder, Work::SizesReady(t, s)) => {
+                let post = PostOrder::new(&t);
+                Work::Numbering(t, s, post)
+            }
+            (Phase::MinPost, Work::PostReady(post, size)) => Work::Lowering(post, size, MinPost::new(n)),
+            (phase, work) => unreachable!("phase {phase:?} cannot start from {work:?}"),
+        };
+        Ok(())
+    }
+
+    fn num_levels(&self, ctx: &Context<'_>) -> usize {
+        match &self.work {
+            Work::Sizing(t, _) | Work::Numbering(t, _, _) => t.depth_levels.num_levels(),
+            _ => ctx.levels.buckets.num_levels(),
+        }
+    }
+
+    /// Runs level `step` of `phase`: the queue sizes and the edges its frontier scans.
+    fn run_level(&mut self, ctx: &Context<'_>, phase: Phase, step: usize) -> Result<(QueueSizes, u64)> {
+        let dag = ctx.dag;
+        let buckets = &ctx.levels.buckets;
+        let order = self.order.as_ref().expect("the order is built when the first phase starts");
+        // Top-down phases run level `step`; bottom-up phases walk the levels from the deepest one.
+        let bottom_up = |levels: usize| levels - 1 - step;
+        let measured = match &self.work {
+            Work::Selecting(s) => {
+                let frontier = buckets.level(step);
+                s.run_level(dag, order, frontier);
+                frontier::measure(frontier, |v| ParentSelection::scanned_degree(dag, v))
+            }
+            Work::Weighing(s) => {
+                let level = bottom_up(buckets.num_levels());
+                let frontier = buckets.level(level);
+                s.run_level(dag, order, frontier, self.dim, level as u32)?;
+                frontier::measure(frontier, |v| SubgraphSizes::scanned_degree(dag, v))
+            }
+            Work::SelectingByWeight(s) => {
+                let frontier = buckets.level(step);
+                s.run_level(dag, order, frontier, step as u32)?;
+                frontier::measure(frontier, |v| ParentSssp::scanned_degree(dag, v))
+            }
+            Work::Sizing(tree, s) => {
+                let frontier = tree.depth_levels.level(bottom_up(tree.depth_levels.num_levels()));
+                s.run_level(tree, frontier);
+                frontier::measure(frontier, |v| SubtreeSizes::scanned_degree(tree, v))
+            }
+            Work::Numbering(tree, sizes, p) => {
+                let frontier = tree.depth_levels.level(step);
+                p.run_level(tree, sizes, frontier);
+                frontier::measure(frontier, |v| PostOrder::scanned_degree(tree, v))
+            }
+            Work::Lowering(post, _, m) => {
+                let frontier = buckets.level(bottom_up(buckets.num_levels()));
+                m.run_level(dag, post, frontier);
+                frontier::measure(frontier, |v| MinPost::scanned_degree(dag, v))
+            }
+            other => unreachable!("no phase runs levels on {other:?} ({phase:?})"),
+        };
+        Ok(measured)
+    }
+
+    /// Turns the finished phase's state into the next phase's input.
+    fn finish_phase(&mut self, ctx: &Context<'_>, phase: Phase) {
+        let n = ctx.dag.num_vertices();
+        let order = self.order.as_ref().expect("the order is built when the first phase starts");
+        self.work = match std::mem::take(&mut self.work) {
+            Work::Selecting(s) => Work::TreeReady(s.finish(order, n)),
+            Work::Weighing(s) => Work::WeightsReady(s.finish()),
+            Work::SelectingByWeight(s) => Work::TreeReady(s.finish(order, n)),
+            Work::Sizing(t, s) => Work::SizesReady(t, s.finish()),
+            Work::Numbering(_, sizes, p) => Work::PostReady(p.finish(), sizes.size),
+            Work::Lowering(mut post, mut size, m) => {
+                // Drop ρ, the last node: labels cover the DAG's vertices only.
+                post.truncate(n);
+                size.truncate(n);
+                Work::Done(DimensionLabels { low: m.finish(), post, subtree: size })
+            }
+            other => unreachable!("phase {phase:?} cannot finish from {other:?}"),
+        };
+    }
+}

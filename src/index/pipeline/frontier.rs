@@ -1,0 +1,120 @@
+//! Processing one level's frontier: the queue split for telemetry, and the parallel loop.
+
+use crate::telemetry::{LARGE_DEGREE_LIMIT, QueueSizes};
+use rayon::prelude::*;
+
+/// Below this many vertices a level runs on the calling thread: deep, narrow graphs (a chain has a
+/// level per vertex) would otherwise pay rayon's fork-join cost once per vertex.
+const PARALLEL_FRONTIER: usize = 1024;
+
+/// Whether one vertex's scan should itself be split across threads (the large queue: on the GPU a
+/// block per vertex; here a parallel reduction).
+#[inline]
+pub fn is_large(degree: usize) -> bool {
+    degree > LARGE_DEGREE_LIMIT
+}
+
+/// The queue sizes of a frontier and the edges its vertices scan, given the scanned degree.
+pub fn measure(frontier: &[u32], degree: impl Fn(u32) -> usize + Sync) -> (QueueSizes, u64) {
+    let one = |v: u32| {
+        let d = degree(v);
+        let mut q = QueueSizes::default();
+        q.add(d);
+        (q, d as u64)
+    };
+    let merge = |a: (QueueSizes, u64), b: (QueueSizes, u64)| (a.0.merged(b.0), a.1 + b.1);
+    if frontier.len() < PARALLEL_FRONTIER {
+        frontier.iter().map(|&v| one(v)).fold((QueueSizes::default(), 0), merge)
+    } else {
+        frontier.par_iter().map(|&v| one(v)).reduce(|| (QueueSizes::default(), 0), merge)
+    }
+}
+
+/// Runs `f` on every frontier vertex, in parallel when the frontier is wide.
+pub fn for_each(frontier: &[u32], f: impl Fn(u32) + Sync + Send) {
+    if frontier.len() < PARALLEL_FRONTIER {
+        frontier.iter().for_each(|&v| f(v));
+    } else {
+        frontier.par_iter().with_min_len(256).for_each(|&v| f(v));
+    }
+}
+
+/// Runs a fallible `f` on every frontier vertex; returns one of the errors if any vertex failed.
+pub fn try_for_each<E: Send>(frontier: &[u32], f: impl Fn(u32) -> Result<(), E> + Sync + Send) -> Result<(), E> {
+    if frontier.len() < PARALLEL_FRONTIER {
+        frontier.iter().try_for_each(|&v| f(v))
+    } else {
+        frontier.par_iter().with_min_len(256).try_for_each(|&v| f(v))
+    }
+}
+
+/// Atomics for arrays the frontier writes in parallel: each vertex writes only its own slots, and
+/// rayon's join at the end of a level orders those writes before the next level reads them, so
+/// `Relaxed` suffices (plain loads and stores on x86 and ARM).
+pub mod atomic {
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+    pub fn zeroed_u32(n: usize) -> Vec<AtomicU32> {
+        (0..n).map(|_| AtomicU32::new(0)).collect()
+    }
+
+    pub fn zeroed_u64(n: usize) -> Vec<AtomicU64> {
+        (0..n).map(|_| AtomicU64::new(0)).collect()
+    }
+
+    #[inline]
+    pub fn get(a: &[AtomicU32], i: u32) -> u32 {
+        a[i as usize].load(Relaxed)
+    }
+
+    #[inline]
+    pub fn set(a: &[AtomicU32], i: u32, value: u32) {
+        a[i as usize].store(value, Relaxed);
+    }
+
+    #[inline]
+    pub fn get64(a: &[AtomicU64], i: usize) -> u64 {
+        a[i].load(Relaxed)
+    }
+
+    #[inline]
+    pub fn set64(a: &[AtomicU64], i: usize, value: u64) {
+        a[i].store(value, Relaxed);
+    }
+
+    /// The plain values, once no thread writes any more.
+    pub fn into_plain(a: Vec<AtomicU32>) -> Vec<u32> {
+        a.into_iter().map(AtomicU32::into_inner).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    #[test]
+    fn measure_counts_queues_and_edges_the_same_way_serial_and_parallel() {
+        for n in [10u32, 5000] {
+            let frontier: Vec<u32> = (0..n).collect();
+            let (q, edges) = measure(&frontier, |v| (v % 300) as usize);
+            let expect_edges: u64 = (0..n).map(|v| (v % 300) as u64).sum();
+            assert_eq!(edges, expect_edges);
+            assert_eq!(q.total(), n as u64);
+            let large = (0..n).filter(|v| v % 300 > 256).count() as u64;
+            assert_eq!(q.large, large);
+        }
+    }
+
+    #[test]
+    fn for_each_visits_every_vertex_once() {
+        for n in [3u32, 4000] {
+            let frontier: Vec<u32> = (0..n).collect();
+            let sum = AtomicU64::new(0);
+            for_each(&frontier, |v| {
+                sum.fetch_add(v as u64 + 1, Ordering::Relaxed);
+            });
+            assert_eq!(sum.into_inner(), (n as u64) * (n as u64 + 1) / 2);
+        }
+    }
+}

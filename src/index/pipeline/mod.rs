@@ -1,0 +1,79 @@
+//! The four-phase BFS pipeline (GUIDE.md section 2): GRAIL labels identical to the classic DFS,
+//! computed level by level, in parallel over each level's frontier (rayon).
+//!
+//! Phases, one file each, in the order they run:
+//! 1. [`parent_selection`] (exact, default) or [`subgraph_sizes`] + [`parent_sssp`] (the thesis's
+//!    weight method): the DFS tree T, top-down over the DAG's Kahn levels;
+//! 2. [`subtree_sizes`]: bottom-up over T's depth levels;
+//! 3. [`post_order`]: top-down over T's depth levels;
+//! 4. [`min_post`]: bottom-up over the DAG's Kahn levels.
+//!
+//! [`PipelineLabeler`] drives them one level at a time (the TUI steps it); [`build_labels`] is the
+//! one-call entry for the command line, for this and the DFS back end.
+
+mod backend;
+mod dimension;
+pub mod frontier;
+mod labeler;
+pub mod levels;
+pub mod min_post;
+pub mod ordering;
+pub mod parent_selection;
+pub mod parent_sssp;
+pub mod post_order;
+mod state;
+pub mod subgraph_sizes;
+pub mod subtree_sizes;
+pub mod tree;
+
+pub use backend::{Backend, build_labels};
+pub use dimension::LevelStep;
+pub use labeler::{Cancelled, PipelineLabeler, Progress};
+pub use state::{PhaseRow, PhaseTable, PipelineState, Status};
+pub use subgraph_sizes::WeightOverflow;
+
+use crate::index::Order;
+use crate::telemetry::Phase;
+use serde::{Deserialize, Serialize};
+
+/// How phase 1 picks every vertex's DFS-tree parent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ParentMethod {
+    /// Lexicographic path comparison through LCAs on the growing tree: exact, never overflows.
+    #[default]
+    Exact,
+    /// Path-count weights and a shortest-path search (thesis ch. 4): fails with an error once the
+    /// path counts exceed 64 bits (deep graphs with many paths).
+    Weights,
+}
+
+impl ParentMethod {
+    /// The phases a dimension runs with this method.
+    pub fn phases(self) -> &'static [Phase] {
+        match self {
+            ParentMethod::Exact => &[Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost],
+            ParentMethod::Weights => {
+                &[Phase::SubgraphSizes, Phase::ParentSssp, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost]
+            }
+        }
+    }
+}
+
+/// What a [`PipelineLabeler`] computes and how it steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PipelineConfig {
+    pub dims: usize,
+    pub order: Order,
+    pub parent_method: ParentMethod,
+    /// Every step advances every unfinished dimension by one level (in parallel) instead of running
+    /// the dimensions one after another.
+    pub all_dims_at_once: bool,
+}
+
+impl PipelineConfig {
+    /// `dims` dimensions in `order`, exact parents, one dimension after another.
+    pub fn new(dims: usize, order: Order) -> PipelineConfig {
+        PipelineConfig { dims, order, parent_method: ParentMethod::Exact, all_dims_at_once: false }
+    }
+}

@@ -1,0 +1,51 @@
+//! Phase 3: post-order numbers, top-down over T's depth levels (ρ first).
+//!
+//! `offset(ρ) = 0`, `offset(c) = offset(v) + before(c)` for a T-child `c` of `v`, and
+//! `post(v) = offset(v) + size(v)`: `offset(v)` counts the nodes the DFS finishes before it enters
+//! `v`, and `v` finishes after its whole subtree.
+//!
+//! Telemetry: as for subtree sizes, `n + 1` nodes and the `n` tree edges.
+
+use super::frontier::{self, atomic};
+use super::subtree_sizes::Sizes;
+use super::tree::Tree;
+use std::sync::atomic::AtomicU32;
+
+#[derive(Debug)]
+pub struct PostOrder {
+    offset: Vec<AtomicU32>,
+    post: Vec<AtomicU32>,
+}
+
+impl PostOrder {
+    /// All offsets start at 0, which is already ρ's.
+    pub fn new(tree: &Tree) -> PostOrder {
+        let nodes = tree.children.num_vertices();
+        PostOrder { offset: atomic::zeroed_u32(nodes), post: atomic::zeroed_u32(nodes) }
+    }
+
+    pub fn scanned_degree(tree: &Tree, v: u32) -> usize {
+        tree.children.degree(v)
+    }
+
+    /// One depth level; every node above it has its offset. A node writes its own post and the
+    /// offsets of its own children.
+    pub fn run_level(&self, tree: &Tree, sizes: &Sizes, frontier: &[u32]) {
+        frontier::for_each(frontier, |v| {
+            let offset = atomic::get(&self.offset, v);
+            atomic::set(&self.post, v, offset + sizes.size[v as usize]);
+            for &c in tree.children.neighbors(v) {
+                atomic::set(&self.offset, c, offset + sizes.before[c as usize]);
+            }
+        });
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.offset.len() * 8
+    }
+
+    /// Post-order numbers per node (ρ last, numbered `n + 1`).
+    pub fn finish(self) -> Vec<u32> {
+        atomic::into_plain(self.post)
+    }
+}

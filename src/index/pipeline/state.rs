@@ -1,0 +1,134 @@
+//! What the TUI shows about a run: the phase table so far, folded from the event stream.
+//!
+//! [`PhaseTable`] only reads [`Event`]s, so it works for every back end (DFS, CPU, GPU) and for an
+//! event log read back from a JSON-lines file.
+
+use super::PipelineConfig;
+use super::dimension::LevelStep;
+use crate::telemetry::{Event, Phase};
+use serde::Serialize;
+
+/// One phase of one dimension.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PhaseRow {
+    pub dim: usize,
+    pub phase: Phase,
+    pub levels_done: usize,
+    pub vertices: u64,
+    pub edges_scanned: u64,
+    /// Time so far (levels only until the phase is done; then the phase's total, setup included).
+    pub seconds: f64,
+    pub done: bool,
+}
+
+/// Phase rows in the order the phases started.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PhaseTable {
+    pub rows: Vec<PhaseRow>,
+}
+
+impl PhaseTable {
+    /// Folds one event in. A new run clears the table.
+    pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::RunStarted { .. } => self.rows.clear(),
+            &Event::PhaseStarted { dim, phase } => self.rows.push(PhaseRow {
+                dim,
+                phase,
+                levels_done: 0,
+                vertices: 0,
+                edges_scanned: 0,
+                seconds: 0.0,
+                done: false,
+            }),
+            &Event::LevelDone { dim, phase, queues, edges_scanned, seconds, .. } => {
+                if let Some(row) = self.row_mut(dim, phase) {
+                    row.levels_done += 1;
+                    row.vertices += queues.total();
+                    row.edges_scanned += edges_scanned;
+                    row.seconds += seconds;
+                }
+            }
+            &Event::PhaseDone { dim, phase, levels, vertices, edges_scanned, seconds } => {
+                if let Some(row) = self.row_mut(dim, phase) {
+                    *row = PhaseRow { dim, phase, levels_done: levels, vertices, edges_scanned, seconds, done: true };
+                }
+            }
+            Event::Memory { .. } | Event::RunDone { .. } | Event::Cancelled => {}
+        }
+    }
+
+    fn row_mut(&mut self, dim: usize, phase: Phase) -> Option<&mut PhaseRow> {
+        self.rows.iter_mut().rev().find(|r| r.dim == dim && r.phase == phase)
+    }
+}
+
+/// Where a run stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", content = "message", rename_all = "snake_case")]
+pub enum Status {
+    NotStarted,
+    Running,
+    Finished,
+    Cancelled,
+    /// A phase failed (e.g. the weight method overflowed); `reset` to start again.
+    Failed(String),
+}
+
+/// A snapshot for display.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PipelineState {
+    pub config: PipelineConfig,
+    pub status: Status,
+    /// Per unfinished dimension: its current phase and the next level it will run.
+    #[serde(skip)]
+    pub positions: Vec<(usize, Phase, usize)>,
+    /// The most recent level steps.
+    #[serde(skip)]
+    pub last_steps: Vec<LevelStep>,
+    pub phases: PhaseTable,
+    /// Compute time so far.
+    pub seconds: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::telemetry::QueueSizes;
+
+    #[test]
+    fn table_folds_levels_then_takes_the_phase_totals() {
+        let mut table = PhaseTable::default();
+        let level = |level, small, edges| Event::LevelDone {
+            dim: 1,
+            phase: Phase::MinPost,
+            level,
+            queues: QueueSizes { small, medium: 0, large: 1 },
+            edges_scanned: edges,
+            seconds: 0.25,
+        };
+        table.apply(&Event::PhaseStarted { dim: 1, phase: Phase::MinPost });
+        table.apply(&level(0, 2, 10));
+        table.apply(&level(1, 3, 5));
+        let row = &table.rows[0];
+        assert_eq!((row.levels_done, row.vertices, row.edges_scanned, row.seconds, row.done), (2, 7, 15, 0.5, false));
+        table.apply(&Event::PhaseDone {
+            dim: 1,
+            phase: Phase::MinPost,
+            levels: 2,
+            vertices: 7,
+            edges_scanned: 15,
+            seconds: 0.75,
+        });
+        assert!(table.rows[0].done);
+        assert_eq!(table.rows[0].seconds, 0.75);
+        table.apply(&Event::RunStarted {
+            backend: crate::index::pipeline::Backend::Cpu,
+            dims: 1,
+            order: crate::index::Order::Lex,
+            vertices: 0,
+            edges: 0,
+        });
+        assert!(table.rows.is_empty());
+    }
+}

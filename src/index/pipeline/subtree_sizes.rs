@@ -1,0 +1,57 @@
+//! Phase 2: subtree sizes of T, bottom-up over T's depth levels (deepest first, ρ last).
+//!
+//! `size(v) = 1 + Σ size(c)` over `v`'s T-children, and `before(c)`, the sizes of the T-siblings
+//! that precede `c` in order (a prefix sum over the ordered T-children list).
+//!
+//! Telemetry: the scanned degree is the number of T-children; the phase processes `n + 1` nodes (ρ
+//! included) and reads the `n` tree edges (every vertex hangs below exactly one node).
+
+use super::frontier::{self, atomic};
+use super::tree::Tree;
+use std::sync::atomic::AtomicU32;
+
+#[derive(Debug)]
+pub struct SubtreeSizes {
+    size: Vec<AtomicU32>,
+    before: Vec<AtomicU32>,
+}
+
+/// Sizes and sibling prefix sums, per node (ρ last).
+#[derive(Debug)]
+pub struct Sizes {
+    pub size: Vec<u32>,
+    pub before: Vec<u32>,
+}
+
+impl SubtreeSizes {
+    pub fn new(tree: &Tree) -> SubtreeSizes {
+        let nodes = tree.children.num_vertices();
+        SubtreeSizes { size: atomic::zeroed_u32(nodes), before: atomic::zeroed_u32(nodes) }
+    }
+
+    pub fn scanned_degree(tree: &Tree, v: u32) -> usize {
+        tree.children.degree(v)
+    }
+
+    /// One depth level; every node below it is final. A node writes its own size and the `before` of
+    /// its own children, which no other node touches.
+    pub fn run_level(&self, tree: &Tree, frontier: &[u32]) {
+        frontier::for_each(frontier, |v| {
+            // Sizes fit u32: they count at most the n + 1 < 2^32 nodes (checked when the run starts).
+            let mut acc = 0u32;
+            for &c in tree.children.neighbors(v) {
+                atomic::set(&self.before, c, acc);
+                acc += atomic::get(&self.size, c);
+            }
+            atomic::set(&self.size, v, acc + 1);
+        });
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.size.len() * 8
+    }
+
+    pub fn finish(self) -> Sizes {
+        Sizes { size: atomic::into_plain(self.size), before: atomic::into_plain(self.before) }
+    }
+}

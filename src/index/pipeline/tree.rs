@@ -1,0 +1,256 @@
+//! The DFS tree T, first while parent selection grows it, then as the read-only tree the later phases
+//! walk.
+//!
+//! Growing: every vertex stores its parent, its depth and one skew-binary jump pointer (Myers 1983):
+//! with `p = parent(v)`, `jump(v) = jump(jump(p))` when the jumps of `p` and `jump(p)` span equal
+//! depths, else `p`. Jump lengths then follow the skew-binary numbers, so a level-ancestor query and
+//! the lowest-common-ancestor walk below take O(log depth) steps, with three `u32` per vertex and no
+//! arithmetic that can overflow. The virtual root ρ is node `n` (depth 0, its own parent and jump).
+
+use super::levels::LevelBuckets;
+use crate::graph::Csr;
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Where two distinct tree nodes `p1`, `p2` meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branch {
+    /// `p1` is a proper ancestor of `p2`; the child of `p1` on the way down to `p2`.
+    FirstIsAncestor { toward_second: u32 },
+    /// `p2` is a proper ancestor of `p1`; the child of `p2` on the way down to `p1`.
+    SecondIsAncestor { toward_first: u32 },
+    /// Neither: the two children of `LCA(p1, p2)` on the ways down to `p1` and to `p2`.
+    Diverge { toward_first: u32, toward_second: u32 },
+}
+
+/// T while it grows: parent, depth, jump pointer and order key per node, written once when the node
+/// becomes final (a vertex writes only its own slot, so a whole level attaches in parallel). The four
+/// fields share one 16-byte slot: an ancestor walk touches one cache line per node it visits.
+#[derive(Debug)]
+pub struct GrowingTree {
+    nodes: Vec<Node>,
+}
+
+#[derive(Debug, Default)]
+#[repr(C, align(16))]
+struct Node {
+    parent: AtomicU32,
+    depth: AtomicU32,
+    jump: AtomicU32,
+    key: AtomicU32,
+}
+
+impl GrowingTree {
+    /// A tree holding only ρ, for a DAG of `n` vertices.
+    pub fn new(n: usize) -> GrowingTree {
+        let nodes: Vec<Node> = (0..=n).map(|_| Node::default()).collect();
+        let rho = n as u32;
+        nodes[n].parent.store(rho, Relaxed);
+        nodes[n].jump.store(rho, Relaxed);
+        GrowingTree { nodes }
+    }
+
+    /// The virtual root ρ.
+    pub fn rho(&self) -> u32 {
+        (self.nodes.len() - 1) as u32
+    }
+
+    #[inline]
+    pub fn parent(&self, v: u32) -> u32 {
+        self.nodes[v as usize].parent.load(Relaxed)
+    }
+
+    #[inline]
+    pub fn depth(&self, v: u32) -> u32 {
+        self.nodes[v as usize].depth.load(Relaxed)
+    }
+
+    #[inline]
+    fn jump(&self, v: u32) -> u32 {
+        self.nodes[v as usize].jump.load(Relaxed)
+    }
+
+    /// The order key `v` was attached with (ρ: 0, never compared).
+    #[inline]
+    pub fn key(&self, v: u32) -> u32 {
+        self.nodes[v as usize].key.load(Relaxed)
+    }
+
+    /// Makes `v` (with order key `key`) a T-child of the final node `p`.
+    pub fn attach(&self, v: u32, p: u32, key: u32) {
+        let jp = self.jump(p);
+        let jump = if self.depth(p) - self.depth(jp) == self.depth(jp) - self.depth(self.jump(jp)) {
+            self.jump(jp)
+        } else {
+            p
+        };
+        let node = &self.nodes[v as usize];
+        node.parent.store(p, Relaxed);
+        node.depth.store(self.depth(p) + 1, Relaxed);
+        node.jump.store(jump, Relaxed);
+        node.key.store(key, Relaxed);
+    }
+
+    /// The ancestor of `v` at depth `d <= depth(v)`.
+    pub fn ancestor_at(&self, mut v: u32, d: u32) -> u32 {
+        while self.depth(v) > d {
+            let j = self.jump(v);
+            v = if self.depth(j) >= d { j } else { self.parent(v) };
+        }
+        v
+    }
+
+    /// Where the T-paths of the distinct final nodes `p1` and `p2` part.
+    pub fn branch(&self, p1: u32, p2: u32) -> Branch {
+        debug_assert_ne!(p1, p2);
+        let (d1, d2) = (self.depth(p1), self.depth(p2));
+        let (mut a, mut b) = (p1, p2);
+        if d1 < d2 {
+            let below = self.ancestor_at(p2, d1 + 1);
+            if self.parent(below) == p1 {
+                return Branch::FirstIsAncestor { toward_second: below };
+            }
+            b = self.parent(below);
+        } else if d2 < d1 {
+            let below = self.ancestor_at(p1, d2 + 1);
+            if self.parent(below) == p2 {
+                return Branch::SecondIsAncestor { toward_first: below };
+            }
+            a = self.parent(below);
+        }
+        // Same depth, different nodes. Nodes at equal depth have jumps of equal length, so the two
+        // climb in lockstep: jump while the jumps still land on different nodes, else step.
+        while self.parent(a) != self.parent(b) {
+            let (ja, jb) = (self.jump(a), self.jump(b));
+            if ja != jb {
+                (a, b) = (ja, jb);
+            } else {
+                (a, b) = (self.parent(a), self.parent(b));
+            }
+        }
+        Branch::Diverge { toward_first: a, toward_second: b }
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.nodes.len() * std::mem::size_of::<Node>()
+    }
+
+    /// The parent and depth arrays (jump pointers are dropped: later phases do not need them).
+    pub fn into_parent_depth(self) -> (Vec<u32>, Vec<u32>) {
+        self.nodes.into_iter().map(|node| (node.parent.into_inner(), node.depth.into_inner())).unzip()
+    }
+}
+
+/// The finished T: ordered children lists and the vertices bucketed by depth (ρ alone at depth 0).
+#[derive(Debug)]
+pub struct Tree {
+    /// `children.neighbors(v)`: `v`'s T-children in the dimension's order; node `n` is ρ.
+    pub children: Csr,
+    pub depth_levels: LevelBuckets,
+}
+
+impl Tree {
+    /// Builds from parents and depths (length `n + 1`, ρ last) and all vertices in key order.
+    /// Scattering vertices in key order by parent leaves every children list sorted by key: O(n).
+    pub fn build(parent: &[u32], depth: &[u32], vertices_by_key: &[u32]) -> Tree {
+        let nodes = parent.len();
+        let rho = (nodes - 1) as u32;
+        let mut offsets = vec![0u64; nodes + 1];
+        for &v in vertices_by_key {
+            offsets[parent[v as usize] as usize + 1] += 1;
+        }
+        for i in 0..nodes {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut cursor = offsets.clone();
+        let mut targets = vec![0u32; vertices_by_key.len()];
+        for &v in vertices_by_key {
+            let slot = &mut cursor[parent[v as usize] as usize];
+            targets[*slot as usize] = v;
+            *slot += 1;
+        }
+        let children = Csr::from_parts(offsets, targets).expect("a parent array always gives a valid CSR");
+        let depth_levels = LevelBuckets::group(0..=rho, |v| depth[v as usize]);
+        Tree { children, depth_levels }
+    }
+
+    pub fn rho(&self) -> u32 {
+        (self.children.num_vertices() - 1) as u32
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.children.heap_bytes() + self.depth_levels.heap_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ρ = 6; 0 and 3 are roots; 0 -> 1 -> 2, 0 -> 4, 3 -> 5.
+    fn small_tree() -> GrowingTree {
+        let t = GrowingTree::new(6);
+        for (v, p) in [(0, 6), (3, 6), (1, 0), (4, 0), (5, 3), (2, 1)] {
+            t.attach(v, p, v);
+        }
+        t
+    }
+
+    #[test]
+    fn branch_finds_ancestors_and_divergence() {
+        let t = small_tree();
+        assert_eq!(t.branch(0, 2), Branch::FirstIsAncestor { toward_second: 1 });
+        assert_eq!(t.branch(2, 0), Branch::SecondIsAncestor { toward_first: 1 });
+        assert_eq!(t.branch(2, 4), Branch::Diverge { toward_first: 1, toward_second: 4 });
+        assert_eq!(t.branch(5, 2), Branch::Diverge { toward_first: 3, toward_second: 0 });
+        assert_eq!(t.branch(1, 4), Branch::Diverge { toward_first: 1, toward_second: 4 });
+    }
+
+    #[test]
+    fn deep_paths_agree_with_naive_walks() {
+        // A caterpillar: a spine 0..n with a leaf hanging off every spine vertex.
+        let spine = 3000u32;
+        let n = 2 * spine as usize;
+        let t = GrowingTree::new(n);
+        t.attach(0, n as u32, 0);
+        for v in 1..spine {
+            t.attach(v, v - 1, v);
+        }
+        for v in 0..spine {
+            t.attach(spine + v, v, spine + v);
+        }
+        for (x, y) in [(spine + 5, spine + 2900), (spine + 2999, 17), (2999, spine + 1000), (40, 2000)] {
+            let naive_ancestor = |mut v: u32, d: u32| {
+                while t.depth(v) > d {
+                    v = t.parent(v);
+                }
+                v
+            };
+            for d in 0..t.depth(x) {
+                assert_eq!(t.ancestor_at(x, d), naive_ancestor(x, d));
+            }
+            let b = t.branch(x, y);
+            match b {
+                Branch::FirstIsAncestor { toward_second } => assert_eq!(t.parent(toward_second), x),
+                Branch::SecondIsAncestor { toward_first } => assert_eq!(t.parent(toward_first), y),
+                Branch::Diverge { toward_first, toward_second } => {
+                    assert_eq!(t.parent(toward_first), t.parent(toward_second));
+                    assert_eq!(naive_ancestor(x, t.depth(toward_first)), toward_first);
+                    assert_eq!(naive_ancestor(y, t.depth(toward_second)), toward_second);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn built_tree_orders_children_by_key() {
+        let (parent, depth) = small_tree().into_parent_depth();
+        // Key order 4, 1, 0, 3, 2, 5: children of 0 must come out as [4, 1].
+        let tree = Tree::build(&parent, &depth, &[4, 1, 0, 3, 2, 5]);
+        assert_eq!(tree.children.neighbors(0), &[4, 1]);
+        assert_eq!(tree.children.neighbors(6), &[0, 3]);
+        assert_eq!(tree.depth_levels.num_levels(), 4);
+        assert_eq!(tree.depth_levels.level(0), &[6]);
+        assert_eq!(tree.depth_levels.level(3), &[2]);
+    }
+}

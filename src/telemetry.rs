@@ -1,0 +1,281 @@
+//! The event stream every labeler emits (GUIDE.md section 3: "the spine is one event stream").
+//!
+//! The classic DFS labeler, the CPU pipeline and (later) the GPU pipeline all report through the same
+//! [`Event`]s into a [`Sink`]; the TUI, `grail bench` and `--json` consume them. Events are plain data,
+//! one per BFS level at most (never one per vertex), so they are cheap enough to leave on.
+
+use crate::index::Order;
+use crate::index::pipeline::Backend;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, mpsc};
+
+/// A frontier vertex whose scanned degree is below this goes to the small queue (a thread per vertex).
+pub const SMALL_DEGREE_LIMIT: usize = 32;
+/// A frontier vertex whose scanned degree is above this goes to the large queue (a block per vertex).
+pub const LARGE_DEGREE_LIMIT: usize = 256;
+
+/// One step of a labeler. Serialised as JSON objects tagged by `"event"`, e.g.
+/// `{"event":"level_done","dim":0,"phase":"min_post",...}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A labeling run begins (again after a reset).
+    RunStarted { backend: Backend, dims: usize, order: Order, vertices: u64, edges: u64 },
+    /// A phase of one dimension begins.
+    PhaseStarted { dim: usize, phase: Phase },
+    /// One BFS level of a phase is done. `level` counts the phase's steps from 0 in processing order
+    /// (bottom-up phases start at the deepest level). `queues` splits the frontier by the degree the
+    /// phase scans; `edges_scanned` is the sum of those degrees.
+    LevelDone { dim: usize, phase: Phase, level: usize, queues: QueueSizes, edges_scanned: u64, seconds: f64 },
+    /// A phase of one dimension is done: totals over its levels.
+    PhaseDone { dim: usize, phase: Phase, levels: usize, vertices: u64, edges_scanned: u64, seconds: f64 },
+    /// A memory sample: the process's resident set (when the platform reports it) and the bytes held
+    /// by each named index structure.
+    Memory { resident_bytes: Option<u64>, structures: Vec<(String, u64)> },
+    /// The run is done; `seconds` is the compute time (pauses between steps not counted).
+    RunDone { seconds: f64 },
+    /// The run was cancelled and stopped at a level boundary.
+    Cancelled,
+}
+
+/// The frontier of one level split by degree: small `< 32`, medium `32..=256`, large `> 256`
+/// (a thread, a warp and a block per vertex on the GPU).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueueSizes {
+    pub small: u64,
+    pub medium: u64,
+    pub large: u64,
+}
+
+impl QueueSizes {
+    /// Counts one vertex of the given scanned degree.
+    #[inline]
+    pub fn add(&mut self, degree: usize) {
+        if degree < SMALL_DEGREE_LIMIT {
+            self.small += 1;
+        } else if degree <= LARGE_DEGREE_LIMIT {
+            self.medium += 1;
+        } else {
+            self.large += 1;
+        }
+    }
+
+    /// Sums two counts (for parallel reductions).
+    pub fn merged(self, other: QueueSizes) -> QueueSizes {
+        QueueSizes {
+            small: self.small + other.small,
+            medium: self.medium + other.medium,
+            large: self.large + other.large,
+        }
+    }
+
+    /// The whole frontier.
+    pub fn total(&self) -> u64 {
+        self.small + self.medium + self.large
+    }
+}
+
+/// The phases of every labeler. The pipeline runs `ParentSelection` (or `SubgraphSizes` then
+/// `ParentSssp` with the weight method), `SubtreeSizes`, `PostOrder`, `MinPost`; the classic labeler
+/// runs one `Dfs` per dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Dfs,
+    ParentSelection,
+    SubtreeSizes,
+    PostOrder,
+    MinPost,
+    SubgraphSizes,
+    ParentSssp,
+}
+
+impl Phase {
+    /// The name shown to people (tables, TUI).
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Dfs => "DFS",
+            Phase::ParentSelection => "parent selection",
+            Phase::SubtreeSizes => "subtree sizes",
+            Phase::PostOrder => "post-order",
+            Phase::MinPost => "min-post",
+            Phase::SubgraphSizes => "subgraph sizes (DAG weights)",
+            Phase::ParentSssp => "parent SSSP (weights)",
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where events go.
+pub trait Sink {
+    fn emit(&mut self, event: Event);
+}
+
+/// Collects events in memory (tests, `--json` summaries).
+impl Sink for Vec<Event> {
+    fn emit(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
+/// Forwards to a channel, e.g. from a worker thread to the TUI. A closed receiver drops events: the
+/// listener went away, the work itself need not fail.
+impl Sink for mpsc::Sender<Event> {
+    fn emit(&mut self, event: Event) {
+        let _ = self.send(event);
+    }
+}
+
+/// A sink shared with another owner, e.g. `Arc<Mutex<Vec<Event>>>` that a test reads afterwards.
+impl<S: Sink + ?Sized> Sink for Arc<Mutex<S>> {
+    fn emit(&mut self, event: Event) {
+        // A poisoned lock means a reader panicked; keep the events flowing to what is left.
+        let mut guard = self.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        guard.emit(event);
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn emit(&mut self, event: Event) {
+        (**self).emit(event);
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for Box<S> {
+    fn emit(&mut self, event: Event) {
+        (**self).emit(event);
+    }
+}
+
+/// Drops every event.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NullSink;
+
+impl Sink for NullSink {
+    fn emit(&mut self, _event: Event) {}
+}
+
+/// Writes one JSON object per line. Write errors are remembered, not panicked on: [`Sink::emit`]
+/// cannot fail, so [`JsonLinesSink::finish`] reports the first one.
+#[derive(Debug)]
+pub struct JsonLinesSink {
+    path: PathBuf,
+    out: BufWriter<File>,
+    error: Option<std::io::Error>,
+}
+
+impl JsonLinesSink {
+    /// Creates (or truncates) `path`.
+    pub fn create(path: impl AsRef<Path>) -> Result<JsonLinesSink> {
+        let path = path.as_ref().to_path_buf();
+        let file = File::create(&path).with_context(|| format!("cannot create the event log {}", path.display()))?;
+        Ok(JsonLinesSink { path, out: BufWriter::new(file), error: None })
+    }
+
+    /// Flushes and reports the first write error, if any.
+    pub fn finish(mut self) -> Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e).with_context(|| format!("cannot write the event log {}", self.path.display()));
+        }
+        self.out.flush().with_context(|| format!("cannot write the event log {}", self.path.display()))
+    }
+}
+
+impl Sink for JsonLinesSink {
+    fn emit(&mut self, event: Event) {
+        if self.error.is_some() {
+            return;
+        }
+        let written = serde_json::to_writer(&mut self.out, &event)
+            .map_err(std::io::Error::from)
+            .and_then(|()| self.out.write_all(b"\n"));
+        // Flush per event so a tail -f or a crash still sees every finished level.
+        if let Err(e) = written.and_then(|()| self.out.flush()) {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// The process's resident set size in bytes, where the platform reports it.
+pub fn resident_bytes() -> Option<u64> {
+    memory_stats::memory_stats().map(|m| m.physical_mem as u64)
+}
+
+/// A memory sample with the given named structures.
+pub fn memory_event(structures: Vec<(String, u64)>) -> Event {
+    Event::Memory { resident_bytes: resident_bytes(), structures }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queue_split_follows_the_degree_limits() {
+        let mut q = QueueSizes::default();
+        for d in [0, 31, 32, 256, 257, 10_000] {
+            q.add(d);
+        }
+        assert_eq!(q, QueueSizes { small: 2, medium: 2, large: 2 });
+        assert_eq!(q.total(), 6);
+    }
+
+    #[test]
+    fn events_round_trip_through_json_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.jsonl");
+        let events = vec![
+            Event::RunStarted {
+                backend: Backend::Cpu,
+                dims: 2,
+                order: Order::Random { seed: 3 },
+                vertices: 5,
+                edges: 4,
+            },
+            Event::PhaseStarted { dim: 1, phase: Phase::PostOrder },
+            Event::LevelDone {
+                dim: 1,
+                phase: Phase::PostOrder,
+                level: 0,
+                queues: QueueSizes { small: 1, medium: 0, large: 0 },
+                edges_scanned: 3,
+                seconds: 0.5,
+            },
+            Event::Memory { resident_bytes: Some(10), structures: vec![("tree".into(), 12)] },
+            Event::Cancelled,
+        ];
+        let mut sink = JsonLinesSink::create(&path).unwrap();
+        for e in &events {
+            sink.emit(e.clone());
+        }
+        sink.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), events.len());
+        assert!(text.lines().nth(1).unwrap().contains(r#""event":"phase_started""#));
+        assert!(text.lines().nth(1).unwrap().contains(r#""phase":"post_order""#));
+        let back: Vec<Event> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(back, events);
+    }
+
+    #[test]
+    fn unwritable_path_is_an_error_not_a_panic() {
+        let err = JsonLinesSink::create("/nonexistent-dir/events.jsonl").unwrap_err();
+        assert!(format!("{err:#}").contains("/nonexistent-dir/events.jsonl"));
+    }
+
+    #[test]
+    fn resident_set_is_reported_on_linux() {
+        if cfg!(target_os = "linux") {
+            assert!(resident_bytes().unwrap() > 0);
+        }
+    }
+}

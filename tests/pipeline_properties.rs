@@ -1,0 +1,556 @@
+//! The BFS pipeline against the classic DFS labeler (GUIDE.md section 2: identical labels), on
+//! generated DAGs of every shape, plus the stepper's behaviour and the telemetry's bookkeeping.
+
+use grail::graph::Graph;
+use grail::index::order::splitmix64;
+use grail::index::pipeline::{
+    Backend, Cancelled, ParentMethod, PipelineConfig, PipelineLabeler, Status, WeightOverflow, build_labels,
+};
+use grail::index::{Labels, Order, dfs};
+use grail::telemetry::{Event, NullSink, Phase, Sink};
+use proptest::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+// ---------------------------------------------------------------- generators
+
+/// A deterministic stream of pseudo-random numbers (splitmix64 of a counter).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 += 1;
+        splitmix64(self.0) % n
+    }
+
+    fn permutation(&mut self, n: usize) -> Vec<u32> {
+        let mut p: Vec<u32> = (0..n as u32).collect();
+        for i in (1..n).rev() {
+            p.swap(i, self.below(i as u64 + 1) as usize);
+        }
+        p
+    }
+}
+
+fn graph(n: usize, edges: &[(u32, u32)]) -> Arc<Graph> {
+    Arc::new(Graph::from_edges(n, edges).unwrap())
+}
+
+/// 0 -> 1 -> ... -> n-1: one level per vertex.
+fn chain(n: u32) -> Arc<Graph> {
+    graph(n as usize, &(1..n).map(|v| (v - 1, v)).collect::<Vec<_>>())
+}
+
+/// Rung k: 3k -> 3k+1, 3k -> 3k+2, 3k+1 -> 3k+3, 3k+2 -> 3k+3. Path counts double per rung.
+fn diamond_ladder(rungs: u32) -> Arc<Graph> {
+    let edges: Vec<(u32, u32)> = (0..rungs)
+        .flat_map(|k| [(3 * k, 3 * k + 1), (3 * k, 3 * k + 2), (3 * k + 1, 3 * k + 3), (3 * k + 2, 3 * k + 3)])
+        .collect();
+    graph(3 * rungs as usize + 1, &edges)
+}
+
+/// A hub with `width` children that all point to one sink (out- and in-degree `width`), some cross
+/// edges between the children, and a second root that shares part of the fan.
+fn wide_fan(width: u32) -> Arc<Graph> {
+    let (hub, sink, other_root) = (0, width + 1, width + 2);
+    let mut edges = Vec::new();
+    for c in 1..=width {
+        edges.push((hub, c));
+        edges.push((c, sink));
+        if c % 7 == 0 && c + 3 <= width {
+            edges.push((c, c + 3));
+        }
+        if c % 5 == 0 {
+            edges.push((other_root, c));
+        }
+    }
+    graph(width as usize + 3, &edges)
+}
+
+/// `n` vertices; every pair in a random topological order is an edge with probability `percent`%.
+fn random_dense(n: usize, percent: u64, seed: u64) -> Arc<Graph> {
+    let mut rng = Rng(seed);
+    let topo = rng.permutation(n);
+    let mut edges = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if rng.below(100) < percent {
+                edges.push((topo[i], topo[j]));
+            }
+        }
+    }
+    graph(n, &edges)
+}
+
+/// `n` vertices, about `n * avg_degree` edges, each from an earlier to a later vertex of a random
+/// topological order.
+fn random_sparse(n: usize, avg_degree: usize, seed: u64) -> Arc<Graph> {
+    let mut rng = Rng(seed);
+    let topo = rng.permutation(n);
+    let edges: Vec<(u32, u32)> = (0..n * avg_degree)
+        .filter_map(|_| {
+            let (a, b) = (rng.below(n as u64) as usize, rng.below(n as u64) as usize);
+            (a != b).then(|| (topo[a.min(b)], topo[a.max(b)]))
+        })
+        .collect();
+    graph(n, &edges)
+}
+
+/// `roots` roots, each pointing to a few of `inner` shared vertices, which form a sparse DAG.
+fn many_roots(roots: u32, inner: u32, seed: u64) -> Arc<Graph> {
+    let mut rng = Rng(seed);
+    let mut edges = Vec::new();
+    for r in 0..roots {
+        for _ in 0..3 {
+            edges.push((r, roots + rng.below(inner as u64) as u32));
+        }
+    }
+    for v in 0..inner {
+        for _ in 0..2 {
+            let w = rng.below(inner as u64) as u32;
+            if w > v {
+                edges.push((roots + v, roots + w));
+            }
+        }
+    }
+    graph((roots + inner) as usize, &edges)
+}
+
+// ---------------------------------------------------------------- helpers
+
+const ORDERS: [Order; 3] = [Order::Lex, Order::Random { seed: 1 }, Order::Random { seed: 0xDEAD_BEEF }];
+
+fn config(dims: usize, order: Order, parent_method: ParentMethod) -> PipelineConfig {
+    PipelineConfig { dims, order, parent_method, all_dims_at_once: false }
+}
+
+fn pipeline(dag: &Arc<Graph>, config: PipelineConfig) -> anyhow::Result<Labels> {
+    PipelineLabeler::new(Arc::clone(dag), config)?.run_to_end()
+}
+
+/// Pipeline labels equal DFS labels, dimension by dimension (for a readable failure).
+fn assert_same(expected: &Labels, actual: &Labels, what: &str) {
+    assert_eq!(expected.dims(), actual.dims());
+    for dim in 0..expected.dims() {
+        let (e, a) = (expected.dimension(dim), actual.dimension(dim));
+        assert!(e.post == a.post, "{what}: post differs in dimension {dim}");
+        assert!(e.low == a.low, "{what}: low differs in dimension {dim}");
+        assert!(e.subtree == a.subtree, "{what}: subtree sizes differ in dimension {dim}");
+    }
+    assert_eq!(expected, actual, "{what}: levels or order differ");
+}
+
+/// The weight method either gives the DFS labels or stops with an overflow; never wrong labels.
+fn assert_weights_exact_or_overflow(dag: &Arc<Graph>, dims: usize, order: Order, expected: &Labels) -> bool {
+    match pipeline(dag, config(dims, order, ParentMethod::Weights)) {
+        Ok(labels) => {
+            assert_same(expected, &labels, "weights");
+            true
+        }
+        Err(e) => {
+            assert!(e.downcast_ref::<WeightOverflow>().is_some(), "unexpected error: {e:#}");
+            false
+        }
+    }
+}
+
+/// Events recorded through a shared vector.
+fn recording(dag: &Arc<Graph>, config: PipelineConfig) -> (PipelineLabeler, Arc<Mutex<Vec<Event>>>) {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let labeler = PipelineLabeler::new(Arc::clone(dag), config).unwrap().with_sink(Box::new(Arc::clone(&events)));
+    (labeler, events)
+}
+
+// ---------------------------------------------------------------- pipeline == DFS
+
+#[test]
+fn every_shape_matches_dfs_for_every_order() {
+    let shapes: Vec<(&str, Arc<Graph>, usize)> = vec![
+        ("chain of 100K", chain(100_000), 2),
+        ("diamond ladder of 200 rungs", diamond_ladder(200), 3),
+        ("wide fan of 12K", wide_fan(12_000), 3),
+        ("random dense", random_dense(300, 30, 7), 3),
+        ("many roots", many_roots(3000, 2000, 11), 3),
+        ("random sparse", random_sparse(20_000, 3, 13), 3),
+    ];
+    for (name, dag, dims) in &shapes {
+        for order in ORDERS {
+            let expected = dfs::label(dag, *dims, order).unwrap();
+            let actual = pipeline(dag, config(*dims, order, ParentMethod::Exact)).unwrap();
+            assert_same(&expected, &actual, &format!("{name}, {order}"));
+        }
+    }
+}
+
+#[test]
+fn weights_agree_with_exact_on_shallow_graphs() {
+    let shallow =
+        [wide_fan(12_000), many_roots(3000, 200, 5), chain(5000), diamond_ladder(40), random_dense(40, 20, 3)];
+    for dag in &shallow {
+        for order in ORDERS {
+            let exact = pipeline(dag, config(2, order, ParentMethod::Exact)).unwrap();
+            let weights = pipeline(dag, config(2, order, ParentMethod::Weights)).unwrap();
+            assert_same(&exact, &weights, &format!("weights vs exact, {order}"));
+        }
+    }
+    // On a graph with exponentially many paths the weights stop; they never give other labels.
+    let dense = random_dense(300, 30, 7);
+    let expected = dfs::label(&dense, 1, Order::Lex).unwrap();
+    assert!(!assert_weights_exact_or_overflow(&dense, 1, Order::Lex, &expected));
+}
+
+#[test]
+fn diamond_ladder_overflows_the_weights_at_63_rungs() {
+    // ζ(top of a ladder of R rungs) = 2^(R+2) - 3 path-count vertices: fits u64 up to R = 62.
+    let first_overflow = (1..=70)
+        .find(|&rungs| pipeline(&diamond_ladder(rungs), config(1, Order::Lex, ParentMethod::Weights)).is_err())
+        .unwrap();
+    assert_eq!(first_overflow, 63);
+
+    let ok = diamond_ladder(62);
+    let expected = dfs::label(&ok, 2, Order::Random { seed: 4 }).unwrap();
+    assert_same(&expected, &pipeline(&ok, config(2, Order::Random { seed: 4 }, ParentMethod::Weights)).unwrap(), "62");
+
+    let deep = diamond_ladder(63);
+    let err = pipeline(&deep, config(1, Order::Lex, ParentMethod::Weights)).unwrap_err();
+    let overflow = err.downcast_ref::<WeightOverflow>().unwrap();
+    assert_eq!(*overflow, WeightOverflow { phase: Phase::SubgraphSizes, dim: 0, level: 0, vertex: 0 });
+    let message = format!("{err:#}");
+    assert!(message.contains("subgraph sizes") && message.contains("dimension 0") && message.contains("level 0"));
+    assert!(message.contains("exact parent method"), "{message}");
+    // The exact method has no such limit.
+    let expected = dfs::label(&deep, 1, Order::Lex).unwrap();
+    assert_same(&expected, &pipeline(&deep, config(1, Order::Lex, ParentMethod::Exact)).unwrap(), "63 exact");
+}
+
+#[test]
+fn matches_the_python_reference_script() {
+    // Produced by `python3 shared/tools/reference_labels.py ten.txt --dims 2 --order random --seed 42`
+    // on this edge list (the script's mixer is the project's `mix64`): per vertex, for dimensions 0
+    // and 1, `[s, post] size`.
+    let edges =
+        [(0, 2), (0, 3), (1, 3), (1, 4), (2, 5), (3, 5), (3, 6), (4, 6), (5, 7), (6, 7), (6, 8), (2, 8), (4, 9)];
+    let python: [[(u32, u32, u32); 2]; 10] = [
+        [(1, 7, 7), (1, 10, 2)],
+        [(1, 10, 3), (1, 8, 8)],
+        [(1, 6, 1), (1, 9, 1)],
+        [(1, 5, 5), (1, 5, 5)],
+        [(1, 9, 2), (1, 7, 2)],
+        [(1, 2, 2), (2, 4, 1)],
+        [(1, 4, 2), (1, 3, 3)],
+        [(1, 1, 1), (2, 2, 1)],
+        [(3, 3, 1), (1, 1, 1)],
+        [(8, 8, 1), (6, 6, 1)],
+    ];
+    let dag = graph(10, &edges);
+    for method in [ParentMethod::Exact, ParentMethod::Weights] {
+        let labels = pipeline(&dag, config(2, Order::Random { seed: 42 }, method)).unwrap();
+        for (v, expected) in python.iter().enumerate() {
+            for (dim, &(low, post, size)) in expected.iter().enumerate() {
+                let i = labels.interval(v as u32, dim);
+                assert_eq!((i.low, i.post, labels.subtree(v as u32, dim)), (low, post, size), "vertex {v} dim {dim}");
+            }
+        }
+    }
+}
+
+#[test]
+fn tiny_and_degenerate_graphs() {
+    for dag in [graph(0, &[]), graph(1, &[]), graph(5, &[]), graph(2, &[(1, 0)])] {
+        for method in [ParentMethod::Exact, ParentMethod::Weights] {
+            let expected = dfs::label(&dag, 2, Order::Random { seed: 3 }).unwrap();
+            assert_same(&expected, &pipeline(&dag, config(2, Order::Random { seed: 3 }, method)).unwrap(), "tiny");
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let cyclic = graph(3, &[(0, 1), (1, 2), (2, 0)]);
+    let err = PipelineLabeler::new(cyclic, PipelineConfig::new(1, Order::Lex)).unwrap_err();
+    assert!(format!("{err:#}").contains("cycle"));
+    assert!(PipelineLabeler::new(chain(3), PipelineConfig::new(0, Order::Lex)).is_err());
+}
+
+// ---------------------------------------------------------------- the stepper
+
+#[test]
+fn stepping_level_by_level_gives_the_same_labels() {
+    let dag = random_sparse(3000, 3, 21);
+    let cfg = config(2, Order::Random { seed: 8 }, ParentMethod::Exact);
+    let expected = pipeline(&dag, cfg).unwrap();
+    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+    let mut last: Option<(usize, Phase, usize)> = None;
+    let mut steps = 0;
+    loop {
+        let progress = labeler.step_level().unwrap();
+        assert_eq!(progress.steps.len(), 1, "one dimension at a time");
+        let s = progress.steps[0];
+        // Levels count up within a phase, dimensions and phases move forward.
+        if let Some((dim, phase, level)) = last {
+            assert!(s.dim > dim || (s.dim == dim && (s.phase != phase || s.level == level + 1)));
+        }
+        assert!(s.level < s.levels);
+        assert_eq!(s.phase_finished, s.level + 1 == s.levels);
+        last = Some((s.dim, s.phase, s.level));
+        steps += 1;
+        if progress.finished {
+            break;
+        }
+    }
+    assert!(steps > 8, "a DAG of several levels takes several steps per phase");
+    assert_eq!(labeler.state().status, Status::Finished);
+    assert_same(&expected, &labeler.take_labels().unwrap(), "stepped");
+    assert!(labeler.take_labels().is_none(), "labels are handed out once");
+}
+
+#[test]
+fn finish_phase_runs_whole_phases() {
+    let dag = diamond_ladder(30);
+    let cfg = config(2, Order::Lex, ParentMethod::Weights);
+    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+    let mut phases = Vec::new();
+    loop {
+        let progress = labeler.finish_phase().unwrap();
+        let last = progress.steps.last().unwrap();
+        assert!(last.phase_finished);
+        assert!(progress.steps.iter().all(|s| s.phase == last.phase && s.dim == last.dim));
+        phases.push((last.dim, last.phase));
+        if progress.finished {
+            break;
+        }
+    }
+    let per_dim = ParentMethod::Weights.phases();
+    let expected: Vec<(usize, Phase)> = (0..2).flat_map(|d| per_dim.iter().map(move |&p| (d, p))).collect();
+    assert_eq!(phases, expected);
+    let table = labeler.state().phases;
+    assert_eq!(table.rows.len(), 10);
+    assert!(table.rows.iter().all(|r| r.done));
+    assert_same(&dfs::label(&dag, 2, Order::Lex).unwrap(), &labeler.take_labels().unwrap(), "finish_phase");
+}
+
+#[test]
+fn all_dims_at_once_gives_the_same_labels() {
+    let dag = many_roots(500, 1500, 3);
+    for method in [ParentMethod::Exact, ParentMethod::Weights] {
+        let sequential = config(4, Order::Random { seed: 5 }, method);
+        let together = PipelineConfig { all_dims_at_once: true, ..sequential };
+        let expected = pipeline(&dag, sequential).unwrap();
+        let mut labeler = PipelineLabeler::new(Arc::clone(&dag), together).unwrap();
+        let first = labeler.step_level().unwrap();
+        assert_eq!(first.steps.iter().map(|s| s.dim).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+        assert_same(&expected, &labeler.run_to_end().unwrap(), "all dims at once");
+    }
+}
+
+#[test]
+fn reset_then_run_again_gives_the_same_labels() {
+    let dag = random_dense(120, 10, 9);
+    let cfg = config(3, Order::Random { seed: 2 }, ParentMethod::Exact);
+    let (mut labeler, events) = recording(&dag, cfg);
+    let first = labeler.run_to_end().unwrap();
+    labeler.reset();
+    assert_eq!(labeler.state().status, Status::NotStarted);
+    assert!(labeler.state().phases.rows.is_empty());
+    // Half-way, then reset again, then to the end.
+    for _ in 0..5 {
+        labeler.step_level().unwrap();
+    }
+    labeler.reset();
+    let second = labeler.run_to_end().unwrap();
+    assert_same(&first, &second, "after reset");
+    let runs = events.lock().unwrap().iter().filter(|e| matches!(e, Event::RunStarted { .. })).count();
+    assert_eq!(runs, 3);
+}
+
+/// Cancels through the token after a given number of levels, as another thread would.
+struct CancelAfterLevels {
+    levels: usize,
+    token: Arc<AtomicBool>,
+    events: Vec<Event>,
+    done: std::sync::mpsc::Sender<Vec<Event>>,
+}
+
+impl Sink for CancelAfterLevels {
+    fn emit(&mut self, event: Event) {
+        if matches!(event, Event::LevelDone { .. }) {
+            self.levels -= 1;
+            if self.levels == 0 {
+                self.token.store(true, Ordering::Relaxed);
+            }
+        }
+        let cancelled = matches!(event, Event::Cancelled);
+        self.events.push(event);
+        if cancelled {
+            let _ = self.done.send(std::mem::take(&mut self.events));
+        }
+    }
+}
+
+#[test]
+fn cancel_stops_at_the_next_level_boundary() {
+    let mut labeler = PipelineLabeler::new(chain(100_000), PipelineConfig::new(2, Order::Lex)).unwrap();
+    let (done, receive) = std::sync::mpsc::channel();
+    let sink = CancelAfterLevels { levels: 3, token: labeler.cancel_token(), events: Vec::new(), done };
+    labeler.set_sink(Box::new(sink));
+    // The labeler is Send: a worker thread runs it while this thread waits.
+    let worker = std::thread::spawn(move || {
+        let result = labeler.run_to_end();
+        (labeler, result)
+    });
+    let (mut labeler, result) = worker.join().unwrap();
+    assert!(result.unwrap_err().downcast_ref::<Cancelled>().is_some());
+    let events = receive.recv().unwrap();
+    assert_eq!(events.iter().filter(|e| matches!(e, Event::LevelDone { .. })).count(), 3);
+    assert!(matches!(events.last(), Some(Event::Cancelled)));
+    assert_eq!(labeler.state().status, Status::Cancelled);
+    assert!(labeler.step_level().unwrap_err().downcast_ref::<Cancelled>().is_some(), "stays cancelled");
+    // A reset clears the cancellation.
+    labeler.set_sink(Box::new(NullSink));
+    labeler.reset();
+    assert_eq!(labeler.run_to_end().unwrap().num_vertices(), 100_000);
+}
+
+#[test]
+fn a_failed_run_reports_until_reset() {
+    let mut labeler = PipelineLabeler::new(diamond_ladder(70), config(1, Order::Lex, ParentMethod::Weights)).unwrap();
+    assert!(labeler.run_to_end().unwrap_err().downcast_ref::<WeightOverflow>().is_some());
+    assert!(matches!(labeler.state().status, Status::Failed(_)));
+    assert!(format!("{:#}", labeler.step_level().unwrap_err()).contains("reset"));
+}
+
+// ---------------------------------------------------------------- telemetry
+
+/// Per phase: levels numbered 0.. in order, frontier sizes summing to the vertices the phase
+/// processes, scanned edges summing to the edges it reads (see each phase's module docs).
+fn check_telemetry(dag: &Graph, events: &[Event], dims: usize, method: ParentMethod) {
+    let (n, m) = (dag.num_vertices() as u64, dag.num_edges() as u64);
+    let expected_work = |phase: Phase| match phase {
+        // DAG phases: every vertex, every edge once (from one side).
+        Phase::ParentSelection | Phase::ParentSssp | Phase::SubgraphSizes | Phase::MinPost => (n, m),
+        // Tree phases: the n + 1 nodes of T (ρ included) and its n edges.
+        Phase::SubtreeSizes | Phase::PostOrder => (n + 1, n),
+        Phase::Dfs => unreachable!(),
+    };
+    assert!(matches!(events.first(), Some(Event::RunStarted { backend: Backend::Cpu, .. })));
+    assert!(matches!(events.last(), Some(Event::RunDone { .. })));
+    let mut seen = Vec::new();
+    for dim in 0..dims {
+        for &phase in method.phases() {
+            let of_phase = |e: &&Event| match e {
+                Event::PhaseStarted { dim: d, phase: p } | Event::LevelDone { dim: d, phase: p, .. } => {
+                    *d == dim && *p == phase
+                }
+                Event::PhaseDone { dim: d, phase: p, .. } => *d == dim && *p == phase,
+                _ => false,
+            };
+            let mine: Vec<&Event> = events.iter().filter(of_phase).collect();
+            assert!(matches!(mine.first(), Some(Event::PhaseStarted { .. })), "{phase:?} starts first");
+            let Some(&&Event::PhaseDone { levels, vertices, edges_scanned, .. }) = mine.last() else {
+                panic!("{phase:?} of dim {dim} has no PhaseDone last");
+            };
+            let level_events = &mine[1..mine.len() - 1];
+            assert_eq!(level_events.len(), levels);
+            let (mut frontier_sum, mut edge_sum) = (0, 0);
+            for (i, e) in level_events.iter().enumerate() {
+                let Event::LevelDone { level, queues, edges_scanned, .. } = e else { unreachable!() };
+                assert_eq!(*level, i);
+                assert!(queues.total() > 0, "no empty levels");
+                frontier_sum += queues.total();
+                edge_sum += edges_scanned;
+            }
+            assert_eq!((frontier_sum, edge_sum), (vertices, edges_scanned), "{phase:?}: levels add up to the phase");
+            assert_eq!((vertices, edges_scanned), expected_work(phase), "{phase:?}: the phase's documented work");
+            seen.push(phase);
+        }
+    }
+    assert_eq!(seen.len(), dims * method.phases().len());
+    assert!(events.iter().any(|e| matches!(e, Event::Memory { structures, .. } if !structures.is_empty())));
+}
+
+#[test]
+fn telemetry_adds_up_for_both_methods() {
+    for (dag, dims) in [(wide_fan(3000), 2), (random_sparse(5000, 4, 17), 2), (graph(1, &[]), 1)] {
+        for method in [ParentMethod::Exact, ParentMethod::Weights] {
+            for all_dims_at_once in [false, true] {
+                let cfg =
+                    PipelineConfig { dims, order: Order::Random { seed: 6 }, parent_method: method, all_dims_at_once };
+                let (mut labeler, events) = recording(&dag, cfg);
+                labeler.run_to_end().unwrap();
+                check_telemetry(&dag, &events.lock().unwrap(), dims, method);
+                // The TUI's table agrees with the events.
+                let table = labeler.state().phases;
+                assert_eq!(table.rows.len(), dims * method.phases().len());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_fan_fills_the_large_queues() {
+    let dag = wide_fan(3000);
+    let (mut labeler, events) = recording(&dag, PipelineConfig::new(1, Order::Lex));
+    labeler.run_to_end().unwrap();
+    let large_in = |phase: Phase| {
+        events
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|e| matches!(e, Event::LevelDone { phase: p, queues, .. } if *p == phase && queues.large > 0))
+    };
+    // The sink has 3000 parents, the hub 3000 DAG children and 3000 T-children.
+    for phase in [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost] {
+        assert!(large_in(phase), "{phase:?}");
+    }
+}
+
+#[test]
+fn build_labels_agrees_across_backends_and_reports_phases() {
+    let dag = random_sparse(4000, 4, 23);
+    let order = Order::Random { seed: 77 };
+    let mut dfs_events = Vec::new();
+    let by_dfs = build_labels(&dag, 3, order, Backend::Dfs, ParentMethod::Exact, &mut dfs_events).unwrap();
+    let mut cpu_events = Vec::new();
+    let by_cpu = build_labels(&dag, 3, order, Backend::Cpu, ParentMethod::Exact, &mut cpu_events).unwrap();
+    assert_eq!(by_dfs.digest(), by_cpu.digest());
+    assert!(matches!(dfs_events.first(), Some(Event::RunStarted { backend: Backend::Dfs, dims: 3, .. })));
+    assert!(matches!(dfs_events.last(), Some(Event::RunDone { .. })));
+    let dfs_done: Vec<usize> = dfs_events
+        .iter()
+        .filter_map(|e| match e {
+            Event::PhaseDone { dim, phase: Phase::Dfs, vertices: 4000, .. } => Some(*dim),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dfs_done, vec![0, 1, 2]);
+    assert_eq!(dfs_events.iter().filter(|e| matches!(e, Event::Memory { .. })).count(), 3);
+    check_telemetry(&dag, &cpu_events, 3, ParentMethod::Exact);
+    let by_weights = build_labels(&dag, 3, order, Backend::Cpu, ParentMethod::Weights, &mut NullSink);
+    match by_weights {
+        Ok(labels) => assert_eq!(labels.digest(), by_dfs.digest()),
+        Err(e) => assert!(format!("{e:#}").contains("exact parent method")),
+    }
+}
+
+// ---------------------------------------------------------------- random DAGs
+
+/// A random DAG on up to 200 vertices: edges go forward in a random permutation.
+fn arb_dag() -> impl Strategy<Value = Arc<Graph>> {
+    (1usize..=200, 0usize..=6, any::<u64>()).prop_map(|(n, avg_degree, seed)| random_sparse(n, avg_degree, seed))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_dags_match_dfs(dag in arb_dag(), seed in any::<u64>(), dims in 1usize..=3) {
+        for order in [Order::Lex, Order::Random { seed }] {
+            let expected = dfs::label(&dag, dims, order).unwrap();
+            let exact = pipeline(&dag, config(dims, order, ParentMethod::Exact)).unwrap();
+            assert_same(&expected, &exact, "exact");
+            assert_weights_exact_or_overflow(&dag, dims, order, &expected);
+            let together = PipelineConfig { all_dims_at_once: true, ..config(dims, order, ParentMethod::Exact) };
+            assert_same(&expected, &pipeline(&dag, together).unwrap(), "all dims at once");
+        }
+    }
+}
