@@ -107,7 +107,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 }
                 child.args(["--random", &args.random.to_string(), "--repeat", &args.repeat.to_string()]);
                 child.args(["--seed", &args.seed.to_string(), "--order", order_name(args.order)]);
-                child.args(["--method", method_name(args.method)]);
+                child.arg("--method").arg(value_name(&args.method));
                 eprintln!("measuring {} with {dims} dimensions on {} threads", args.graphs[gi].display(), threads_name(threads));
                 let out = child.output().context("cannot run a benchmark setting")?;
                 if !out.status.success() {
@@ -129,10 +129,6 @@ fn order_name(order: OrderKind) -> &'static str {
         OrderKind::Lex => "lex",
         OrderKind::Random => "random",
     }
-}
-
-fn method_name(method: Method) -> String {
-    clap::ValueEnum::to_possible_value(&method).map(|v| v.get_name().to_string()).unwrap_or_default()
 }
 
 fn threads_name(threads: usize) -> String {

@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::graph::io::Format;
-use crate::index::{Labels, Order, dfs, store};
+use crate::index::pipeline::{Backend, ParentMethod, build_labels};
+use crate::index::{Labels, Order, store};
+use crate::telemetry::{NullSink, Sink};
 use crate::workspace::Workspace;
 
 /// A rayon pool of `threads` workers (0 = all cores) that the command runs inside.
@@ -38,9 +40,9 @@ impl GraphArgs {
     }
 }
 
-/// The name a user types for a format (`--format gra`).
-pub fn format_name(format: Format) -> String {
-    format.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+/// The name a user types for a value of an option (`--format gra`, `--method guided-dfs`).
+pub fn value_name(value: &impl ValueEnum) -> String {
+    value.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
 }
 
 /// `--order`: how each dimension orders children and roots.
@@ -68,8 +70,17 @@ pub struct LabelOptions {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
+    /// Which labeler builds the labels: the classic DFS or the level-by-level BFS pipeline (same labels).
+    #[arg(long, value_enum, default_value_t = Backend::Dfs)]
+    pub backend: Backend,
+
+    /// How the BFS pipeline picks DFS-tree parents: exact path comparison, or the thesis's path-count
+    /// weights (fails with an explanation once path counts overflow 64 bits).
+    #[arg(long, value_enum, default_value_t = ParentMethod::Exact)]
+    pub parent_method: ParentMethod,
+
     /// Use labels saved by `grail label --out` instead of building them (checked against the graph).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["dims", "order", "seed"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["dims", "order", "seed", "backend", "parent_method"])]
     pub index: Option<PathBuf>,
 }
 
@@ -83,6 +94,11 @@ impl LabelOptions {
 
     /// Builds labels on the workspace's DAG, or loads them from `--index`. Returns seconds spent.
     pub fn labels(&self, ws: &Workspace) -> Result<(Labels, f64)> {
+        self.labels_with_events(ws, &mut NullSink)
+    }
+
+    /// As [`Self::labels`], sending the labeler's telemetry to `sink`.
+    pub fn labels_with_events(&self, ws: &Workspace, sink: &mut dyn Sink) -> Result<(Labels, f64)> {
         let start = Instant::now();
         let labels = match &self.index {
             Some(path) => {
@@ -91,7 +107,8 @@ impl LabelOptions {
             }
             None => {
                 let spinner = spinner(format!("labeling: {} dimensions, {}", self.dims, self.order()));
-                let labels = dfs::label(ws.dag(), self.dims as usize, self.order());
+                let labels =
+                    build_labels(ws.dag(), self.dims as usize, self.order(), self.backend, self.parent_method, sink);
                 spinner.finish_and_clear();
                 labels?
             }

@@ -1,6 +1,6 @@
 //! `grail convert`: read any supported format, write `.gra` or an edge list.
 
-use super::common::{GraphArgs, format_name};
+use super::common::{GraphArgs, value_name};
 use super::format::thousands;
 use crate::graph::io::{self, Format};
 use anyhow::Result;
@@ -38,9 +38,9 @@ pub fn run(args: ConvertArgs) -> Result<()> {
     println!(
         "{} ({}) → {} ({}): {} vertices, {} edges",
         args.input.graph.display(),
-        format_name(loaded.format),
+        value_name(&loaded.format),
         args.out.display(),
-        format_name(format),
+        value_name(&format),
         thousands(loaded.graph.num_vertices() as u64),
         thousands(loaded.graph.num_edges() as u64)
     );

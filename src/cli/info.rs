@@ -1,6 +1,6 @@
 //! `grail info`: what a graph looks like.
 
-use super::common::{GraphArgs, format_name, print_json};
+use super::common::{GraphArgs, value_name, print_json};
 use super::format::duration;
 use crate::graph::stats::{self, GraphStats};
 use crate::graph::{LoadedGraph, io};
@@ -73,7 +73,7 @@ fn report(ws: &Workspace, json: bool) -> Result<()> {
     println!("file       {}", ws.loaded.path.display());
     println!(
         "format     {}   loaded in {}, condensed in {}",
-        format_name(ws.loaded.format),
+        value_name(&ws.loaded.format),
         duration(ws.load_seconds),
         duration(ws.condense_seconds)
     );

@@ -1,6 +1,8 @@
 //! `grail label`: build GRAIL labels, report how long it took, optionally save them.
 
-use super::common::{GraphArgs, LabelOptions, peak_memory_bytes, print_json};
+use super::common::{GraphArgs, LabelOptions, peak_memory_bytes, print_json, table, value_name};
+use crate::index::pipeline::{Backend, PhaseRow, PhaseTable};
+use crate::telemetry::{Event, JsonLinesSink, Sink};
 use super::format::{bytes, duration, thousands};
 use crate::graph::fingerprint::fingerprint;
 use crate::index::store;
@@ -23,9 +25,28 @@ pub struct LabelArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
 
+    /// Write every telemetry event (phases, levels with queue sizes, memory) to this JSON-lines file.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub trace: Option<PathBuf>,
+
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Keeps the events for the phase table and, with `--trace`, writes them out as they come.
+struct Recorder {
+    table: PhaseTable,
+    trace: Option<JsonLinesSink>,
+}
+
+impl Sink for Recorder {
+    fn emit(&mut self, event: Event) {
+        self.table.apply(&event);
+        if let Some(trace) = &mut self.trace {
+            trace.emit(event);
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -36,7 +57,10 @@ struct LabelReport {
     dag_edges: usize,
     dims: usize,
     order: String,
+    backend: String,
+    parent_method: Option<String>,
     label_seconds: f64,
+    phases: Vec<PhaseRow>,
     labels_digest: String,
     index_bytes: usize,
     peak_memory_bytes: Option<u64>,
@@ -45,7 +69,12 @@ struct LabelReport {
 
 pub fn run(args: LabelArgs) -> Result<()> {
     let ws = args.graph.open()?;
-    let (labels, seconds) = args.labels.labels(&ws)?;
+    let trace = args.trace.as_ref().map(JsonLinesSink::create).transpose()?;
+    let mut recorder = Recorder { table: PhaseTable::default(), trace };
+    let (labels, seconds) = args.labels.labels_with_events(&ws, &mut recorder)?;
+    if let Some(trace) = recorder.trace.take() {
+        trace.finish()?;
+    }
     if let Some(out) = &args.out {
         store::save(out, &labels, fingerprint(ws.dag()))
             .with_context(|| format!("cannot save the index to {}", out.display()))?;
@@ -57,7 +86,10 @@ pub fn run(args: LabelArgs) -> Result<()> {
         dag_edges: ws.dag().num_edges(),
         dims: labels.dims(),
         order: labels.order().to_string(),
+        backend: value_name(&args.labels.backend),
+        parent_method: (args.labels.backend != Backend::Dfs).then(|| value_name(&args.labels.parent_method)),
         label_seconds: seconds,
+        phases: recorder.table.rows,
         labels_digest: labels.digest(),
         index_bytes: labels.heap_bytes(),
         peak_memory_bytes: peak_memory_bytes(),
@@ -68,11 +100,33 @@ pub fn run(args: LabelArgs) -> Result<()> {
     }
     println!("graph      {} ({} vertices; DAG of {} components, {} edges)", report.file, thousands(report.vertices as u64), thousands(report.dag_vertices as u64), thousands(report.dag_edges as u64));
     println!("labels     {} dimensions, order {}", report.dims, report.order);
-    println!("time       {}", duration(report.label_seconds));
+    let method = report.parent_method.as_ref().map(|m| format!(", parent method {m}")).unwrap_or_default();
+    println!("time       {} on the {} back end{method}", duration(report.label_seconds), report.backend);
     println!("size       {} of labels; peak memory {}", bytes(report.index_bytes as u64), report.peak_memory_bytes.map(bytes).unwrap_or_else(|| "unknown".into()));
     println!("digest     {}", report.labels_digest);
     if let Some(path) = &report.saved_to {
         println!("saved to   {path}");
     }
+    if let Some(path) = &args.trace {
+        println!("trace      {}", path.display());
+    }
+    println!();
+    println!("{}", phase_table(&report.phases));
     Ok(())
+}
+
+/// Per phase and dimension: levels, vertices, edges scanned, time.
+fn phase_table(rows: &[PhaseRow]) -> comfy_table::Table {
+    let mut t = table(&["dim", "phase", "levels", "vertices", "edges scanned", "time"]);
+    for r in rows {
+        t.add_row(vec![
+            r.dim.to_string(),
+            r.phase.name().to_string(),
+            thousands(r.levels_done as u64),
+            thousands(r.vertices),
+            thousands(r.edges_scanned),
+            duration(r.seconds),
+        ]);
+    }
+    t
 }
