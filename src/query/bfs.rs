@@ -1,6 +1,5 @@
 //! The label-guided breadth-first search: a queue instead of a stack, parent pointers for the path.
 
-use super::ancestors::count_reaching;
 use super::rules::contains_all;
 use super::scratch::Scratch;
 use super::search::SearchOutcome;
@@ -8,7 +7,7 @@ use crate::graph::Graph;
 use crate::index::Labels;
 
 /// BFS from `from` to `to` (DAG ids, `from != to`). With `GUIDED`, children whose labels do not
-/// contain `L(to)` are pruned. Parent pointers are written only when a path is wanted.
+/// contain `L(to)` are pruned. Parent pointers give the path and credit it in the false positives.
 pub(crate) fn breadth_first<const GUIDED: bool>(
     dag: &Graph,
     labels: &Labels,
@@ -21,9 +20,7 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
     let csr = dag.children_csr();
     let (offsets, targets) = (csr.offsets(), csr.targets());
     let target = labels.of(to);
-    if want_path {
-        scratch.ensure_parent(n);
-    }
+    scratch.ensure_parent(n);
     let Scratch { visited, queue, parent, reverse, .. } = scratch;
     visited.begin(n);
     queue.clear();
@@ -48,9 +45,7 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
                 pruned += 1;
                 continue;
             }
-            if want_path {
-                parent[c as usize] = x;
-            }
+            parent[c as usize] = x;
             queue.push(c);
         }
     }
@@ -58,6 +53,17 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
     let Some(last) = last else {
         return SearchOutcome { reachable: false, expanded, pruned, false_positives: expanded, path: None };
     };
+    // The tree path from `from` to `last` reaches `to`: seed it into the reverse search.
+    reverse.begin(n, to);
+    let mut x = last;
+    reverse.add_ancestor(x);
+    while x != from {
+        x = parent[x as usize];
+        reverse.add_ancestor(x);
+    }
+    // The reverse check may spend as much as the forward search did: its vertices plus its edges.
+    reverse.explore(dag, labels, from, expanded + scanned);
+    let reaching = reverse.count_among(&queue[..head]);
     let path = want_path.then(|| {
         let mut path = vec![to, last];
         let mut x = last;
@@ -68,9 +74,6 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
         path.reverse();
         path
     });
-    // The reverse check may spend as much as the forward search did: its vertices plus its edges.
-    let budget = expanded + scanned;
-    let reaching = count_reaching(dag, labels, from, to, &queue[..head], budget, reverse);
     SearchOutcome { reachable: true, expanded, pruned, false_positives: expanded - reaching, path }
 }
 

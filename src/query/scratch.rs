@@ -61,8 +61,8 @@ pub struct Scratch {
     pub(crate) visited: Stamps,
     pub(crate) frames: Vec<Frame>,
     pub(crate) queue: Vec<u32>,
-    /// BFS parent pointers, written only for vertices visited in the current search (and only when
-    /// a path is wanted); allocated on first BFS use.
+    /// BFS parent pointers, written only for vertices visited in the current search; allocated on
+    /// first BFS use.
     pub(crate) parent: Vec<u32>,
     /// The reverse search that counts a BFS's false positives exactly.
     pub(crate) reverse: ReverseSearch,

@@ -14,8 +14,8 @@
 //!     vertex's whole reachable set has been seen, so it cannot reach `v`. Exact and free.
 //!   - a BFS yes: see [`super::ancestors`]: a reverse search from `v` marks the expanded vertices
 //!     that reach it. It is exact whenever that reverse search costs no more than the forward one
-//!     did; past that budget it stops and the count is an upper bound (the unresolved vertices are
-//!     counted as false positives).
+//!     did (or 256 steps); past that budget it stops and the count is an upper bound: vertices it
+//!     has not resolved count as false positives, but the BFS path to `v` never does.
 
 use super::answer::Method;
 use super::scratch::Scratch;
