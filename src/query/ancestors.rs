@@ -17,7 +17,7 @@ use crate::graph::Graph;
 use crate::index::Labels;
 
 /// Tiny searches get an exact count even when the reverse search is a little longer than they were.
-const MIN_BUDGET: u64 = 256;
+const MIN_BUDGET: u64 = 64;
 
 /// The reverse search's buffers (part of [`super::Scratch`]) and its marks.
 #[derive(Clone, Debug, Default)]

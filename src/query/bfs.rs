@@ -61,9 +61,12 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
         x = parent[x as usize];
         reverse.add_ancestor(x);
     }
-    // The reverse check may spend as much as the forward search did: its vertices plus its edges.
-    reverse.explore(dag, labels, from, expanded + scanned);
-    let reaching = reverse.count_among(&queue[..head]);
+    let mut reaching = reverse.count_among(&queue[..head]);
+    if reaching < expanded {
+        // The reverse check may spend as much as the forward search did: its vertices and edges.
+        reverse.explore(dag, labels, from, expanded + scanned);
+        reaching = reverse.count_among(&queue[..head]);
+    }
     let path = want_path.then(|| {
         let mut path = vec![to, last];
         let mut x = last;

@@ -22,16 +22,10 @@ pub(crate) struct Stamps {
 }
 
 impl Stamps {
-    fn new(n: usize) -> Stamps {
-        Stamps { stamp: vec![0; n], epoch: 0 }
-    }
-
     /// Starts a new search over `n` vertices: everything becomes unvisited.
     #[inline]
     pub fn begin(&mut self, n: usize) {
-        if self.stamp.len() < n {
-            self.stamp.resize(n, 0);
-        }
+        grow_zeroed(&mut self.stamp, n);
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.fill(0);
@@ -71,15 +65,26 @@ pub struct Scratch {
 impl Scratch {
     /// Buffers for a DAG of `n` vertices.
     pub fn new(n: usize) -> Scratch {
-        Scratch { visited: Stamps::new(n), ..Scratch::default() }
+        let mut scratch = Scratch::default();
+        grow_zeroed(&mut scratch.visited.stamp, n);
+        scratch
     }
 
     /// Makes the parent array cover `n` vertices (a no-op after the first call).
     #[inline]
     pub(crate) fn ensure_parent(&mut self, n: usize) {
-        if self.parent.len() < n {
-            self.parent.resize(n, u32::MAX);
-        }
+        grow_zeroed(&mut self.parent, n);
+    }
+}
+
+/// Makes `array` hold at least `n` entries, replacing it by a fresh zeroed one if it is shorter (its
+/// contents only matter within one search). A fresh `vec![0; n]` comes from the allocator already
+/// zeroed, with pages mapped on first touch, so a per-thread scratch on a huge graph costs nothing
+/// until the searches actually visit vertices: most queries never get past the cheap rules.
+#[inline]
+fn grow_zeroed(array: &mut Vec<u32>, n: usize) {
+    if array.len() < n {
+        *array = vec![0; n];
     }
 }
 
@@ -89,7 +94,7 @@ mod tests {
 
     #[test]
     fn a_new_epoch_forgets_every_mark() {
-        let mut s = Stamps::new(4);
+        let mut s = Stamps::default();
         s.begin(4);
         assert!(s.insert(2));
         assert!(!s.insert(2));
@@ -100,7 +105,8 @@ mod tests {
 
     #[test]
     fn wrapping_epoch_clears_old_stamps() {
-        let mut s = Stamps::new(3);
+        let mut s = Stamps::default();
+        s.begin(3);
         s.epoch = u32::MAX - 1;
         s.begin(3); // epoch u32::MAX
         s.insert(1);
@@ -112,7 +118,7 @@ mod tests {
 
     #[test]
     fn grows_to_the_graph() {
-        let mut s = Stamps::new(0);
+        let mut s = Stamps::default();
         s.begin(10);
         assert!(s.insert(9));
     }

@@ -14,7 +14,7 @@
 //!     vertex's whole reachable set has been seen, so it cannot reach `v`. Exact and free.
 //!   - a BFS yes: see [`super::ancestors`]: a reverse search from `v` marks the expanded vertices
 //!     that reach it. It is exact whenever that reverse search costs no more than the forward one
-//!     did (or 256 steps); past that budget it stops and the count is an upper bound: vertices it
+//!     did (or 64 steps); past that budget it stops and the count is an upper bound: vertices it
 //!     has not resolved count as false positives, but the BFS path to `v` never does.
 
 use super::answer::Method;
