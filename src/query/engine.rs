@@ -1,6 +1,7 @@
 //! One query, start to finish: map to components, try the cheap rules, then search.
 
 use super::answer::{Answer, Method, Rule};
+use super::prefetch::prefetch;
 use super::rules::cheap_verdict;
 use super::scratch::Scratch;
 use super::search::search;
@@ -94,6 +95,25 @@ impl<'a> Engine<'a> {
             pruned: found.pruned,
             false_positives: found.false_positives,
             path: found.path,
+        }
+    }
+
+    /// Batches call this a few queries ahead: fetches the component map entries of `u` and `v`.
+    #[inline]
+    pub(crate) fn prefetch_components(&self, u: u32, v: u32) {
+        prefetch(self.component, u as usize);
+        prefetch(self.component, v as usize);
+    }
+
+    /// Batches call this closer ahead, once the component entries are cached: fetches the labels
+    /// the label cut reads (both ends of each vertex's intervals, which may straddle two lines).
+    #[inline]
+    pub(crate) fn prefetch_labels(&self, u: u32, v: u32) {
+        let dims = self.labels.dims();
+        let intervals = self.labels.intervals();
+        for c in [self.component[u as usize], self.component[v as usize]] {
+            prefetch(intervals, c as usize * dims);
+            prefetch(intervals, c as usize * dims + dims - 1);
         }
     }
 
