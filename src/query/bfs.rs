@@ -53,13 +53,23 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
     let Some(last) = last else {
         return SearchOutcome { reachable: false, expanded, pruned, false_positives: expanded, path: None };
     };
-    // The tree path from `from` to `last` reaches `to`: seed it into the reverse search.
+    // The tree path from `from` to `last` reaches `to`: seed it into the reverse search, and keep
+    // it (backwards) if it was asked for.
     reverse.begin(n, to);
+    let mut path = want_path.then(|| vec![to]);
     let mut x = last;
-    reverse.add_ancestor(x);
-    while x != from {
-        x = parent[x as usize];
+    loop {
         reverse.add_ancestor(x);
+        if let Some(path) = path.as_mut() {
+            path.push(x);
+        }
+        if x == from {
+            break;
+        }
+        x = parent[x as usize];
+    }
+    if let Some(path) = path.as_mut() {
+        path.reverse();
     }
     let mut reaching = reverse.count_among(&queue[..head]);
     if reaching < expanded {
@@ -67,16 +77,6 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
         reverse.explore(dag, labels, from, expanded + scanned);
         reaching = reverse.count_among(&queue[..head]);
     }
-    let path = want_path.then(|| {
-        let mut path = vec![to, last];
-        let mut x = last;
-        while x != from {
-            x = parent[x as usize];
-            path.push(x);
-        }
-        path.reverse();
-        path
-    });
     SearchOutcome { reachable: true, expanded, pruned, false_positives: expanded - reaching, path }
 }
 

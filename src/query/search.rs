@@ -12,7 +12,7 @@
 //!   - a DFS yes: the expanded vertices not on the stack when `v` was met. The stack is a path to
 //!     `v`; every other expanded vertex was finished without meeting `v`, and in a DAG a finished
 //!     vertex's whole reachable set has been seen, so it cannot reach `v`. Exact and free.
-//!   - a BFS yes: see [`super::ancestors`]: a reverse search from `v` marks the expanded vertices
+//!   - a BFS yes (details in `ancestors.rs`): a reverse search from `v` marks the expanded vertices
 //!     that reach it. It is exact whenever that reverse search costs no more than the forward one
 //!     did (or 64 steps); past that budget it stops and the count is an upper bound: vertices it
 //!     has not resolved count as false positives, but the BFS path to `v` never does.
