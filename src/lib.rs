@@ -6,8 +6,9 @@
 //! - [`query`]: the query rules, label-guided search, batches and the exact oracle.
 
 pub mod cli;
+pub mod format;
 pub mod graph;
 pub mod index;
 pub mod query;
-pub mod workspace;
 pub mod telemetry;
+pub mod workspace;

@@ -72,7 +72,8 @@ fn label_save_then_query_with_the_index() {
     let dir = tempfile::tempdir().unwrap();
     let idx = dir.path().join("kegg.idx");
     let graph = sample("kegg.gra");
-    let built = json(&grail(&["label", &graph, "--dims", "3", "--seed", "5", "--out", idx.to_str().unwrap(), "--json"]));
+    let built =
+        json(&grail(&["label", &graph, "--dims", "3", "--seed", "5", "--out", idx.to_str().unwrap(), "--json"]));
     let digest = built["labels_digest"].as_str().unwrap().to_string();
     let again = json(&grail(&["label", &graph, "--dims", "3", "--seed", "5", "--json"]));
     assert_eq!(again["labels_digest"], digest.as_str(), "labels are reproducible for a seed");

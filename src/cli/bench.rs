@@ -3,12 +3,14 @@
 //! Each setting runs in a fresh child process (this same binary, hidden `--one` mode), so the peak
 //! memory reported for it is its own and not the high-water mark of everything measured before.
 
-use super::common::{LabelOptions, OrderKind, peak_memory_bytes, print_json, table, thread_pool};
-use super::format::{bytes, duration, thousands};
+use super::common::{LabelOptions, OrderKind, peak_memory_bytes, print_json, table, thread_pool, value_name};
+use crate::format::{bytes, duration, thousands};
+use crate::index::pipeline::{Backend, ParentMethod, PhaseTable};
 use crate::query::{self, Engine, Method};
+use crate::telemetry::{Event, Phase, Sink};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::process::Command;
@@ -31,6 +33,14 @@ pub struct BenchArgs {
     /// Random queries per graph when no query file is given.
     #[arg(long, default_value_t = 100_000)]
     pub random: usize,
+
+    /// Labeling back ends to measure (the same labels; different algorithms).
+    #[arg(long, value_delimiter = ',', default_values = ["dfs"])]
+    pub backends: Vec<Backend>,
+
+    /// Parent method of the pipeline back ends.
+    #[arg(long, value_enum, default_value_t = ParentMethod::Exact)]
+    pub parent_method: ParentMethod,
 
     /// Label dimensions to measure.
     #[arg(long, value_delimiter = ',', default_values_t = [2u16, 5])]
@@ -60,7 +70,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Internal: measure one setting (`GRAPH_INDEX,DIMS,THREADS`) and print it as JSON.
+    /// Internal: measure one setting (`GRAPH_INDEX,BACKEND,DIMS,THREADS`) and print it as JSON.
     #[arg(long, hide = true)]
     pub one: Option<String>,
 }
@@ -76,11 +86,15 @@ struct Row {
     vertices: usize,
     edges: usize,
     components: usize,
+    backend: Backend,
     threads: usize,
     dims: u16,
     load_seconds: f64,
     condense_seconds: f64,
     label_seconds: f64,
+    /// Seconds per phase of the fastest labeling run, summed over dimensions.
+    phases: Vec<(Phase, f64)>,
+    labels_digest: String,
     queries: u64,
     query_seconds: f64,
     positives: u64,
@@ -93,32 +107,43 @@ pub fn run(args: BenchArgs) -> Result<()> {
         return print_json(&measure_one(&args, one)?);
     }
     if !args.queries.is_empty() && args.queries.len() != args.graphs.len() {
-        bail!("{} graphs but {} query files: give one --queries per graph, or none", args.graphs.len(), args.queries.len());
+        bail!(
+            "{} graphs but {} query files: give one --queries per graph, or none",
+            args.graphs.len(),
+            args.queries.len()
+        );
     }
     let exe = std::env::current_exe().context("cannot find this program's own path to run the settings")?;
     let mut rows = Vec::new();
     for gi in 0..args.graphs.len() {
-        for &threads in &args.thread_counts {
-            for &dims in &args.dims {
-                let mut child = Command::new(&exe);
-                child.arg("bench").args(&args.graphs).arg("--one").arg(format!("{gi},{dims},{threads}"));
-                for q in &args.queries {
-                    child.arg("--queries").arg(q);
-                }
-                child.args(["--random", &args.random.to_string(), "--repeat", &args.repeat.to_string()]);
-                child.args(["--seed", &args.seed.to_string(), "--order", order_name(args.order)]);
-                child.arg("--method").arg(value_name(&args.method));
-                eprintln!("measuring {} with {dims} dimensions on {} threads", args.graphs[gi].display(), threads_name(threads));
-                let out = child.output().context("cannot run a benchmark setting")?;
-                if !out.status.success() {
-                    bail!("setting {gi},{dims},{threads} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
-                }
-                rows.push(serde_json::from_slice::<Row>(&out.stdout).context("a benchmark setting printed no result")?);
+        for (&backend, &threads, &dims) in iproduct(&args.backends, &args.thread_counts, &args.dims) {
+            let mut child = Command::new(&exe);
+            let setting = format!("{gi},{},{dims},{threads}", value_name(&backend));
+            child.arg("bench").args(&args.graphs).arg("--one").arg(&setting);
+            for q in &args.queries {
+                child.arg("--queries").arg(q);
             }
+            child.args(["--random", &args.random.to_string(), "--repeat", &args.repeat.to_string()]);
+            child.args(["--seed", &args.seed.to_string(), "--order", order_name(args.order)]);
+            child.arg("--method").arg(value_name(&args.method));
+            child.arg("--parent-method").arg(value_name(&args.parent_method));
+            eprintln!(
+                "measuring {}: {} back end, {dims} dimensions, {} threads",
+                args.graphs[gi].display(),
+                value_name(&backend),
+                threads_name(threads)
+            );
+            let out = child.output().context("cannot run a benchmark setting")?;
+            if !out.status.success() {
+                bail!("setting {setting} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+            }
+            rows.push(serde_json::from_slice::<Row>(&out.stdout).context("a benchmark setting printed no result")?);
         }
     }
     if args.json {
-        return print_json(&serde_json::json!({ "method": args.method, "order": args.order, "seed": args.seed, "rows": rows }));
+        return print_json(
+            &serde_json::json!({ "method": args.method, "order": args.order, "seed": args.seed, "rows": rows }),
+        );
     }
     print_rows(&rows);
     Ok(())
@@ -132,28 +157,50 @@ fn order_name(order: OrderKind) -> &'static str {
 }
 
 fn threads_name(threads: usize) -> String {
-    if threads == 0 { format!("all ({})", std::thread::available_parallelism().map_or(1, |n| n.get())) } else { threads.to_string() }
+    if threads == 0 {
+        format!("all ({})", std::thread::available_parallelism().map_or(1, |n| n.get()))
+    } else {
+        threads.to_string()
+    }
 }
 
 fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
-    let parts: Vec<usize> = one.split(',').map(str::parse).collect::<Result<_, _>>().context("bad --one")?;
-    let [gi, dims, threads] = parts[..] else { bail!("bad --one `{one}`") };
+    let parts: Vec<&str> = one.split(',').collect();
+    let [gi, backend, dims, threads] = parts[..] else { bail!("bad --one `{one}`") };
+    let (gi, dims, threads): (usize, u16, usize) =
+        (gi.parse().context("bad --one")?, dims.parse().context("bad --one")?, threads.parse().context("bad --one")?);
+    let backend = Backend::from_str(backend, false).map_err(|e| anyhow::anyhow!("bad --one backend: {e}"))?;
     let path = args.graphs.get(gi).context("bad --one graph index")?;
     let pool = thread_pool(threads)?;
     pool.install(|| {
         let ws = Workspace::open(path, None)?;
-        let options = LabelOptions { dims: dims as u16, order: args.order, seed: args.seed, index: None };
+        let options = LabelOptions {
+            dims,
+            order: args.order,
+            seed: args.seed,
+            backend,
+            parent_method: args.parent_method,
+            index: None,
+        };
         let queries = match args.queries.get(gi) {
             Some(file) => query::read_query_file(file, &ws.loaded.names, ws.loaded.graph.num_vertices())?,
             None => query::random_queries(ws.loaded.graph.num_vertices(), args.random, args.seed),
         };
+        let mut digest = String::new();
         let mut best_label = f64::INFINITY;
         let mut best_query = f64::INFINITY;
+        let mut best_phases = Vec::new();
         let mut last = None;
         for _ in 0..args.repeat.max(1) {
             let start = Instant::now();
-            let (labels, _) = options.labels(&ws)?;
-            best_label = best_label.min(start.elapsed().as_secs_f64());
+            let mut phases = PhaseTable::default();
+            let (labels, _) = options.labels_with_events(&ws, &mut PhaseRecorder(&mut phases))?;
+            let seconds = start.elapsed().as_secs_f64();
+            if seconds < best_label {
+                best_label = seconds;
+                best_phases = phase_sums(&phases);
+            }
+            digest = labels.digest();
             let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
             let report = query::run_batch(&engine, &queries, args.method);
             best_query = best_query.min(report.elapsed.as_secs_f64());
@@ -166,10 +213,13 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
             edges: ws.loaded.graph.num_edges(),
             components: ws.condensation.num_components(),
             threads: rayon::current_num_threads(),
-            dims: dims as u16,
+            backend,
+            dims,
             load_seconds: ws.load_seconds,
             condense_seconds: ws.condense_seconds,
             label_seconds: best_label,
+            phases: best_phases,
+            labels_digest: digest,
             queries: report.queries,
             query_seconds: best_query,
             positives: report.positives,
@@ -179,13 +229,56 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
     })
 }
 
+/// Folds labeling events into a phase table.
+struct PhaseRecorder<'a>(&'a mut PhaseTable);
+
+impl Sink for PhaseRecorder<'_> {
+    fn emit(&mut self, event: Event) {
+        self.0.apply(&event);
+    }
+}
+
+/// Seconds per phase summed over dimensions, phases in the order they first ran.
+fn phase_sums(table: &PhaseTable) -> Vec<(Phase, f64)> {
+    let mut sums: Vec<(Phase, f64)> = Vec::new();
+    for row in &table.rows {
+        match sums.iter_mut().find(|(p, _)| *p == row.phase) {
+            Some((_, s)) => *s += row.seconds,
+            None => sums.push((row.phase, row.seconds)),
+        }
+    }
+    sums
+}
+
+/// All combinations, in nested-loop order.
+fn iproduct<'a, A, B, C>(a: &'a [A], b: &'a [B], c: &'a [C]) -> impl Iterator<Item = (&'a A, &'a B, &'a C)> {
+    a.iter().flat_map(move |x| b.iter().flat_map(move |y| c.iter().map(move |z| (x, y, z))))
+}
+
+fn short_name(path: &str) -> String {
+    std::path::Path::new(path).file_name().map_or(path.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
 fn print_rows(rows: &[Row]) {
-    let mut t = table(&["graph", "vertices", "threads", "dims", "load", "label", "queries", "query time", "positives", "mismatches", "peak memory"]);
+    let mut t = table(&[
+        "graph",
+        "vertices",
+        "backend",
+        "threads",
+        "dims",
+        "load",
+        "label",
+        "queries",
+        "query time",
+        "positives",
+        "mismatches",
+        "peak memory",
+    ]);
     for r in rows {
-        let name = std::path::Path::new(&r.graph).file_name().map_or(r.graph.clone(), |n| n.to_string_lossy().into_owned());
         t.add_row(vec![
-            name,
+            short_name(&r.graph),
             thousands(r.vertices as u64),
+            value_name(&r.backend),
             r.threads.to_string(),
             r.dims.to_string(),
             duration(r.load_seconds + r.condense_seconds),
@@ -195,6 +288,22 @@ fn print_rows(rows: &[Row]) {
             thousands(r.positives),
             thousands(r.mismatches),
             r.peak_memory_bytes.map(bytes).unwrap_or_else(|| "?".into()),
+        ]);
+    }
+    println!("{t}");
+    println!();
+    println!("Labeling time per phase (summed over dimensions, which may run concurrently) and wall time:");
+    let mut t = table(&["graph", "backend", "threads", "dims", "phases", "wall", "digest"]);
+    for r in rows {
+        let phases: Vec<String> = r.phases.iter().map(|(p, s)| format!("{} {}", p.name(), duration(*s))).collect();
+        t.add_row(vec![
+            short_name(&r.graph),
+            value_name(&r.backend),
+            r.threads.to_string(),
+            r.dims.to_string(),
+            phases.join(", "),
+            duration(r.label_seconds),
+            r.labels_digest[..12].to_string(),
         ]);
     }
     println!("{t}");

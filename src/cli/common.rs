@@ -144,6 +144,6 @@ pub fn peak_memory_bytes() -> Option<u64> {
 /// A table with the house style.
 pub fn table(header: &[&str]) -> comfy_table::Table {
     let mut t = comfy_table::Table::new();
-    t.load_preset(comfy_table::presets::NOTHING).set_header(header.iter().copied());
+    t.load_style(comfy_table::presets::NOTHING).set_header(header.iter().copied());
     t
 }

@@ -1,14 +1,16 @@
 //! `grail convert`: read any supported format, write `.gra` or an edge list.
 
 use super::common::{GraphArgs, value_name};
-use super::format::thousands;
+use crate::format::thousands;
 use crate::graph::io::{self, Format};
 use anyhow::Result;
 use clap::Args;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:\n  grail convert edges.txt graph.gra\n  grail convert matrix.mtx edges.txt.gz --to edge-list")]
+#[command(
+    after_help = "Examples:\n  grail convert edges.txt graph.gra\n  grail convert matrix.mtx edges.txt.gz --to edge-list"
+)]
 pub struct ConvertArgs {
     #[command(flatten)]
     pub input: GraphArgs,

@@ -1,8 +1,8 @@
 //! `grail gen`: write a generated graph to a file.
 
 use super::common::{print_json, spinner};
-use super::format::{duration, thousands};
 use super::convert::output_format;
+use crate::format::{duration, thousands};
 use crate::graph::VertexNames;
 use crate::graph::generators::GeneratorSpec;
 use crate::graph::io::{self, Format};

@@ -1,7 +1,7 @@
 //! `grail info`: what a graph looks like.
 
-use super::common::{GraphArgs, value_name, print_json};
-use super::format::duration;
+use super::common::{GraphArgs, print_json, value_name};
+use crate::format::duration;
 use crate::graph::stats::{self, GraphStats};
 use crate::graph::{LoadedGraph, io};
 use crate::workspace::Workspace;
@@ -9,6 +9,7 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
+use std::time::Instant;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  grail info graph.gra\n  grail info edges.txt.gz --json")]
@@ -42,9 +43,10 @@ const DEFAULT_GRAPH: &[u8] = include_bytes!("../../sample-graphs/kegg.gra");
 
 /// Opens the bundled sample graph (embedded in the binary, so it works from any directory).
 pub fn default_workspace() -> Result<Workspace> {
+    let start = Instant::now();
     let (graph, names, format) = io::parse(DEFAULT_GRAPH, DEFAULT_GRAPH_NAME, None)?;
     let loaded = LoadedGraph { graph: graph.into(), names, format, path: PathBuf::from(DEFAULT_GRAPH_NAME) };
-    Ok(Workspace::from_loaded(loaded, 0.0))
+    Ok(Workspace::from_loaded(loaded, start.elapsed().as_secs_f64()))
 }
 
 pub fn run_default() -> Result<()> {

@@ -1,11 +1,11 @@
 //! `grail label`: build GRAIL labels, report how long it took, optionally save them.
 
 use super::common::{GraphArgs, LabelOptions, peak_memory_bytes, print_json, table, value_name};
-use crate::index::pipeline::{Backend, PhaseRow, PhaseTable};
-use crate::telemetry::{Event, JsonLinesSink, Sink};
-use super::format::{bytes, duration, thousands};
+use crate::format::{bytes, duration, thousands};
 use crate::graph::fingerprint::fingerprint;
+use crate::index::pipeline::{Backend, PhaseRow, PhaseTable};
 use crate::index::store;
+use crate::telemetry::{Event, JsonLinesSink, Sink};
 use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
@@ -98,11 +98,21 @@ pub fn run(args: LabelArgs) -> Result<()> {
     if args.json {
         return print_json(&report);
     }
-    println!("graph      {} ({} vertices; DAG of {} components, {} edges)", report.file, thousands(report.vertices as u64), thousands(report.dag_vertices as u64), thousands(report.dag_edges as u64));
+    println!(
+        "graph      {} ({} vertices; DAG of {} components, {} edges)",
+        report.file,
+        thousands(report.vertices as u64),
+        thousands(report.dag_vertices as u64),
+        thousands(report.dag_edges as u64)
+    );
     println!("labels     {} dimensions, order {}", report.dims, report.order);
     let method = report.parent_method.as_ref().map(|m| format!(", parent method {m}")).unwrap_or_default();
     println!("time       {} on the {} back end{method}", duration(report.label_seconds), report.backend);
-    println!("size       {} of labels; peak memory {}", bytes(report.index_bytes as u64), report.peak_memory_bytes.map(bytes).unwrap_or_else(|| "unknown".into()));
+    println!(
+        "size       {} of labels; peak memory {}",
+        bytes(report.index_bytes as u64),
+        report.peak_memory_bytes.map(bytes).unwrap_or_else(|| "unknown".into())
+    );
     println!("digest     {}", report.labels_digest);
     if let Some(path) = &report.saved_to {
         println!("saved to   {path}");

@@ -6,7 +6,6 @@
 mod bench;
 mod common;
 mod convert;
-mod format;
 mod gen_cmd;
 mod info;
 mod label;

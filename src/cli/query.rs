@@ -1,7 +1,7 @@
 //! `grail query`: one pair with a full explanation, or a batch (file or random) with a summary.
 
 use super::common::{GraphArgs, LabelOptions, print_json, spinner, table};
-use super::format::{duration, thousands};
+use crate::format::{duration, thousands};
 use crate::index::Labels;
 use crate::query::{self, Answer, BatchReport, Engine, Method, Query, Rule, Scratch};
 use crate::workspace::Workspace;
@@ -98,7 +98,12 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, 
     for i in 0..labels.dims() {
         let (a, b) = (labels.interval(cu, i), labels.interval(cv, i));
         let inside = if a.contains(b) { "yes" } else { "no: cut" };
-        t.add_row(vec![i.to_string(), format!("[{}, {}]", a.low, a.post), format!("[{}, {}]", b.low, b.post), inside.into()]);
+        t.add_row(vec![
+            i.to_string(),
+            format!("[{}, {}]", a.low, a.post),
+            format!("[{}, {}]", b.low, b.post),
+            inside.into(),
+        ]);
     }
     println!("{t}");
     println!(
@@ -156,7 +161,7 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
     spinner.finish_and_clear();
     let source = match &args.file {
         Some(path) => path.display().to_string(),
-        None => format!("{} random pairs, seed {}", queries.len(), args.query_seed),
+        None => format!("{} random pairs, seed {}", thousands(queries.len() as u64), args.query_seed),
     };
     let labels = engine.labels();
     if args.json {
@@ -182,18 +187,22 @@ fn print_batch(report: &BatchReport, source: &str, labels: &Labels, label_second
     println!("labels     {} dimensions, {}, built in {}", labels.dims(), labels.order(), duration(label_seconds));
     let secs = report.elapsed.as_secs_f64();
     println!(
-        "answered   {} in {} ({:.0} queries/s, {} threads, {:?})",
+        "answered   {} in {} ({} queries/s, {} threads, {})",
         thousands(report.queries),
         duration(secs),
-        report.queries as f64 / secs.max(1e-9),
+        thousands((report.queries as f64 / secs.max(1e-9)) as u64),
         report.threads,
         report.method
     );
     println!("positives  {}", thousands(report.positives));
     println!();
     let mut t = table(&["decided by", "queries", "share"]);
-    for (rule, count) in report.by_rule_iter() {
-        t.add_row(vec![rule.name().to_string(), thousands(count), format!("{:.1}%", 100.0 * count as f64 / report.queries.max(1) as f64)]);
+    for (rule, count) in report.by_rule.iter() {
+        t.add_row(vec![
+            rule.name().to_string(),
+            thousands(count),
+            format!("{:.1}%", 100.0 * count as f64 / report.queries.max(1) as f64),
+        ]);
     }
     println!("{t}");
     println!();

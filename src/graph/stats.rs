@@ -7,6 +7,7 @@
 use super::Graph;
 use super::scc::Condensation;
 use super::topo;
+use crate::format::thousands;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
@@ -216,19 +217,6 @@ impl fmt::Display for GraphStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.human_table())
     }
-}
-
-/// `1234567` -> `1,234,567`.
-fn thousands(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// A bar proportional to `count / widest`, at least one block for a non-zero count.

@@ -1,11 +1,11 @@
-//! Number formatting shared by every table, so they all read the same.
+//! Number formatting shared by every table and report, so they all read the same.
 
 /// `1234567` → `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);

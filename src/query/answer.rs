@@ -1,0 +1,119 @@
+//! What a query returns: the answer, the rule that decided it, and the search's bookkeeping.
+
+use serde::Serialize;
+
+/// How the search step runs once the cheap rules could not decide.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// GRAIL's search: an iterative depth-first search that enters a child only if its labels may
+    /// reach the target.
+    #[default]
+    GuidedDfs,
+    /// The same pruning, breadth first.
+    GuidedBfs,
+    /// Baseline: a plain depth-first search (no label, level or tree cuts, no pruning).
+    Dfs,
+    /// Baseline: a plain breadth-first search.
+    Bfs,
+}
+
+impl Method {
+    pub const ALL: [Method; 4] = [Method::GuidedDfs, Method::GuidedBfs, Method::Dfs, Method::Bfs];
+
+    /// True for the methods that use the index (cuts and label pruning).
+    pub fn is_guided(self) -> bool {
+        matches!(self, Method::GuidedDfs | Method::GuidedBfs)
+    }
+
+    pub fn is_breadth_first(self) -> bool {
+        matches!(self, Method::GuidedBfs | Method::Bfs)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::GuidedDfs => "guided-dfs",
+            Method::GuidedBfs => "guided-bfs",
+            Method::Dfs => "dfs",
+            Method::Bfs => "bfs",
+        }
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rule that decided a query, cheapest first (GUIDE.md section 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    /// Both vertices lie in one strongly connected component (also `u == v`): yes.
+    SameComponent,
+    /// Some dimension has `L(v) ⊄ L(u)`: no.
+    LabelCut,
+    /// `level(u) >= level(v)` (levels are longest paths from a root): no.
+    LevelCut,
+    /// `v` lies in `u`'s DFS subtree in some dimension: yes.
+    TreeCut,
+    /// None of the cuts applied; the search decided.
+    Search,
+}
+
+impl Rule {
+    /// Every rule in the order they are tried (for tables).
+    pub const ALL: [Rule; 5] = [Rule::SameComponent, Rule::LabelCut, Rule::LevelCut, Rule::TreeCut, Rule::Search];
+    pub const COUNT: usize = Rule::ALL.len();
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::SameComponent => "same-component",
+            Rule::LabelCut => "label-cut",
+            Rule::LevelCut => "level-cut",
+            Rule::TreeCut => "tree-cut",
+            Rule::Search => "search",
+        }
+    }
+
+    /// Position in [`Rule::ALL`] (for per-rule counters).
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One query's answer and how it was reached.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    pub reachable: bool,
+    /// The first rule that applied.
+    pub rule: Rule,
+    /// For [`Rule::LabelCut`], the first dimension with `L(v) ⊄ L(u)`; for [`Rule::TreeCut`], the
+    /// first dimension whose DFS tree holds `v` under `u`. `None` otherwise.
+    pub cut_dimension: Option<usize>,
+    /// Vertices the search popped and scanned (the start included); 0 when a cut decided.
+    pub expanded: u64,
+    /// Distinct children the guided search refused to enter because `L(v) ⊄ L(c)`.
+    pub pruned: u64,
+    /// Expanded vertices that cannot reach the target (see [`crate::query::search`] for how each
+    /// method counts them).
+    pub false_positives: u64,
+    /// For a yes when a path was asked for: component ids from `comp(u)` to `comp(v)`, each step a
+    /// DAG edge (a single vertex when both lie in one component).
+    pub path: Option<Vec<u32>>,
+}
+
+impl Answer {
+    /// An answer decided by a cheap rule, before any search.
+    pub(crate) fn decided(rule: Rule, reachable: bool, cut_dimension: Option<usize>) -> Answer {
+        Answer { reachable, rule, cut_dimension, expanded: 0, pruned: 0, false_positives: 0, path: None }
+    }
+}

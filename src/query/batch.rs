@@ -1,0 +1,244 @@
+//! Many queries at once: answered in parallel in the current rayon pool, summarised in a report.
+
+use super::answer::{Method, Rule};
+use super::engine::Engine;
+use super::query_file::Query;
+use rayon::prelude::*;
+use serde::{Serialize, Serializer, ser::SerializeMap};
+use std::time::{Duration, Instant};
+
+/// Queries per rayon task: large enough that per-task overhead vanishes, small enough to balance.
+const CHUNK: usize = 2048;
+
+/// How far ahead a batch prefetches labels; component entries are fetched twice as far ahead.
+const PREFETCH_DISTANCE: usize = 16;
+
+/// How many mismatches a report keeps as examples.
+const MAX_EXAMPLES: usize = 10;
+
+/// A query whose answer disagrees with the file's expected column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    /// Line in the query file (0 for generated queries).
+    pub line: usize,
+    pub src: u32,
+    pub dst: u32,
+    pub expected: bool,
+    pub got: bool,
+}
+
+/// Queries decided by each rule, indexed like [`Rule::ALL`]. Serialises as `{"rule-name": count}`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleCounts([u64; Rule::COUNT]);
+
+impl RuleCounts {
+    pub fn get(&self, rule: Rule) -> u64 {
+        self.0[rule.index()]
+    }
+
+    /// `(rule, count)` for every rule, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (Rule, u64)> + '_ {
+        Rule::ALL.iter().map(|&rule| (rule, self.get(rule)))
+    }
+
+    pub fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+
+    #[inline]
+    fn add(&mut self, rule: Rule) {
+        self.0[rule.index()] += 1;
+    }
+}
+
+impl Serialize for RuleCounts {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(Rule::COUNT))?;
+        for (rule, count) in self.iter() {
+            map.serialize_entry(rule.name(), &count)?;
+        }
+        map.end()
+    }
+}
+
+/// The summary of a batch.
+#[derive(Clone, Debug, Serialize)]
+pub struct BatchReport {
+    pub method: Method,
+    /// Threads in the rayon pool that ran the batch.
+    pub threads: usize,
+    pub queries: u64,
+    /// Queries answered yes.
+    pub positives: u64,
+    pub by_rule: RuleCounts,
+    /// Totals over all queries of the per-answer counts.
+    pub expanded: u64,
+    pub pruned: u64,
+    pub false_positives: u64,
+    /// `false_positives / expanded`: the share of the search work spent on vertices that cannot
+    /// reach their target (0 when nothing was expanded). 0 is a perfect index; 1 a search that
+    /// never found anything.
+    pub false_positive_rate: f64,
+    /// Queries that carried an expected answer.
+    pub checked: u64,
+    /// Checked queries whose answer differs from the expected one.
+    pub mismatches: u64,
+    /// The first mismatches, in query order.
+    pub mismatch_examples: Vec<Mismatch>,
+    /// Wall time of the parallel part (seconds in JSON).
+    #[serde(serialize_with = "as_seconds")]
+    pub elapsed: Duration,
+}
+
+fn as_seconds<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(duration.as_secs_f64())
+}
+
+/// Totals of one chunk of queries, merged pairwise.
+#[derive(Default)]
+struct Tally {
+    positives: u64,
+    by_rule: RuleCounts,
+    expanded: u64,
+    pruned: u64,
+    false_positives: u64,
+    checked: u64,
+    mismatches: u64,
+    /// (query index, mismatch), at most `MAX_EXAMPLES`, in query order.
+    examples: Vec<(usize, Mismatch)>,
+}
+
+impl Tally {
+    fn merge(mut self, other: Tally) -> Tally {
+        self.positives += other.positives;
+        for (rule, count) in other.by_rule.iter() {
+            self.by_rule.0[rule.index()] += count;
+        }
+        self.expanded += other.expanded;
+        self.pruned += other.pruned;
+        self.false_positives += other.false_positives;
+        self.checked += other.checked;
+        self.mismatches += other.mismatches;
+        self.examples.extend(other.examples);
+        self.examples.sort_unstable_by_key(|&(index, _)| index);
+        self.examples.truncate(MAX_EXAMPLES);
+        self
+    }
+}
+
+/// Answers `queries` with `method` in the current rayon pool (the CLI installs a pool of
+/// `--threads`) and summarises them. Each worker reuses one scratch; no path is built.
+pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchReport {
+    let start = Instant::now();
+    let tally = queries
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map_init(
+            || engine.scratch(),
+            |scratch, (chunk_index, chunk)| {
+                let mut tally = Tally::default();
+                for (offset, query) in chunk.iter().enumerate() {
+                    if let Some(ahead) = chunk.get(offset + 2 * PREFETCH_DISTANCE) {
+                        engine.prefetch_components(ahead.src, ahead.dst);
+                    }
+                    if let Some(ahead) = chunk.get(offset + PREFETCH_DISTANCE) {
+                        engine.prefetch_labels(ahead.src, ahead.dst);
+                    }
+                    let answer = engine.query(query.src, query.dst, method, scratch, false);
+                    tally.positives += answer.reachable as u64;
+                    tally.by_rule.add(answer.rule);
+                    tally.expanded += answer.expanded;
+                    tally.pruned += answer.pruned;
+                    tally.false_positives += answer.false_positives;
+                    let Some(expected) = query.expected else { continue };
+                    tally.checked += 1;
+                    if expected != answer.reachable {
+                        tally.mismatches += 1;
+                        if tally.examples.len() < MAX_EXAMPLES {
+                            let m = Mismatch {
+                                line: query.line,
+                                src: query.src,
+                                dst: query.dst,
+                                expected,
+                                got: answer.reachable,
+                            };
+                            tally.examples.push((chunk_index * CHUNK + offset, m));
+                        }
+                    }
+                }
+                tally
+            },
+        )
+        .reduce(Tally::default, Tally::merge);
+    let elapsed = start.elapsed();
+    BatchReport {
+        method,
+        threads: rayon::current_num_threads(),
+        queries: queries.len() as u64,
+        positives: tally.positives,
+        by_rule: tally.by_rule,
+        expanded: tally.expanded,
+        pruned: tally.pruned,
+        false_positives: tally.false_positives,
+        false_positive_rate: if tally.expanded == 0 {
+            0.0
+        } else {
+            tally.false_positives as f64 / tally.expanded as f64
+        },
+        checked: tally.checked,
+        mismatches: tally.mismatches,
+        mismatch_examples: tally.examples.into_iter().map(|(_, m)| m).collect(),
+        elapsed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{Graph, scc::condense};
+    use crate::index::{Order, dfs};
+    use crate::query::{oracle::TransitiveClosure, random_queries};
+    use std::sync::Arc;
+
+    #[test]
+    fn counts_add_up_and_wrong_expectations_are_caught() {
+        // A layered graph with a cycle, big enough for several chunks of queries.
+        let n = 400u32;
+        let mut edges: Vec<(u32, u32)> = (0..n - 20).flat_map(|v| [(v, v + 7 + v % 13), (v, v + 19)]).collect();
+        edges.push((300, 5));
+        let graph = Graph::from_edges(n as usize, &edges).unwrap();
+        let closure = TransitiveClosure::new(&graph).unwrap();
+        let c = condense(&Arc::new(graph));
+        let labels = dfs::label(&c.dag, 2, Order::Random { seed: 9 }).unwrap();
+        let engine = Engine::new(&c.dag, &labels, &c.component);
+        let mut queries = random_queries(n as usize, 3 * CHUNK + 17, 5);
+        for (i, q) in queries.iter_mut().enumerate() {
+            q.line = i + 1;
+            q.expected = Some(closure.reachable(q.src, q.dst));
+        }
+        // Flip the expectation of every 100th query.
+        let flipped: Vec<usize> = (0..queries.len()).step_by(100).collect();
+        for &i in &flipped {
+            queries[i].expected = queries[i].expected.map(|e| !e);
+        }
+        let truth = queries.iter().filter(|q| closure.reachable(q.src, q.dst)).count() as u64;
+        for method in Method::ALL {
+            let report = run_batch(&engine, &queries, method);
+            assert_eq!(report.queries, queries.len() as u64);
+            assert_eq!(report.by_rule.total(), report.queries);
+            assert_eq!(report.positives, truth);
+            assert_eq!((report.checked, report.mismatches), (report.queries, flipped.len() as u64));
+            let lines: Vec<usize> = report.mismatch_examples.iter().map(|m| m.line).collect();
+            let first: Vec<usize> = flipped.iter().take(MAX_EXAMPLES).map(|i| i + 1).collect();
+            assert_eq!(lines, first);
+            assert!(report.mismatch_examples.iter().all(|m| m.got != m.expected));
+            assert!(report.false_positives <= report.expanded);
+            if !method.is_guided() {
+                assert_eq!(report.by_rule.get(Rule::LabelCut) + report.pruned, 0);
+            }
+            let json = serde_json::to_value(&report).unwrap();
+            assert_eq!(json["by_rule"]["search"], report.by_rule.get(Rule::Search));
+            assert!(json["elapsed"].is_f64());
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! One query, start to finish: map to components, try the cheap rules, then search.
+
+use super::answer::{Answer, Method, Rule};
+use super::prefetch::prefetch;
+use super::rules::cheap_verdict;
+use super::scratch::Scratch;
+use super::search::search;
+use super::tree_path::tree_path;
+use crate::graph::Graph;
+use crate::index::Labels;
+use anyhow::{Result, ensure};
+
+/// Answers reachability queries on original vertices with a labelled condensation.
+#[derive(Clone, Copy, Debug)]
+pub struct Engine<'a> {
+    dag: &'a Graph,
+    labels: &'a Labels,
+    component: &'a [u32],
+}
+
+impl<'a> Engine<'a> {
+    /// `component[v]` is the DAG vertex of original vertex `v`; `labels` label `dag`.
+    /// Panics if the labels do not cover the DAG (use [`Engine::try_new`] for data from files).
+    pub fn new(dag: &'a Graph, labels: &'a Labels, component: &'a [u32]) -> Self {
+        assert_eq!(labels.num_vertices(), dag.num_vertices(), "the labels must cover every DAG vertex");
+        Engine { dag, labels, component }
+    }
+
+    /// Like [`Engine::new`], but checks every input (an index file may belong to another graph).
+    pub fn try_new(dag: &'a Graph, labels: &'a Labels, component: &'a [u32]) -> Result<Self> {
+        ensure!(
+            labels.num_vertices() == dag.num_vertices(),
+            "the labels cover {} vertices but the condensed graph has {}",
+            labels.num_vertices(),
+            dag.num_vertices()
+        );
+        if let Some(&c) = component.iter().find(|&&c| c as usize >= dag.num_vertices()) {
+            anyhow::bail!("component id {c} is outside the condensed graph's {} vertices", dag.num_vertices());
+        }
+        Ok(Engine { dag, labels, component })
+    }
+
+    /// Number of original vertices (valid query ids are `0..num_vertices()`).
+    pub fn num_vertices(&self) -> usize {
+        self.component.len()
+    }
+
+    pub fn dag(&self) -> &'a Graph {
+        self.dag
+    }
+
+    pub fn labels(&self) -> &'a Labels {
+        self.labels
+    }
+
+    pub fn component(&self) -> &'a [u32] {
+        self.component
+    }
+
+    /// Buffers sized for this engine's DAG.
+    pub fn scratch(&self) -> Scratch {
+        Scratch::new(self.dag.num_vertices())
+    }
+
+    /// Does `u` reach `v`? `u`, `v`: dense ORIGINAL vertex ids (before condensation; panics if out of
+    /// range, so check ids read from users first). The path, for a yes with `want_path`, is in DAG
+    /// (component) ids from `comp(u)` to `comp(v)`.
+    ///
+    /// Guided methods try the rules cheapest first (same component, label cut, level cut, tree cut)
+    /// and then search with label pruning. The unguided baselines keep only the same-component rule
+    /// and search without the index at all.
+    #[inline]
+    pub fn query(&self, u: u32, v: u32, method: Method, scratch: &mut Scratch, want_path: bool) -> Answer {
+        let (cu, cv) = (self.component[u as usize], self.component[v as usize]);
+        if cu == cv {
+            let mut answer = Answer::decided(Rule::SameComponent, true, None);
+            answer.path = want_path.then(|| vec![cu]);
+            return answer;
+        }
+        if method.is_guided()
+            && let Some(verdict) = cheap_verdict(self.labels, cu, cv)
+        {
+            let mut answer = Answer::decided(verdict.rule, verdict.reachable, verdict.dimension);
+            if want_path && verdict.reachable {
+                answer.path = self.tree_cut_path(cu, cv, verdict.dimension, scratch);
+            }
+            return answer;
+        }
+        let found = search(self.dag, self.labels, cu, cv, method, scratch, want_path);
+        Answer {
+            reachable: found.reachable,
+            rule: Rule::Search,
+            cut_dimension: None,
+            expanded: found.expanded,
+            pruned: found.pruned,
+            false_positives: found.false_positives,
+            path: found.path,
+        }
+    }
+
+    /// Batches call this a few queries ahead: fetches the component map entries of `u` and `v`.
+    #[inline]
+    pub(crate) fn prefetch_components(&self, u: u32, v: u32) {
+        prefetch(self.component, u as usize);
+        prefetch(self.component, v as usize);
+    }
+
+    /// Batches call this closer ahead, once the component entries are cached: fetches the labels
+    /// the label cut reads (both ends of each vertex's intervals, which may straddle two lines).
+    #[inline]
+    pub(crate) fn prefetch_labels(&self, u: u32, v: u32) {
+        let dims = self.labels.dims();
+        let intervals = self.labels.intervals();
+        for c in [self.component[u as usize], self.component[v as usize]] {
+            prefetch(intervals, c as usize * dims);
+            prefetch(intervals, c as usize * dims + dims - 1);
+        }
+    }
+
+    /// The path behind a tree cut; falls back to a search if the labels are inconsistent.
+    #[cold]
+    fn tree_cut_path(&self, cu: u32, cv: u32, dim: Option<usize>, scratch: &mut Scratch) -> Option<Vec<u32>> {
+        dim.and_then(|d| tree_path(self.dag, self.labels, cu, cv, d))
+            .or_else(|| search(self.dag, self.labels, cu, cv, Method::Dfs, scratch, true).path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::scc::{Condensation, condense};
+    use crate::index::{Order, dfs};
+    use std::sync::Arc;
+
+    /// Original graph: 0 -> 1 -> 2 -> 1 (cycle {1, 2}), 2 -> 3, 0 -> 4, 4 -> 3, 5 -> 4.
+    /// Components: {0}=0, {1,2}=1, {3}=2, {4}=3, {5}=4.
+    fn fixture() -> (Condensation, Labels) {
+        let g = Graph::from_edges(6, &[(0, 1), (1, 2), (2, 1), (2, 3), (0, 4), (4, 3), (5, 4)]).unwrap();
+        let c = condense(&Arc::new(g));
+        let labels = dfs::label(&c.dag, 1, Order::Lex).unwrap();
+        (c, labels)
+    }
+
+    #[test]
+    fn each_rule_decides_its_case() {
+        let (c, labels) = fixture();
+        let engine = Engine::new(&c.dag, &labels, &c.component);
+        let mut scratch = engine.scratch();
+        let ask = |u, v, scratch: &mut Scratch| engine.query(u, v, Method::GuidedDfs, scratch, true);
+        // Same component, in both directions and for u == v.
+        for (u, v) in [(1, 2), (2, 1), (5, 5)] {
+            let a = ask(u, v, &mut scratch);
+            assert_eq!((a.reachable, a.rule, a.expanded), (true, Rule::SameComponent, 0));
+            assert_eq!(a.path, Some(vec![c.component[u as usize]]));
+        }
+        // Lex DFS on the DAG 0 -> {1, 3}, 1 -> 2, 3 -> 2, 4 -> 3: post 2=1, 1=2, 3=3, 0=4, 4=5.
+        // L(4) = [1,5] is not inside L(0) = [1,4]: label cut in dimension 0.
+        let a = ask(0, 5, &mut scratch);
+        assert_eq!((a.reachable, a.rule, a.cut_dimension, a.path), (false, Rule::LabelCut, Some(0), None));
+        // L(2) = [1,2] ⊆ L(3) = [1,3], but both components sit on level 1: level cut.
+        let a = ask(4, 1, &mut scratch);
+        assert_eq!((a.reachable, a.rule), (false, Rule::LevelCut));
+        // Component 2 is in component 0's DFS subtree: tree cut, with a real path.
+        let a = ask(0, 3, &mut scratch);
+        assert_eq!((a.reachable, a.rule, a.cut_dimension), (true, Rule::TreeCut, Some(0)));
+        assert_eq!(a.path, Some(vec![0, 1, 2]));
+        // 5 reaches 3 through 4, outside 5's DFS subtree in the lex tree: only the search knows.
+        let a = ask(5, 3, &mut scratch);
+        assert_eq!((a.reachable, a.rule, a.path), (true, Rule::Search, Some(vec![4, 3, 2])));
+        assert_eq!((a.expanded, a.pruned, a.false_positives), (2, 0, 0));
+    }
+
+    #[test]
+    fn unguided_methods_skip_the_cuts() {
+        let (c, labels) = fixture();
+        let engine = Engine::new(&c.dag, &labels, &c.component);
+        let mut scratch = engine.scratch();
+        for method in [Method::Dfs, Method::Bfs] {
+            let a = engine.query(0, 5, method, &mut scratch, false);
+            assert_eq!((a.reachable, a.rule, a.pruned), (false, Rule::Search, 0));
+            assert_eq!(a.false_positives, a.expanded);
+            assert_eq!(engine.query(1, 2, method, &mut scratch, false).rule, Rule::SameComponent);
+        }
+    }
+
+    #[test]
+    fn try_new_rejects_foreign_inputs() {
+        let (c, labels) = fixture();
+        assert!(Engine::try_new(&c.dag, &labels, &c.component).is_ok());
+        assert!(Engine::try_new(&c.dag, &labels, &[0, 9]).is_err());
+        let other = Graph::from_edges(2, &[]).unwrap();
+        assert!(Engine::try_new(&other, &labels, &[0, 1]).is_err());
+    }
+}

@@ -1,0 +1,24 @@
+//! Software prefetch for batches: random queries on a large graph are bound by memory latency (the
+//! component map and the labels of two random vertices), and a batch knows its next queries, so it
+//! asks for their cache lines a few queries ahead and overlaps the misses.
+
+/// Hints that `slice[index]` will be read soon. Out-of-range indices are ignored; on targets
+/// without a prefetch instruction this does nothing.
+#[inline(always)]
+pub(crate) fn prefetch<T>(slice: &[T], index: usize) {
+    if let Some(item) = slice.get(index) {
+        prefetch_address(item as *const T as *const i8);
+    }
+}
+
+#[inline(always)]
+fn prefetch_address(address: *const i8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: PREFETCHT0 is a hint: it never faults and has no effect visible to the program, and
+    // `address` points into a live slice anyway. SSE is part of the x86_64 baseline.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
+}

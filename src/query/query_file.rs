@@ -1,0 +1,154 @@
+//! Query files: `src dst [expected]` per line, file ids mapped through the graph's names.
+//!
+//! gzip is detected by its magic bytes and read transparently (all members). Blank lines and lines
+//! starting with `#` or `%` are skipped. Every error names the file and line.
+
+use crate::graph::VertexNames;
+use anyhow::{Context, Result, anyhow, bail};
+use flate2::bufread::MultiGzDecoder;
+use serde::Serialize;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+/// One query on dense original vertex ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Query {
+    pub src: u32,
+    pub dst: u32,
+    /// The answer the file claims (third column), if any.
+    pub expected: Option<bool>,
+    /// 1-based line in the query file; 0 for generated queries.
+    pub line: usize,
+}
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Reads a query file for a graph with `n` vertices whose file ids `names` resolves.
+pub fn read_query_file(path: &Path, names: &VertexNames, n: usize) -> Result<Vec<Query>> {
+    let file = File::open(path).with_context(|| format!("cannot open query file {}", path.display()))?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let head = reader.fill_buf().with_context(|| format!("cannot read query file {}", path.display()))?;
+    if head.starts_with(&GZIP_MAGIC) {
+        parse(BufReader::with_capacity(1 << 16, MultiGzDecoder::new(reader)), path, names, n)
+    } else {
+        parse(reader, path, names, n)
+    }
+}
+
+fn parse(mut reader: impl BufRead, path: &Path, names: &VertexNames, n: usize) -> Result<Vec<Query>> {
+    let mut queries = Vec::new();
+    let mut bytes = Vec::new();
+    for line_no in 1.. {
+        bytes.clear();
+        let read = reader
+            .read_until(b'\n', &mut bytes)
+            .with_context(|| format!("{}:{line_no}: cannot read (corrupt gzip?)", path.display()))?;
+        if read == 0 {
+            break;
+        }
+        let at = || format!("{}:{line_no}", path.display());
+        let text = std::str::from_utf8(&bytes).map_err(|_| anyhow!("{}: the line is not UTF-8 text", at()))?;
+        if let Some(query) = parse_line(text, line_no, names, n).with_context(at)? {
+            queries.push(query);
+        }
+    }
+    Ok(queries)
+}
+
+/// One line: `None` for blank lines and comments.
+fn parse_line(text: &str, line: usize, names: &VertexNames, n: usize) -> Result<Option<Query>> {
+    let text = text.trim();
+    if text.is_empty() || text.starts_with('#') || text.starts_with('%') {
+        return Ok(None);
+    }
+    let mut fields = text.split_ascii_whitespace();
+    let (src, dst, expected) = (fields.next(), fields.next(), fields.next());
+    let extra = fields.count();
+    let (Some(src), Some(dst), 0) = (src, dst, extra) else {
+        let found = [src, dst, expected].iter().flatten().count() + extra;
+        bail!("expected `src dst [expected]`, found {found} field(s)");
+    };
+    let expected = match expected {
+        None => None,
+        Some("0") => Some(false),
+        Some("1") => Some(true),
+        Some(other) => bail!("expected answer must be 0 or 1, found `{other}`"),
+    };
+    Ok(Some(Query { src: vertex(src, names, n)?, dst: vertex(dst, names, n)?, expected, line }))
+}
+
+fn vertex(field: &str, names: &VertexNames, n: usize) -> Result<u32> {
+    let id: u64 = field.parse().map_err(|_| anyhow!("`{field}` is not a vertex id (a non-negative integer)"))?;
+    names.resolve(id, n).ok_or_else(|| anyhow!("unknown vertex id {id} (the graph has {n} vertices)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::{Compression, write::GzEncoder};
+    use std::io::Write;
+
+    fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    const GOOD: &str = "# a comment\n0 1 1\n\n% another\n2 0 0\n  3 3  \n";
+
+    fn expect_good(queries: &[Query]) {
+        let q = |src, dst, expected, line| Query { src, dst, expected, line };
+        assert_eq!(queries, [q(0, 1, Some(true), 2), q(2, 0, Some(false), 5), q(3, 3, None, 6)]);
+    }
+
+    #[test]
+    fn reads_plain_and_gzip() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = write(&dir, "q.txt", GOOD.as_bytes());
+        expect_good(&read_query_file(&plain, &VertexNames::Dense, 4).unwrap());
+        // Two gzip members back to back: MultiGzDecoder reads both.
+        let mut gz = Vec::new();
+        for part in [&GOOD[..18], &GOOD[18..]] {
+            let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+            enc.write_all(part.as_bytes()).unwrap();
+            gz.extend(enc.finish().unwrap());
+        }
+        let gz = write(&dir, "q.gz", &gz);
+        expect_good(&read_query_file(&gz, &VertexNames::Dense, 4).unwrap());
+    }
+
+    #[test]
+    fn maps_file_ids_through_the_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(&dir, "q", b"100 7\n");
+        let names = VertexNames::remapped(vec![7, 100]);
+        let queries = read_query_file(&path, &names, 2).unwrap();
+        assert_eq!((queries[0].src, queries[0].dst), (1, 0));
+    }
+
+    #[test]
+    fn every_error_names_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: [(&[u8], &str); 6] = [
+            (b"0 1\n0 9\n", "unknown vertex id 9"),
+            (b"0 1\n0 x 1\n", "`x` is not a vertex id"),
+            (b"0 1\n0 -1\n", "`-1` is not a vertex id"),
+            (b"0 1\n0 1 2\n", "must be 0 or 1"),
+            (b"0 1\n0 1 1 5\n", "found 4 field(s)"),
+            (b"0 1\n0 \xff 1\n", "not UTF-8"),
+        ];
+        for (bytes, message) in cases {
+            let path = write(&dir, "bad", bytes);
+            let err = format!("{:#}", read_query_file(&path, &VertexNames::Dense, 3).unwrap_err());
+            assert!(err.contains(&format!("{}:2", path.display())), "{err}");
+            assert!(err.contains(message), "{err}");
+        }
+    }
+
+    #[test]
+    fn missing_file_is_an_error() {
+        let err = read_query_file(Path::new("/no/such/queries"), &VertexNames::Dense, 3).unwrap_err();
+        assert!(format!("{err:#}").contains("/no/such/queries"));
+    }
+}
