@@ -70,3 +70,30 @@ fn every_data_set_answers_its_query_files_exactly() {
     eprintln!("{checked} (graph, query file, method) combinations matched their expected answers");
     assert!(checked >= 21, "expected every data set to be checked, got {checked}");
 }
+
+/// The BFS pipeline reproduces the classic DFS labels on every real graph, per dimension.
+#[test]
+fn pipeline_labels_equal_dfs_labels_on_every_data_set() {
+    use grail::index::pipeline::{Backend, ParentMethod, build_labels};
+    use grail::telemetry::NullSink;
+    let Some(dir) = datasets() else { return };
+    let mut graphs: Vec<PathBuf> = std::fs::read_dir(dir.join("grail")).unwrap().map(|e| e.unwrap().path()).collect();
+    graphs.sort();
+    for graph in &graphs {
+        let name = graph.file_name().unwrap().to_string_lossy().into_owned();
+        let ws = Workspace::open(graph, None).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        for order in [Order::Lex, Order::Random { seed: 3 }] {
+            let dims = if order == Order::Lex { 1 } else { 2 };
+            let build =
+                |backend| build_labels(ws.dag(), dims, order, backend, ParentMethod::Exact, &mut NullSink).unwrap();
+            let (dfs, cpu) = (build(Backend::Dfs), build(Backend::Cpu));
+            for i in 0..dims {
+                assert!(
+                    dfs.dimension(i) == cpu.dimension(i),
+                    "{name}, {order}, dimension {i}: pipeline differs from DFS"
+                );
+            }
+            assert_eq!(dfs.digest(), cpu.digest());
+        }
+    }
+}
