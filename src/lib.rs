@@ -9,6 +9,7 @@ pub mod cli;
 pub mod format;
 pub mod graph;
 pub mod index;
+mod prefetch;
 pub mod query;
 pub mod telemetry;
 pub mod workspace;

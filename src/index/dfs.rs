@@ -12,6 +12,7 @@ use super::labels::{DimensionLabels, Labels};
 use super::order::{DimensionOrder, Order};
 use super::pipeline::Backend;
 use crate::graph::{Graph, topo};
+use crate::prefetch::prefetch;
 use crate::telemetry::{Event, NullSink, Phase, Sink, memory_event};
 use anyhow::Result;
 use rayon::prelude::*;
@@ -31,18 +32,24 @@ pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn 
     let clock = Instant::now();
     let (n, m) = (dag.num_vertices() as u64, dag.num_edges() as u64);
     sink.emit(Event::RunStarted { backend: Backend::Dfs, dims, order, vertices: n, edges: m });
-    let (level, _) = topo::levels(dag)?;
     for dim in 0..dims {
         sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
     }
-    let timed: Vec<(DimensionLabels, f64)> = (0..dims)
-        .into_par_iter()
-        .map(|dim| {
-            let clock = Instant::now();
-            let labels = label_dimension(dag, order, dim);
-            (labels, clock.elapsed().as_secs_f64())
-        })
-        .collect();
+    // Levels do not depend on the order: compute them beside the dimensions.
+    let (levels, timed) = rayon::join(
+        || topo::levels(dag),
+        || -> Vec<(DimensionLabels, f64)> {
+            (0..dims)
+                .into_par_iter()
+                .map(|dim| {
+                    let clock = Instant::now();
+                    let labels = label_dimension(dag, order, dim);
+                    (labels, clock.elapsed().as_secs_f64())
+                })
+                .collect()
+        },
+    );
+    let (level, _) = levels?;
     let mut dimensions = Vec::with_capacity(dims);
     for (dim, (labels, seconds)) in timed.into_iter().enumerate() {
         sink.emit(Event::PhaseDone { dim, phase: Phase::Dfs, levels: 1, vertices: n, edges_scanned: m, seconds });
@@ -58,44 +65,71 @@ pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn 
     Ok(labels)
 }
 
+/// What the DFS writes per vertex, in one struct so that a visit touches one cache line, not four.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    low: u32,
+    /// 0: not visited yet; [`ON_STACK`]: entered, not finished; else the post-order number.
+    post: u32,
+    subtree: u32,
+}
+
+const ON_STACK: u32 = u32::MAX;
+
+/// How many roots ahead the DFS prefetches. Roots come in random order in random dimensions, and on
+/// graphs made mostly of roots (uniprot: 1.56M of 1.6M vertices) each one is a cache miss.
+const PREFETCH_AHEAD: usize = 16;
+
 /// One dimension's labels. `dag` must be acyclic (else `s` can read an unfinished child).
 pub fn label_dimension(dag: &Graph, order: Order, dim: usize) -> DimensionLabels {
+    assert!(dag.num_vertices() < ON_STACK as usize, "post-order numbers must stay below the on-stack marker");
     let ordered = DimensionOrder::new(dag, order, dim);
-    let n = dag.num_vertices();
-    let mut low = vec![0u32; n];
-    let mut post = vec![0u32; n];
-    let mut subtree = vec![0u32; n];
-    let mut marked = vec![false; n];
-    // (vertex, next child position, r when the vertex was entered)
-    let mut stack: Vec<(u32, u32, u32)> = Vec::new();
+    let children_csr = ordered.children_csr(dag);
+    let roots = ordered.roots();
+    let mut slots = vec![Slot::default(); dag.num_vertices()];
+    // (vertex, next child position, r when entered, min `low` over the children seen so far).
+    // Folding the children's `low` in as they are met (finished before, or just finished below)
+    // saves a second pass over each children list.
+    let mut stack: Vec<(u32, u32, u32, u32)> = Vec::new();
     let mut r = 1u32;
-    for &root in &ordered.roots {
-        if marked[root as usize] {
+    for (i, &root) in roots.iter().enumerate() {
+        if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD) {
+            prefetch(&slots, ahead as usize);
+            prefetch(children_csr.offsets(), ahead as usize);
+        }
+        if slots[root as usize].post != 0 {
             continue;
         }
-        marked[root as usize] = true;
-        stack.push((root, 0, r));
+        slots[root as usize].post = ON_STACK;
+        stack.push((root, 0, r, u32::MAX));
         while let Some(top) = stack.last_mut() {
-            let (x, next, entered) = *top;
-            let children = ordered.children.neighbors(x);
-            if let Some(&c) = children.get(next as usize) {
+            let (x, next, entered, reach) = *top;
+            if let Some(&c) = children_csr.neighbors(x).get(next as usize) {
                 top.1 += 1;
-                if !marked[c as usize] {
-                    marked[c as usize] = true;
-                    stack.push((c, 0, r));
+                let child = slots[c as usize];
+                if child.post == 0 {
+                    slots[c as usize].post = ON_STACK;
+                    stack.push((c, 0, r, u32::MAX));
+                } else {
+                    // Finished already (a DAG has no back edges, so never ON_STACK here).
+                    top.3 = reach.min(child.low);
                 }
                 continue;
             }
             stack.pop();
-            let reach = children.iter().map(|&c| low[c as usize]).min().unwrap_or(u32::MAX);
-            let x = x as usize;
-            low[x] = r.min(reach);
-            post[x] = r;
-            subtree[x] = r - entered + 1;
+            let low = r.min(reach);
+            slots[x as usize] = Slot { low, post: r, subtree: r - entered + 1 };
             r += 1;
+            if let Some(parent) = stack.last_mut() {
+                parent.3 = parent.3.min(low);
+            }
         }
     }
-    DimensionLabels { low, post, subtree }
+    DimensionLabels {
+        low: slots.iter().map(|s| s.low).collect(),
+        post: slots.iter().map(|s| s.post).collect(),
+        subtree: slots.iter().map(|s| s.subtree).collect(),
+    }
 }
 
 #[cfg(test)]

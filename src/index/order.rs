@@ -2,11 +2,11 @@
 //!
 //! `lex` sorts by vertex id. `random(seed)` sorts by the priority `mix64(seed, dim, v)`, ties by id,
 //! the same mixer as `shared/tools/reference_labels.py`, so labels are reproducible everywhere.
+//! [`DimensionOrder`] owns its lists, so a labeler can keep it across many steps.
 
 use crate::graph::{Csr, Graph};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use std::fmt;
 
 /// How children and roots are ordered in every dimension.
@@ -41,42 +41,130 @@ pub fn mix64(seed: u64, dim: u64, v: u64) -> u64 {
     splitmix64(splitmix64(splitmix64(seed) ^ dim) ^ v)
 }
 
-/// The rank of every vertex in one dimension's order: sorting any list of vertices by rank gives
-/// that dimension's order. `None` for `lex`, where the rank is the id itself.
-pub fn vertex_ranks(n: usize, order: Order, dim: usize) -> Option<Vec<u32>> {
-    let Order::Random { seed } = order else {
-        return None;
-    };
-    let mut by_priority: Vec<(u64, u32)> =
-        (0..n as u32).into_par_iter().map(|v| (mix64(seed, dim as u64, v as u64), v)).collect();
-    by_priority.par_sort_unstable();
-    let mut rank = vec![0u32; n];
-    for (r, &(_, v)) in by_priority.iter().enumerate() {
-        rank[v as usize] = r as u32;
+/// Every vertex sorted by its priority in dimension `dim` (`random` orders only). splitmix64 is a
+/// bijection, so `mix64(seed, dim, ·)` never ties and the id tie-break of the guide never fires.
+///
+/// Labeling a graph of millions of vertices spends a visible share of its time here, so this uses
+/// that the priorities are uniform: one counting pass on their top bits spreads them over about n
+/// buckets of a few entries each, which are then sorted in place (a one-level MSD radix sort).
+pub fn priority_order(n: usize, seed: u64, dim: usize) -> Vec<u32> {
+    let bits = n.max(2).next_power_of_two().trailing_zeros().min(24);
+    let bucket = |priority: u64| (priority >> (64 - bits)) as usize;
+    let priorities: Vec<u64> = (0..n as u64).into_par_iter().map(|v| mix64(seed, dim as u64, v)).collect();
+    let mut starts = vec![0usize; (1 << bits) + 1];
+    for &p in &priorities {
+        starts[bucket(p) + 1] += 1;
     }
-    Some(rank)
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut cursor = starts.clone();
+    let mut keyed = vec![(0u64, 0u32); n];
+    for (v, &p) in priorities.iter().enumerate() {
+        let slot = &mut cursor[bucket(p)];
+        keyed[*slot] = (p, v as u32);
+        *slot += 1;
+    }
+    split_at_offsets(&mut keyed, &starts).into_par_iter().with_min_len(4096).for_each(|b| b.sort_unstable());
+    keyed.into_iter().map(|(_, v)| v).collect()
 }
 
-/// One dimension's traversal order: children lists and roots, each in order.
-/// `lex` borrows the graph's own lists (already sorted by id) instead of copying them.
+/// Cuts `items` into the consecutive pieces `starts[i]..starts[i + 1]`.
+fn split_at_offsets<'a, T>(mut items: &'a mut [T], starts: &[usize]) -> Vec<&'a mut [T]> {
+    let mut pieces = Vec::with_capacity(starts.len().saturating_sub(1));
+    for w in starts.windows(2) {
+        let (head, tail) = items.split_at_mut(w[1] - w[0]);
+        pieces.push(head);
+        items = tail;
+    }
+    pieces
+}
+
+/// One dimension's traversal order: children lists and roots, each in order, and the rank that
+/// orders them. `lex` keeps no copies (ranks are ids, lists are the graph's own).
 #[derive(Clone, Debug)]
-pub struct DimensionOrder<'a> {
-    pub children: Cow<'a, Csr>,
-    pub roots: Vec<u32>,
+pub struct DimensionOrder {
+    /// `rank[v]`: position of `v` in the dimension's global order; `None` for `lex` (rank = id).
+    ranks: Option<Vec<u32>>,
+    /// Children sorted by rank; `None` for `lex`, whose lists are the graph's own.
+    children: Option<Csr>,
+    /// Roots sorted by rank: the ordered children of the virtual root ρ.
+    roots: Vec<u32>,
 }
 
-impl<'a> DimensionOrder<'a> {
-    /// Orders `graph` (a DAG) for dimension `dim`.
-    pub fn new(graph: &'a Graph, order: Order, dim: usize) -> DimensionOrder<'a> {
-        let mut roots = graph.roots();
-        match vertex_ranks(graph.num_vertices(), order, dim) {
-            None => DimensionOrder { children: Cow::Borrowed(graph.children_csr()), roots },
-            Some(rank) => {
-                roots.sort_by_key(|&v| rank[v as usize]);
-                let children = graph.children_csr().sorted_by_key(|c| rank[c as usize]);
-                DimensionOrder { children: Cow::Owned(children), roots }
+impl DimensionOrder {
+    /// Orders `dag` for dimension `dim`.
+    pub fn new(dag: &Graph, order: Order, dim: usize) -> DimensionOrder {
+        let Order::Random { seed } = order else {
+            return DimensionOrder { ranks: None, children: None, roots: dag.roots() };
+        };
+        let by_priority = priority_order(dag.num_vertices(), seed, dim);
+        let mut ranks = vec![0u32; by_priority.len()];
+        for (r, &v) in by_priority.iter().enumerate() {
+            ranks[v as usize] = r as u32;
+        }
+        // Filtering the global order keeps the roots sorted without a second sort.
+        let roots = by_priority.into_iter().filter(|&v| dag.parents(v).is_empty()).collect();
+        let children = dag.children_csr().sorted_by_key(|c| ranks[c as usize]);
+        DimensionOrder { ranks: Some(ranks), children: Some(children), roots }
+    }
+
+    /// The sort key of `v`. Every ordered list (children of any vertex, roots) is sorted by it, so
+    /// "rank of x in a's children < rank of y in a's children" is simply `key(x) < key(y)`.
+    #[inline]
+    pub fn key(&self, v: u32) -> u32 {
+        self.ranks.as_ref().map_or(v, |r| r[v as usize])
+    }
+
+    /// `v`'s children in this dimension's order.
+    #[inline]
+    pub fn children<'a>(&'a self, dag: &'a Graph, v: u32) -> &'a [u32] {
+        match &self.children {
+            Some(csr) => csr.neighbors(v),
+            None => dag.children(v),
+        }
+    }
+
+    /// The ordered children lists as one CSR (the graph's own for `lex`).
+    pub fn children_csr<'a>(&'a self, dag: &'a Graph) -> &'a Csr {
+        self.children.as_ref().unwrap_or(dag.children_csr())
+    }
+
+    /// Position of `child` in `parent`'s ordered children (binary search by key), with the offset of
+    /// `parent`'s list in the CSR edge arrays (sorted lists keep the graph's offsets).
+    #[inline]
+    pub fn child_slot(&self, dag: &Graph, parent: u32, child: u32) -> usize {
+        let key = self.key(child);
+        let list = self.children(dag, parent);
+        let pos = list.partition_point(|&c| self.key(c) < key);
+        debug_assert_eq!(list.get(pos), Some(&child), "{child} is not a child of {parent}");
+        dag.children_csr().offsets()[parent as usize] as usize + pos
+    }
+
+    /// The roots in this dimension's order.
+    pub fn roots(&self) -> &[u32] {
+        &self.roots
+    }
+
+    /// All vertices sorted by key (the global order of this dimension).
+    pub fn vertices_by_key(&self, n: usize) -> Vec<u32> {
+        match &self.ranks {
+            None => (0..n as u32).collect(),
+            Some(ranks) => {
+                let mut by_key = vec![0u32; n];
+                for (v, &r) in ranks.iter().enumerate() {
+                    by_key[r as usize] = v as u32;
+                }
+                by_key
             }
         }
+    }
+
+    /// Bytes this order holds beyond the graph.
+    pub fn heap_bytes(&self) -> usize {
+        self.ranks.as_ref().map_or(0, |r| r.len() * 4)
+            + self.children.as_ref().map_or(0, Csr::heap_bytes)
+            + self.roots.len() * 4
     }
 }
 
@@ -97,8 +185,48 @@ mod tests {
         let o = DimensionOrder::new(&g, Order::Random { seed: 7 }, 2);
         let mut expect = vec![1u32, 2, 3, 4, 5];
         expect.sort_by_key(|&v| (mix64(7, 2, v as u64), v));
-        assert_eq!(o.children.neighbors(0), expect.as_slice());
+        assert_eq!(o.children(&g, 0), expect.as_slice());
         let lex = DimensionOrder::new(&g, Order::Lex, 2);
-        assert_eq!(lex.children.neighbors(0), &[1, 2, 3, 4, 5]);
+        assert_eq!(lex.children(&g, 0), &[1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn priority_order_sorts_by_priority() {
+        for n in [0usize, 1, 2, 3, 1000, 70_000] {
+            let order = priority_order(n, 5, 1);
+            let mut expect: Vec<u32> = (0..n as u32).collect();
+            expect.sort_by_key(|&v| mix64(5, 1, v as u64));
+            assert_eq!(order, expect, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn roots_children_and_slots_follow_the_keys() {
+        let edges = [(0, 3), (0, 1), (0, 2), (1, 4), (2, 4), (3, 4), (5, 4), (6, 0)];
+        let g = Graph::from_edges(7, &edges).unwrap();
+        for order in [Order::Lex, Order::Random { seed: 9 }] {
+            for dim in 0..3 {
+                let o = DimensionOrder::new(&g, order, dim);
+                let mut roots = g.roots();
+                roots.sort_by_key(|&v| o.key(v));
+                assert_eq!(o.roots(), roots.as_slice());
+                for v in 0..7 {
+                    let mut expect = g.children(v).to_vec();
+                    expect.sort_by_key(|&c| o.key(c));
+                    assert_eq!(o.children(&g, v), expect.as_slice());
+                    let keys: Vec<u32> = o.children(&g, v).iter().map(|&c| o.key(c)).collect();
+                    assert!(keys.windows(2).all(|w| w[0] < w[1]), "lists are sorted by key");
+                    for (pos, &c) in o.children(&g, v).iter().enumerate() {
+                        let start = g.children_csr().offsets()[v as usize] as usize;
+                        assert_eq!(o.child_slot(&g, v, c), start + pos);
+                    }
+                }
+                let by_key = o.vertices_by_key(7);
+                assert!(by_key.windows(2).all(|w| o.key(w[0]) < o.key(w[1])));
+                if let Order::Random { seed } = order {
+                    assert_eq!(by_key, priority_order(7, seed, dim));
+                }
+            }
+        }
     }
 }

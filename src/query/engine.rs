@@ -1,13 +1,13 @@
 //! One query, start to finish: map to components, try the cheap rules, then search.
 
 use super::answer::{Answer, Method, Rule};
-use super::prefetch::prefetch;
 use super::rules::cheap_verdict;
 use super::scratch::Scratch;
 use super::search::search;
 use super::tree_path::tree_path;
 use crate::graph::Graph;
 use crate::index::Labels;
+use crate::prefetch::prefetch;
 use anyhow::{Result, ensure};
 
 /// Answers reachability queries on original vertices with a labelled condensation.

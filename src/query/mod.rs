@@ -12,7 +12,6 @@ mod bfs;
 mod dfs;
 mod engine;
 pub mod oracle;
-mod prefetch;
 mod query_file;
 mod random;
 pub mod rules;

@@ -6,7 +6,6 @@
 use super::frontier;
 use super::levels::DagLevels;
 use super::min_post::MinPost;
-use super::ordering::OwnedOrder;
 use super::parent_selection::ParentSelection;
 use super::parent_sssp::ParentSssp;
 use super::post_order::PostOrder;
@@ -16,6 +15,7 @@ use super::tree::Tree;
 use super::{ParentMethod, PipelineConfig};
 use crate::graph::Graph;
 use crate::index::DimensionLabels;
+use crate::index::order::DimensionOrder;
 use crate::telemetry::{Event, Phase, QueueSizes, memory_event};
 use anyhow::Result;
 use std::time::Instant;
@@ -110,7 +110,7 @@ pub struct DimensionRun {
     started: bool,
     level: usize,
     totals: PhaseTotals,
-    order: Option<OwnedOrder>,
+    order: Option<DimensionOrder>,
     work: Work,
 }
 
@@ -208,7 +208,7 @@ impl DimensionRun {
     fn start_phase(&mut self, ctx: &Context<'_>, phase: Phase) -> Result<()> {
         let (dag, n) = (ctx.dag, ctx.dag.num_vertices());
         // The order is built by the first phase that needs it and kept for the others.
-        let order = &*self.order.get_or_insert_with(|| OwnedOrder::new(dag, ctx.config.order, self.dim));
+        let order = &*self.order.get_or_insert_with(|| DimensionOrder::new(dag, ctx.config.order, self.dim));
         self.work = match (phase, std::mem::take(&mut self.work)) {
             (Phase::ParentSelection, Work::Start) => Work::Selecting(ParentSelection::new(n)),
             (Phase::SubgraphSizes, Work::Start) => Work::Weighing(SubgraphSizes::new(dag)),

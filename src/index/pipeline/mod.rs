@@ -17,7 +17,6 @@ pub mod frontier;
 mod labeler;
 pub mod levels;
 pub mod min_post;
-pub mod ordering;
 pub mod parent_selection;
 pub mod parent_sssp;
 pub mod post_order;

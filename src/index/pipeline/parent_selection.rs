@@ -10,9 +10,9 @@
 //! processes every vertex once and reads every DAG edge once (from the child's side).
 
 use super::frontier::{self, is_large};
-use super::ordering::OwnedOrder;
 use super::tree::{Branch, GrowingTree, Tree};
 use crate::graph::Graph;
+use crate::index::order::DimensionOrder;
 use rayon::prelude::*;
 
 /// The tree grown so far.
@@ -32,7 +32,7 @@ impl ParentSelection {
     }
 
     /// Attaches every vertex of one Kahn level to its DFS parent.
-    pub fn run_level(&self, dag: &Graph, order: &OwnedOrder, frontier: &[u32]) {
+    pub fn run_level(&self, dag: &Graph, order: &DimensionOrder, frontier: &[u32]) {
         frontier::for_each(frontier, |v| {
             let parent = self.best_parent(dag, order, v);
             self.tree.attach(v, parent, order.key(v));
@@ -40,7 +40,7 @@ impl ParentSelection {
     }
 
     /// The DFS parent of the ready vertex `v`: ρ for a root.
-    fn best_parent(&self, dag: &Graph, order: &OwnedOrder, v: u32) -> u32 {
+    fn best_parent(&self, dag: &Graph, order: &DimensionOrder, v: u32) -> u32 {
         // "Smaller candidate" is a strict total order (lexicographic on paths), so a reduction in any
         // grouping finds the same minimum: the large queue splits it across threads.
         let pick = |best: u32, p: u32| if self.precedes(order, p, best, v) { p } else { best };
@@ -56,7 +56,7 @@ impl ParentSelection {
     /// Whether the candidate of `v` through `p1` is lexicographically smaller than through `p2`.
     /// Ranks inside any ordered list compare like the dimension's keys (every list is sorted by key).
     /// Keys of tree nodes come from the tree's own slots (already in cache after the walk).
-    fn precedes(&self, order: &OwnedOrder, p1: u32, p2: u32, v: u32) -> bool {
+    fn precedes(&self, order: &DimensionOrder, p1: u32, p2: u32, v: u32) -> bool {
         let key = |x| self.tree.key(x);
         match self.tree.branch(p1, p2) {
             // path(p1) is a prefix of path(p2): compare v's rank with p1's child toward p2.
@@ -71,7 +71,7 @@ impl ParentSelection {
     }
 
     /// The finished T (building its ordered children lists is O(n), done once after the last level).
-    pub fn finish(self, order: &OwnedOrder, n: usize) -> Tree {
+    pub fn finish(self, order: &DimensionOrder, n: usize) -> Tree {
         let (parent, depth) = self.tree.into_parent_depth();
         Tree::build(&parent, &depth, &order.vertices_by_key(n))
     }

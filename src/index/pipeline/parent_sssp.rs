@@ -11,10 +11,10 @@
 //! Telemetry: the scanned degree is the in-degree; every vertex and every DAG edge once.
 
 use super::frontier::{self, atomic, is_large};
-use super::ordering::OwnedOrder;
 use super::subgraph_sizes::{WeightOverflow, Weights};
 use super::tree::{GrowingTree, Tree};
 use crate::graph::Graph;
+use crate::index::order::DimensionOrder;
 use crate::telemetry::Phase;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
@@ -30,7 +30,12 @@ pub struct ParentSssp {
 
 impl ParentSssp {
     /// Seeds the roots' costs (their weights under ρ). Fails if those overflow (reported at level 0).
-    pub fn new(dag: &Graph, order: &OwnedOrder, weights: Weights, dim: usize) -> Result<ParentSssp, WeightOverflow> {
+    pub fn new(
+        dag: &Graph,
+        order: &DimensionOrder,
+        weights: Weights,
+        dim: usize,
+    ) -> Result<ParentSssp, WeightOverflow> {
         let cost = atomic::zeroed_u64(dag.num_vertices());
         let mut before = 0u64;
         for &r in order.roots() {
@@ -48,7 +53,7 @@ impl ParentSssp {
     pub fn run_level(
         &self,
         dag: &Graph,
-        order: &OwnedOrder,
+        order: &DimensionOrder,
         frontier: &[u32],
         dag_level: u32,
     ) -> Result<(), WeightOverflow> {
@@ -84,7 +89,7 @@ impl ParentSssp {
         self.weights.heap_bytes() + self.cost.len() * 8 + self.tree.heap_bytes()
     }
 
-    pub fn finish(self, order: &OwnedOrder, n: usize) -> Tree {
+    pub fn finish(self, order: &DimensionOrder, n: usize) -> Tree {
         let (parent, depth) = self.tree.into_parent_depth();
         Tree::build(&parent, &depth, &order.vertices_by_key(n))
     }

@@ -10,8 +10,8 @@
 //! Telemetry: the scanned degree is the out-degree; every vertex and every DAG edge once.
 
 use super::frontier::{self, atomic};
-use super::ordering::OwnedOrder;
 use crate::graph::Graph;
+use crate::index::order::DimensionOrder;
 use crate::telemetry::Phase;
 use std::fmt;
 use std::sync::atomic::AtomicU64;
@@ -77,7 +77,7 @@ impl SubgraphSizes {
     pub fn run_level(
         &self,
         dag: &Graph,
-        order: &OwnedOrder,
+        order: &DimensionOrder,
         frontier: &[u32],
         dim: usize,
         dag_level: u32,

@@ -1,4 +1,4 @@
-//! Software prefetch for batches: random queries on a large graph are bound by memory latency (the
+//! Software prefetch. Random queries on a large graph are bound by memory latency (the
 //! component map and the labels of two random vertices), and a batch knows its next queries, so it
 //! asks for their cache lines a few queries ahead and overlaps the misses.
 
