@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod format;
+pub mod gpu;
 pub mod graph;
 pub mod index;
 mod prefetch;

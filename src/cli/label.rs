@@ -38,10 +38,15 @@ pub struct LabelArgs {
 struct Recorder {
     table: PhaseTable,
     trace: Option<JsonLinesSink>,
+    /// The back end that really ran (a GPU request falls back to the CPU, loudly, without a GPU).
+    backend: Option<Backend>,
 }
 
 impl Sink for Recorder {
     fn emit(&mut self, event: Event) {
+        if let Event::RunStarted { backend, .. } = &event {
+            self.backend = Some(*backend);
+        }
         self.table.apply(&event);
         if let Some(trace) = &mut self.trace {
             trace.emit(event);
@@ -70,7 +75,7 @@ struct LabelReport {
 pub fn run(args: LabelArgs) -> Result<()> {
     let ws = args.graph.open()?;
     let trace = args.trace.as_ref().map(JsonLinesSink::create).transpose()?;
-    let mut recorder = Recorder { table: PhaseTable::default(), trace };
+    let mut recorder = Recorder { table: PhaseTable::default(), trace, backend: None };
     let (labels, seconds) = args.labels.labels_with_events(&ws, &mut recorder)?;
     if let Some(trace) = recorder.trace.take() {
         trace.finish()?;
@@ -86,8 +91,8 @@ pub fn run(args: LabelArgs) -> Result<()> {
         dag_edges: ws.dag().num_edges(),
         dims: labels.dims(),
         order: labels.order().to_string(),
-        backend: value_name(&args.labels.backend),
-        parent_method: (args.labels.backend != Backend::Dfs).then(|| value_name(&args.labels.parent_method)),
+        backend: recorder.backend.map(|b| value_name(&b)).unwrap_or_else(|| "index file".into()),
+        parent_method: matches!(recorder.backend, Some(Backend::Cpu)).then(|| value_name(&args.labels.parent_method)),
         label_seconds: seconds,
         phases: recorder.table.rows,
         labels_digest: labels.digest(),

@@ -10,6 +10,7 @@ mod gen_cmd;
 mod info;
 mod label;
 mod query;
+mod selftest;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -44,6 +45,8 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// Measure load, labeling and query times (1 thread and all threads) with peak memory.
     Bench(bench::BenchArgs),
+    /// Check the GPU back end against the CPU: identical labels, identical answers.
+    Selftest(selftest::SelftestArgs),
 }
 
 /// Parses the command line, runs the command, reports errors; the process's exit status.
@@ -67,6 +70,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Gen(args)) => gen_cmd::run(args),
         Some(Command::Convert(args)) => convert::run(args),
         Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Selftest(args)) => selftest::run(args),
         None => info::run_default(),
     })
 }

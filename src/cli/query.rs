@@ -42,6 +42,14 @@ pub struct QueryArgs {
     #[arg(long, short = 'm', value_enum, default_value_t = Method::GuidedDfs)]
     pub method: Method,
 
+    /// Answer a batch on the GPU: cheap rules on the CPU, then concurrent label-guided BFSs.
+    #[arg(long, conflicts_with = "src")]
+    pub gpu: bool,
+
+    /// GPU batch size in 64-query words per vertex (64·W queries per batch).
+    #[arg(long, default_value_t = crate::gpu::search::DEFAULT_WORDS, requires = "gpu")]
+    pub words: usize,
+
     #[command(flatten)]
     pub labels: LabelOptions,
 
@@ -156,6 +164,9 @@ struct BatchJson<'a> {
 }
 
 fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64, args: &QueryArgs) -> Result<()> {
+    if args.gpu {
+        return gpu_batch(engine, queries, args);
+    }
     let spinner = spinner(format!("answering {} queries", thousands(queries.len() as u64)));
     let report = query::run_batch(engine, queries, args.method);
     spinner.finish_and_clear();
@@ -220,4 +231,40 @@ fn print_batch(report: &BatchReport, source: &str, labels: &Labels, label_second
             eprintln!("  line {}: {} ⇝ {} expected {}, got {}", m.line, m.src, m.dst, m.expected, m.got);
         }
     }
+}
+
+#[derive(Serialize)]
+struct GpuBatchJson<'a> {
+    #[serde(flatten)]
+    report: &'a crate::gpu::search::GpuBatchReport,
+    /// Answers that disagree with the file's expected column.
+    mismatches: u64,
+}
+
+/// The GPU batch: the thesis's columns (CPU filter time, GPU search time, queries sent, positives).
+fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()> {
+    let gpu = crate::gpu::Gpu::open()?;
+    let (answers, report) = crate::gpu::search::run_batch(&gpu, engine, queries, args.words)?;
+    let mismatches = queries.iter().zip(&answers).filter(|(q, a)| q.expected.is_some_and(|e| e != **a)).count() as u64;
+    if args.json {
+        print_json(&GpuBatchJson { report: &report, mismatches })?;
+    } else {
+        println!("device          {}", report.device);
+        println!("queries         {}", thousands(report.queries));
+        println!("CPU filter      {}", duration(report.cpu_filter_seconds));
+        println!(
+            "sent to GPU     {} ({} batches of {} queries, {} BFS levels)",
+            thousands(report.sent_to_gpu),
+            report.batches,
+            64 * report.words,
+            thousands(report.levels)
+        );
+        println!("GPU search      {}", duration(report.gpu_seconds));
+        println!("positives       {}", thousands(report.positives));
+        println!("mismatches      {}", thousands(mismatches));
+    }
+    if mismatches > 0 {
+        bail!("{mismatches} GPU answers disagree with the expected column");
+    }
+    Ok(())
 }

@@ -80,6 +80,22 @@ fn split_at_offsets<'a, T>(mut items: &'a mut [T], starts: &[usize]) -> Vec<&'a 
     pieces
 }
 
+/// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:
+/// all a labeler needs when it compares keys instead of walking sorted lists (the GPU does).
+pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>>, Vec<u32>) {
+    let Order::Random { seed } = order else {
+        return (None, dag.roots());
+    };
+    let by_priority = priority_order(dag.num_vertices(), seed, dim);
+    let mut ranks = vec![0u32; by_priority.len()];
+    for (r, &v) in by_priority.iter().enumerate() {
+        ranks[v as usize] = r as u32;
+    }
+    // Filtering the global order keeps the roots sorted without a second sort.
+    let roots = by_priority.into_iter().filter(|&v| dag.parents(v).is_empty()).collect();
+    (Some(ranks), roots)
+}
+
 /// One dimension's traversal order: children lists and roots, each in order, and the rank that
 /// orders them. `lex` keeps no copies (ranks are ids, lists are the graph's own).
 #[derive(Clone, Debug)]
@@ -95,18 +111,9 @@ pub struct DimensionOrder {
 impl DimensionOrder {
     /// Orders `dag` for dimension `dim`.
     pub fn new(dag: &Graph, order: Order, dim: usize) -> DimensionOrder {
-        let Order::Random { seed } = order else {
-            return DimensionOrder { ranks: None, children: None, roots: dag.roots() };
-        };
-        let by_priority = priority_order(dag.num_vertices(), seed, dim);
-        let mut ranks = vec![0u32; by_priority.len()];
-        for (r, &v) in by_priority.iter().enumerate() {
-            ranks[v as usize] = r as u32;
-        }
-        // Filtering the global order keeps the roots sorted without a second sort.
-        let roots = by_priority.into_iter().filter(|&v| dag.parents(v).is_empty()).collect();
-        let children = dag.children_csr().sorted_by_key(|c| ranks[c as usize]);
-        DimensionOrder { ranks: Some(ranks), children: Some(children), roots }
+        let (ranks, roots) = keys_and_roots(dag, order, dim);
+        let children = ranks.as_ref().map(|ranks| dag.children_csr().sorted_by_key(|c| ranks[c as usize]));
+        DimensionOrder { ranks, children, roots }
     }
 
     /// The sort key of `v`. Every ordered list (children of any vertex, roots) is sorted by it, so

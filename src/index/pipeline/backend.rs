@@ -16,6 +16,8 @@ pub enum Backend {
     Dfs,
     /// The BFS pipeline on the CPU, parallel over every level's frontier.
     Cpu,
+    /// The BFS pipeline on an NVIDIA GPU (CUDA through the driver, loaded at run time).
+    Gpu,
 }
 
 /// Labels `dag` with `dims` dimensions in `order` on `backend`, emitting telemetry into `sink`.
@@ -31,6 +33,14 @@ pub fn build_labels(
 ) -> Result<Labels> {
     match backend {
         Backend::Dfs => dfs::label_with_events(dag, dims, order, sink).context("DFS labeling failed"),
+        Backend::Gpu => match crate::gpu::probe() {
+            Ok(_) => crate::gpu::pipeline::label(dag, dims, order, sink).context("GPU labeling failed"),
+            Err(reason) => {
+                // Said out loud, and the events say `cpu`: results are never presented as GPU work.
+                eprintln!("warning: no GPU ({reason}); labeling with the CPU pipeline instead");
+                build_labels(dag, dims, order, Backend::Cpu, parent_method, sink)
+            }
+        },
         Backend::Cpu => {
             let config = PipelineConfig { dims, order, parent_method, all_dims_at_once: true };
             PipelineLabeler::new(Arc::clone(dag), config)

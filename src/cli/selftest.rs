@@ -1,0 +1,68 @@
+//! `grail selftest --gpu`: the GPU's labels and answers against the CPU's; non-zero exit on any
+//! difference, or when there is no GPU to check.
+
+use super::common::print_json;
+use super::info::default_workspace;
+use crate::format::thousands;
+use crate::gpu::{Gpu, selftest};
+use anyhow::{Result, bail};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  grail selftest --gpu\n  grail selftest --gpu --datasets ../shared/datasets/grail")]
+pub struct SelftestArgs {
+    /// Check the GPU back end (labels bit for bit, batch answers one by one) against the CPU.
+    #[arg(long)]
+    pub gpu: bool,
+
+    /// Also check every graph file in this folder.
+    #[arg(long, value_name = "DIR")]
+    pub datasets: Option<PathBuf>,
+
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: SelftestArgs) -> Result<()> {
+    if !args.gpu {
+        bail!("say what to check: `grail selftest --gpu` (the CPU back ends are checked by `cargo test`)");
+    }
+    let gpu = Gpu::open()?;
+    if !args.json {
+        println!(
+            "GPU: {} (compute capability {}.{})",
+            gpu.info.name, gpu.info.compute_capability.0, gpu.info.compute_capability.1
+        );
+    }
+    let bundled = default_workspace()?;
+    let json = args.json;
+    let results = selftest::run(&gpu, &bundled, args.datasets.as_deref(), &mut |r| {
+        if !json {
+            let verdict = if r.problems.is_empty() { "ok" } else { "DIFFERENT" };
+            println!(
+                "{verdict:>9}  {} ({} vertices, {} edges): {} label runs equal, {} queries",
+                r.graph,
+                thousands(r.vertices as u64),
+                thousands(r.edges as u64),
+                r.label_checks,
+                thousands(r.queries as u64)
+            );
+            for p in &r.problems {
+                println!("           {p}");
+            }
+        }
+    })?;
+    let failed = results.iter().filter(|r| !r.problems.is_empty()).count();
+    if json {
+        print_json(&serde_json::json!({ "device": gpu.info.name, "cases": results, "failed": failed }))?;
+    }
+    if failed > 0 {
+        bail!("{failed} of {} graphs differ between GPU and CPU", results.len());
+    }
+    if !json {
+        println!("all {} graphs: GPU labels and answers equal the CPU's", results.len());
+    }
+    Ok(())
+}

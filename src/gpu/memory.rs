@@ -1,0 +1,46 @@
+//! Device allocations with names, so telemetry can say which structure holds how many bytes.
+
+use anyhow::{Context, Result};
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
+use std::sync::Arc;
+
+/// The bytes held by each named device allocation of a run.
+#[derive(Default, Debug)]
+pub struct Ledger {
+    entries: Vec<(String, u64)>,
+}
+
+impl Ledger {
+    /// Allocates `len` zeroed elements and records them under `name`; running out of memory is an
+    /// error that says how much was asked for.
+    pub fn zeros<T: DeviceRepr + ValidAsZeroBits>(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        name: &str,
+        len: usize,
+    ) -> Result<CudaSlice<T>> {
+        let bytes = (len.max(1) * std::mem::size_of::<T>()) as u64;
+        let slice = stream
+            .alloc_zeros::<T>(len.max(1))
+            .with_context(|| format!("out of GPU memory: {name} needs {bytes} bytes"))?;
+        self.entries.push((name.to_string(), bytes));
+        Ok(slice)
+    }
+
+    /// Copies `data` to the device and records it under `name`.
+    pub fn upload<T: DeviceRepr>(&mut self, stream: &Arc<CudaStream>, name: &str, data: &[T]) -> Result<CudaSlice<T>> {
+        let bytes = std::mem::size_of_val(data) as u64;
+        let slice =
+            stream.clone_htod(data).with_context(|| format!("out of GPU memory: {name} needs {bytes} bytes"))?;
+        self.entries.push((name.to_string(), bytes));
+        Ok(slice)
+    }
+
+    pub fn entries(&self) -> &[(String, u64)] {
+        &self.entries
+    }
+
+    pub fn total(&self) -> u64 {
+        self.entries.iter().map(|(_, b)| b).sum()
+    }
+}

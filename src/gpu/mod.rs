@@ -1,0 +1,13 @@
+//! The GPU back end: labeling pipeline and concurrent batch search on NVIDIA GPUs, through cudarc
+//! (the driver and NVRTC are loaded at run time, so every build has this code and a machine
+//! without a GPU gets a one-line reason from [`probe`] instead of a crash).
+
+pub mod context;
+pub mod memory;
+pub mod pipeline;
+pub mod probe;
+pub mod search;
+pub mod selftest;
+
+pub use context::Gpu;
+pub use probe::{GpuInfo, probe};

@@ -1,0 +1,43 @@
+//! Is there a usable NVIDIA GPU? Asked before cudarc touches the driver: cudarc panics when the
+//! driver library is missing, and a machine without a GPU must get a one-line reason instead.
+
+use serde::Serialize;
+
+/// What the probe found on a machine with a usable GPU.
+#[derive(Clone, Debug, Serialize)]
+pub struct GpuInfo {
+    pub name: String,
+    pub compute_capability: (i32, i32),
+    pub total_bytes: u64,
+    pub free_bytes: u64,
+}
+
+/// The GPU, or the reason there is none, in one line a user can act on.
+pub fn probe() -> Result<GpuInfo, String> {
+    // SAFETY: these only try to open the shared libraries (dlopen); nothing is called through them.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err("no NVIDIA driver library (libcuda.so) on this machine".into());
+    }
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err("the NVIDIA driver is present but NVRTC (libnvrtc.so, from the CUDA toolkit) is not".into());
+    }
+    // Belt and braces: a driver that loads but misbehaves must still not take the program down.
+    std::panic::catch_unwind(query_device)
+        .unwrap_or_else(|_| Err("the CUDA driver failed while it was being queried".into()))
+}
+
+fn query_device() -> Result<GpuInfo, String> {
+    use cudarc::driver::CudaContext;
+    let count = CudaContext::device_count().map_err(|e| format!("the CUDA driver cannot count devices: {e}"))?;
+    if count < 1 {
+        return Err("the CUDA driver reports no GPU".into());
+    }
+    let ctx = CudaContext::new(0).map_err(|e| format!("cannot open GPU 0: {e}"))?;
+    let (free, total) = ctx.mem_get_info().map_err(|e| format!("cannot read GPU 0's memory: {e}"))?;
+    Ok(GpuInfo {
+        name: ctx.name().unwrap_or_else(|_| "unknown GPU".into()),
+        compute_capability: ctx.compute_capability().unwrap_or((0, 0)),
+        total_bytes: total as u64,
+        free_bytes: free as u64,
+    })
+}

@@ -1,0 +1,145 @@
+//! `grail selftest --gpu`: the GPU must agree with the CPU, bit for bit on labels and answer for
+//! answer on queries, on generated graphs of every shape, the bundled graph and (when given) a folder
+//! of data sets. Integration tests call the same checks.
+
+use super::context::Gpu;
+use super::search;
+use crate::graph::generators::GeneratorSpec;
+use crate::graph::{Graph, io};
+use crate::index::pipeline::{Backend, ParentMethod, build_labels};
+use crate::index::{Labels, Order};
+use crate::query::{Engine, Method, Scratch, random_queries};
+use crate::telemetry::NullSink;
+use crate::workspace::Workspace;
+use anyhow::{Context, Result};
+use serde::Serialize;
+use std::path::Path;
+use std::sync::Arc;
+
+/// One graph's verdict.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseResult {
+    pub graph: String,
+    pub vertices: usize,
+    pub edges: usize,
+    /// (order, dims) combinations whose GPU labels equal the DFS labels.
+    pub label_checks: usize,
+    pub queries: usize,
+    /// Differences found: labels (per dimension) and answers.
+    pub problems: Vec<String>,
+}
+
+/// The generated shapes every run checks.
+pub const GENERATED: [&str; 8] = [
+    "random:n=20000,deg=5,seed=1",
+    "random:n=3000,deg=40,seed=2",
+    "chain:n=100000",
+    "ladder:k=60",
+    "tree:n=50000,arity=3",
+    "scalefree:n=20000,m=3,seed=3",
+    "fan:width=12000,layers=2,seed=4",
+    "digraph:n=20000,deg=3,seed=5",
+];
+
+/// Checks every generated shape, the bundled graph and each graph file in `datasets`.
+pub fn run(
+    gpu: &Gpu,
+    bundled: &Workspace,
+    datasets: Option<&Path>,
+    report: &mut dyn FnMut(&CaseResult),
+) -> Result<Vec<CaseResult>> {
+    let mut results = Vec::new();
+    let mut check = |name: String, ws: &Workspace| -> Result<()> {
+        let result = check_graph(gpu, name, ws)?;
+        report(&result);
+        results.push(result);
+        Ok(())
+    };
+    for spec in GENERATED {
+        let graph = spec.parse::<GeneratorSpec>()?.generate()?;
+        check(spec.to_string(), &workspace_of(graph, spec))?;
+    }
+    check(bundled.loaded.path.display().to_string(), bundled)?;
+    if let Some(dir) = datasets {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .with_context(|| format!("cannot list {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for file in files {
+            let ws = Workspace::open(&file, None)?;
+            check(file.display().to_string(), &ws)?;
+        }
+    }
+    Ok(results)
+}
+
+fn workspace_of(graph: Graph, name: &str) -> Workspace {
+    let loaded = crate::graph::LoadedGraph {
+        graph: Arc::new(graph),
+        names: crate::graph::VertexNames::Dense,
+        format: io::Format::EdgeList,
+        path: name.into(),
+    };
+    Workspace::from_loaded(loaded, 0.0)
+}
+
+fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
+    let dag = ws.dag();
+    let mut problems = Vec::new();
+    let mut label_checks = 0;
+    let mut last = None;
+    for (order, dims) in [(Order::Lex, 1), (Order::Random { seed: 7 }, 3)] {
+        let cpu = build_labels(dag, dims, order, Backend::Dfs, ParentMethod::Exact, &mut NullSink)?;
+        let on_gpu = super::pipeline::label(dag, dims, order, &mut NullSink)?;
+        match first_difference(&cpu, &on_gpu) {
+            None => label_checks += 1,
+            Some(diff) => problems.push(format!("labels, {order}, {dims} dims: {diff}")),
+        }
+        last = Some(cpu);
+    }
+    let labels = last.expect("two label runs");
+    let engine = Engine::new(dag, &labels, &ws.condensation.component);
+    let queries = random_queries(ws.loaded.graph.num_vertices(), 20_000, 11);
+    let (gpu_answers, _) = search::run_batch(gpu, &engine, &queries, search::DEFAULT_WORDS)?;
+    let mut scratch = Scratch::new(dag.num_vertices());
+    let mut wrong = 0;
+    for (q, &got) in queries.iter().zip(&gpu_answers) {
+        let want = engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, false).reachable;
+        if want != got {
+            if wrong < 3 {
+                problems.push(format!("query {} -> {}: CPU says {want}, GPU says {got}", q.src, q.dst));
+            }
+            wrong += 1;
+        }
+    }
+    if wrong > 3 {
+        problems.push(format!("... {wrong} answers differ in all"));
+    }
+    Ok(CaseResult {
+        graph: name,
+        vertices: ws.loaded.graph.num_vertices(),
+        edges: ws.loaded.graph.num_edges(),
+        label_checks,
+        queries: queries.len(),
+        problems,
+    })
+}
+
+/// Where two label sets first differ, in words.
+fn first_difference(a: &Labels, b: &Labels) -> Option<String> {
+    if a.dims() != b.dims() || a.num_vertices() != b.num_vertices() {
+        return Some("different sizes".into());
+    }
+    for dim in 0..a.dims() {
+        let (x, y) = (a.dimension(dim), b.dimension(dim));
+        for (what, xs, ys) in [("low", &x.low, &y.low), ("post", &x.post, &y.post), ("subtree", &x.subtree, &y.subtree)]
+        {
+            if let Some(v) = (0..xs.len()).find(|&v| xs[v] != ys[v]) {
+                return Some(format!("dimension {dim}, vertex {v}: {what} {} on the CPU, {} on the GPU", xs[v], ys[v]));
+            }
+        }
+    }
+    None
+}
