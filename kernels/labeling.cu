@@ -54,7 +54,8 @@ extern "C" __global__ void init_dimension(Node* tree, const u32* key, const u64*
 // Appends c to the next level's queues. counters: 3 counts by in-degree class, 3 by out-degree
 // class, then the level's in-degree and out-degree sums (the edges phases 1 and 4 will scan).
 __device__ __forceinline__ void enqueue(u32 c, const u64* poff, const u64* coff, u32* bins_in, u32* bins_out,
-                                        u64* counters, const u32* base, u32 n) {
+                                        u64* counters, const u32* base, u32 n, u32* level, u32 next_level) {
+    level[c] = next_level;
     u64 in_degree = poff[c + 1] - poff[c];
     u64 out_degree = coff[c + 1] - coff[c];
     u32 ci = degree_class(in_degree);
@@ -67,9 +68,9 @@ __device__ __forceinline__ void enqueue(u32 c, const u64* poff, const u64* coff,
 
 // Level 0: every vertex without parents.
 extern "C" __global__ void seed_roots(const u64* poff, const u64* coff, u32* bins_in, u32* bins_out,
-                                      u64* counters, const u32* base, u32 n) {
+                                      u64* counters, const u32* base, u32 n, u32* level) {
     u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v < n && poff[v + 1] == poff[v]) enqueue(v, poff, coff, bins_in, bins_out, counters, base, n);
+    if (v < n && poff[v + 1] == poff[v]) enqueue(v, poff, coff, bins_in, bins_out, counters, base, n, level, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,19 +190,19 @@ extern "C" __global__ void select_block(const u32* queue, u32 count, const u64* 
 // whose last parent this was is ready and joins the next level's queues. Queue by out-degree.
 extern "C" __global__ void release_small(const u32* queue, u32 count, const u64* poff, const u64* coff,
                                          const u32* cadj, u32* pending, u32* bins_in, u32* bins_out, u64* counters,
-                                         const u32* base, u32 n) {
+                                         const u32* base, u32 n, u32* level, u32 next_level) {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count) return;
     u32 v = queue[i];
     for (u64 e = coff[v]; e < coff[v + 1]; e++) {
         u32 c = cadj[e];
-        if (atomicSub(&pending[c], 1u) == 1u) enqueue(c, poff, coff, bins_in, bins_out, counters, base, n);
+        if (atomicSub(&pending[c], 1u) == 1u) enqueue(c, poff, coff, bins_in, bins_out, counters, base, n, level, next_level);
     }
 }
 
 extern "C" __global__ void release_wide(const u32* queue, u32 count, u32 vertices_per_block, const u64* poff,
                                         const u64* coff, const u32* cadj, u32* pending, u32* bins_in, u32* bins_out,
-                                        u64* counters, const u32* base, u32 n) {
+                                        u64* counters, const u32* base, u32 n, u32* level, u32 next_level) {
     // vertices_per_block = 1: a block per vertex; = blockDim.x / 32: a warp per vertex.
     u32 group = blockDim.x / vertices_per_block;
     u32 i = blockIdx.x * vertices_per_block + threadIdx.x / group;
@@ -210,7 +211,7 @@ extern "C" __global__ void release_wide(const u32* queue, u32 count, u32 vertice
     u32 v = queue[i];
     for (u64 e = coff[v] + lane; e < coff[v + 1]; e += group) {
         u32 c = cadj[e];
-        if (atomicSub(&pending[c], 1u) == 1u) enqueue(c, poff, coff, bins_in, bins_out, counters, base, n);
+        if (atomicSub(&pending[c], 1u) == 1u) enqueue(c, poff, coff, bins_in, bins_out, counters, base, n, level, next_level);
     }
 }
 

@@ -10,6 +10,7 @@
 typedef unsigned int u32;
 typedef unsigned long long u64;
 
+#define MAX_DIMS 8u
 #define SMALL_LIMIT 32u
 #define LARGE_LIMIT 256u
 
@@ -40,8 +41,12 @@ extern "C" __global__ void search_seed(const u32* src, u32 queries, u32 words, c
 
 // One frontier level. `group` threads share a vertex (1, 32 or blockDim.x); blocks stride over the
 // queue. Shared memory: dst[queries], then the destinations' intervals, dims per query.
+// Beside the label filter, a child c whose DFS subtree holds dst_q in some dimension (the tree cut
+// of the CPU's rules, applied to c) answers q at once: exact, and it saves the levels between c and
+// dst_q. `subtree` is vertex-major, dims per vertex, like `intervals`.
 extern "C" __global__ void search_expand(const u32* queue, u32 count, u32 group, u32 words, u32 dims, u32 queries,
-                                         const u32* dst, const u32* intervals, const u64* coff, const u32* cadj,
+                                         const u32* dst, const u32* intervals, const u32* subtree, const u64* coff,
+                                         const u32* cadj,
                                          u64* cur, u64* next, u64* visited, u64* answered, u32* queue_next,
                                          u32* counts, u32* stamp, u32 level_stamp, u32 n) {
     extern __shared__ u32 shared[];
@@ -66,24 +71,38 @@ extern "C" __global__ void search_expand(const u32* queue, u32 count, u32 group,
             if (bits == 0) continue;
             for (u64 e = coff[x] + lane; e < coff[x + 1]; e += group) {
                 u32 c = cadj[e];
-                u64 keep = 0;
+                // c's labels, read once for all the queries at x.
+                u32 clo[MAX_DIMS], cpo[MAX_DIMS], csize[MAX_DIMS];
+#pragma unroll
+                for (u32 k = 0; k < MAX_DIMS; k++) {
+                    if (k < dims) {
+                        clo[k] = intervals[((u64)c * dims + k) * 2];
+                        cpo[k] = intervals[((u64)c * dims + k) * 2 + 1];
+                        csize[k] = subtree[(u64)c * dims + k];
+                    }
+                }
+                u64 keep = 0, found = 0;
                 u64 rest = bits;
                 while (rest) {
                     u32 b = __ffsll((long long)rest) - 1;
                     rest &= rest - 1;
                     u32 q = w * 64 + b;
-                    if (c == s_dst[q]) {
-                        atomicOr(&answered[w], 1ull << b);
-                        continue;
+                    bool inside = true, below = c == s_dst[q];
+#pragma unroll
+                    for (u32 k = 0; k < MAX_DIMS; k++) {
+                        if (k < dims) {
+                            u32 lo = s_label[(q * dims + k) * 2], po = s_label[(q * dims + k) * 2 + 1];
+                            inside = inside && clo[k] <= lo && po <= cpo[k];
+                            below = below || (cpo[k] - csize[k] < po && po <= cpo[k]);
+                        }
                     }
-                    bool inside = true;
-                    for (u32 k = 0; k < dims && inside; k++) {
-                        u32 lo = s_label[(q * dims + k) * 2], po = s_label[(q * dims + k) * 2 + 1];
-                        u32 clo = intervals[((u64)c * dims + k) * 2], cpo = intervals[((u64)c * dims + k) * 2 + 1];
-                        inside = clo <= lo && po <= cpo;
+                    if (below) {
+                        found |= 1ull << b;
+                    } else if (inside) {
+                        keep |= 1ull << b;
                     }
-                    if (inside) keep |= 1ull << b;
                 }
+                if (found) atomicOr(&answered[w], found);
                 if (keep == 0) continue;
                 u64 fresh = keep & ~visited[(u64)c * words + w];
                 if (fresh == 0) continue;

@@ -3,6 +3,7 @@
 #   scripts/gpu-check.sh GRAIL_BINARY DATA_DIR OUT_DIR [quick|medium|full]
 # DATA_DIR holds the data sets' graph files and query files. quick: self-test only; medium: plus the
 # data sets and a 1M-vertex, degree-50 random DAG; full: plus the 1.5M-vertex, degree-100 one.
+# WORDS lists the GPU batch widths to time (default "8 16").
 set -u
 grail=$1 data=$2 out=$3 mode=${4:-full}
 gen=$(mktemp -d)
@@ -33,7 +34,7 @@ for g in "$data/uniprotenc_22m.scc.gra.gz" "$data/citeseer.scc.gra.gz" "$gen"/*.
   echo "== 1M random queries on $name"
   $grail query "$g" --random 1000000 --query-seed 5 --json > "$out/q-$name-cpu.json" &&
     python3 -c "import json; d=json.load(open('$out/q-$name-cpu.json')); print('cpu', d['threads'], 'threads: %.4f s' % d['elapsed'], 'positives', d['positives'], d['by_rule'])"
-  for w in 1 4 8 16; do
+  for w in ${WORDS:-8 16}; do
     $grail query "$g" --random 1000000 --query-seed 5 --gpu --words $w --json > "$out/q-$name-gpu$w.json" &&
       python3 -c "import json; d=json.load(open('$out/q-$name-gpu$w.json')); print('gpu W=$w: filter %.4f s, gpu %.4f s, sent %d, positives %d, levels %d' % (d['cpu_filter_seconds'], d['gpu_seconds'], d['sent_to_gpu'], d['positives'], d['levels']))"
   done

@@ -65,6 +65,7 @@ struct LabelReport {
     backend: String,
     parent_method: Option<String>,
     label_seconds: f64,
+    gpu_startup_seconds: Option<f64>,
     phases: Vec<PhaseRow>,
     labels_digest: String,
     index_bytes: usize,
@@ -74,12 +75,20 @@ struct LabelReport {
 
 pub fn run(args: LabelArgs) -> Result<()> {
     let ws = args.graph.open()?;
+    // Opening the GPU (driver context, NVRTC compiling the kernels) happens once per process: timed
+    // apart, so the labeling time compares with the CPU back ends'.
+    let gpu_startup_seconds = (args.labels.backend == Backend::Gpu && args.labels.index.is_none()).then(|| {
+        let clock = std::time::Instant::now();
+        let _ = crate::gpu::shared();
+        clock.elapsed().as_secs_f64()
+    });
     let trace = args.trace.as_ref().map(JsonLinesSink::create).transpose()?;
     let mut recorder = Recorder { table: PhaseTable::default(), trace, backend: None };
     let (labels, seconds) = args.labels.labels_with_events(&ws, &mut recorder)?;
     if let Some(trace) = recorder.trace.take() {
         trace.finish()?;
     }
+    let gpu_startup_seconds = gpu_startup_seconds.filter(|_| recorder.backend == Some(Backend::Gpu));
     if let Some(out) = &args.out {
         store::save(out, &labels, fingerprint(ws.dag()))
             .with_context(|| format!("cannot save the index to {}", out.display()))?;
@@ -94,6 +103,7 @@ pub fn run(args: LabelArgs) -> Result<()> {
         backend: recorder.backend.map(|b| value_name(&b)).unwrap_or_else(|| "index file".into()),
         parent_method: matches!(recorder.backend, Some(Backend::Cpu)).then(|| value_name(&args.labels.parent_method)),
         label_seconds: seconds,
+        gpu_startup_seconds,
         phases: recorder.table.rows,
         labels_digest: labels.digest(),
         index_bytes: labels.heap_bytes(),
@@ -113,6 +123,12 @@ pub fn run(args: LabelArgs) -> Result<()> {
     println!("labels     {} dimensions, order {}", report.dims, report.order);
     let method = report.parent_method.as_ref().map(|m| format!(", parent method {m}")).unwrap_or_default();
     println!("time       {} on the {} back end{method}", duration(report.label_seconds), report.backend);
+    if let Some(startup) = report.gpu_startup_seconds {
+        println!(
+            "           (before it: {} to open the GPU and compile the kernels, once per process)",
+            duration(startup)
+        );
+    }
     println!(
         "size       {} of labels; peak memory {}",
         bytes(report.index_bytes as u64),

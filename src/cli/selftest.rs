@@ -4,7 +4,7 @@
 use super::common::print_json;
 use super::info::default_workspace;
 use crate::format::thousands;
-use crate::gpu::{Gpu, selftest};
+use crate::gpu::selftest;
 use anyhow::{Result, bail};
 use clap::Args;
 use std::path::PathBuf;
@@ -29,7 +29,7 @@ pub fn run(args: SelftestArgs) -> Result<()> {
     if !args.gpu {
         bail!("say what to check: `grail selftest --gpu` (the CPU back ends are checked by `cargo test`)");
     }
-    let gpu = Gpu::open()?;
+    let gpu = crate::gpu::shared()?;
     if !args.json {
         println!(
             "GPU: {} (compute capability {}.{})",
@@ -38,7 +38,7 @@ pub fn run(args: SelftestArgs) -> Result<()> {
     }
     let bundled = default_workspace()?;
     let json = args.json;
-    let results = selftest::run(&gpu, &bundled, args.datasets.as_deref(), &mut |r| {
+    let results = selftest::run(gpu, &bundled, args.datasets.as_deref(), &mut |r| {
         if !json {
             let verdict = if r.problems.is_empty() { "ok" } else { "DIFFERENT" };
             println!(

@@ -7,7 +7,7 @@ use super::probe::{GpuInfo, probe};
 use anyhow::{Context, Result, anyhow};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The kernel sources, by module name.
 pub const KERNELS: [(&str, &str); 2] =
@@ -19,6 +19,13 @@ pub struct Gpu {
     pub ctx: Arc<CudaContext>,
     pub stream: Arc<CudaStream>,
     modules: Vec<(&'static str, Arc<CudaModule>)>,
+}
+
+/// The process's GPU, opened on first use (context creation and NVRTC take a few hundred
+/// milliseconds, which every later labeling or batch then skips). The error is the one-line reason.
+pub fn shared() -> Result<&'static Gpu> {
+    static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+    GPU.get_or_init(|| Gpu::open().map_err(|e| format!("{e:#}"))).as_ref().map_err(|e| anyhow!("{e}"))
 }
 
 impl Gpu {

@@ -9,5 +9,5 @@ pub mod probe;
 pub mod search;
 pub mod selftest;
 
-pub use context::Gpu;
+pub use context::{Gpu, shared};
 pub use probe::{GpuInfo, probe};

@@ -9,30 +9,48 @@
 
 use super::context::Gpu;
 use super::memory::Ledger;
-use crate::graph::{Graph, topo};
+use crate::graph::Graph;
 use crate::index::order::keys_and_roots;
 use crate::index::pipeline::Backend;
 use crate::index::{DimensionLabels, Labels, Order};
 use crate::telemetry::{Event, Phase, QueueSizes, Sink, memory_event};
 use anyhow::{Context, Result, ensure};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, LaunchConfig, PushKernelArg, sys};
+use rayon::prelude::*;
 use std::time::Instant;
 
 const THREADS: u32 = 256;
 const WARPS_PER_BLOCK: u32 = THREADS / 32;
 
-/// Labels `dag` on the GPU. Fails (with the reason) when there is no usable GPU or memory.
+/// Labels `dag` on the process's GPU ([`super::shared`]). Fails, with the reason, when there is no
+/// usable GPU, not enough device memory, or the graph has a cycle.
 pub fn label(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink) -> Result<Labels> {
     ensure!(dims >= 1, "at least one dimension is needed");
+    let gpu = super::shared()?;
     let clock = Instant::now();
-    let gpu = Gpu::open()?;
     let (n, m) = (dag.num_vertices() as u64, dag.num_edges() as u64);
     sink.emit(Event::RunStarted { backend: Backend::Gpu, dims, order, vertices: n, edges: m });
-    let (level, _) = topo::levels(dag)?;
-    let mut run = DeviceRun::new(&gpu, dag)?;
+    // The order keys of every dimension, computed on the CPU cores while nothing else needs them.
+    let orders: Vec<(Vec<u32>, Vec<u32>)> = (0..dims)
+        .into_par_iter()
+        .map(|dim| {
+            let (keys, roots) = keys_and_roots(dag, order, dim);
+            (keys.unwrap_or_else(|| (0..n as u32).collect()), roots)
+        })
+        .collect();
+    let mut run = DeviceRun::new(gpu, dag)?;
     let mut dimensions = Vec::with_capacity(dims);
-    for dim in 0..dims {
-        dimensions.push(run.dimension(dag, order, dim, sink)?);
+    let mut level = Vec::new();
+    for (dim, (keys, roots)) in orders.iter().enumerate() {
+        dimensions.push(run.dimension(keys, roots, dim, sink)?);
+        if dim == 0 {
+            // Dimension 0 found the Kahn levels; a vertex never released sits on no level: a cycle.
+            ensure!(
+                run.levels.iter().map(LevelQueues::vertices).sum::<u64>() == n,
+                "the graph has a cycle; condense it first"
+            );
+            level = gpu.stream.clone_dtoh(&run.level)?;
+        }
         let (free, total) = gpu.memory()?;
         let mut structures = run.ledger.entries().to_vec();
         structures.push(("gpu used (whole device)".into(), total - free));
@@ -111,13 +129,24 @@ struct DeviceRun<'g> {
     low: CudaSlice<u32>,
     bins_in: CudaSlice<u32>,
     bins_out: CudaSlice<u32>,
+    /// Each vertex's Kahn level (the longest path from a root), found by dimension 0.
+    level: CudaSlice<u32>,
     /// Per level: 3 in-class counts, 3 out-class counts, in-degree sum, out-degree sum.
     counters: CudaSlice<u64>,
     /// The next level's queue bases (3 in, 3 out), uploaded before each release.
     base: CudaSlice<u32>,
     levels: Vec<LevelQueues>,
-    start: CudaEvent,
-    stop: CudaEvent,
+    /// Timing events, one per level boundary of a phase: recorded without waiting, read at the
+    /// phase's end, so only the levels that must (dimension 0's parent selection, which reads the
+    /// next queue sizes) wait for the device.
+    marks: Vec<CudaEvent>,
+}
+
+/// A finished level, waiting for its time to be read off the events.
+struct LevelRecord {
+    level: usize,
+    queues: QueueSizes,
+    edges_scanned: u64,
 }
 
 impl<'g> DeviceRun<'g> {
@@ -139,10 +168,9 @@ impl<'g> DeviceRun<'g> {
         let low = ledger.zeros(stream, "low", n)?;
         let bins_in = ledger.zeros(stream, "queues by in-degree", 3 * n)?;
         let bins_out = ledger.zeros(stream, "queues by out-degree", 3 * n)?;
+        let level = ledger.zeros(stream, "levels", n)?;
         let counters = ledger.zeros(stream, "queue counters", 8)?;
         let base = ledger.zeros(stream, "queue bases", 6)?;
-        let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
-        let (start, stop) = (gpu.ctx.new_event(timing)?, gpu.ctx.new_event(timing)?);
         Ok(DeviceRun {
             gpu,
             kernels: Kernels::load(gpu)?,
@@ -161,19 +189,17 @@ impl<'g> DeviceRun<'g> {
             low,
             bins_in,
             bins_out,
+            level,
             counters,
             base,
             levels: Vec::new(),
-            start,
-            stop,
+            marks: Vec::new(),
         })
     }
 
-    fn dimension(&mut self, dag: &Graph, order: Order, dim: usize, sink: &mut dyn Sink) -> Result<DimensionLabels> {
+    fn dimension(&mut self, keys: &[u32], roots: &[u32], dim: usize, sink: &mut dyn Sink) -> Result<DimensionLabels> {
         let stream = &self.gpu.stream;
-        let (keys, roots) = keys_and_roots(dag, order, dim);
-        let keys = keys.unwrap_or_else(|| (0..self.n).collect());
-        stream.memcpy_htod(&keys, &mut self.key)?;
+        stream.memcpy_htod(keys, &mut self.key)?;
         let n = self.n;
         let mut launch = stream.launch_builder(&self.kernels.init_dimension);
         launch.arg(&self.tree).arg(&self.key).arg(&self.poff).arg(&mut self.pending);
@@ -182,7 +208,7 @@ impl<'g> DeviceRun<'g> {
 
         self.parent_selection(dim, sink)?;
         self.subtree_sizes(dim, sink)?;
-        self.root_offsets(&roots)?;
+        self.root_offsets(roots)?;
         self.post_order(dim, sink)?;
         self.min_post(dim, sink)?;
 
@@ -204,9 +230,10 @@ impl<'g> DeviceRun<'g> {
         }
         let mut level = 0;
         let mut edges_total = 0;
+        let mut records = Vec::new();
         while level < self.levels.len() {
             let q = self.levels[level];
-            self.start.record(&self.gpu.stream)?;
+            self.mark(records.len())?;
             for class in 0..3 {
                 self.launch_select(class, q.in_base[class], q.in_count[class])?;
             }
@@ -216,13 +243,13 @@ impl<'g> DeviceRun<'g> {
                     self.levels.push(next);
                 }
             }
-            let seconds = self.level_seconds()?;
             edges_total += q.in_degrees;
             let queues =
                 QueueSizes { small: q.in_count[0] as u64, medium: q.in_count[1] as u64, large: q.in_count[2] as u64 };
-            sink.emit(Event::LevelDone { dim, phase, level, queues, edges_scanned: q.in_degrees, seconds });
+            records.push(LevelRecord { level, queues, edges_scanned: q.in_degrees });
             level += 1;
         }
+        self.emit_levels(dim, phase, &records, sink)?;
         sink.emit(self.phase_done(dim, phase, edges_total, clock));
         Ok(())
     }
@@ -234,13 +261,14 @@ impl<'g> DeviceRun<'g> {
         let n = self.n;
         let mut launch = stream.launch_builder(&self.kernels.seed_roots);
         launch.arg(&self.poff).arg(&self.coff).arg(&mut self.bins_in).arg(&mut self.bins_out);
-        launch.arg(&mut self.counters).arg(&self.base).arg(&n);
+        launch.arg(&mut self.counters).arg(&self.base).arg(&n).arg(&mut self.level);
         unsafe { launch.launch(grid(n)) }.context("seed_roots")?;
         self.read_queues([0; 3], [0; 3])
     }
 
     /// Releases level `q`'s children into the next level's queues and returns that level.
     fn release(&mut self, q: &LevelQueues) -> Result<LevelQueues> {
+        let next_level = self.levels.len() as u32;
         let stream = &self.gpu.stream;
         let in_base: [u32; 3] = std::array::from_fn(|c| q.in_base[c] + q.in_count[c]);
         let out_base: [u32; 3] = std::array::from_fn(|c| q.out_base[c] + q.out_count[c]);
@@ -267,6 +295,7 @@ impl<'g> DeviceRun<'g> {
             }
             launch.arg(&self.poff).arg(&self.coff).arg(&self.cadj).arg(&mut self.pending);
             launch.arg(&self.bins_in).arg(&self.bins_out).arg(&mut self.counters).arg(&self.base).arg(&n);
+            launch.arg(&mut self.level).arg(&next_level);
             unsafe { launch.launch(config) }.context("release")?;
         }
         self.read_queues(in_base, out_base)
@@ -305,9 +334,10 @@ impl<'g> DeviceRun<'g> {
         sink.emit(Event::PhaseStarted { dim, phase });
         let clock = Instant::now();
         let mut edges_total = 0;
+        let mut records = Vec::new();
         for (step, level) in (0..self.levels.len()).rev().enumerate() {
             let q = self.levels[level];
-            self.start.record(&self.gpu.stream)?;
+            self.mark(records.len())?;
             for class in 0..3u32 {
                 let count = q.out_count[class as usize];
                 if count == 0 {
@@ -323,16 +353,9 @@ impl<'g> DeviceRun<'g> {
             // Every vertex follows its one T-edge up (roots, on level 0, have none).
             let edges = if level == 0 { 0 } else { q.vertices() };
             edges_total += edges;
-            let seconds = self.level_seconds()?;
-            sink.emit(Event::LevelDone {
-                dim,
-                phase,
-                level: step,
-                queues: out_queues(&q),
-                edges_scanned: edges,
-                seconds,
-            });
+            records.push(LevelRecord { level: step, queues: out_queues(&q), edges_scanned: edges });
         }
+        self.emit_levels(dim, phase, &records, sink)?;
         sink.emit(self.phase_done(dim, phase, edges_total, clock));
         Ok(())
     }
@@ -357,9 +380,10 @@ impl<'g> DeviceRun<'g> {
         sink.emit(Event::PhaseStarted { dim, phase });
         let clock = Instant::now();
         let mut edges_total = 0;
+        let mut records = Vec::new();
         for level in 0..self.levels.len() {
             let q = self.levels[level];
-            self.start.record(&self.gpu.stream)?;
+            self.mark(records.len())?;
             for class in 0..3u32 {
                 let count = q.out_count[class as usize];
                 if count == 0 {
@@ -375,9 +399,9 @@ impl<'g> DeviceRun<'g> {
             }
             let edges = if level == 0 { 0 } else { q.vertices() };
             edges_total += edges;
-            let seconds = self.level_seconds()?;
-            sink.emit(Event::LevelDone { dim, phase, level, queues: out_queues(&q), edges_scanned: edges, seconds });
+            records.push(LevelRecord { level, queues: out_queues(&q), edges_scanned: edges });
         }
+        self.emit_levels(dim, phase, &records, sink)?;
         sink.emit(self.phase_done(dim, phase, edges_total, clock));
         Ok(())
     }
@@ -388,9 +412,10 @@ impl<'g> DeviceRun<'g> {
         sink.emit(Event::PhaseStarted { dim, phase });
         let clock = Instant::now();
         let mut edges_total = 0;
+        let mut records = Vec::new();
         for (step, level) in (0..self.levels.len()).rev().enumerate() {
             let q = self.levels[level];
-            self.start.record(&self.gpu.stream)?;
+            self.mark(records.len())?;
             for class in 0..3u32 {
                 let count = q.out_count[class as usize];
                 if count == 0 {
@@ -413,25 +438,32 @@ impl<'g> DeviceRun<'g> {
                 unsafe { launch.launch(config) }.context("min_post")?;
             }
             edges_total += q.out_degrees;
-            let seconds = self.level_seconds()?;
-            sink.emit(Event::LevelDone {
-                dim,
-                phase,
-                level: step,
-                queues: out_queues(&q),
-                edges_scanned: q.out_degrees,
-                seconds,
-            });
+            records.push(LevelRecord { level: step, queues: out_queues(&q), edges_scanned: q.out_degrees });
         }
+        self.emit_levels(dim, phase, &records, sink)?;
         sink.emit(self.phase_done(dim, phase, edges_total, clock));
         Ok(())
     }
 
-    /// Seconds between the `start` event and now (on the device); waits for the level to finish.
-    fn level_seconds(&self) -> Result<f64> {
-        self.stop.record(&self.gpu.stream)?;
-        self.stop.synchronize()?;
-        Ok(self.start.elapsed_ms(&self.stop)? as f64 / 1e3)
+    /// Records timing event `i` on the stream (creating it on first use).
+    fn mark(&mut self, i: usize) -> Result<()> {
+        while self.marks.len() <= i {
+            self.marks.push(self.gpu.ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))?);
+        }
+        self.marks[i].record(&self.gpu.stream)?;
+        Ok(())
+    }
+
+    /// Waits for the phase's last level, then emits every level with its device time.
+    fn emit_levels(&mut self, dim: usize, phase: Phase, records: &[LevelRecord], sink: &mut dyn Sink) -> Result<()> {
+        self.mark(records.len())?;
+        self.marks[records.len()].synchronize()?;
+        for (i, r) in records.iter().enumerate() {
+            let seconds = self.marks[i].elapsed_ms(&self.marks[i + 1])? as f64 / 1e3;
+            let (level, queues, edges_scanned) = (r.level, r.queues, r.edges_scanned);
+            sink.emit(Event::LevelDone { dim, phase, level, queues, edges_scanned, seconds });
+        }
+        Ok(())
     }
 
     fn phase_done(&self, dim: usize, phase: Phase, edges_scanned: u64, clock: Instant) -> Event {

@@ -92,6 +92,7 @@ struct DeviceSearch<'g> {
     coff: CudaSlice<u64>,
     cadj: CudaSlice<u32>,
     intervals: CudaSlice<u32>,
+    subtree: CudaSlice<u32>,
     cur: CudaSlice<u64>,
     next: CudaSlice<u64>,
     visited: CudaSlice<u64>,
@@ -117,7 +118,9 @@ impl<'g> DeviceSearch<'g> {
         let mut ledger = Ledger::default();
         let coff = ledger.upload(stream, "children offsets", dag.children_csr().offsets())?;
         let cadj = ledger.upload(stream, "children", dag.children_csr().targets())?;
+        ensure!(dims <= 8, "the GPU search takes at most 8 dimensions, not {dims}");
         let intervals = ledger.upload(stream, "labels", bytemuck::cast_slice::<_, u32>(labels.intervals()))?;
+        let subtree = ledger.upload(stream, "subtree sizes", labels.subtrees())?;
         let bits = n * words;
         let sms = gpu.ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
         Ok(DeviceSearch {
@@ -131,6 +134,7 @@ impl<'g> DeviceSearch<'g> {
             coff,
             cadj,
             intervals,
+            subtree,
             cur: ledger.zeros(stream, "frontier bits", bits)?,
             next: ledger.zeros(stream, "next frontier bits", bits)?,
             visited: ledger.zeros(stream, "visited bits", bits)?,
@@ -163,9 +167,10 @@ impl<'g> DeviceSearch<'g> {
         launch.arg(&mut self.queue_next).arg(&mut self.counts).arg(&mut self.stamp).arg(&self.level_stamp).arg(&n);
         unsafe { launch.launch(LaunchConfig::for_num_elems(queries)) }.context("search_seed")?;
         let shared = queries * 4 * (1 + 2 * self.dims);
+        let all_answered = |answered: &[u64]| (0..queries as usize).all(|q| answered[q / 64] >> (q % 64) & 1 == 1);
         loop {
             let counts = stream.clone_dtoh(&self.counts)?;
-            if counts.iter().all(|&c| c == 0) {
+            if counts.iter().all(|&c| c == 0) || all_answered(&stream.clone_dtoh(&self.answered)?) {
                 break;
             }
             std::mem::swap(&mut self.queue, &mut self.queue_next);
@@ -184,7 +189,7 @@ impl<'g> DeviceSearch<'g> {
                     LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: shared };
                 let mut launch = stream.launch_builder(&self.expand);
                 launch.arg(&queue).arg(&count).arg(&group).arg(&words).arg(&self.dims).arg(&queries);
-                launch.arg(&dst_d).arg(&self.intervals).arg(&self.coff).arg(&self.cadj);
+                launch.arg(&dst_d).arg(&self.intervals).arg(&self.subtree).arg(&self.coff).arg(&self.cadj);
                 launch.arg(&mut self.cur).arg(&mut self.next).arg(&mut self.visited).arg(&mut self.answered);
                 launch.arg(&mut self.queue_next).arg(&mut self.counts).arg(&mut self.stamp);
                 launch.arg(&self.level_stamp).arg(&n);

@@ -33,11 +33,11 @@ pub fn build_labels(
 ) -> Result<Labels> {
     match backend {
         Backend::Dfs => dfs::label_with_events(dag, dims, order, sink).context("DFS labeling failed"),
-        Backend::Gpu => match crate::gpu::probe() {
+        Backend::Gpu => match crate::gpu::shared() {
             Ok(_) => crate::gpu::pipeline::label(dag, dims, order, sink).context("GPU labeling failed"),
             Err(reason) => {
                 // Said out loud, and the events say `cpu`: results are never presented as GPU work.
-                eprintln!("warning: no GPU ({reason}); labeling with the CPU pipeline instead");
+                eprintln!("warning: {reason:#}; labeling with the CPU pipeline instead");
                 build_labels(dag, dims, order, Backend::Cpu, parent_method, sink)
             }
         },
