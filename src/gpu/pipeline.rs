@@ -12,12 +12,14 @@ use super::memory::Ledger;
 use crate::graph::Graph;
 use crate::index::order::keys_and_roots;
 use crate::index::pipeline::Backend;
+use crate::index::pipeline::Cancelled;
 use crate::index::{DimensionLabels, Labels, Order};
 use crate::telemetry::{Event, Phase, QueueSizes, Sink, memory_event};
 use anyhow::{Context, Result, ensure};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, LaunchConfig, PushKernelArg, sys};
 use rayon::prelude::*;
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 const THREADS: u32 = 256;
 const WARPS_PER_BLOCK: u32 = THREADS / 32;
@@ -25,41 +27,217 @@ const WARPS_PER_BLOCK: u32 = THREADS / 32;
 /// Labels `dag` on the process's GPU ([`super::shared`]). Fails, with the reason, when there is no
 /// usable GPU, not enough device memory, or the graph has a cycle.
 pub fn label(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink) -> Result<Labels> {
-    ensure!(dims >= 1, "at least one dimension is needed");
-    let gpu = super::shared()?;
-    let clock = Instant::now();
-    let (n, m) = (dag.num_vertices() as u64, dag.num_edges() as u64);
-    sink.emit(Event::RunStarted { backend: Backend::Gpu, dims, order, vertices: n, edges: m });
-    // The order keys of every dimension, computed on the CPU cores while nothing else needs them.
-    let orders: Vec<(Vec<u32>, Vec<u32>)> = (0..dims)
-        .into_par_iter()
-        .map(|dim| {
-            let (keys, roots) = keys_and_roots(dag, order, dim);
-            (keys.unwrap_or_else(|| (0..n as u32).collect()), roots)
+    GpuLabeler::new(dag, dims, order)?.run_to_end(sink)
+}
+
+/// The phases in the order a dimension runs them.
+const PHASES: [Phase; 4] = [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost];
+
+/// How far one call advances.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Until {
+    Level,
+    Phase,
+    End,
+}
+
+/// Where a run stands: dimension, phase (index into [`PHASES`]) and the levels done in it.
+struct Cursor {
+    dim: usize,
+    phase: usize,
+    step: usize,
+    edges: u64,
+    seconds: f64,
+    /// Levels run but not yet reported (their times are read off the events in one wait).
+    pending: Vec<LevelRecord>,
+}
+
+/// The GPU labeler as a state machine, like the CPU's `PipelineLabeler`: the caller drives it one
+/// BFS level ([`Self::step_level`]), one phase, or to the end, and may cancel or reset it. The graph
+/// and all arrays stay on the device throughout.
+pub struct GpuLabeler {
+    run: DeviceRun<'static>,
+    dims: usize,
+    order: Order,
+    edges: u64,
+    /// Per dimension: the order keys and the roots in order.
+    orders: Vec<(Vec<u32>, Vec<u32>)>,
+    cursor: Option<Cursor>,
+    dimensions: Vec<DimensionLabels>,
+    level: Vec<u32>,
+    labels: Option<Labels>,
+    cancel: Arc<AtomicBool>,
+    /// Device time of the phases so far (pauses between steps excluded).
+    compute_seconds: f64,
+}
+
+impl GpuLabeler {
+    /// Uploads `dag` to the process's GPU and prepares `dims` dimensions in `order`.
+    pub fn new(dag: &Graph, dims: usize, order: Order) -> Result<GpuLabeler> {
+        ensure!(dims >= 1, "at least one dimension is needed");
+        let gpu = super::shared()?;
+        let n = dag.num_vertices() as u32;
+        // The order keys of every dimension, on the CPU cores while the graph goes to the device.
+        let (orders, run) = rayon::join(
+            || -> Vec<(Vec<u32>, Vec<u32>)> {
+                (0..dims)
+                    .into_par_iter()
+                    .map(|dim| {
+                        let (keys, roots) = keys_and_roots(dag, order, dim);
+                        (keys.unwrap_or_else(|| (0..n).collect()), roots)
+                    })
+                    .collect()
+            },
+            || DeviceRun::new(gpu, dag),
+        );
+        Ok(GpuLabeler {
+            run: run?,
+            dims,
+            order,
+            edges: dag.num_edges() as u64,
+            orders,
+            cursor: None,
+            dimensions: Vec::new(),
+            level: Vec::new(),
+            labels: None,
+            cancel: Arc::new(AtomicBool::new(false)),
+            compute_seconds: 0.0,
         })
-        .collect();
-    let mut run = DeviceRun::new(gpu, dag)?;
-    let mut dimensions = Vec::with_capacity(dims);
-    let mut level = Vec::new();
-    for (dim, (keys, roots)) in orders.iter().enumerate() {
-        dimensions.push(run.dimension(keys, roots, dim, sink)?);
-        if dim == 0 {
-            // Dimension 0 found the Kahn levels; a vertex never released sits on no level: a cycle.
-            ensure!(
-                run.levels.iter().map(LevelQueues::vertices).sum::<u64>() == n,
-                "the graph has a cycle; condense it first"
-            );
-            level = gpu.stream.clone_dtoh(&run.level)?;
+    }
+
+    /// Runs one BFS level of the current phase. Returns true once every dimension is done.
+    pub fn step_level(&mut self, sink: &mut dyn Sink) -> Result<bool> {
+        self.advance(Until::Level, sink)
+    }
+
+    /// Runs the rest of the current phase.
+    pub fn finish_phase(&mut self, sink: &mut dyn Sink) -> Result<bool> {
+        self.advance(Until::Phase, sink)
+    }
+
+    /// Runs every remaining level of every dimension and returns the labels.
+    pub fn run_to_end(&mut self, sink: &mut dyn Sink) -> Result<Labels> {
+        self.advance(Until::End, sink)?;
+        self.labels.clone().context("the GPU labeler finished without labels")
+    }
+
+    /// A flag another thread may set; the run stops at the next level boundary.
+    pub fn cancel_token(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancel)
+    }
+
+    /// Back to the start (the graph stays on the device).
+    pub fn reset(&mut self) {
+        self.cursor = None;
+        self.dimensions.clear();
+        self.labels = None;
+        self.compute_seconds = 0.0;
+        self.cancel.store(false, Ordering::Relaxed);
+        if !self.run.levels_complete {
+            // Half-built Kahn levels cannot be resumed: the pending-parent counts start over.
+            self.run.levels.clear();
         }
-        let (free, total) = gpu.memory()?;
-        let mut structures = run.ledger.entries().to_vec();
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.labels.is_some()
+    }
+
+    /// The labels, once finished.
+    pub fn take_labels(&mut self) -> Option<Labels> {
+        self.labels.take()
+    }
+
+    fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<bool> {
+        loop {
+            if self.labels.is_some() {
+                return Ok(true);
+            }
+            if self.cancel.load(Ordering::Relaxed) {
+                sink.emit(Event::Cancelled);
+                return Err(Cancelled.into());
+            }
+            let cursor = match &mut self.cursor {
+                Some(cursor) => cursor,
+                None => {
+                    let (n, m) = (self.run.n as u64, self.edges);
+                    let (dims, order) = (self.dims, self.order);
+                    sink.emit(Event::RunStarted { backend: Backend::Gpu, dims, order, vertices: n, edges: m });
+                    self.cursor.insert(Cursor {
+                        dim: 0,
+                        phase: 0,
+                        step: 0,
+                        edges: 0,
+                        seconds: 0.0,
+                        pending: Vec::new(),
+                    })
+                }
+            };
+            let (dim, phase) = (cursor.dim, PHASES[cursor.phase]);
+            if cursor.step == 0 && cursor.pending.is_empty() {
+                sink.emit(Event::PhaseStarted { dim, phase });
+                let (keys, roots) = &self.orders[dim];
+                match phase {
+                    Phase::ParentSelection => self.run.start_dimension(keys)?,
+                    Phase::PostOrder => self.run.root_offsets(roots)?,
+                    _ => {}
+                }
+            }
+            let cursor = self.cursor.as_mut().expect("set above");
+            self.run.mark(cursor.pending.len())?;
+            let (record, more) = self.run.run_level(phase, cursor.step)?;
+            cursor.edges += record.edges_scanned;
+            cursor.pending.push(record);
+            cursor.step += 1;
+            if until == Until::Level || !more {
+                cursor.seconds += self.run.emit_levels(dim, phase, &cursor.pending, sink)?;
+                cursor.pending.clear();
+            }
+            if more {
+                if until == Until::Level {
+                    return Ok(false);
+                }
+                continue;
+            }
+            let (levels, edges_scanned, seconds) = (cursor.step, cursor.edges, cursor.seconds);
+            let vertices = self.run.n as u64;
+            sink.emit(Event::PhaseDone { dim, phase, levels, vertices, edges_scanned, seconds });
+            self.compute_seconds += seconds;
+            self.next_phase(sink)?;
+            if until != Until::End {
+                return Ok(self.labels.is_some());
+            }
+        }
+    }
+
+    /// After a phase: the next phase, the next dimension, or the labels.
+    fn next_phase(&mut self, sink: &mut dyn Sink) -> Result<()> {
+        let cursor = self.cursor.as_mut().expect("a phase just ended");
+        let dim = cursor.dim;
+        if cursor.phase + 1 < PHASES.len() {
+            *cursor = Cursor { phase: cursor.phase + 1, step: 0, edges: 0, seconds: 0.0, pending: Vec::new(), dim };
+            return Ok(());
+        }
+        self.dimensions.push(self.run.download_dimension()?);
+        if dim == 0 {
+            // Dimension 0 found the Kahn levels; a vertex never released lies on a cycle.
+            let placed: u64 = self.run.levels.iter().map(LevelQueues::vertices).sum();
+            ensure!(placed == self.run.n as u64, "the graph has a cycle; condense it first");
+            self.level = self.run.gpu.stream.clone_dtoh(&self.run.level)?;
+        }
+        let (free, total) = self.run.gpu.memory()?;
+        let mut structures = self.run.ledger.entries().to_vec();
         structures.push(("gpu used (whole device)".into(), total - free));
         structures.push(("gpu total".into(), total));
         sink.emit(memory_event(structures));
+        if dim + 1 < self.dims {
+            *cursor = Cursor { dim: dim + 1, phase: 0, step: 0, edges: 0, seconds: 0.0, pending: Vec::new() };
+            return Ok(());
+        }
+        self.labels = Some(Labels::from_dimensions(self.order, &self.dimensions, self.level.clone()));
+        sink.emit(Event::RunDone { seconds: self.compute_seconds });
+        Ok(())
     }
-    let labels = Labels::from_dimensions(order, &dimensions, level);
-    sink.emit(Event::RunDone { seconds: clock.elapsed().as_secs_f64() });
-    Ok(labels)
 }
 
 /// One level's queues, by class (small, medium, large), in the `bins_in`/`bins_out` arrays.
@@ -136,6 +314,8 @@ struct DeviceRun<'g> {
     /// The next level's queue bases (3 in, 3 out), uploaded before each release.
     base: CudaSlice<u32>,
     levels: Vec<LevelQueues>,
+    /// Whether `levels` holds every Kahn level (dimension 0's parent selection has released them all).
+    levels_complete: bool,
     /// Timing events, one per level boundary of a phase: recorded without waiting, read at the
     /// phase's end, so only the levels that must (dimension 0's parent selection, which reads the
     /// next queue sizes) wait for the device.
@@ -193,11 +373,13 @@ impl<'g> DeviceRun<'g> {
             counters,
             base,
             levels: Vec::new(),
+            levels_complete: false,
             marks: Vec::new(),
         })
     }
 
-    fn dimension(&mut self, keys: &[u32], roots: &[u32], dim: usize, sink: &mut dyn Sink) -> Result<DimensionLabels> {
+    /// Uploads a dimension's keys and resets the per-dimension arrays.
+    fn start_dimension(&mut self, keys: &[u32]) -> Result<()> {
         let stream = &self.gpu.stream;
         stream.memcpy_htod(keys, &mut self.key)?;
         let n = self.n;
@@ -205,53 +387,67 @@ impl<'g> DeviceRun<'g> {
         launch.arg(&self.tree).arg(&self.key).arg(&self.poff).arg(&mut self.pending);
         launch.arg(&mut self.size).arg(&mut self.offset).arg(&n);
         unsafe { launch.launch(grid(n + 1)) }.context("init_dimension")?;
-
-        self.parent_selection(dim, sink)?;
-        self.subtree_sizes(dim, sink)?;
-        self.root_offsets(roots)?;
-        self.post_order(dim, sink)?;
-        self.min_post(dim, sink)?;
-
-        let low = stream.clone_dtoh(&self.low)?;
-        let post = stream.clone_dtoh(&self.post)?;
-        let subtree = stream.clone_dtoh(&self.size)?;
-        Ok(DimensionLabels { low, post, subtree })
-    }
-
-    /// Phase 1. Dimension 0 also builds the Kahn levels' queues; later dimensions replay them.
-    fn parent_selection(&mut self, dim: usize, sink: &mut dyn Sink) -> Result<()> {
-        let phase = Phase::ParentSelection;
-        sink.emit(Event::PhaseStarted { dim, phase });
-        let clock = Instant::now();
-        let build = self.levels.is_empty();
-        if build {
+        if self.levels.is_empty() {
             let roots = self.seed_roots()?;
             self.levels.push(roots);
         }
-        let mut level = 0;
-        let mut edges_total = 0;
-        let mut records = Vec::new();
-        while level < self.levels.len() {
-            let q = self.levels[level];
-            self.mark(records.len())?;
-            for class in 0..3 {
-                self.launch_select(class, q.in_base[class], q.in_count[class])?;
-            }
-            if build {
-                let next = self.release(&q)?;
-                if next.vertices() > 0 {
-                    self.levels.push(next);
-                }
-            }
-            edges_total += q.in_degrees;
-            let queues =
-                QueueSizes { small: q.in_count[0] as u64, medium: q.in_count[1] as u64, large: q.in_count[2] as u64 };
-            records.push(LevelRecord { level, queues, edges_scanned: q.in_degrees });
-            level += 1;
-        }
-        self.emit_levels(dim, phase, &records, sink)?;
-        sink.emit(self.phase_done(dim, phase, edges_total, clock));
         Ok(())
+    }
+
+    fn download_dimension(&self) -> Result<DimensionLabels> {
+        let stream = &self.gpu.stream;
+        Ok(DimensionLabels {
+            low: stream.clone_dtoh(&self.low)?,
+            post: stream.clone_dtoh(&self.post)?,
+            subtree: stream.clone_dtoh(&self.size)?,
+        })
+    }
+
+    /// Runs level `step` of `phase` (top-down phases count from level 0, bottom-up ones from the
+    /// deepest); returns what it did and whether the phase has another level.
+    fn run_level(&mut self, phase: Phase, step: usize) -> Result<(LevelRecord, bool)> {
+        let last = self.levels.len() - 1;
+        let top_down = matches!(phase, Phase::ParentSelection | Phase::PostOrder);
+        let level = if top_down { step } else { last - step };
+        let q = self.levels[level];
+        let tree_edges = if level == 0 { 0 } else { q.vertices() };
+        let record = match phase {
+            Phase::ParentSelection => {
+                for class in 0..3 {
+                    self.launch_select(class, q.in_base[class], q.in_count[class])?;
+                }
+                // Dimension 0 builds the Kahn levels as it goes; the others replay them.
+                if level == last && !self.levels_complete {
+                    let next = self.release(&q)?;
+                    if next.vertices() > 0 {
+                        self.levels.push(next);
+                    } else {
+                        self.levels_complete = true;
+                    }
+                }
+                let queues = QueueSizes {
+                    small: q.in_count[0] as u64,
+                    medium: q.in_count[1] as u64,
+                    large: q.in_count[2] as u64,
+                };
+                LevelRecord { level: step, queues, edges_scanned: q.in_degrees }
+            }
+            Phase::SubtreeSizes => {
+                self.launch_per_vertex(&q, PerVertex::PushSizes)?;
+                // Every vertex follows its one T-edge up (roots, on level 0, have none).
+                LevelRecord { level: step, queues: out_queues(&q), edges_scanned: tree_edges }
+            }
+            Phase::PostOrder => {
+                self.launch_per_vertex(&q, PerVertex::PostOrder)?;
+                LevelRecord { level: step, queues: out_queues(&q), edges_scanned: tree_edges }
+            }
+            _ => {
+                self.launch_min_post(&q)?;
+                LevelRecord { level: step, queues: out_queues(&q), edges_scanned: q.out_degrees }
+            }
+        };
+        let more = if top_down { step < self.levels.len() - 1 } else { level > 0 };
+        Ok((record, more))
     }
 
     fn seed_roots(&mut self) -> Result<LevelQueues> {
@@ -328,35 +524,33 @@ impl<'g> DeviceRun<'g> {
         Ok(())
     }
 
-    /// Phase 2: bottom-up over the Kahn levels, each vertex adds its size to its T-parent's.
-    fn subtree_sizes(&mut self, dim: usize, sink: &mut dyn Sink) -> Result<()> {
-        let phase = Phase::SubtreeSizes;
-        sink.emit(Event::PhaseStarted { dim, phase });
-        let clock = Instant::now();
-        let mut edges_total = 0;
-        let mut records = Vec::new();
-        for (step, level) in (0..self.levels.len()).rev().enumerate() {
-            let q = self.levels[level];
-            self.mark(records.len())?;
-            for class in 0..3u32 {
-                let count = q.out_count[class as usize];
-                if count == 0 {
-                    continue;
-                }
-                let start = (class * self.n + q.out_base[class as usize]) as usize;
-                let queue = self.bins_out.slice(start..start + count as usize);
-                let rho = self.n;
-                let mut launch = self.gpu.stream.launch_builder(&self.kernels.push_sizes);
-                launch.arg(&queue).arg(&count).arg(&self.tree).arg(&mut self.size).arg(&rho);
-                unsafe { launch.launch(grid(count)) }.context("push_sizes")?;
+    /// Phases 2 and 3: a thread per vertex of the level.
+    /// Phase 2 (bottom-up): each vertex adds its size to its T-parent's. Phase 3 (top-down):
+    /// offset(c) = offset(T-parent) + before(c), post = offset + size.
+    fn launch_per_vertex(&mut self, q: &LevelQueues, kernel: PerVertex) -> Result<()> {
+        for class in 0..3u32 {
+            let count = q.out_count[class as usize];
+            if count == 0 {
+                continue;
             }
-            // Every vertex follows its one T-edge up (roots, on level 0, have none).
-            let edges = if level == 0 { 0 } else { q.vertices() };
-            edges_total += edges;
-            records.push(LevelRecord { level: step, queues: out_queues(&q), edges_scanned: edges });
+            let start = (class * self.n + q.out_base[class as usize]) as usize;
+            let queue = self.bins_out.slice(start..start + count as usize);
+            let rho = self.n;
+            let stream = &self.gpu.stream;
+            match kernel {
+                PerVertex::PushSizes => {
+                    let mut launch = stream.launch_builder(&self.kernels.push_sizes);
+                    launch.arg(&queue).arg(&count).arg(&self.tree).arg(&mut self.size).arg(&rho);
+                    unsafe { launch.launch(grid(count)) }.context("push_sizes")?;
+                }
+                PerVertex::PostOrder => {
+                    let mut launch = stream.launch_builder(&self.kernels.post_order);
+                    launch.arg(&queue).arg(&count).arg(&self.tree).arg(&self.coff).arg(&self.cadj).arg(&self.size);
+                    launch.arg(&mut self.offset).arg(&mut self.post).arg(&rho);
+                    unsafe { launch.launch(grid(count)) }.context("post_order")?;
+                }
+            }
         }
-        self.emit_levels(dim, phase, &records, sink)?;
-        sink.emit(self.phase_done(dim, phase, edges_total, clock));
         Ok(())
     }
 
@@ -374,74 +568,30 @@ impl<'g> DeviceRun<'g> {
         Ok(())
     }
 
-    /// Phase 3: top-down over the Kahn levels, offset(c) = offset(T-parent) + before(c).
-    fn post_order(&mut self, dim: usize, sink: &mut dyn Sink) -> Result<()> {
-        let phase = Phase::PostOrder;
-        sink.emit(Event::PhaseStarted { dim, phase });
-        let clock = Instant::now();
-        let mut edges_total = 0;
-        let mut records = Vec::new();
-        for level in 0..self.levels.len() {
-            let q = self.levels[level];
-            self.mark(records.len())?;
-            for class in 0..3u32 {
-                let count = q.out_count[class as usize];
-                if count == 0 {
-                    continue;
-                }
-                let start = (class * self.n + q.out_base[class as usize]) as usize;
-                let queue = self.bins_out.slice(start..start + count as usize);
-                let rho = self.n;
-                let mut launch = self.gpu.stream.launch_builder(&self.kernels.post_order);
-                launch.arg(&queue).arg(&count).arg(&self.tree).arg(&self.coff).arg(&self.cadj).arg(&self.size);
-                launch.arg(&mut self.offset).arg(&mut self.post).arg(&rho);
-                unsafe { launch.launch(grid(count)) }.context("post_order")?;
+    /// Phase 4 (bottom-up): low(v) = min(post(v), low of every DAG child); a thread, warp or block
+    /// per vertex by out-degree.
+    fn launch_min_post(&mut self, q: &LevelQueues) -> Result<()> {
+        for class in 0..3u32 {
+            let count = q.out_count[class as usize];
+            if count == 0 {
+                continue;
             }
-            let edges = if level == 0 { 0 } else { q.vertices() };
-            edges_total += edges;
-            records.push(LevelRecord { level, queues: out_queues(&q), edges_scanned: edges });
-        }
-        self.emit_levels(dim, phase, &records, sink)?;
-        sink.emit(self.phase_done(dim, phase, edges_total, clock));
-        Ok(())
-    }
-
-    /// Phase 4: bottom-up over the Kahn levels, low(v) = min(post(v), low of every DAG child).
-    fn min_post(&mut self, dim: usize, sink: &mut dyn Sink) -> Result<()> {
-        let phase = Phase::MinPost;
-        sink.emit(Event::PhaseStarted { dim, phase });
-        let clock = Instant::now();
-        let mut edges_total = 0;
-        let mut records = Vec::new();
-        for (step, level) in (0..self.levels.len()).rev().enumerate() {
-            let q = self.levels[level];
-            self.mark(records.len())?;
-            for class in 0..3u32 {
-                let count = q.out_count[class as usize];
-                if count == 0 {
-                    continue;
-                }
-                let start = class * self.n + q.out_base[class as usize];
-                let queue = self.bins_out.slice(start as usize..(start + count) as usize);
-                let (config, per_block) = wide_config(class, count);
-                let stream = &self.gpu.stream;
-                let mut launch = if class == 0 {
-                    stream.launch_builder(&self.kernels.min_post_small)
-                } else {
-                    stream.launch_builder(&self.kernels.min_post_wide)
-                };
-                launch.arg(&queue).arg(&count);
-                if class > 0 {
-                    launch.arg(&per_block);
-                }
-                launch.arg(&self.coff).arg(&self.cadj).arg(&self.post).arg(&mut self.low);
-                unsafe { launch.launch(config) }.context("min_post")?;
+            let start = class * self.n + q.out_base[class as usize];
+            let queue = self.bins_out.slice(start as usize..(start + count) as usize);
+            let (config, per_block) = wide_config(class, count);
+            let stream = &self.gpu.stream;
+            let mut launch = if class == 0 {
+                stream.launch_builder(&self.kernels.min_post_small)
+            } else {
+                stream.launch_builder(&self.kernels.min_post_wide)
+            };
+            launch.arg(&queue).arg(&count);
+            if class > 0 {
+                launch.arg(&per_block);
             }
-            edges_total += q.out_degrees;
-            records.push(LevelRecord { level: step, queues: out_queues(&q), edges_scanned: q.out_degrees });
+            launch.arg(&self.coff).arg(&self.cadj).arg(&self.post).arg(&mut self.low);
+            unsafe { launch.launch(config) }.context("min_post")?;
         }
-        self.emit_levels(dim, phase, &records, sink)?;
-        sink.emit(self.phase_done(dim, phase, edges_total, clock));
         Ok(())
     }
 
@@ -454,28 +604,26 @@ impl<'g> DeviceRun<'g> {
         Ok(())
     }
 
-    /// Waits for the phase's last level, then emits every level with its device time.
-    fn emit_levels(&mut self, dim: usize, phase: Phase, records: &[LevelRecord], sink: &mut dyn Sink) -> Result<()> {
+    /// Waits for the last pending level, then emits each with its device time; returns their sum.
+    fn emit_levels(&mut self, dim: usize, phase: Phase, records: &[LevelRecord], sink: &mut dyn Sink) -> Result<f64> {
         self.mark(records.len())?;
         self.marks[records.len()].synchronize()?;
+        let mut total = 0.0;
         for (i, r) in records.iter().enumerate() {
             let seconds = self.marks[i].elapsed_ms(&self.marks[i + 1])? as f64 / 1e3;
+            total += seconds;
             let (level, queues, edges_scanned) = (r.level, r.queues, r.edges_scanned);
             sink.emit(Event::LevelDone { dim, phase, level, queues, edges_scanned, seconds });
         }
-        Ok(())
+        Ok(total)
     }
+}
 
-    fn phase_done(&self, dim: usize, phase: Phase, edges_scanned: u64, clock: Instant) -> Event {
-        Event::PhaseDone {
-            dim,
-            phase,
-            levels: self.levels.len(),
-            vertices: self.n as u64,
-            edges_scanned,
-            seconds: clock.elapsed().as_secs_f64(),
-        }
-    }
+/// The thread-per-vertex kernels of phases 2 and 3.
+#[derive(Clone, Copy)]
+enum PerVertex {
+    PushSizes,
+    PostOrder,
 }
 
 /// A level's vertices by out-degree class (the queues phases 2-4 run on).

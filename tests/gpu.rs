@@ -1,0 +1,45 @@
+//! The GPU back end against the CPU. Runs the same checks as `grail selftest --gpu` where a GPU is
+//! present; elsewhere (CI) it says why it skips, and checks that asking for the GPU never produces
+//! results that claim to be GPU work.
+
+use grail::gpu;
+use grail::index::pipeline::{Backend, ParentMethod, build_labels};
+use grail::index::{Order, dfs};
+use grail::telemetry::Event;
+use grail::workspace::Workspace;
+use std::path::Path;
+
+fn sample() -> Workspace {
+    Workspace::open(&Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-graphs/kegg.gra"), None).unwrap()
+}
+
+#[test]
+fn gpu_labels_and_answers_equal_the_cpu_or_skip_with_the_reason() {
+    let gpu = match gpu::shared() {
+        Ok(gpu) => gpu,
+        Err(reason) => {
+            eprintln!("skipped: {reason:#}");
+            return;
+        }
+    };
+    let datasets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/grail");
+    let datasets = datasets.is_dir().then_some(datasets.as_path());
+    let results = gpu::selftest::run(gpu, &sample(), datasets, &mut |_| {}).unwrap();
+    let failed: Vec<_> = results.iter().filter(|r| !r.problems.is_empty()).collect();
+    assert!(failed.is_empty(), "GPU differs from CPU: {failed:#?}");
+}
+
+#[test]
+fn asking_for_the_gpu_never_passes_cpu_work_off_as_gpu_work() {
+    let ws = sample();
+    let mut events: Vec<Event> = Vec::new();
+    let labels =
+        build_labels(ws.dag(), 2, Order::Random { seed: 3 }, Backend::Gpu, ParentMethod::Exact, &mut events).unwrap();
+    let ran_on = events.iter().find_map(|e| match e {
+        Event::RunStarted { backend, .. } => Some(*backend),
+        _ => None,
+    });
+    let expected = if gpu::probe().is_ok() { Backend::Gpu } else { Backend::Cpu };
+    assert_eq!(ran_on, Some(expected), "the events name the back end that really ran");
+    assert_eq!(labels.digest(), dfs::label(ws.dag(), 2, Order::Random { seed: 3 }).unwrap().digest());
+}
