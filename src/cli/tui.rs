@@ -10,7 +10,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:\n  grail tui graph.gra\n  grail graph.gra\n  grail            (the bundled sample graph)")]
+#[command(
+    after_help = "Examples:\n  grail tui graph.gra\n  grail graph.gra\n  grail            (the bundled sample graph)"
+)]
 pub struct TuiArgs {
     /// The graph to open (any supported format); the bundled sample graph if left out.
     #[arg(value_name = "GRAPH")]

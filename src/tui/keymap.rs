@@ -78,6 +78,7 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Batch), &[code(KeyCode::Enter)], Action::Enter, "edit value", false),
     // Exceptions.
     b(On(Tab::Exceptions), &[ch('r')], Action::RunExceptions, "count", true),
+    b(On(Tab::Exceptions), &[code(KeyCode::Enter)], Action::Enter, "edit seed", false),
     // Everywhere.
     b(Global, &[ch('q')], Action::Quit, "quit", true),
     b(Global, &[ctrl('c')], Action::Quit, "quit", false),
@@ -140,9 +141,9 @@ impl Key {
 }
 
 impl Binding {
-    /// All keys, e.g. `j/↓`.
+    /// All keys, e.g. `j ↓`.
     pub fn keys_text(&self) -> String {
-        self.keys.iter().map(Key::display).collect::<Vec<_>>().join("/")
+        self.keys.iter().map(Key::display).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -213,10 +214,7 @@ mod tests {
                         let shadowed = seen.contains(k);
                         // A tab binding may shadow a global one on purpose (Enter, Space); never twice
                         // within one scope.
-                        let same_scope = BINDINGS
-                            .iter()
-                            .filter(|o| o.scope == b.scope && o.keys.contains(k))
-                            .count();
+                        let same_scope = BINDINGS.iter().filter(|o| o.scope == b.scope && o.keys.contains(k)).count();
                         assert_eq!(same_scope, 1, "{k:?} twice in {:?}", b.scope);
                         if !shadowed {
                             seen.push(*k);

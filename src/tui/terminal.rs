@@ -15,7 +15,8 @@ pub type Term = Terminal<CrosstermBackend<Stdout>>;
 /// Puts the terminal back: raw mode off, mouse off, main screen, cursor shown. Safe to call twice.
 pub fn restore() {
     let _ = disable_raw_mode();
-    let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen, crossterm::cursor::Show);
+    let _ =
+        execute!(stdout(), DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen, crossterm::cursor::Show);
 }
 
 static HOOK: Once = Once::new();

@@ -185,11 +185,15 @@ mod tests {
             let got = trace_query(&engine, q.src, q.dst, usize::MAX);
             let pair = (q.src, q.dst);
             assert_eq!((got.reachable, got.rule, got.cut_dimension), (want.reachable, want.rule, want.cut_dimension));
-            assert_eq!((got.expanded, got.pruned, got.false_positives), (want.expanded, want.pruned, want.false_positives));
+            assert_eq!(
+                (got.expanded, got.pruned, got.false_positives),
+                (want.expanded, want.pruned, want.false_positives)
+            );
             if want.rule == Rule::Search {
                 searched += 1;
                 assert_eq!(got.path, want.path, "{pair:?}");
-                let entered = got.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Start | NodeKind::Entered)).count();
+                let entered =
+                    got.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Start | NodeKind::Entered)).count();
                 let cut = got.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Pruned { .. })).count();
                 let dead = got.nodes.iter().filter(|n| n.is_dead_end()).count();
                 assert_eq!((entered as u64, cut as u64, dead as u64), (got.expanded, got.pruned, got.false_positives));
@@ -215,7 +219,10 @@ mod tests {
             let full = trace_query(&engine, q.src, q.dst, usize::MAX);
             let cut = trace_query(&engine, q.src, q.dst, 3);
             assert!(cut.nodes.len() <= 3);
-            assert_eq!((cut.reachable, cut.expanded, cut.false_positives), (full.reachable, full.expanded, full.false_positives));
+            assert_eq!(
+                (cut.reachable, cut.expanded, cut.false_positives),
+                (full.reachable, full.expanded, full.false_positives)
+            );
         }
     }
 }

@@ -79,7 +79,9 @@ impl BatchState {
             Action::QueryFile => return self.pick_file(),
             Action::RunBatch => {
                 return match self.spec() {
-                    Some(spec) if spec.runs.is_empty() => Some(Effect::Error("no run selected: Space toggles runs".into())),
+                    Some(spec) if spec.runs.is_empty() => {
+                        Some(Effect::Error("no run selected: Space toggles runs".into()))
+                    }
                     Some(spec) => Some(Effect::Job(Job::Batch(spec, config))),
                     None => Some(Effect::Error("no query file chosen: F picks one".into())),
                 };
@@ -121,7 +123,8 @@ impl BatchState {
         match self.selected {
             0 => self.use_file = !self.use_file,
             1 => {
-                self.count = if delta > 0 { self.count.saturating_mul(10).min(100_000_000) } else { (self.count / 10).max(1) }
+                self.count =
+                    if delta > 0 { self.count.saturating_mul(10).min(100_000_000) } else { (self.count / 10).max(1) }
             }
             2 => self.seed = self.seed.saturating_add_signed(delta),
             _ => self.toggle(),

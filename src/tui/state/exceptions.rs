@@ -20,7 +20,9 @@ impl ExceptionsState {
     pub fn handle(&mut self, action: Action) -> Option<Effect> {
         match action {
             Action::RunExceptions => Some(Effect::Job(Job::Exceptions { seed: self.seed })),
-            Action::Enter => Some(Effect::Prompt(Prompt::new(PromptKind::ExceptionSeed, "seed", self.seed.to_string()))),
+            Action::Enter => {
+                Some(Effect::Prompt(Prompt::new(PromptKind::ExceptionSeed, "seed", self.seed.to_string())))
+            }
             Action::Left => {
                 self.seed = self.seed.saturating_sub(1);
                 None

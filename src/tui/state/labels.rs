@@ -259,11 +259,7 @@ impl LabelsState {
 
     /// The frontier the chart shows: the lowest dimension still in a phase, else the last one.
     pub fn focused_frontier(&self) -> Option<(usize, &Frontier)> {
-        self.frontier
-            .iter()
-            .find(|(_, f)| !f.done)
-            .or_else(|| self.frontier.iter().next_back())
-            .map(|(d, f)| (*d, f))
+        self.frontier.iter().find(|(_, f)| !f.done).or_else(|| self.frontier.iter().next_back()).map(|(d, f)| (*d, f))
     }
 
     /// Index structures' bytes as last reported.
@@ -278,11 +274,7 @@ impl LabelsState {
             return format!("labels ready ({}) {time}", bytes(b));
         }
         let Some(status) = &self.status else { return "not started: s steps a level, r runs to the end".into() };
-        let at = status
-            .positions
-            .first()
-            .map(|(d, p, l)| format!(": dim {d} {p}, next level {l}"))
-            .unwrap_or_default();
+        let at = status.positions.first().map(|(d, p, l)| format!(": dim {d} {p}, next level {l}")).unwrap_or_default();
         match &status.status {
             Status::NotStarted => "not started".into(),
             Status::Running => format!("paused{at}"),

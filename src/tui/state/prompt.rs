@@ -30,21 +30,27 @@ pub struct Prompt {
     pub text: String,
     /// Completions offered by the last Tab (shown under the line).
     pub candidates: Vec<String>,
+    /// The text is the previous value: the first character typed replaces it (paths are extended).
+    pub fresh: bool,
 }
 
 impl Prompt {
     pub fn new(kind: PromptKind, title: impl Into<String>, text: impl Into<String>) -> Prompt {
-        Prompt { kind, title: title.into(), text: text.into(), candidates: Vec::new() }
+        Prompt { kind, title: title.into(), text: text.into(), candidates: Vec::new(), fresh: !kind.is_path() }
     }
 
     pub fn push(&mut self, c: char) {
         if !c.is_control() && self.text.chars().count() < 4096 {
+            if std::mem::take(&mut self.fresh) {
+                self.text.clear();
+            }
             self.text.push(c);
             self.candidates.clear();
         }
     }
 
     pub fn backspace(&mut self) {
+        self.fresh = false;
         self.text.pop();
         self.candidates.clear();
     }
@@ -153,6 +159,20 @@ mod tests {
         let mut p = Prompt::new(PromptKind::OpenGraph, "open", "/no/such/dir/x");
         p.complete();
         assert_eq!(p.candidates, vec!["(no such directory)".to_string()]);
+    }
+
+    #[test]
+    fn typing_replaces_a_previous_value_but_extends_a_path() {
+        let mut p = Prompt::new(PromptKind::Query, "q", "1 2");
+        p.push('3');
+        assert_eq!(p.text, "3");
+        let mut p = Prompt::new(PromptKind::Query, "q", "1 2");
+        p.backspace();
+        p.push('3');
+        assert_eq!(p.text, "1 3");
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", "dir/");
+        p.push('x');
+        assert_eq!(p.text, "dir/x");
     }
 
     #[test]

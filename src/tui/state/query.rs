@@ -24,7 +24,11 @@ impl QueryState {
         let visible = self.visible().len();
         match action {
             Action::EditQuery => {
-                return Some(Effect::Prompt(Prompt::new(PromptKind::Query, "query: u v (file ids)", self.input.clone())));
+                return Some(Effect::Prompt(Prompt::new(
+                    PromptKind::Query,
+                    "query: u v (file ids)",
+                    self.input.clone(),
+                )));
             }
             Action::Up => self.selected = step(self.selected, -1, visible),
             Action::Down => self.selected = step(self.selected, 1, visible),
@@ -97,7 +101,8 @@ impl QueryState {
     /// Parses `u v` (file ids) against the graph.
     pub fn submit(&mut self, text: &str, ws: &Workspace, config: LabelConfig) -> Effect {
         self.input = text.trim().to_string();
-        let parts: Vec<&str> = self.input.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect();
+        let parts: Vec<&str> =
+            self.input.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect();
         let [a, b] = parts.as_slice() else {
             return Effect::Error("type two vertex ids, like: 2 1".into());
         };

@@ -105,7 +105,10 @@ fn histogram(frame: &mut Frame, area: Rect, app: &App) {
         }
         None => {
             let text = "r runs the selected methods on the queries; Space toggles a run, Enter edits a value.";
-            frame.render_widget(Paragraph::new(Line::styled(text, theme.dim())).wrap(ratatui::widgets::Wrap { trim: true }), inner);
+            frame.render_widget(
+                Paragraph::new(Line::styled(text, theme.dim())).wrap(ratatui::widgets::Wrap { trim: true }),
+                inner,
+            );
         }
     }
 }
@@ -126,7 +129,7 @@ fn results(frame: &mut Frame, area: Rect, app: &App) {
             let r = &row.report;
             let secs = r.elapsed.as_secs_f64();
             let qps = if secs > 0.0 { (r.queries as f64 / secs) as u64 } else { 0 };
-            let threads = row.name.rsplit('×').next().unwrap_or("1");
+            let threads = if row.name.ends_with(')') { "all" } else { row.name.rsplit('×').next().unwrap_or("1") };
             let mism = if r.checked == 0 { "-".to_string() } else { compact(r.mismatches) };
             let mism_style = if r.mismatches > 0 { theme.error() } else { theme.text() };
             Row::new(vec![

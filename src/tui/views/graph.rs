@@ -48,7 +48,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(Sparkline::default().data(&data).style(theme.bar()), chart);
         let last = s.vertices_per_level.len().saturating_sub(1);
         let left_text = "level 0".to_string();
-        let mid = if per > 1 { format!("{per} levels per column, peak {}", thousands(max)) } else { format!("peak {}", thousands(max)) };
+        let mid = if per > 1 {
+            format!("{per} levels per column, peak {}", thousands(max))
+        } else {
+            format!("peak {}", thousands(max))
+        };
         let right_text = format!("level {last}");
         let gap = (axis.width as usize).saturating_sub(left_text.len() + right_text.len() + mid.chars().count());
         let axis_line = format!("{left_text}{}{mid}{}{right_text}", " ".repeat(gap / 2), " ".repeat(gap - gap / 2));

@@ -14,7 +14,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     for (title, bindings) in keymap::help_sections() {
         lines.push(Line::styled(title, theme.title()));
         for b in bindings {
-            lines.push(Line::from(vec![Span::styled(format!("  {:<16}", b.keys_text()), theme.key()), Span::raw(b.label)]));
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {:<16}", b.keys_text()), theme.key()),
+                Span::raw(b.label),
+            ]));
         }
     }
     lines.push(Line::raw(""));
@@ -24,5 +27,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Clear, popup);
     let max_scroll = (lines.len() as u16).saturating_sub(popup.height.saturating_sub(2));
     let scroll = app.help_scroll.min(max_scroll);
-    frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)).block(panel("Help: ? or Esc closes, j/k scroll")), popup);
+    frame.render_widget(
+        Paragraph::new(lines).scroll((scroll, 0)).block(panel("Help: ? or Esc closes, j/k scroll")),
+        popup,
+    );
 }

@@ -15,7 +15,7 @@ use ratatui::widgets::{Gauge, Paragraph, Row, Table};
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let [left, right] = Layout::horizontal([Constraint::Length(36), Constraint::Min(40)]).areas(area);
-    let [settings, memory] = Layout::vertical([Constraint::Length(11), Constraint::Min(6)]).areas(left);
+    let [settings, memory] = Layout::vertical([Constraint::Length(12), Constraint::Min(6)]).areas(left);
     settings_panel(frame, settings, app, hits);
     memory_panel(frame, memory, app);
     let [phases, frontier, log] =
@@ -43,9 +43,9 @@ fn settings_panel(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     }
     lines.push(Line::styled("GPU: none in this build", theme.dim()));
     let note = if state.backend == Backend::Dfs {
-        "DFS has no levels: s, f, r all run it to the end in one step"
+        "DFS has no levels: s/f/r run it all"
     } else {
-        "s level · f phase · r to the end · c stops · x reset"
+        "s level f phase r end c stop x reset"
     };
     lines.push(Line::styled(note, theme.dim()));
     lines.push(Line::styled(state.summary(), theme.accent()));

@@ -15,7 +15,8 @@ pub fn render(frame: &mut Frame, area: Rect, prompt: &Prompt, theme: &Theme) {
     frame.render_widget(Clear, popup);
     if shown > 0 {
         let list = Rect::new(popup.x, popup.y, popup.width, shown + 2);
-        let mut lines: Vec<Line> = prompt.candidates.iter().take(shown as usize).map(|c| Line::raw(c.clone())).collect();
+        let mut lines: Vec<Line> =
+            prompt.candidates.iter().take(shown as usize).map(|c| Line::raw(c.clone())).collect();
         if prompt.candidates.len() > shown as usize {
             let more = format!("… {} more", prompt.candidates.len() - shown as usize);
             if let Some(last) = lines.last_mut() {

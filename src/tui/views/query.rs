@@ -34,7 +34,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
 fn intro(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let lines = vec![
-        Line::from(vec![Span::raw("Press "), Span::styled("/", theme.key()), Span::raw(" and type two vertex ids (file ids), e.g. "), Span::styled("2 1", theme.accent())]),
+        Line::from(vec![
+            Span::raw("Press "),
+            Span::styled("/", theme.key()),
+            Span::raw(" and type two vertex ids (file ids), e.g. "),
+            Span::styled("2 1", theme.accent()),
+        ]),
         Line::raw("Does u reach v? The answer comes with the rule that decided it."),
         Line::styled("Labels are built first if there are none (with the Labels tab's settings).", theme.dim()),
     ];
@@ -71,9 +76,9 @@ pub fn explain(app: &App, r: &QueryResult) -> String {
     let dim = a.cut_dimension.unwrap_or(0);
     match a.rule {
         Rule::SameComponent if r.u == r.v => format!("{u} is {v}: every vertex reaches itself."),
-        Rule::SameComponent => format!(
-            "{u} and {v} lie on a common cycle (one strongly connected component), so each reaches the other."
-        ),
+        Rule::SameComponent => {
+            format!("{u} and {v} lie on a common cycle (one strongly connected component), so each reaches the other.")
+        }
         Rule::LabelCut => {
             let (iu, iv) = (r.intervals_u[dim], r.intervals_v[dim]);
             format!(
@@ -185,11 +190,8 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
     for (row, &i) in visible.iter().enumerate().skip(offset).take(height) {
         let node = &t.nodes[i];
         let indent = "  ".repeat((node.depth as usize).min(12));
-        let fold = if has_children(&t.nodes, i) {
-            if app.query.folded.contains(&i) { "▸ " } else { "▾ " }
-        } else {
-            "  "
-        };
+        let fold =
+            if has_children(&t.nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
         let name = app.component_name(node.vertex);
         let (tag, style) = match node.kind {
             NodeKind::Start if node.on_path => ("start u, on the path".to_string(), theme.path()),

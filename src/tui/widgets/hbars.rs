@@ -22,7 +22,13 @@ impl Widget for HBars<'_> {
             let label: String = label.chars().take(label_w).collect();
             buf.set_stringn(area.x, y, format!("{label:<label_w$}"), label_w, Style::default());
             let len = if *value == 0 { 0 } else { ((*value as f64 / max as f64) * bar_w as f64).ceil() as usize };
-            buf.set_stringn(area.x + label_w as u16 + 1, y, "█".repeat(len.max(usize::from(*value > 0))), bar_w, self.style);
+            buf.set_stringn(
+                area.x + label_w as u16 + 1,
+                y,
+                "█".repeat(len.max(usize::from(*value > 0))),
+                bar_w,
+                self.style,
+            );
             let text = format!("{:>value_w$}", thousands(*value));
             buf.set_stringn(area.x + (label_w + 2 + bar_w) as u16, y, text, value_w, Style::default());
         }

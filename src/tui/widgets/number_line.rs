@@ -36,8 +36,12 @@ impl NumberLine {
         for x in a..=b {
             buf.set_string(area.x + 2 + x, y, "━", style);
         }
-        buf.set_string(area.x + 2 + a, y, "[", style);
-        buf.set_string(area.x + 2 + b, y, "]", style);
+        if a == b {
+            buf.set_string(area.x + 2 + a, y, "◆", style);
+        } else {
+            buf.set_string(area.x + 2 + a, y, "[", style);
+            buf.set_string(area.x + 2 + b, y, "]", style);
+        }
         buf.set_string(area.x + 3 + width, y, mark, style);
     }
 }

@@ -24,10 +24,14 @@ impl Widget for StackedBars<'_> {
             return;
         }
         let max = self.columns.iter().map(QueueSizes::total).max().unwrap_or(0).max(1);
-        for (i, q) in self.columns.iter().take(area.width as usize).enumerate() {
+        // Few levels get wider columns (with a gap), many get one cell each.
+        let per = (area.width as usize / self.columns.len().max(1)).clamp(1, 4);
+        let (bar, step) = if per >= 2 { (per - 1, per) } else { (1, 1) };
+        for (i, q) in self.columns.iter().take(area.width as usize / step).enumerate() {
             // Cells per segment, rounded up so a non-empty queue always shows.
             let cells = |n: u64| if n == 0 { 0 } else { (n * height).div_ceil(max) };
-            let segments = [(cells(q.small), SMALL_SYMBOL), (cells(q.medium), MEDIUM_SYMBOL), (cells(q.large), LARGE_SYMBOL)];
+            let segments =
+                [(cells(q.small), SMALL_SYMBOL), (cells(q.medium), MEDIUM_SYMBOL), (cells(q.large), LARGE_SYMBOL)];
             let mut y = area.bottom();
             for (k, (n, symbol)) in segments.into_iter().enumerate() {
                 for _ in 0..n {
@@ -35,7 +39,8 @@ impl Widget for StackedBars<'_> {
                         break;
                     }
                     y -= 1;
-                    buf.set_string(area.x + i as u16, y, symbol, self.styles[k]);
+                    let x = area.x + (i * step) as u16;
+                    buf.set_string(x, y, symbol.repeat(bar), self.styles[k]);
                 }
             }
         }
@@ -49,12 +54,11 @@ mod tests {
     #[test]
     fn columns_stack_bottom_up() {
         let columns = [QueueSizes { small: 2, medium: 1, large: 1 }, QueueSizes { small: 1, medium: 0, large: 0 }];
-        let area = Rect::new(0, 0, 3, 4);
+        let area = Rect::new(0, 0, 2, 4);
         let mut buf = Buffer::empty(area);
         StackedBars { columns: &columns, styles: [Style::default(); 3] }.render(area, &mut buf);
         let col = |x: u16| (0..4).map(|y| buf[(x, y)].symbol().to_string()).collect::<String>();
         assert_eq!(col(0), "░▓██");
         assert_eq!(col(1), "   █");
-        assert_eq!(col(2), "    ");
     }
 }

@@ -29,9 +29,13 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
+    /// `guided-dfs ×1`, `guided-dfs ×all(16)`.
     pub fn name(&self, all: usize) -> String {
-        let threads = if self.threads == 0 { all } else { self.threads };
-        format!("{} ×{threads}", self.method)
+        if self.threads == 0 {
+            format!("{} ×all({all})", self.method)
+        } else {
+            format!("{} ×{}", self.method, self.threads)
+        }
     }
 }
 

@@ -5,10 +5,10 @@
 //! or `r` carry on and `x` starts over.
 
 use super::Msg;
-use crate::tui::event::AppEvent;
 use crate::index::pipeline::{Backend, ParentMethod, PipelineConfig, PipelineLabeler, PipelineState, Status};
 use crate::index::{Labels, Order, dfs};
 use crate::telemetry::{Event, Phase, Sink};
+use crate::tui::event::AppEvent;
 use crate::workspace::Workspace;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -37,10 +37,19 @@ pub enum Job {
     Load(PathBuf),
     Label(LabelCmd, LabelConfig),
     /// Dense original ids; labels are built first (with the config) if there are none.
-    Query { u: u32, v: u32, config: LabelConfig },
+    Query {
+        u: u32,
+        v: u32,
+        config: LabelConfig,
+    },
     Batch(BatchSpec, LabelConfig),
-    Exceptions { seed: u64 },
-    Export { result: Arc<BatchResult>, base: PathBuf },
+    Exceptions {
+        seed: u64,
+    },
+    Export {
+        result: Arc<BatchResult>,
+        base: PathBuf,
+    },
 }
 
 /// One query's outcome, with everything the Query tab draws.
@@ -71,7 +80,10 @@ pub struct ExceptionResult {
 /// What the worker reports.
 pub enum Msg {
     /// A job started: what it does and whether `c` can stop it.
-    Busy { what: String, cancellable: bool },
+    Busy {
+        what: String,
+        cancellable: bool,
+    },
     /// Fraction done of the running job, when known.
     Progress(f64),
     /// The job is over (done, failed or cancelled).
