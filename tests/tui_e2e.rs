@@ -136,6 +136,44 @@ fn open_label_query_quit_restores_the_terminal() {
 }
 
 #[test]
+fn a_panic_restores_the_terminal() {
+    let pty = native_pty_system();
+    let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_grail"));
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("GRAIL_TUI_TEST_PANIC", "1");
+    let mut child = pair.slave.spawn_command(cmd).expect("the binary starts");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen =
+        Screen { rx, seen: Vec::new(), parser: vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0) };
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(start.elapsed() < DEADLINE, "the program did not end");
+        screen.drain(Duration::from_millis(50));
+    };
+    screen.drain(Duration::from_millis(500));
+    assert!(!status.success());
+    assert!(find(&screen.seen, b"\x1b[?1049l").is_some(), "the alternate screen was not left");
+    assert!(!screen.parser.screen().alternate_screen());
+    assert!(screen.parser.screen().contents().contains("panicking on purpose"));
+    let (canonical, echo) = local_modes(&*pair.master);
+    assert!(canonical && echo, "raw mode left on after a panic");
+}
+
+#[test]
 fn a_bad_file_is_an_error_before_the_screen_switches() {
     let out =
         std::process::Command::new(env!("CARGO_BIN_EXE_grail")).args(["info", "/no/such/graph.gra"]).output().unwrap();

@@ -148,7 +148,7 @@ pub fn sampled(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::generators::spec::GeneratorSpec;
+    use crate::graph::generators::GeneratorSpec;
     use crate::index::{Order, dfs};
     use crate::query::oracle::reachable_bfs;
 

@@ -58,6 +58,10 @@ pub fn run(ws: Workspace, options: Options) -> Result<()> {
             hits
         };
         app.hits = hits;
+        // Lets the end-to-end test check that a panic restores the terminal.
+        if std::env::var_os("GRAIL_TUI_TEST_PANIC").is_some() {
+            panic!("GRAIL_TUI_TEST_PANIC is set: panicking on purpose");
+        }
         let timeout = if app.busy.is_some() { BUSY_FRAME } else { Duration::from_secs(1) };
         let first = match rx.recv_timeout(timeout) {
             Ok(event) => Some(event),

@@ -167,7 +167,7 @@ pub const TRACED_METHOD: Method = Method::GuidedDfs;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::generators::spec::GeneratorSpec;
+    use crate::graph::generators::GeneratorSpec;
     use crate::graph::scc::condense;
     use crate::index::{Order, dfs};
     use crate::query::random_queries;

@@ -142,7 +142,8 @@ pub fn parse_keys(text: &str) -> Vec<crossterm::event::KeyEvent> {
 /// Settings for snapshots: durations and thread counts vary between machines.
 pub fn settings() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
-    s.add_filter(r"\d+(\.\d+)? ?(µs|ms|s)\b", "[time]");
+    // A time and the padding after it (its width varies with the value).
+    s.add_filter(r"\d+(\.\d+)? ?(µs?|ms?|s)\b *", "[time] ");
     s.add_filter(r"all threads \(\d+\)", "all threads (N)");
     s.add_filter(r"×all\(\d+\)", "×all(N)");
     s.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"));

@@ -148,7 +148,7 @@ fn results(frame: &mut Frame, area: Rect, app: &App) {
         })
         .collect();
     let widths = [
-        Constraint::Length(9),
+        Constraint::Length(10),
         Constraint::Length(7),
         Constraint::Length(6),
         Constraint::Length(5),

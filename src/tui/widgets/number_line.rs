@@ -28,7 +28,9 @@ impl NumberLine {
         ((value - 1) as u64 * (width - 1) as u64 / (self.max - 1) as u64) as u16
     }
 
-    fn row(&self, buf: &mut Buffer, area: Rect, y: u16, name: &str, iv: Interval, style: Style, mark: &str) {
+    /// One row at `area.y`: the name, the line, the interval, the mark.
+    fn row(&self, buf: &mut Buffer, area: Rect, (name, mark): (&str, &str), iv: Interval, style: Style) {
+        let y = area.y;
         let width = area.width.saturating_sub(4);
         buf.set_string(area.x, y, name, self.base);
         buf.set_string(area.x + 2, y, "─".repeat(width as usize), self.base);
@@ -51,8 +53,9 @@ impl Widget for NumberLine {
         if area.height < 2 || area.width < 8 {
             return;
         }
-        self.row(buf, area, area.y, "u", self.u, self.u_style, " ");
+        self.row(buf, area, ("u", " "), self.u, self.u_style);
         let (style, mark) = if self.cut { (self.cut_style, "✗") } else { (self.v_style, "✓") };
-        self.row(buf, area, area.y + 1, "v", self.v, style, mark);
+        let below = Rect { y: area.y + 1, ..area };
+        self.row(buf, below, ("v", mark), self.v, style);
     }
 }
