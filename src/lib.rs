@@ -4,6 +4,7 @@
 //! - [`graph`]: CSR graphs, file formats, SCC condensation, statistics, generators.
 //! - [`index`]: GRAIL labels (orders, the classic DFS labeler, save/load).
 //! - [`query`]: the query rules, label-guided search, batches and the exact oracle.
+//! - [`tui`]: the terminal explorer.
 
 pub mod cli;
 pub mod format;
@@ -13,4 +14,5 @@ pub mod index;
 mod prefetch;
 pub mod query;
 pub mod telemetry;
+pub mod tui;
 pub mod workspace;

@@ -11,6 +11,7 @@ mod info;
 mod label;
 mod query;
 mod selftest;
+mod tui;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,6 +24,14 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "grail", version, about, long_about, propagate_version = true)]
 pub struct Cli {
+    /// Open this graph in the explorer (`grail` alone opens the bundled sample graph).
+    #[arg(value_name = "GRAPH")]
+    pub graph: Option<std::path::PathBuf>,
+
+    /// Explorer: leave the mouse to the terminal.
+    #[arg(long)]
+    pub no_mouse: bool,
+
     /// Worker threads for labeling and batches (0 = all cores).
     #[arg(long, global = true, default_value_t = 0, value_name = "N")]
     pub threads: usize,
@@ -47,6 +56,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Check the GPU back end against the CPU: identical labels, identical answers.
     Selftest(selftest::SelftestArgs),
+    /// The terminal explorer: graph shape, step-by-step labeling, queries, batches, exceptions.
+    Tui(tui::TuiArgs),
 }
 
 /// Parses the command line, runs the command, reports errors; the process's exit status.
@@ -62,6 +73,12 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
+    if let (Some(graph), Some(_)) = (&cli.graph, &cli.command) {
+        anyhow::bail!(
+            "give either a graph to explore or a command, not both ({} came before the command)",
+            graph.display()
+        );
+    }
     let pool = common::thread_pool(cli.threads)?;
     pool.install(|| match cli.command {
         Some(Command::Info(args)) => info::run(args),
@@ -71,6 +88,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Convert(args)) => convert::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
-        None => info::run_default(),
+        Some(Command::Tui(args)) => tui::run(args, cli.threads),
+        None => tui::run_default(cli.graph, cli.no_mouse, cli.threads),
     })
 }

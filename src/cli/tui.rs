@@ -1,0 +1,58 @@
+//! `grail tui FILE` (also `grail FILE`, and `grail` alone on the bundled graph): the explorer.
+
+use super::info;
+use crate::graph::io::Format;
+use crate::tui;
+use crate::workspace::Workspace;
+use anyhow::Result;
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  grail tui graph.gra\n  grail graph.gra\n  grail            (the bundled sample graph)"
+)]
+pub struct TuiArgs {
+    /// The graph to open (any supported format); the bundled sample graph if left out.
+    #[arg(value_name = "GRAPH")]
+    pub graph: Option<PathBuf>,
+
+    /// Input format (detected from the name and contents if not given).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+
+    /// Leave the mouse to the terminal (no clicks or wheel in the explorer, text selection works).
+    #[arg(long)]
+    pub no_mouse: bool,
+}
+
+/// Opens the explorer. The first graph loads before the screen switches, so a bad path is a plain
+/// error on the command line.
+pub fn run(args: TuiArgs, threads: usize) -> Result<()> {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        anyhow::bail!("the explorer needs a terminal; use `grail info`, `grail query` or `grail label` in scripts");
+    }
+    let ws = open(args.graph.as_deref(), args.format)?;
+    tui::run(ws, tui::Options { mouse: !args.no_mouse, threads })
+}
+
+fn open(path: Option<&Path>, format: Option<Format>) -> Result<Workspace> {
+    match path {
+        Some(p) => {
+            eprintln!("loading {} …", p.display());
+            Workspace::open(p, format)
+        }
+        None => info::default_workspace(),
+    }
+}
+
+/// `grail` with no subcommand: the explorer when there is a terminal, else the bundled graph's
+/// summary (what `grail` printed before the explorer existed).
+pub fn run_default(graph: Option<PathBuf>, no_mouse: bool, threads: usize) -> Result<()> {
+    let interactive = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+    match (graph, interactive) {
+        (None, false) => info::run_default(),
+        (graph, _) => run(TuiArgs { graph, format: None, no_mouse }, threads),
+    }
+}

@@ -1,0 +1,86 @@
+//! Everything a user can ask for, independent of the key or click that asked. The keymap maps keys
+//! to these; [`crate::tui::app::App::apply`] carries them out.
+
+/// The five screens, in tab order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tab {
+    Graph,
+    Labels,
+    Query,
+    Batch,
+    Exceptions,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 5] = [Tab::Graph, Tab::Labels, Tab::Query, Tab::Batch, Tab::Exceptions];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Graph => "Graph",
+            Tab::Labels => "Labels",
+            Tab::Query => "Query",
+            Tab::Batch => "Batch",
+            Tab::Exceptions => "Exceptions",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        Tab::ALL.iter().position(|&t| t == self).unwrap_or(0)
+    }
+
+    /// The next tab (wrapping), or the previous one with `back`.
+    pub fn cycle(self, back: bool) -> Tab {
+        let n = Tab::ALL.len();
+        let i = self.index();
+        Tab::ALL[if back { (i + n - 1) % n } else { (i + 1) % n }]
+    }
+}
+
+/// One user intent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Quit,
+    Help,
+    NextTab,
+    PrevTab,
+    GoTo(Tab),
+    ToggleMouse,
+    OpenFile,
+    /// Stop the running job at its next safe point.
+    Cancel,
+    Up,
+    Down,
+    /// Decrease the selected setting / collapse.
+    Left,
+    /// Increase the selected setting / expand.
+    Right,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    /// Edit the selected setting, or open the selected tree node.
+    Enter,
+    // Labels.
+    StepLevel,
+    FinishPhase,
+    RunToEnd,
+    Reset,
+    // Query.
+    EditQuery,
+    ToggleNode,
+    ExpandAll,
+    CollapseAll,
+    // Batch.
+    RunBatch,
+    ToggleRow,
+    QueryFile,
+    Export,
+    // Exceptions.
+    RunExceptions,
+    // Prompt (a line being edited).
+    Submit,
+    Dismiss,
+    Complete,
+    Backspace,
+    ClearLine,
+}

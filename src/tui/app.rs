@@ -1,0 +1,376 @@
+//! The application state: which tab, the overlays (help, prompt), the busy line, and one state per
+//! tab. Input becomes [`Action`]s through the keymap; actions and worker messages change the state;
+//! jobs for the worker collect in `outbox`, which the UI loop sends (tests read it instead).
+
+use super::action::{Action, Tab};
+use super::keymap;
+use super::state::batch::BatchState;
+use super::state::exceptions::ExceptionsState;
+use super::state::graph::GraphState;
+use super::state::labels::LabelsState;
+use super::state::prompt::{Prompt, PromptKind, user_path};
+use super::state::query::QueryState;
+use super::state::{Effect, labels};
+use super::theme::Theme;
+use super::ui::{Hit, Hitmap};
+use super::worker::{Job, Msg};
+use crate::graph::stats::{self, GraphStats};
+use crate::index::Labels;
+use crate::workspace::Workspace;
+use crossterm::event::{Event as TermEvent, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The running job, as the status line shows it.
+#[derive(Clone, Debug)]
+pub struct Busy {
+    pub what: String,
+    pub cancellable: bool,
+    pub progress: Option<f64>,
+    pub since: Instant,
+}
+
+/// The last message for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    Info(String),
+    Error(String),
+}
+
+pub struct App {
+    pub theme: Theme,
+    pub tab: Tab,
+    pub help: bool,
+    pub help_scroll: u16,
+    pub mouse: bool,
+    /// Set when `mouse` changed and the terminal must be told.
+    pub mouse_changed: bool,
+    pub prompt: Option<Prompt>,
+    pub note: Option<Note>,
+    pub busy: Option<Busy>,
+    pub quit: bool,
+    pub ws: Arc<Workspace>,
+    pub graph: GraphState,
+    pub labels: LabelsState,
+    pub query: QueryState,
+    pub batch: BatchState,
+    pub exceptions: ExceptionsState,
+    /// The finished labels the worker holds too.
+    pub ready: Option<Arc<Labels>>,
+    /// First original vertex of every component (to show DAG ids as file ids).
+    pub representative: Vec<u32>,
+    /// Jobs to send to the worker.
+    pub outbox: Vec<Job>,
+    /// The user asked to cancel the running job.
+    pub cancel_requested: bool,
+    /// Where the last frame put clickable things.
+    pub hits: Hitmap,
+    /// Total memory of the machine, for the memory gauge.
+    pub total_memory: Option<u64>,
+}
+
+impl App {
+    pub fn new(ws: Arc<Workspace>, theme: Theme, mouse: bool) -> App {
+        let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
+        App {
+            theme,
+            tab: Tab::Graph,
+            help: false,
+            help_scroll: 0,
+            mouse,
+            mouse_changed: false,
+            prompt: None,
+            note: None,
+            busy: None,
+            quit: false,
+            graph: GraphState::new(&ws, stats),
+            representative: representatives(&ws),
+            ws,
+            labels: LabelsState::default(),
+            query: QueryState::default(),
+            batch: BatchState::default(),
+            exceptions: ExceptionsState::default(),
+            ready: None,
+            outbox: Vec::new(),
+            cancel_requested: false,
+            hits: Hitmap::default(),
+            total_memory: total_memory(),
+        }
+    }
+
+    /// Any terminal event.
+    pub fn on_terminal(&mut self, event: &TermEvent) {
+        match event {
+            TermEvent::Key(key) if key.kind != KeyEventKind::Release => self.on_key(key),
+            TermEvent::Mouse(mouse) if self.mouse => self.on_mouse(mouse),
+            TermEvent::Paste(text) => {
+                if let Some(p) = self.prompt.as_mut() {
+                    text.chars().filter(|c| !c.is_control()).for_each(|c| p.push(c));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn on_key(&mut self, key: &KeyEvent) {
+        let editing = self.prompt.is_some();
+        if let Some(action) = keymap::lookup(self.tab, editing, key) {
+            self.apply(action);
+        } else if let (Some(p), crossterm::event::KeyCode::Char(c)) = (self.prompt.as_mut(), key.code) {
+            p.push(c);
+        }
+    }
+
+    pub fn on_mouse(&mut self, mouse: &MouseEvent) {
+        let (x, y) = (mouse.column, mouse.row);
+        match mouse.kind {
+            MouseEventKind::ScrollUp => self.apply(Action::Up),
+            MouseEventKind::ScrollDown => self.apply(Action::Down),
+            MouseEventKind::Down(MouseButton::Left) => {
+                if self.prompt.is_some() {
+                    return;
+                }
+                match self.hits.at(x, y) {
+                    Some(Hit::Tab(tab)) => self.apply(Action::GoTo(tab)),
+                    Some(Hit::LabelField(i)) => {
+                        if self.labels.selected == i {
+                            self.apply(Action::Right);
+                        }
+                        self.labels.selected = i.min(labels::FIELDS.len() - 1);
+                    }
+                    Some(Hit::BatchRow(i)) => {
+                        if self.batch.selected == i {
+                            self.apply(Action::ToggleRow);
+                        }
+                        self.batch.selected = i.min(self.batch.rows() - 1);
+                    }
+                    Some(Hit::TreeRow(i)) => self.query.click(i),
+                    Some(Hit::Button(action)) => self.apply(action),
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Carries out one action.
+    pub fn apply(&mut self, action: Action) {
+        if self.prompt.is_some() {
+            return self.prompt_action(action);
+        }
+        if self.help {
+            match action {
+                Action::Help | Action::Cancel | Action::Quit => self.help = false,
+                Action::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
+                Action::Down => self.help_scroll = self.help_scroll.saturating_add(1),
+                Action::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
+                Action::PageDown => self.help_scroll = self.help_scroll.saturating_add(10),
+                _ => {}
+            }
+            return;
+        }
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => {
+                self.help = true;
+                self.help_scroll = 0;
+            }
+            Action::NextTab => self.tab = self.tab.cycle(false),
+            Action::PrevTab => self.tab = self.tab.cycle(true),
+            Action::GoTo(tab) => self.tab = tab,
+            Action::ToggleMouse => {
+                self.mouse = !self.mouse;
+                self.mouse_changed = true;
+                self.info(if self.mouse { "mouse on" } else { "mouse off (the terminal selects text again)" });
+            }
+            Action::OpenFile => {
+                let dir = std::path::Path::new(&self.graph.file)
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .map(|p| format!("{}/", p.display()))
+                    .unwrap_or_default();
+                self.prompt = Some(Prompt::new(PromptKind::OpenGraph, "open graph (Tab completes)", dir));
+            }
+            Action::Cancel => {
+                if self.busy.as_ref().is_some_and(|b| b.cancellable) {
+                    self.cancel_requested = true;
+                    self.info("cancelling at the next safe point…");
+                } else if self.busy.is_some() {
+                    self.info("this job cannot be cancelled; it is short");
+                } else {
+                    self.note = None;
+                }
+            }
+            other => {
+                let effect = match self.tab {
+                    Tab::Graph => None,
+                    Tab::Labels => self.labels.handle(other),
+                    Tab::Query => self.query.handle(other),
+                    Tab::Batch => self.batch.handle(other, self.labels.config()),
+                    Tab::Exceptions => self.exceptions.handle(other),
+                };
+                self.effect(effect);
+            }
+        }
+    }
+
+    fn prompt_action(&mut self, action: Action) {
+        let Some(prompt) = self.prompt.as_mut() else { return };
+        match action {
+            Action::Dismiss => self.prompt = None,
+            Action::Complete => prompt.complete(),
+            Action::Backspace => prompt.backspace(),
+            Action::ClearLine => prompt.clear(),
+            Action::Submit => {
+                if let Some(prompt) = self.prompt.take() {
+                    self.submit(prompt);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn submit(&mut self, prompt: Prompt) {
+        let text = prompt.text.trim().to_string();
+        let effect = match prompt.kind {
+            PromptKind::OpenGraph if text.is_empty() => None,
+            PromptKind::OpenGraph => Some(Effect::Job(Job::Load(user_path(&text)))),
+            PromptKind::Query => Some(self.query.submit(&text, &self.ws, self.labels.config())),
+            PromptKind::LabelField(i) => self.labels.set_field(i, &text),
+            PromptKind::BatchField(i) => self.batch.set_field(i, &text),
+            PromptKind::QueryFile if text.is_empty() => None,
+            PromptKind::QueryFile => {
+                self.batch.set_file(user_path(&text));
+                None
+            }
+            PromptKind::ExportPath => match (&self.batch.result, text.is_empty()) {
+                (Some(result), false) => {
+                    Some(Effect::Job(Job::Export { result: Arc::clone(result), base: user_path(&text) }))
+                }
+                _ => None,
+            },
+            PromptKind::ExceptionSeed => self.exceptions.set_seed(&text),
+        };
+        self.effect(effect);
+    }
+
+    fn effect(&mut self, effect: Option<Effect>) {
+        match effect {
+            None => {}
+            Some(Effect::Job(job)) => {
+                if matches!(job, Job::Label(..)) {
+                    self.labels.log_line(format!("> {}", describe_job(&job)));
+                }
+                self.outbox.push(job);
+            }
+            Some(Effect::Prompt(p)) => self.prompt = Some(p),
+            Some(Effect::Info(text)) => self.info(text),
+            Some(Effect::Error(text)) => self.note = Some(Note::Error(text)),
+        }
+    }
+
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.note = Some(Note::Info(text.into()));
+    }
+
+    /// A message from the worker.
+    pub fn on_worker(&mut self, msg: Msg) {
+        match msg {
+            Msg::Busy { what, cancellable } => {
+                self.busy = Some(Busy { what, cancellable, progress: None, since: Instant::now() });
+            }
+            Msg::Progress(f) => {
+                if let Some(b) = self.busy.as_mut() {
+                    b.progress = Some(f.clamp(0.0, 1.0));
+                }
+            }
+            Msg::Idle => {
+                self.busy = None;
+                self.cancel_requested = false;
+            }
+            Msg::Loaded(ws, stats) => self.loaded(ws, *stats),
+            Msg::LoadFailed(e) => self.note = Some(Note::Error(format!("{e} (kept {})", self.graph.file))),
+            Msg::Telemetry(event) => self.labels.apply(&event),
+            Msg::LabelState(status) => self.labels.status = Some(*status),
+            Msg::LabelsReady(labels) => {
+                self.labels.label_bytes = Some(labels.heap_bytes() as u64);
+                self.ready = Some(labels);
+            }
+            Msg::LabelsCleared => {
+                self.ready = None;
+                self.labels.clear_run();
+            }
+            Msg::QueryDone(result) => self.query.set_result(result),
+            Msg::BatchDone(result) => {
+                self.batch.result = Some(result);
+                self.info("batch done: x exports CSV and JSON");
+            }
+            Msg::ExceptionsDone(result) => self.exceptions.result = Some(result),
+            Msg::Info(text) => {
+                self.labels.log_line(text.clone());
+                self.info(text);
+            }
+            Msg::Error(text) => {
+                self.labels.log_line(format!("error: {text}"));
+                self.note = Some(Note::Error(text));
+            }
+        }
+    }
+
+    fn loaded(&mut self, ws: Arc<Workspace>, stats: GraphStats) {
+        self.graph = GraphState::new(&ws, stats);
+        self.representative = representatives(&ws);
+        self.ws = ws;
+        self.query = QueryState::default();
+        self.batch.result = None;
+        self.batch.selected = self.batch.selected.min(self.batch.rows() - 1);
+        self.exceptions.result = None;
+        self.labels.clear_run();
+        self.ready = None;
+        self.info(format!("opened {}", self.graph.file));
+    }
+
+    /// Samples the process's memory (on ticks).
+    pub fn tick(&mut self) {
+        if let Some(r) = crate::telemetry::resident_bytes() {
+            self.labels.resident = Some(r);
+        }
+    }
+
+    /// A component shown by a file id: its first vertex, `+k` when it holds more.
+    pub fn component_name(&self, c: u32) -> String {
+        let Some(&v) = self.representative.get(c as usize) else { return format!("c{c}") };
+        let id = self.ws.loaded.names.file_id(v);
+        let size = self.ws.condensation.sizes.get(c as usize).copied().unwrap_or(1);
+        if size > 1 { format!("{id} (+{} in its SCC)", size - 1) } else { id.to_string() }
+    }
+
+    pub fn file_id(&self, v: u32) -> u64 {
+        self.ws.loaded.names.file_id(v)
+    }
+}
+
+fn describe_job(job: &Job) -> String {
+    match job {
+        Job::Label(cmd, config) => cmd.describe(config),
+        other => format!("{other:?}"),
+    }
+}
+
+fn representatives(ws: &Workspace) -> Vec<u32> {
+    let mut rep = vec![u32::MAX; ws.condensation.num_components()];
+    for (v, &c) in ws.condensation.component.iter().enumerate() {
+        if rep[c as usize] == u32::MAX {
+            rep[c as usize] = v as u32;
+        }
+    }
+    rep
+}
+
+/// `MemTotal` from /proc/meminfo (Linux), in bytes.
+fn total_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

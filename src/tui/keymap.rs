@@ -1,0 +1,237 @@
+//! The one table of key bindings. Lookup, the footer and the `?` help are all generated from
+//! [`BINDINGS`], so what the screen advertises is exactly what the keys do.
+
+use super::action::{Action, Tab};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Where a binding applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Everywhere (unless a prompt is open).
+    Global,
+    /// On one tab.
+    On(Tab),
+    /// While a line is being edited (a path, a query, a number).
+    Prompt,
+}
+
+/// A key: a code and whether Ctrl is held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub ctrl: bool,
+}
+
+const fn ch(c: char) -> Key {
+    Key { code: KeyCode::Char(c), ctrl: false }
+}
+
+const fn code(code: KeyCode) -> Key {
+    Key { code, ctrl: false }
+}
+
+const fn ctrl(c: char) -> Key {
+    Key { code: KeyCode::Char(c), ctrl: true }
+}
+
+/// One binding: its keys (the first is the one the footer shows), what it does, and where.
+#[derive(Clone, Copy, Debug)]
+pub struct Binding {
+    pub scope: Scope,
+    pub keys: &'static [Key],
+    pub action: Action,
+    /// Short text for the footer and help.
+    pub label: &'static str,
+    /// Shown in the footer (all bindings are in the help).
+    pub footer: bool,
+}
+
+const fn b(scope: Scope, keys: &'static [Key], action: Action, label: &'static str, footer: bool) -> Binding {
+    Binding { scope, keys, action, label, footer }
+}
+
+use Scope::{Global, On, Prompt};
+
+pub const BINDINGS: &[Binding] = &[
+    // Prompt first: while editing, these win over everything.
+    b(Prompt, &[code(KeyCode::Enter)], Action::Submit, "accept", true),
+    b(Prompt, &[code(KeyCode::Esc), ctrl('c')], Action::Dismiss, "cancel", true),
+    b(Prompt, &[code(KeyCode::Tab)], Action::Complete, "complete path", true),
+    b(Prompt, &[code(KeyCode::Backspace)], Action::Backspace, "delete", false),
+    b(Prompt, &[ctrl('u')], Action::ClearLine, "clear line", true),
+    // Labels.
+    b(On(Tab::Labels), &[ch('s')], Action::StepLevel, "step level", true),
+    b(On(Tab::Labels), &[ch('f')], Action::FinishPhase, "finish phase", true),
+    b(On(Tab::Labels), &[ch('r')], Action::RunToEnd, "run to end", true),
+    b(On(Tab::Labels), &[ch('x')], Action::Reset, "reset", true),
+    b(On(Tab::Labels), &[code(KeyCode::Enter)], Action::Enter, "edit value", false),
+    // Query.
+    b(On(Tab::Query), &[ch('/'), ch('i'), code(KeyCode::Enter)], Action::EditQuery, "type u v", true),
+    b(On(Tab::Query), &[ch(' ')], Action::ToggleNode, "fold node", true),
+    b(On(Tab::Query), &[ch('e')], Action::ExpandAll, "expand all", true),
+    b(On(Tab::Query), &[ch('E')], Action::CollapseAll, "collapse all", false),
+    // Batch.
+    b(On(Tab::Batch), &[ch('r')], Action::RunBatch, "run", true),
+    b(On(Tab::Batch), &[ch(' ')], Action::ToggleRow, "toggle run", true),
+    b(On(Tab::Batch), &[ch('F')], Action::QueryFile, "query file", true),
+    b(On(Tab::Batch), &[ch('x')], Action::Export, "export CSV+JSON", true),
+    b(On(Tab::Batch), &[code(KeyCode::Enter)], Action::Enter, "edit value", false),
+    // Exceptions.
+    b(On(Tab::Exceptions), &[ch('r')], Action::RunExceptions, "count", true),
+    b(On(Tab::Exceptions), &[code(KeyCode::Enter)], Action::Enter, "edit seed", false),
+    // Everywhere.
+    b(Global, &[ch('q')], Action::Quit, "quit", true),
+    b(Global, &[ctrl('c')], Action::Quit, "quit", false),
+    b(Global, &[ch('?')], Action::Help, "help", true),
+    b(Global, &[code(KeyCode::Tab)], Action::NextTab, "next tab", false),
+    b(Global, &[code(KeyCode::BackTab)], Action::PrevTab, "previous tab", false),
+    b(Global, &[ch('1')], Action::GoTo(Tab::Graph), "Graph tab", false),
+    b(Global, &[ch('2')], Action::GoTo(Tab::Labels), "Labels tab", false),
+    b(Global, &[ch('3')], Action::GoTo(Tab::Query), "Query tab", false),
+    b(Global, &[ch('4')], Action::GoTo(Tab::Batch), "Batch tab", false),
+    b(Global, &[ch('5')], Action::GoTo(Tab::Exceptions), "Exceptions tab", false),
+    b(Global, &[ch('o')], Action::OpenFile, "open graph", true),
+    b(Global, &[ch('c'), code(KeyCode::Esc)], Action::Cancel, "cancel job", true),
+    b(Global, &[ch('m')], Action::ToggleMouse, "mouse on/off", false),
+    b(Global, &[ch('k'), code(KeyCode::Up)], Action::Up, "up", false),
+    b(Global, &[ch('j'), code(KeyCode::Down)], Action::Down, "down", false),
+    b(Global, &[ch('h'), code(KeyCode::Left)], Action::Left, "less / fold", false),
+    b(Global, &[ch('l'), code(KeyCode::Right)], Action::Right, "more / unfold", false),
+    b(Global, &[code(KeyCode::PageUp), ctrl('b')], Action::PageUp, "page up", false),
+    b(Global, &[code(KeyCode::PageDown), ctrl('f')], Action::PageDown, "page down", false),
+    b(Global, &[ch('g'), code(KeyCode::Home)], Action::Top, "top", false),
+    b(Global, &[ch('G'), code(KeyCode::End)], Action::Bottom, "bottom", false),
+];
+
+impl Key {
+    /// Whether a terminal key event is this key. Shift is implied by the character itself.
+    pub fn matches(&self, event: &KeyEvent) -> bool {
+        let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl != self.ctrl {
+            return false;
+        }
+        match (self.code, event.code) {
+            (KeyCode::Char(a), KeyCode::Char(b)) => a == b,
+            (a, b) => a == b,
+        }
+    }
+
+    /// How the key is written in the footer and help.
+    pub fn display(&self) -> String {
+        let base = match self.code {
+            KeyCode::Char(' ') => "Space".to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Enter => "Enter".into(),
+            KeyCode::Esc => "Esc".into(),
+            KeyCode::Tab => "Tab".into(),
+            KeyCode::BackTab => "S-Tab".into(),
+            KeyCode::Backspace => "Bksp".into(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            KeyCode::Home => "Home".into(),
+            KeyCode::End => "End".into(),
+            other => format!("{other:?}"),
+        };
+        if self.ctrl { format!("C-{base}") } else { base }
+    }
+}
+
+impl Binding {
+    /// All keys, e.g. `j ↓`.
+    pub fn keys_text(&self) -> String {
+        self.keys.iter().map(Key::display).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// The action for a key: the prompt's bindings while editing, else the tab's, then the global ones.
+pub fn lookup(tab: Tab, editing: bool, event: &KeyEvent) -> Option<Action> {
+    let scopes: &[Scope] = if editing { &[Prompt] } else { &[On(tab), Global] };
+    scopes.iter().find_map(|&scope| {
+        BINDINGS.iter().find(|b| b.scope == scope && b.keys.iter().any(|k| k.matches(event))).map(|b| b.action)
+    })
+}
+
+/// The footer's entries for the current context: `(key, label)`.
+pub fn footer(tab: Tab, editing: bool) -> Vec<(String, &'static str)> {
+    let scopes: &[Scope] = if editing { &[Prompt] } else { &[On(tab), Global] };
+    scopes
+        .iter()
+        .flat_map(|&scope| BINDINGS.iter().filter(move |b| b.scope == scope && b.footer))
+        .map(|b| (b.keys[0].display(), b.label))
+        .collect()
+}
+
+/// Help sections: a title and its bindings, in table order.
+pub fn help_sections() -> Vec<(String, Vec<&'static Binding>)> {
+    let mut sections: Vec<(String, Vec<&'static Binding>)> = Vec::new();
+    let title = |scope: Scope| match scope {
+        Global => "Everywhere".to_string(),
+        On(tab) => format!("{} tab", tab.title()),
+        Prompt => "While typing".to_string(),
+    };
+    for scope in [Global, On(Tab::Labels), On(Tab::Query), On(Tab::Batch), On(Tab::Exceptions), Prompt] {
+        let rows: Vec<&Binding> = BINDINGS.iter().filter(|b| b.scope == scope).collect();
+        if !rows.is_empty() {
+            sections.push((title(scope), rows));
+        }
+    }
+    sections
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent::new(c, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn tab_bindings_win_over_global_ones() {
+        assert_eq!(lookup(Tab::Labels, false, &key(KeyCode::Char('r'))), Some(Action::RunToEnd));
+        assert_eq!(lookup(Tab::Batch, false, &key(KeyCode::Char('r'))), Some(Action::RunBatch));
+        assert_eq!(lookup(Tab::Graph, false, &key(KeyCode::Char('r'))), None);
+        assert_eq!(lookup(Tab::Graph, false, &key(KeyCode::Char('q'))), Some(Action::Quit));
+        assert_eq!(lookup(Tab::Graph, true, &key(KeyCode::Char('q'))), None);
+        assert_eq!(lookup(Tab::Graph, false, &key(KeyCode::Down)), Some(Action::Down));
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(lookup(Tab::Graph, false, &ctrl_c), Some(Action::Quit));
+        assert_eq!(lookup(Tab::Graph, true, &ctrl_c), Some(Action::Dismiss));
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        for tab in Tab::ALL {
+            for editing in [false, true] {
+                let scopes: Vec<Scope> = if editing { vec![Prompt] } else { vec![On(tab), Global] };
+                let mut seen: Vec<Key> = Vec::new();
+                for b in BINDINGS.iter().filter(|b| scopes.contains(&b.scope)) {
+                    for k in b.keys {
+                        let shadowed = seen.contains(k);
+                        // A tab binding may shadow a global one on purpose (Enter, Space); never twice
+                        // within one scope.
+                        let same_scope = BINDINGS.iter().filter(|o| o.scope == b.scope && o.keys.contains(k)).count();
+                        assert_eq!(same_scope, 1, "{k:?} twice in {:?}", b.scope);
+                        if !shadowed {
+                            seen.push(*k);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn footer_and_help_come_from_the_table() {
+        let footer = footer(Tab::Labels, false);
+        assert!(footer.iter().any(|(k, l)| k == "s" && *l == "step level"));
+        assert!(footer.iter().any(|(k, l)| k == "q" && *l == "quit"));
+        let help = help_sections();
+        let total: usize = help.iter().map(|(_, rows)| rows.len()).sum();
+        assert_eq!(total, BINDINGS.len());
+    }
+}

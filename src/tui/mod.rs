@@ -1,0 +1,98 @@
+//! The terminal explorer (`grail`, `grail FILE`, `grail tui FILE`).
+//!
+//! Layout (GUIDE.md section 3): [`app`] holds the state and turns [`action`]s into changes and
+//! [`worker`] jobs; [`keymap`] is the one table behind key lookup, the footer and the help;
+//! [`worker`] runs everything long on its own thread; [`ui`] and [`views`] draw (one file per
+//! screen), [`widgets`] holds the custom widgets; [`trace`] and [`exceptions`] are the small
+//! computations only the explorer needs.
+
+pub mod action;
+pub mod app;
+pub mod event;
+pub mod exceptions;
+pub mod keymap;
+pub mod state;
+pub mod terminal;
+pub mod theme;
+pub mod trace;
+pub mod ui;
+pub mod views;
+pub mod widgets;
+pub mod worker;
+
+use crate::workspace::Workspace;
+use anyhow::{Result, anyhow};
+use app::App;
+use event::AppEvent;
+use std::sync::Arc;
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+use worker::Worker;
+
+/// How the explorer starts.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub mouse: bool,
+    /// "All threads" for batches (0 = every core).
+    pub threads: usize,
+}
+
+/// Longest the loop folds messages before it draws again (a fast labeler sends many).
+const DRAIN_BUDGET: Duration = Duration::from_millis(30);
+/// Redraw at least this often while a job runs (spinner, timers).
+const BUSY_FRAME: Duration = Duration::from_millis(100);
+
+/// Runs the explorer on an opened graph until the user quits. The terminal is restored on every
+/// way out (quit, error, panic).
+pub fn run(ws: Workspace, options: Options) -> Result<()> {
+    let ws = Arc::new(ws);
+    let mut app = App::new(Arc::clone(&ws), theme::Theme::detect(), options.mouse);
+    let mut guard = terminal::TerminalGuard::enter(options.mouse)?;
+    let (tx, rx) = channel();
+    let worker = Worker::spawn(ws, tx.clone(), options.threads);
+    event::spawn_input_thread(tx);
+    loop {
+        let hits = {
+            let mut hits = ui::Hitmap::default();
+            guard.terminal.draw(|frame| hits = ui::render(frame, &app))?;
+            hits
+        };
+        app.hits = hits;
+        // Lets the end-to-end test check that a panic restores the terminal.
+        if std::env::var_os("GRAIL_TUI_TEST_PANIC").is_some() {
+            panic!("GRAIL_TUI_TEST_PANIC is set: panicking on purpose");
+        }
+        let timeout = if app.busy.is_some() { BUSY_FRAME } else { Duration::from_secs(1) };
+        let first = match rx.recv_timeout(timeout) {
+            Ok(event) => Some(event),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => return Err(anyhow!("the input and worker threads stopped")),
+        };
+        let start = Instant::now();
+        let mut next = first;
+        while let Some(event) = next.take() {
+            match event {
+                AppEvent::Input(e) => app.on_terminal(&e),
+                AppEvent::Worker(msg) => app.on_worker(msg),
+                AppEvent::Tick => app.tick(),
+                AppEvent::InputError(e) => return Err(anyhow!("cannot read the terminal: {e}")),
+            }
+            if start.elapsed() < DRAIN_BUDGET {
+                next = rx.try_recv().ok();
+            }
+        }
+        for job in app.outbox.drain(..) {
+            worker.send(job);
+        }
+        if std::mem::take(&mut app.cancel_requested) {
+            worker.cancel();
+        }
+        if std::mem::take(&mut app.mouse_changed) {
+            guard.set_mouse(app.mouse);
+        }
+        if app.quit {
+            worker.cancel();
+            return Ok(());
+        }
+    }
+}

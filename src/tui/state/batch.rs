@@ -1,0 +1,150 @@
+//! The Batch tab: where the queries come from, which runs to make, and the last result.
+
+use super::prompt::{Prompt, PromptKind};
+use super::{Effect, step};
+use crate::query::Method;
+use crate::tui::action::Action;
+use crate::tui::worker::{BatchResult, BatchSpec, Job, LabelConfig, QuerySource, RunSpec};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Settings rows before the run rows.
+pub const SETTINGS: [&str; 3] = ["queries from", "count", "seed"];
+
+pub struct BatchState {
+    pub count: usize,
+    pub seed: u64,
+    pub file: Option<PathBuf>,
+    pub use_file: bool,
+    /// Every (method, threads) pair and whether it runs.
+    pub runs: Vec<(RunSpec, bool)>,
+    pub selected: usize,
+    pub result: Option<Arc<BatchResult>>,
+}
+
+impl Default for BatchState {
+    fn default() -> Self {
+        let runs = Method::ALL
+            .iter()
+            .flat_map(|&method| [1, 0].map(|threads| RunSpec { method, threads }))
+            .map(|r| (r, r.method == Method::GuidedDfs || (r.method == Method::GuidedBfs && r.threads == 0)))
+            .collect();
+        BatchState { count: 100_000, seed: 1, file: None, use_file: false, runs, selected: 0, result: None }
+    }
+}
+
+impl BatchState {
+    pub fn rows(&self) -> usize {
+        SETTINGS.len() + self.runs.len()
+    }
+
+    pub fn setting_value(&self, i: usize) -> String {
+        match i {
+            0 if self.use_file => self.file.as_ref().map_or("file (F picks one)".into(), |p| p.display().to_string()),
+            0 => "random pairs".into(),
+            1 => crate::format::thousands(self.count as u64),
+            2 => self.seed.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    pub fn spec(&self) -> Option<BatchSpec> {
+        let source = if self.use_file {
+            QuerySource::File(self.file.clone()?)
+        } else {
+            QuerySource::Random { count: self.count, seed: self.seed }
+        };
+        Some(BatchSpec { source, runs: self.runs.iter().filter(|(_, on)| *on).map(|(r, _)| *r).collect() })
+    }
+
+    pub fn handle(&mut self, action: Action, config: LabelConfig) -> Option<Effect> {
+        let rows = self.rows();
+        match action {
+            Action::Up => self.selected = step(self.selected, -1, rows),
+            Action::Down => self.selected = step(self.selected, 1, rows),
+            Action::Top => self.selected = 0,
+            Action::Bottom => self.selected = rows - 1,
+            Action::Left => self.adjust(-1),
+            Action::Right => self.adjust(1),
+            Action::ToggleRow => self.toggle(),
+            Action::Enter => match self.selected {
+                1 | 2 => {
+                    let title = SETTINGS[self.selected];
+                    let value = if self.selected == 1 { self.count.to_string() } else { self.seed.to_string() };
+                    return Some(Effect::Prompt(Prompt::new(PromptKind::BatchField(self.selected), title, value)));
+                }
+                0 => return self.pick_file(),
+                _ => self.toggle(),
+            },
+            Action::QueryFile => return self.pick_file(),
+            Action::RunBatch => {
+                return match self.spec() {
+                    Some(spec) if spec.runs.is_empty() => {
+                        Some(Effect::Error("no run selected: Space toggles runs".into()))
+                    }
+                    Some(spec) => Some(Effect::Job(Job::Batch(spec, config))),
+                    None => Some(Effect::Error("no query file chosen: F picks one".into())),
+                };
+            }
+            Action::Export => {
+                return if self.result.is_some() {
+                    Some(Effect::Prompt(Prompt::new(
+                        PromptKind::ExportPath,
+                        "export to (.csv and .json are added)",
+                        format!("grail-batch-seed{}", self.seed),
+                    )))
+                } else {
+                    Some(Effect::Error("nothing to export yet: r runs the batch".into()))
+                };
+            }
+            _ => {}
+        }
+        None
+    }
+
+    fn pick_file(&self) -> Option<Effect> {
+        let text = self.file.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+        Some(Effect::Prompt(Prompt::new(PromptKind::QueryFile, "query file (src dst [expected] per line)", text)))
+    }
+
+    fn toggle(&mut self) {
+        match self.selected {
+            0 => self.use_file = !self.use_file,
+            i if i >= SETTINGS.len() => {
+                if let Some(run) = self.runs.get_mut(i - SETTINGS.len()) {
+                    run.1 = !run.1;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn adjust(&mut self, delta: i64) {
+        match self.selected {
+            0 => self.use_file = !self.use_file,
+            1 => {
+                self.count =
+                    if delta > 0 { self.count.saturating_mul(10).min(100_000_000) } else { (self.count / 10).max(1) }
+            }
+            2 => self.seed = self.seed.saturating_add_signed(delta),
+            _ => self.toggle(),
+        }
+    }
+
+    pub fn set_field(&mut self, field: usize, text: &str) -> Option<Effect> {
+        let text = text.trim().replace([',', '_'], "");
+        match (field, text.parse::<u64>()) {
+            (1, Ok(n)) if (1..=100_000_000).contains(&n) => self.count = n as usize,
+            (1, _) => return Some(Effect::Error(format!("count must be 1 to 100,000,000, not '{text}'"))),
+            (2, Ok(s)) => self.seed = s,
+            (2, _) => return Some(Effect::Error(format!("'{text}' is not a seed (a whole number ≥ 0)"))),
+            _ => {}
+        }
+        None
+    }
+
+    pub fn set_file(&mut self, path: PathBuf) {
+        self.file = Some(path);
+        self.use_file = true;
+    }
+}

@@ -1,0 +1,286 @@
+//! The Labels tab: the settings, and everything folded from the labeler's telemetry (phase table,
+//! frontier per level, memory, event log).
+
+use super::prompt::{Prompt, PromptKind};
+use super::{Effect, step};
+use crate::format::{bytes, duration, thousands};
+use crate::index::Order;
+use crate::index::pipeline::{Backend, ParentMethod, PhaseTable, Status};
+use crate::telemetry::{Event, Phase, QueueSizes};
+use crate::tui::action::Action;
+use crate::tui::worker::{Job, LabelCmd, LabelConfig, labeling::LabelStatus};
+use std::collections::{BTreeMap, VecDeque};
+
+/// The settings rows, in screen order.
+pub const FIELDS: [&str; 6] = ["back end", "dimensions", "order", "seed", "parent method", "dims at once"];
+const MAX_DIMS: usize = 16;
+const LOG_LINES: usize = 500;
+/// Levels kept per phase for the frontier chart (a chain has millions).
+const MAX_LEVELS: usize = 20_000;
+
+/// One dimension's current phase and its frontier per level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frontier {
+    pub phase: Phase,
+    pub levels: Vec<QueueSizes>,
+    /// Levels not kept (beyond [`MAX_LEVELS`]).
+    pub dropped: usize,
+    pub done: bool,
+}
+
+pub struct LabelsState {
+    pub backend: Backend,
+    pub dims: usize,
+    pub random: bool,
+    pub seed: u64,
+    pub parent_method: ParentMethod,
+    pub all_dims_at_once: bool,
+    pub selected: usize,
+    pub status: Option<LabelStatus>,
+    pub phases: PhaseTable,
+    /// Per dimension, its latest phase.
+    pub frontier: BTreeMap<usize, Frontier>,
+    pub log: VecDeque<String>,
+    pub resident: Option<u64>,
+    pub structures: Vec<(String, u64)>,
+    /// Bytes of the finished labels.
+    pub label_bytes: Option<u64>,
+    pub run_seconds: Option<f64>,
+    /// The last command was a single step: log every level.
+    stepping: bool,
+}
+
+impl Default for LabelsState {
+    fn default() -> Self {
+        let config = LabelConfig::default();
+        LabelsState {
+            backend: config.backend,
+            dims: config.dims,
+            random: matches!(config.order, Order::Random { .. }),
+            seed: match config.order {
+                Order::Random { seed } => seed,
+                Order::Lex => 1,
+            },
+            parent_method: config.parent_method,
+            all_dims_at_once: config.all_dims_at_once,
+            selected: 0,
+            status: None,
+            phases: PhaseTable::default(),
+            frontier: BTreeMap::new(),
+            log: VecDeque::new(),
+            resident: None,
+            structures: Vec::new(),
+            label_bytes: None,
+            run_seconds: None,
+            stepping: false,
+        }
+    }
+}
+
+impl LabelsState {
+    pub fn config(&self) -> LabelConfig {
+        LabelConfig {
+            backend: self.backend,
+            dims: self.dims,
+            order: if self.random { Order::Random { seed: self.seed } } else { Order::Lex },
+            parent_method: self.parent_method,
+            all_dims_at_once: self.all_dims_at_once,
+        }
+    }
+
+    /// The value shown for settings row `i`.
+    pub fn field_value(&self, i: usize) -> String {
+        match i {
+            0 => if self.backend == Backend::Dfs { "DFS (classic)" } else { "CPU pipeline" }.into(),
+            1 => self.dims.to_string(),
+            2 => if self.random { "random" } else { "lex" }.into(),
+            3 if self.random => self.seed.to_string(),
+            3 => "(lex needs none)".into(),
+            4 => match self.parent_method {
+                ParentMethod::Exact => "exact (LCA)".into(),
+                ParentMethod::Weights => "weights (thesis)".into(),
+            },
+            5 => if self.all_dims_at_once { "yes" } else { "no" }.into(),
+            _ => String::new(),
+        }
+    }
+
+    pub fn handle(&mut self, action: Action) -> Option<Effect> {
+        let config = self.config();
+        let command = |cmd| Some(Effect::Job(Job::Label(cmd, config)));
+        match action {
+            Action::Up => self.selected = step(self.selected, -1, FIELDS.len()),
+            Action::Down => self.selected = step(self.selected, 1, FIELDS.len()),
+            Action::Top => self.selected = 0,
+            Action::Bottom => self.selected = FIELDS.len() - 1,
+            Action::Left => self.adjust(-1),
+            Action::Right => self.adjust(1),
+            Action::Enter => {
+                return match self.selected {
+                    1 | 3 => Some(Effect::Prompt(Prompt::new(
+                        PromptKind::LabelField(self.selected),
+                        FIELDS[self.selected],
+                        self.field_value(self.selected),
+                    ))),
+                    _ => {
+                        self.adjust(1);
+                        None
+                    }
+                };
+            }
+            Action::StepLevel => {
+                self.stepping = true;
+                return command(LabelCmd::Step);
+            }
+            Action::FinishPhase => {
+                self.stepping = false;
+                return command(LabelCmd::FinishPhase);
+            }
+            Action::RunToEnd => {
+                self.stepping = false;
+                return command(LabelCmd::RunToEnd);
+            }
+            Action::Reset => return command(LabelCmd::Reset),
+            _ => {}
+        }
+        None
+    }
+
+    /// Changes the selected setting by one step (cycling for choices).
+    fn adjust(&mut self, delta: i64) {
+        match self.selected {
+            0 => self.backend = if self.backend == Backend::Dfs { Backend::Cpu } else { Backend::Dfs },
+            1 => self.dims = (self.dims as i64 + delta).clamp(1, MAX_DIMS as i64) as usize,
+            2 => self.random = !self.random,
+            3 => self.seed = self.seed.saturating_add_signed(delta),
+            4 => {
+                self.parent_method = match self.parent_method {
+                    ParentMethod::Exact => ParentMethod::Weights,
+                    ParentMethod::Weights => ParentMethod::Exact,
+                }
+            }
+            5 => self.all_dims_at_once = !self.all_dims_at_once,
+            _ => {}
+        }
+    }
+
+    /// A typed value for row `field`.
+    pub fn set_field(&mut self, field: usize, text: &str) -> Option<Effect> {
+        let text = text.trim();
+        match field {
+            1 => match text.parse::<usize>() {
+                Ok(d) if (1..=MAX_DIMS).contains(&d) => self.dims = d,
+                _ => return Some(Effect::Error(format!("dimensions must be 1 to {MAX_DIMS}, not '{text}'"))),
+            },
+            3 => match text.parse::<u64>() {
+                Ok(s) => {
+                    self.seed = s;
+                    self.random = true;
+                }
+                Err(_) => return Some(Effect::Error(format!("'{text}' is not a seed (a whole number ≥ 0)"))),
+            },
+            _ => {}
+        }
+        None
+    }
+
+    /// A new graph or a reset: forget the run.
+    pub fn clear_run(&mut self) {
+        self.status = None;
+        self.phases = PhaseTable::default();
+        self.frontier.clear();
+        self.structures.clear();
+        self.label_bytes = None;
+        self.run_seconds = None;
+    }
+
+    pub fn log_line(&mut self, line: String) {
+        if self.log.len() == LOG_LINES {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
+    }
+
+    /// Folds one telemetry event in.
+    pub fn apply(&mut self, event: &Event) {
+        self.phases.apply(event);
+        match event {
+            Event::RunStarted { backend, dims, order, vertices, edges } => {
+                self.frontier.clear();
+                self.run_seconds = None;
+                let name = if *backend == Backend::Dfs { "DFS" } else { "CPU pipeline" };
+                self.log_line(format!(
+                    "run started: {name}, d={dims}, {order}, {} vertices, {} edges",
+                    thousands(*vertices),
+                    thousands(*edges)
+                ));
+            }
+            &Event::PhaseStarted { dim, phase } => {
+                self.frontier.insert(dim, Frontier { phase, levels: Vec::new(), dropped: 0, done: false });
+                self.log_line(format!("dim {dim}: {phase} started"));
+            }
+            &Event::LevelDone { dim, phase, level, queues, edges_scanned, .. } => {
+                if let Some(f) = self.frontier.get_mut(&dim).filter(|f| f.phase == phase) {
+                    if f.levels.len() < MAX_LEVELS {
+                        f.levels.push(queues);
+                    } else {
+                        f.dropped += 1;
+                    }
+                }
+                if self.stepping {
+                    self.log_line(format!(
+                        "dim {dim}: {phase} level {level}: {} small, {} medium, {} large, {} edges",
+                        queues.small,
+                        queues.medium,
+                        queues.large,
+                        thousands(edges_scanned)
+                    ));
+                }
+            }
+            &Event::PhaseDone { dim, phase, levels, seconds, .. } => {
+                if let Some(f) = self.frontier.get_mut(&dim).filter(|f| f.phase == phase) {
+                    f.done = true;
+                }
+                self.log_line(format!("dim {dim}: {phase} done, {levels} levels in {}", duration(seconds)));
+            }
+            Event::Memory { resident_bytes, structures } => {
+                if resident_bytes.is_some() {
+                    self.resident = *resident_bytes;
+                }
+                self.structures.clone_from(structures);
+            }
+            &Event::RunDone { seconds } => {
+                self.run_seconds = Some(seconds);
+                self.log_line(format!("run done in {}", duration(seconds)));
+            }
+            Event::Cancelled => self.log_line("run cancelled".into()),
+        }
+    }
+
+    /// The frontier the chart shows: the lowest dimension still in a phase, else the last one.
+    pub fn focused_frontier(&self) -> Option<(usize, &Frontier)> {
+        self.frontier.iter().find(|(_, f)| !f.done).or_else(|| self.frontier.iter().next_back()).map(|(d, f)| (*d, f))
+    }
+
+    /// Index structures' bytes as last reported.
+    pub fn index_bytes(&self) -> u64 {
+        self.label_bytes.unwrap_or_else(|| self.structures.iter().map(|(_, b)| b).sum())
+    }
+
+    /// A one-line state: `running: dim 0 parent selection, level 3`.
+    pub fn summary(&self) -> String {
+        if let Some(b) = self.label_bytes {
+            let time = self.run_seconds.map(duration).unwrap_or_default();
+            return format!("labels ready ({}) {time}", bytes(b));
+        }
+        let Some(status) = &self.status else { return "not started: s steps a level, r runs to the end".into() };
+        let at = status.positions.first().map(|(d, p, l)| format!(": dim {d} {p}, next level {l}")).unwrap_or_default();
+        match &status.status {
+            Status::NotStarted => "not started".into(),
+            Status::Running => format!("paused{at}"),
+            Status::Finished => "finished".into(),
+            Status::Cancelled => "cancelled: x resets".into(),
+            Status::Failed(m) => format!("failed: {m} (x resets)"),
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! A one-line editor for paths, queries and numbers, with Tab completion of file paths.
+
+use std::path::Path;
+
+/// What the typed line is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    OpenGraph,
+    Query,
+    /// A Labels setting (row index).
+    LabelField(usize),
+    /// A Batch setting (row index).
+    BatchField(usize),
+    QueryFile,
+    ExportPath,
+    ExceptionSeed,
+}
+
+impl PromptKind {
+    /// Paths complete on Tab; the others do not.
+    pub fn is_path(self) -> bool {
+        matches!(self, PromptKind::OpenGraph | PromptKind::QueryFile | PromptKind::ExportPath)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub title: String,
+    pub text: String,
+    /// Completions offered by the last Tab (shown under the line).
+    pub candidates: Vec<String>,
+    /// The text is the previous value: the first character typed replaces it (paths are extended).
+    pub fresh: bool,
+}
+
+impl Prompt {
+    pub fn new(kind: PromptKind, title: impl Into<String>, text: impl Into<String>) -> Prompt {
+        Prompt { kind, title: title.into(), text: text.into(), candidates: Vec::new(), fresh: !kind.is_path() }
+    }
+
+    pub fn push(&mut self, c: char) {
+        if !c.is_control() && self.text.chars().count() < 4096 {
+            if std::mem::take(&mut self.fresh) {
+                self.text.clear();
+            }
+            self.text.push(c);
+            self.candidates.clear();
+        }
+    }
+
+    pub fn backspace(&mut self) {
+        self.fresh = false;
+        self.text.pop();
+        self.candidates.clear();
+    }
+
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.candidates.clear();
+    }
+
+    /// Completes the path typed so far: the unique match, or the longest common prefix of all
+    /// matches (which are then listed). Directories get a trailing `/`.
+    pub fn complete(&mut self) {
+        if !self.kind.is_path() {
+            return;
+        }
+        let (dir, prefix) = match self.text.rfind('/') {
+            Some(i) => (self.text[..=i].to_string(), self.text[i + 1..].to_string()),
+            None => (String::new(), self.text.clone()),
+        };
+        let expanded = expand_home(&dir);
+        let read_from = if expanded.is_empty() { ".".to_string() } else { expanded };
+        let Ok(entries) = std::fs::read_dir(Path::new(&read_from)) else {
+            self.candidates = vec!["(no such directory)".into()];
+            return;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                if !name.starts_with(&prefix) || (name.starts_with('.') && !prefix.starts_with('.')) {
+                    return None;
+                }
+                let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false)
+                    || (e.file_type().map(|t| t.is_symlink()).unwrap_or(false) && e.path().is_dir());
+                Some(if is_dir { format!("{name}/") } else { name })
+            })
+            .collect();
+        names.sort();
+        match names.len() {
+            0 => self.candidates = vec!["(no match)".into()],
+            1 => {
+                self.text = format!("{dir}{}", names[0]);
+                self.candidates.clear();
+            }
+            _ => {
+                let common = common_prefix(&names);
+                self.text = format!("{dir}{common}");
+                names.truncate(200);
+                self.candidates = names;
+            }
+        }
+    }
+}
+
+fn expand_home(dir: &str) -> String {
+    match (dir.strip_prefix('~'), std::env::var("HOME")) {
+        (Some(rest), Ok(home)) => format!("{home}{rest}"),
+        _ => dir.to_string(),
+    }
+}
+
+/// The longest common prefix, on character boundaries.
+fn common_prefix(names: &[String]) -> String {
+    let first = &names[0];
+    let len = names
+        .iter()
+        .map(|name| first.chars().zip(name.chars()).take_while(|(a, b)| a == b).map(|(a, _)| a.len_utf8()).sum())
+        .min()
+        .unwrap_or(0);
+    first[..len].to_string()
+}
+
+/// Expands `~` for paths the user typed.
+pub fn user_path(text: &str) -> std::path::PathBuf {
+    let text = text.trim();
+    match text.strip_prefix("~/") {
+        Some(rest) => match std::env::var("HOME") {
+            Ok(home) => Path::new(&home).join(rest),
+            Err(_) => text.into(),
+        },
+        None => text.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completes_unique_and_common_prefixes() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("graph-one.gra"), "").unwrap();
+        std::fs::write(dir.path().join("graph-two.gra"), "").unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let base = format!("{}/", dir.path().display());
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}gr"));
+        p.complete();
+        assert_eq!(p.text, format!("{base}graph-"));
+        assert_eq!(p.candidates.len(), 2);
+        p.push('o');
+        p.complete();
+        assert_eq!(p.text, format!("{base}graph-one.gra"));
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}s"));
+        p.complete();
+        assert_eq!(p.text, format!("{base}sub/"));
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", "/no/such/dir/x");
+        p.complete();
+        assert_eq!(p.candidates, vec!["(no such directory)".to_string()]);
+    }
+
+    #[test]
+    fn typing_replaces_a_previous_value_but_extends_a_path() {
+        let mut p = Prompt::new(PromptKind::Query, "q", "1 2");
+        p.push('3');
+        assert_eq!(p.text, "3");
+        let mut p = Prompt::new(PromptKind::Query, "q", "1 2");
+        p.backspace();
+        p.push('3');
+        assert_eq!(p.text, "1 3");
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", "dir/");
+        p.push('x');
+        assert_eq!(p.text, "dir/x");
+    }
+
+    #[test]
+    fn control_characters_are_ignored() {
+        let mut p = Prompt::new(PromptKind::Query, "q", "");
+        p.push('1');
+        p.push('\u{7}');
+        p.push(' ');
+        p.push('2');
+        assert_eq!(p.text, "1 2");
+        p.backspace();
+        p.backspace();
+        p.backspace();
+        p.backspace();
+        assert_eq!(p.text, "");
+    }
+}

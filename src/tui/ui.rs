@@ -1,0 +1,79 @@
+//! Draws the whole screen from the [`App`]: tab bar, the current tab's view, status line, footer,
+//! and the overlays (prompt, help). Returns where clickable things landed ([`Hitmap`]).
+
+use super::action::{Action, Tab};
+use super::app::App;
+use super::views;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// The smallest terminal the layout is made for.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+/// Something a click can hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    Tab(Tab),
+    LabelField(usize),
+    BatchRow(usize),
+    /// A visible row of the search tree.
+    TreeRow(usize),
+    Button(Action),
+}
+
+/// Clickable areas of the last frame.
+#[derive(Clone, Debug, Default)]
+pub struct Hitmap {
+    areas: Vec<(Rect, Hit)>,
+}
+
+impl Hitmap {
+    pub fn add(&mut self, area: Rect, hit: Hit) {
+        self.areas.push((area, hit));
+    }
+
+    /// The last registered area under `(x, y)` (overlays register after what they cover).
+    pub fn at(&self, x: u16, y: u16) -> Option<Hit> {
+        self.areas.iter().rev().find(|(r, _)| r.contains(Position { x, y })).map(|&(_, h)| h)
+    }
+}
+
+/// Draws a frame.
+pub fn render(frame: &mut Frame, app: &App) -> Hitmap {
+    let mut hits = Hitmap::default();
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text = vec![
+            Line::styled("grail explorer", app.theme.title()),
+            Line::raw(""),
+            Line::raw(format!("This terminal is {}×{}.", area.width, area.height)),
+            Line::raw(format!("The explorer needs at least {MIN_WIDTH}×{MIN_HEIGHT}: please enlarge it.")),
+            Line::raw("q quits."),
+        ];
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return hits;
+    }
+    let [tabs, body, status, footer] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1), Constraint::Length(1)])
+            .areas(area);
+    views::chrome::tabs(frame, tabs, app, &mut hits);
+    match app.tab {
+        Tab::Graph => views::graph::render(frame, body, app),
+        Tab::Labels => views::labels::render(frame, body, app, &mut hits),
+        Tab::Query => views::query::render(frame, body, app, &mut hits),
+        Tab::Batch => views::batch::render(frame, body, app, &mut hits),
+        Tab::Exceptions => views::exceptions::render(frame, body, app),
+    }
+    views::chrome::status(frame, status, app);
+    views::chrome::footer(frame, footer, app);
+    if let Some(prompt) = &app.prompt {
+        views::prompt::render(frame, body, prompt, &app.theme);
+    }
+    if app.help {
+        views::help::render(frame, body, app);
+    }
+    hits
+}

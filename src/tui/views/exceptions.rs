@@ -1,0 +1,89 @@
+//! Screen 5: false-positive pairs for d = 1..5 (exact on small graphs, estimated on large ones).
+
+use super::panel;
+use crate::format::{duration, thousands};
+use crate::tui::app::App;
+use crate::tui::exceptions::EXACT_LIMIT;
+use crate::tui::worker::{EXCEPTION_DIMS, EXCEPTION_SAMPLES};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Bar, BarChart, BarGroup, Paragraph, Wrap};
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let [text_area, chart_area] = Layout::horizontal([Constraint::Length(40), Constraint::Min(30)]).areas(area);
+    let n = app.ws.dag().num_vertices();
+    let seed = app.exceptions.seed;
+    let mode = if n <= EXACT_LIMIT {
+        format!(
+            "exact: all {} ordered pairs, from the transitive closure",
+            thousands((n as u64) * (n as u64).saturating_sub(1))
+        )
+    } else {
+        format!(
+            "estimate from {} sampled pairs (the graph has more than {} vertices)",
+            thousands(EXCEPTION_SAMPLES as u64),
+            thousands(EXACT_LIMIT as u64)
+        )
+    };
+    let mut lines = vec![
+        Line::raw(
+            "Exceptions (false positives): pairs u, v where v's intervals all lie inside u's, yet u does not reach v.",
+        ),
+        Line::raw(format!("Labels: d = 1..{EXCEPTION_DIMS}, random order, seed {seed} (h/l or Enter change it)")),
+        Line::styled(mode, theme.dim()),
+    ];
+    match &app.exceptions.result {
+        None => lines.push(Line::styled("r counts them", theme.accent())),
+        Some(result) => {
+            let c = &result.counts;
+            let kind = if c.exact { "exact" } else { "estimated" };
+            lines.push(Line::styled(
+                format!("{kind}, seed {}, {}", result.seed, duration(result.seconds)),
+                theme.title(),
+            ));
+            lines.push(Line::styled(" d    false positives  % unreach.", theme.title()));
+            for d in 1..=c.false_positives.len() {
+                let value = c.scaled(d);
+                let text =
+                    if c.exact { thousands(value as u64) } else { format!("~{}", thousands(value.round() as u64)) };
+                lines.push(Line::raw(format!(" {d}  {text:>18}  {:>9.2}%", c.rate(d) * 100.0)));
+            }
+            if c.false_positives.len() >= 2 && c.false_positives[0] > 0 {
+                let removed = 1.0 - c.false_positives[1] as f64 / c.false_positives[0] as f64;
+                lines.push(Line::raw(""));
+                lines.push(Line::styled(
+                    format!("a second dimension removes {:.0}% of them", removed * 100.0),
+                    theme.accent(),
+                ));
+            }
+        }
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel("Exceptions")), text_area);
+
+    let block = panel("False-positive pairs by dimensions");
+    let Some(result) = &app.exceptions.result else {
+        frame.render_widget(Paragraph::new("").block(block), chart_area);
+        return;
+    };
+    let c = &result.counts;
+    let bars: Vec<Bar> = (1..=c.false_positives.len())
+        .map(|d| {
+            let value = c.scaled(d).round() as u64;
+            let label =
+                if c.exact { thousands(value) } else { format!("~{}", crate::tui::views::batch::compact(value)) };
+            Bar::default().value(value).label(Line::from(format!("d={d}"))).text_value(label)
+        })
+        .collect();
+    let inner_width = block.inner(chart_area).width;
+    let bar_width = (inner_width / c.false_positives.len().max(1) as u16).saturating_sub(1).clamp(3, 12);
+    let chart = BarChart::default()
+        .block(block)
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(bar_width)
+        .bar_gap(1)
+        .bar_style(theme.bar())
+        .value_style(theme.selected());
+    frame.render_widget(chart, chart_area);
+}

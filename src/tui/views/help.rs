@@ -1,0 +1,34 @@
+//! The `?` overlay: every binding, from the same table as the footer.
+
+use super::panel;
+use crate::tui::app::App;
+use crate::tui::keymap;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let mut lines = Vec::new();
+    for (title, bindings) in keymap::help_sections() {
+        lines.push(Line::styled(title, theme.title()));
+        for b in bindings {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {:<16}", b.keys_text()), theme.key()),
+                Span::raw(b.label),
+            ]));
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("Mouse: click tabs and rows, wheel scrolls; m turns it off to select text.", theme.dim()));
+    let width = area.width.min(72);
+    let popup = Rect::new(area.x + (area.width - width) / 2, area.y, width, area.height);
+    frame.render_widget(Clear, popup);
+    let max_scroll = (lines.len() as u16).saturating_sub(popup.height.saturating_sub(2));
+    let scroll = app.help_scroll.min(max_scroll);
+    frame.render_widget(
+        Paragraph::new(lines).scroll((scroll, 0)).block(panel("Help: ? or Esc closes, j/k scroll")),
+        popup,
+    );
+}

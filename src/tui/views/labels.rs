@@ -1,0 +1,169 @@
+//! Screen 2: build labels step by step and watch the phases, the frontier and memory.
+
+use super::panel;
+use crate::format::{bytes, duration, thousands};
+use crate::index::pipeline::Backend;
+use crate::telemetry::{LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
+use crate::tui::app::App;
+use crate::tui::state::labels::FIELDS;
+use crate::tui::ui::{Hit, Hitmap};
+use crate::tui::widgets::stacked_bars::{LARGE_SYMBOL, MEDIUM_SYMBOL, SMALL_SYMBOL, StackedBars};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Gauge, Paragraph, Row, Table};
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
+    let [left, right] = Layout::horizontal([Constraint::Length(36), Constraint::Min(40)]).areas(area);
+    let [settings, memory] = Layout::vertical([Constraint::Length(12), Constraint::Min(6)]).areas(left);
+    settings_panel(frame, settings, app, hits);
+    memory_panel(frame, memory, app);
+    let [phases, frontier, log] =
+        Layout::vertical([Constraint::Percentage(38), Constraint::Percentage(34), Constraint::Min(3)]).areas(right);
+    phase_table(frame, phases, app);
+    frontier_chart(frame, frontier, app);
+    event_log(frame, log, app);
+}
+
+fn settings_panel(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
+    let theme = &app.theme;
+    let state = &app.labels;
+    let block = panel("Settings");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let mut lines = Vec::new();
+    for (i, name) in FIELDS.iter().enumerate() {
+        let value = state.field_value(i);
+        let text = format!("{name:<14}{value:>19}");
+        let style = if i == state.selected { theme.selected() } else { theme.text() };
+        lines.push(Line::styled(text, style));
+        if (i as u16) < inner.height {
+            hits.add(Rect::new(inner.x, inner.y + i as u16, inner.width, 1), Hit::LabelField(i));
+        }
+    }
+    lines.push(Line::styled("GPU: none in this build", theme.dim()));
+    let note = if state.backend == Backend::Dfs {
+        "DFS has no levels: s/f/r run it all"
+    } else {
+        "s level f phase r end c stop x reset"
+    };
+    lines.push(Line::styled(note, theme.dim()));
+    lines.push(Line::styled(state.summary(), theme.accent()));
+    frame.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }), inner);
+}
+
+fn memory_panel(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let state = &app.labels;
+    let block = panel("Memory");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let rows = Layout::vertical([Constraint::Length(1); 6]).split(inner);
+    let resident = state.resident.unwrap_or(0);
+    let index = state.index_bytes();
+    let process_label = match app.total_memory {
+        Some(total) => format!("{} of {}", bytes(resident), bytes(total)),
+        None => bytes(resident),
+    };
+    let process_ratio = app.total_memory.map_or(0.0, |t| resident as f64 / t.max(1) as f64);
+    if rows.len() >= 4 {
+        frame.render_widget(Paragraph::new("process (resident)"), rows[0]);
+        frame.render_widget(gauge(process_ratio, process_label, theme), rows[1]);
+        frame.render_widget(Paragraph::new("index structures / process"), rows[2]);
+        let index_ratio = if resident == 0 { 0.0 } else { index as f64 / resident as f64 };
+        frame.render_widget(gauge(index_ratio, bytes(index), theme), rows[3]);
+    }
+    if rows.len() >= 5 {
+        frame.render_widget(Paragraph::new(Line::styled("GPU: no device (no GPU back end)", theme.dim())), rows[4]);
+    }
+}
+
+fn gauge<'a>(ratio: f64, label: String, theme: &crate::tui::theme::Theme) -> Gauge<'a> {
+    Gauge::default().ratio(ratio.clamp(0.0, 1.0)).label(label).gauge_style(theme.gauge()).use_unicode(true)
+}
+
+fn phase_table(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let rows_all = &app.labels.phases.rows;
+    let block = panel("Phases");
+    let inner_height = block.inner(area).height.saturating_sub(1) as usize;
+    let skip = rows_all.len().saturating_sub(inner_height);
+    let rows: Vec<Row> = rows_all
+        .iter()
+        .skip(skip)
+        .map(|r| {
+            let state = if r.done { Span::styled("done", theme.yes()) } else { Span::styled("running", theme.warn()) };
+            Row::new(vec![
+                Line::raw(r.dim.to_string()),
+                Line::raw(r.phase.name()),
+                Line::from(state),
+                Line::raw(thousands(r.levels_done as u64)),
+                Line::raw(thousands(r.edges_scanned)),
+                Line::raw(duration(r.seconds)),
+            ])
+        })
+        .collect();
+    let header = Row::new(["dim", "phase", "state", "levels", "edges", "time"]).style(theme.title());
+    let widths = [
+        Constraint::Length(3),
+        Constraint::Min(14),
+        Constraint::Length(7),
+        Constraint::Length(8),
+        Constraint::Length(10),
+        Constraint::Length(9),
+    ];
+    let table = if rows.is_empty() {
+        Table::new(vec![Row::new(["", "nothing run yet", "", "", "", ""])], widths)
+    } else {
+        Table::new(rows, widths)
+    };
+    frame.render_widget(table.header(header).block(block), area);
+}
+
+fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let Some((dim, f)) = app.labels.focused_frontier() else {
+        let block = panel("Frontier per level");
+        let text = Paragraph::new(Line::styled("the frontier of each BFS level shows here", theme.dim())).block(block);
+        frame.render_widget(text, area);
+        return;
+    };
+    let total = f.levels.len() + f.dropped;
+    let block = panel("Frontier per level");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height < 2 {
+        return;
+    }
+    let [title, chart, legend] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+    let width = chart.width as usize;
+    let shown_from = f.levels.len().saturating_sub(width);
+    let columns = &f.levels[shown_from..];
+    let peak = columns.iter().map(|q| q.total()).max().unwrap_or(0);
+    let range = if columns.is_empty() {
+        "no level yet".to_string()
+    } else {
+        format!("levels {}-{} of {}", shown_from + f.dropped, total - 1, thousands(total as u64))
+    };
+    let head = format!("dim {dim} {}: {range}, peak {}", f.phase, thousands(peak));
+    frame.render_widget(Paragraph::new(Line::styled(head, theme.dim())), title);
+    frame.render_widget(StackedBars { columns, styles: [theme.small(), theme.medium(), theme.large()] }, chart);
+    let legend_line = Line::from(vec![
+        Span::styled(SMALL_SYMBOL, theme.small()),
+        Span::raw(format!(" small <{SMALL_DEGREE_LIMIT}  ")),
+        Span::styled(MEDIUM_SYMBOL, theme.medium()),
+        Span::raw(format!(" medium ≤{LARGE_DEGREE_LIMIT}  ")),
+        Span::styled(LARGE_SYMBOL, theme.large()),
+        Span::raw(format!(" large >{LARGE_DEGREE_LIMIT}")),
+    ]);
+    frame.render_widget(Paragraph::new(legend_line), legend);
+}
+
+fn event_log(frame: &mut Frame, area: Rect, app: &App) {
+    let block = panel("Events");
+    let height = block.inner(area).height as usize;
+    let log = &app.labels.log;
+    let lines: Vec<Line> = log.iter().skip(log.len().saturating_sub(height)).map(|l| Line::raw(l.clone())).collect();
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}

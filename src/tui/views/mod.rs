@@ -1,0 +1,17 @@
+//! One file per screen, plus the chrome (tabs, status, footer) and the overlays.
+
+pub mod batch;
+pub mod chrome;
+pub mod exceptions;
+pub mod graph;
+pub mod help;
+pub mod labels;
+pub mod prompt;
+pub mod query;
+
+use ratatui::widgets::{Block, BorderType};
+
+/// A titled panel.
+pub fn panel(title: &str) -> Block<'_> {
+    Block::bordered().border_type(BorderType::Rounded).title(format!(" {title} "))
+}

@@ -1,0 +1,216 @@
+//! Screen 3: one query, its verdict and the rule behind it, the intervals per dimension on a
+//! number line, the label-guided search as a foldable tree, and a plain-language explanation.
+
+use super::panel;
+use crate::format::thousands;
+use crate::query::Rule;
+use crate::tui::app::App;
+use crate::tui::state::query::has_children;
+use crate::tui::trace::NodeKind;
+use crate::tui::ui::{Hit, Hitmap};
+use crate::tui::widgets::number_line::NumberLine;
+use crate::tui::worker::{QueryResult, TRACE_NODE_LIMIT};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
+    let [top, bottom] = Layout::vertical([Constraint::Length(7), Constraint::Min(5)]).areas(area);
+    let Some(result) = &app.query.result else {
+        intro(frame, top, app);
+        let block = panel("Search tree");
+        let hint = "The label-guided search shows here as a tree: entered vertices, children pruned by label, \
+                    dead ends (false positives) and the path found.";
+        frame.render_widget(Paragraph::new(hint).wrap(Wrap { trim: true }).block(block), bottom);
+        return;
+    };
+    verdict(frame, top, app, result);
+    let [left, right] = Layout::horizontal([Constraint::Length(38), Constraint::Min(30)]).areas(bottom);
+    intervals(frame, left, app, result);
+    tree(frame, right, app, result, hits);
+}
+
+fn intro(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let lines = vec![
+        Line::from(vec![
+            Span::raw("Press "),
+            Span::styled("/", theme.key()),
+            Span::raw(" and type two vertex ids (file ids), e.g. "),
+            Span::styled("2 1", theme.accent()),
+        ]),
+        Line::raw("Does u reach v? The answer comes with the rule that decided it."),
+        Line::styled("Labels are built first if there are none (with the Labels tab's settings).", theme.dim()),
+    ];
+    frame.render_widget(Paragraph::new(lines).block(panel("Query")), area);
+}
+
+fn verdict(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
+    let theme = &app.theme;
+    let a = &r.answer;
+    let (word, style) = if a.reachable { ("YES", theme.yes()) } else { ("NO", theme.no()) };
+    let (u, v) = (app.file_id(r.u), app.file_id(r.v));
+    let rule = match (a.rule, a.cut_dimension) {
+        (rule, Some(d)) => format!("{rule} (dimension {d})"),
+        (rule, None) => rule.to_string(),
+    };
+    let mut head = vec![
+        Span::styled(format!(" {word} "), style.add_modifier(ratatui::style::Modifier::REVERSED)),
+        Span::raw(format!("  {u} {} {v}", if a.reachable { "reaches" } else { "does not reach" })),
+        Span::raw("   decided by "),
+        Span::styled(rule, theme.accent()),
+    ];
+    if let Some(path) = &a.path {
+        head.push(Span::raw(format!("   path of {} edges", path.len().saturating_sub(1))));
+    }
+    let lines = vec![Line::from(head), Line::raw(""), Line::raw(explain(app, r))];
+    let title = format!("Query {u} → {v}   (/ asks another)");
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel(&title)), area);
+}
+
+/// The explanation a student can follow.
+pub fn explain(app: &App, r: &QueryResult) -> String {
+    let a = &r.answer;
+    let (u, v) = (app.file_id(r.u), app.file_id(r.v));
+    let dim = a.cut_dimension.unwrap_or(0);
+    match a.rule {
+        Rule::SameComponent if r.u == r.v => format!("{u} is {v}: every vertex reaches itself."),
+        Rule::SameComponent => {
+            format!("{u} and {v} lie on a common cycle (one strongly connected component), so each reaches the other.")
+        }
+        Rule::LabelCut => {
+            let (iu, iv) = (r.intervals_u[dim], r.intervals_v[dim]);
+            format!(
+                "In dimension {dim}, v's interval [{},{}] is not inside u's [{},{}]. Everything u reaches has \
+                 its interval inside u's, so u cannot reach v, without any search.",
+                iv.low, iv.post, iu.low, iu.post
+            )
+        }
+        Rule::LevelCut => format!(
+            "The intervals fit in every dimension, so the labels alone say \"maybe\". But u is on level {} and \
+             v on level {}: every edge goes one level deeper or more, so u cannot reach v.",
+            r.level_u, r.level_v
+        ),
+        Rule::TreeCut => format!(
+            "v lies in u's subtree of the DFS tree of dimension {dim}; a tree path is a real path, so u reaches v \
+             without any search."
+        ),
+        Rule::Search => {
+            let t = &r.trace;
+            let start = format!(
+                "The labels said \"maybe\" and no cut applied, so a depth-first search from u entered only children \
+                 whose intervals contain v's. It expanded {} vertices and pruned {} children by label;",
+                thousands(t.expanded),
+                thousands(t.pruned)
+            );
+            if a.reachable {
+                format!(
+                    "{start} {} expanded vertices were dead ends (false positives: the labels said maybe, but no \
+                     path) before it found v.",
+                    thousands(t.false_positives)
+                )
+            } else {
+                format!("{start} every expanded vertex was a dead end (a false positive), so no path exists.")
+            }
+        }
+    }
+}
+
+fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
+    let theme = &app.theme;
+    let block = panel("Intervals per dimension");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let max = r.dag_vertices.max(1) as u32;
+    let cut = (r.answer.rule == Rule::LabelCut).then_some(r.answer.cut_dimension).flatten();
+    let mut y = inner.y;
+    let head = format!("levels: u {} · v {}", r.level_u, r.level_v);
+    frame.render_widget(Paragraph::new(Line::styled(head, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
+    y += 1;
+    for (d, (iu, iv)) in r.intervals_u.iter().zip(&r.intervals_v).enumerate() {
+        if y + 3 > inner.bottom() {
+            let rest = r.intervals_u.len() - d;
+            let more = Line::styled(format!("… {rest} more dimensions"), theme.dim());
+            frame.render_widget(Paragraph::new(more), Rect::new(inner.x, y, inner.width, 1));
+            break;
+        }
+        let contained = iu.contains(*iv);
+        let tag = if Some(d) == cut {
+            Span::styled(" ✗ cut", theme.no())
+        } else if contained {
+            Span::styled(" ⊆", theme.yes())
+        } else {
+            Span::styled(" ⊄", theme.no())
+        };
+        let head = Line::from(vec![
+            Span::styled(format!("d{d} "), theme.title()),
+            Span::raw(format!("u [{},{}]  v [{},{}]", iu.low, iu.post, iv.low, iv.post)),
+            tag,
+        ]);
+        frame.render_widget(Paragraph::new(head), Rect::new(inner.x, y, inner.width, 1));
+        let line = NumberLine {
+            max,
+            u: *iu,
+            v: *iv,
+            cut: !contained,
+            base: theme.dim(),
+            u_style: theme.accent(),
+            v_style: theme.yes(),
+            cut_style: theme.no(),
+        };
+        frame.render_widget(line, Rect::new(inner.x, y + 1, inner.width, 2));
+        y += 3;
+    }
+}
+
+fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hitmap) {
+    let theme = &app.theme;
+    let t = &r.trace;
+    if t.rule != Rule::Search {
+        let text = format!("No search was needed: the {} rule decided.", t.rule);
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(panel("Search tree")), area);
+        return;
+    }
+    let title = format!(
+        "Search tree: {} expanded · {} pruned · {} dead ends{}",
+        thousands(t.expanded),
+        thousands(t.pruned),
+        thousands(t.false_positives),
+        if t.truncated { format!(" (first {TRACE_NODE_LIMIT} nodes)") } else { String::new() }
+    );
+    let block = panel(&title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let visible = app.query.visible();
+    let height = inner.height as usize;
+    let selected = app.query.selected.min(visible.len().saturating_sub(1));
+    let offset = (selected + 1).saturating_sub(height);
+    let mut lines = Vec::new();
+    for (row, &i) in visible.iter().enumerate().skip(offset).take(height) {
+        let node = &t.nodes[i];
+        let indent = "  ".repeat((node.depth as usize).min(12));
+        let fold =
+            if has_children(&t.nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
+        let name = app.component_name(node.vertex);
+        let (tag, style) = match node.kind {
+            NodeKind::Start if node.on_path => ("start u, on the path".to_string(), theme.path()),
+            NodeKind::Start => ("start u, dead end".to_string(), theme.warn()),
+            NodeKind::Entered if node.on_path => ("on the path".to_string(), theme.path()),
+            NodeKind::Entered => ("dead end (false positive)".to_string(), theme.warn()),
+            NodeKind::Pruned { dim } => (format!("pruned by label (dim {dim})"), theme.dim()),
+            NodeKind::Target => ("target v".to_string(), theme.yes()),
+        };
+        let mut line = Line::from(vec![
+            Span::raw(format!("{indent}{fold}")),
+            Span::styled(name, style),
+            Span::styled(format!("  {tag}"), style),
+        ]);
+        if row == selected {
+            line = line.style(theme.selected());
+        }
+        lines.push(line);
+        hits.add(Rect::new(inner.x, inner.y + (row - offset) as u16, inner.width, 1), Hit::TreeRow(row));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,190 @@
+//! Batches for the Batch tab: the queries (seeded random pairs or a query file), every selected
+//! (method, threads) run through [`run_batch`], a histogram of nodes expanded per query, and the
+//! CSV/JSON export.
+
+use crate::index::Labels;
+use crate::query::oracle::TransitiveClosure;
+use crate::query::{BatchReport, Engine, Method, Query, random_queries, read_query_file};
+use crate::workspace::Workspace;
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Random queries get their expected answers from the exact closure up to this many vertices.
+const ORACLE_LIMIT: usize = 20_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuerySource {
+    Random { count: usize, seed: u64 },
+    File(PathBuf),
+}
+
+/// One run: a search method on 1 thread or on all (`threads == 0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunSpec {
+    pub method: Method,
+    pub threads: usize,
+}
+
+impl RunSpec {
+    /// `guided-dfs ×1`, `guided-dfs ×all(16)`.
+    pub fn name(&self, all: usize) -> String {
+        if self.threads == 0 {
+            format!("{} ×all({all})", self.method)
+        } else {
+            format!("{} ×{}", self.method, self.threads)
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchSpec {
+    pub source: QuerySource,
+    pub runs: Vec<RunSpec>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BatchRow {
+    pub name: String,
+    pub report: BatchReport,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BatchResult {
+    /// `random 10000 (seed 1)` or the file.
+    pub source: String,
+    /// Where the expected answers came from, if anywhere.
+    pub expected: String,
+    pub queries: usize,
+    pub rows: Vec<BatchRow>,
+    /// Nodes expanded per query (guided DFS): `(bucket, queries)`.
+    pub histogram: Vec<(String, u64)>,
+}
+
+fn bucket_name(i: usize) -> String {
+    match i {
+        0 => "0".into(),
+        1 => "1".into(),
+        _ => {
+            let lo = 1u64 << (i - 1);
+            format!("{lo}-{}", 2 * lo - 1)
+        }
+    }
+}
+
+/// Runs `spec` on the workspace's labels.
+pub fn run(
+    ws: &Workspace,
+    labels: &Labels,
+    spec: &BatchSpec,
+    all_threads: usize,
+    cancel: &AtomicBool,
+    progress: &dyn Fn(f64),
+) -> Result<BatchResult> {
+    if spec.runs.is_empty() {
+        bail!("no run selected: Space toggles the rows to run");
+    }
+    let n = ws.loaded.graph.num_vertices();
+    let (mut queries, source) = match &spec.source {
+        QuerySource::Random { count, seed } => {
+            (random_queries(n, *count, *seed), format!("{count} random pairs (seed {seed})"))
+        }
+        QuerySource::File(path) => (read_query_file(path, &ws.loaded.names, n)?, path.display().to_string()),
+    };
+    let mut expected = if queries.iter().any(|q| q.expected.is_some()) {
+        "the query file's third column".to_string()
+    } else {
+        "none".to_string()
+    };
+    if matches!(spec.source, QuerySource::Random { .. }) && n <= ORACLE_LIMIT {
+        let closure = TransitiveClosure::new(&ws.loaded.graph)?;
+        for q in &mut queries {
+            q.expected = Some(closure.reachable(q.src, q.dst));
+        }
+        expected = "the exact transitive closure".into();
+    }
+    let engine = Engine::new(ws.dag(), labels, &ws.condensation.component);
+    let all = if all_threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { all_threads };
+    let mut rows = Vec::new();
+    let steps = spec.runs.len() + 1;
+    for (i, run) in spec.runs.iter().enumerate() {
+        if cancel.load(Ordering::Relaxed) {
+            bail!("cancelled");
+        }
+        let threads = if run.threads == 0 { all } else { run.threads };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start threads")?;
+        let report = pool.install(|| crate::query::run_batch(&engine, &queries, run.method));
+        rows.push(BatchRow { name: run.name(all), report });
+        progress((i + 1) as f64 / steps as f64);
+    }
+    let histogram = expanded_histogram(&engine, &queries, cancel)?;
+    Ok(BatchResult { source, expected, queries: queries.len(), rows, histogram })
+}
+
+fn expanded_histogram(engine: &Engine, queries: &[Query], cancel: &AtomicBool) -> Result<Vec<(String, u64)>> {
+    let mut scratch = engine.scratch();
+    let mut counts = vec![0u64; 2];
+    for (i, q) in queries.iter().enumerate() {
+        if i % 4096 == 0 && cancel.load(Ordering::Relaxed) {
+            bail!("cancelled");
+        }
+        let expanded = engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, false).expanded;
+        let bucket = if expanded == 0 { 0 } else { 64 - expanded.leading_zeros() as usize };
+        if counts.len() <= bucket {
+            counts.resize(bucket + 1, 0);
+        }
+        counts[bucket] += 1;
+    }
+    Ok(counts.into_iter().enumerate().map(|(i, c)| (bucket_name(i), c)).collect())
+}
+
+/// Writes `base.csv` and `base.json`; the paths written.
+pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
+    let csv_path = base.with_extension("csv");
+    let json_path = base.with_extension("json");
+    let mut csv = String::from(
+        "run,method,threads,queries,seconds,queries_per_second,same_component,label_cut,level_cut,tree_cut,search,\
+         positives,expanded,pruned,false_positives,false_positive_rate,checked,mismatches\n",
+    );
+    for row in &result.rows {
+        let r = &row.report;
+        let seconds = r.elapsed.as_secs_f64();
+        let qps = if seconds > 0.0 { r.queries as f64 / seconds } else { 0.0 };
+        let rules: Vec<String> = r.by_rule.iter().map(|(_, c)| c.to_string()).collect();
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{seconds:.6},{qps:.1},{},{},{},{},{},{:.6},{},{}",
+            row.name.replace(',', ";"),
+            r.method,
+            r.threads,
+            r.queries,
+            rules.join(","),
+            r.positives,
+            r.expanded,
+            r.pruned,
+            r.false_positives,
+            r.false_positive_rate,
+            r.checked,
+            r.mismatches
+        );
+    }
+    std::fs::write(&csv_path, csv).with_context(|| format!("cannot write {}", csv_path.display()))?;
+    let json = serde_json::to_string_pretty(result)?;
+    std::fs::write(&json_path, json).with_context(|| format!("cannot write {}", json_path.display()))?;
+    Ok(vec![csv_path, json_path])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_powers_of_two() {
+        assert_eq!(bucket_name(0), "0");
+        assert_eq!(bucket_name(1), "1");
+        assert_eq!(bucket_name(2), "2-3");
+        assert_eq!(bucket_name(4), "8-15");
+    }
+}

@@ -1,0 +1,313 @@
+//! The worker thread: every long job (loading, labeling, queries, batches, exception counts,
+//! exports) runs here, one at a time, and reports back as [`Msg`]s. The UI thread only sends
+//! [`Job`]s and sets the cancel flag; the running job checks it at its next safe point.
+
+mod batch;
+pub mod labeling;
+
+pub use batch::{BatchResult, BatchRow, BatchSpec, QuerySource, RunSpec, export};
+pub use labeling::{LabelCmd, LabelConfig};
+
+use super::event::AppEvent;
+use super::exceptions::{self, ExceptionCounts};
+use super::trace::{Trace, trace_query};
+use crate::graph::stats::{self, GraphStats};
+use crate::index::{Interval, Labels};
+use crate::query::{Answer, Engine, Method};
+use crate::telemetry::Event;
+use crate::workspace::Workspace;
+use labeling::Session;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Instant;
+
+/// Most nodes a traced query keeps for the tree view.
+pub const TRACE_NODE_LIMIT: usize = 20_000;
+/// Pairs sampled for the exception estimate on graphs too large for the exact closure.
+pub const EXCEPTION_SAMPLES: usize = 200_000;
+/// Dimensions the Exceptions tab compares.
+pub const EXCEPTION_DIMS: usize = 5;
+
+/// What the UI asks for.
+#[derive(Debug)]
+pub enum Job {
+    Load(PathBuf),
+    Label(LabelCmd, LabelConfig),
+    /// Dense original ids; labels are built first (with the config) if there are none.
+    Query {
+        u: u32,
+        v: u32,
+        config: LabelConfig,
+    },
+    Batch(BatchSpec, LabelConfig),
+    Exceptions {
+        seed: u64,
+    },
+    Export {
+        result: Arc<BatchResult>,
+        base: PathBuf,
+    },
+}
+
+/// One query's outcome, with everything the Query tab draws.
+#[derive(Clone, Debug)]
+pub struct QueryResult {
+    pub u: u32,
+    pub v: u32,
+    pub cu: u32,
+    pub cv: u32,
+    pub answer: Answer,
+    pub trace: Trace,
+    pub intervals_u: Vec<Interval>,
+    pub intervals_v: Vec<Interval>,
+    pub level_u: u32,
+    pub level_v: u32,
+    /// DAG vertices: post-order numbers run `1..=dag_vertices`.
+    pub dag_vertices: usize,
+}
+
+/// The exception counts and how they were made.
+#[derive(Clone, Debug)]
+pub struct ExceptionResult {
+    pub counts: ExceptionCounts,
+    pub seed: u64,
+    pub seconds: f64,
+}
+
+/// What the worker reports.
+pub enum Msg {
+    /// A job started: what it does and whether `c` can stop it.
+    Busy {
+        what: String,
+        cancellable: bool,
+    },
+    /// Fraction done of the running job, when known.
+    Progress(f64),
+    /// The job is over (done, failed or cancelled).
+    Idle,
+    Loaded(Arc<Workspace>, Box<GraphStats>),
+    LoadFailed(String),
+    Telemetry(Event),
+    LabelState(Box<labeling::LabelStatus>),
+    LabelsReady(Arc<Labels>),
+    LabelsCleared,
+    QueryDone(Box<QueryResult>),
+    BatchDone(Arc<BatchResult>),
+    ExceptionsDone(ExceptionResult),
+    Info(String),
+    Error(String),
+}
+
+impl std::fmt::Debug for Msg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Msg::Loaded(ws, _) => write!(f, "Loaded({})", ws.loaded.path.display()),
+            Msg::Busy { what, .. } => write!(f, "Busy({what})"),
+            Msg::Telemetry(e) => write!(f, "Telemetry({e:?})"),
+            Msg::Info(t) => write!(f, "Info({t})"),
+            Msg::Error(t) => write!(f, "Error({t})"),
+            Msg::LoadFailed(t) => write!(f, "LoadFailed({t})"),
+            other => write!(f, "{}", other.kind()),
+        }
+    }
+}
+
+impl Msg {
+    fn kind(&self) -> &'static str {
+        match self {
+            Msg::Busy { .. } => "Busy",
+            Msg::Progress(_) => "Progress",
+            Msg::Idle => "Idle",
+            Msg::Loaded(..) => "Loaded",
+            Msg::LoadFailed(_) => "LoadFailed",
+            Msg::Telemetry(_) => "Telemetry",
+            Msg::LabelState(_) => "LabelState",
+            Msg::LabelsReady(_) => "LabelsReady",
+            Msg::LabelsCleared => "LabelsCleared",
+            Msg::QueryDone(_) => "QueryDone",
+            Msg::BatchDone(_) => "BatchDone",
+            Msg::ExceptionsDone(_) => "ExceptionsDone",
+            Msg::Info(_) => "Info",
+            Msg::Error(_) => "Error",
+        }
+    }
+}
+
+/// The handle the UI keeps.
+pub struct Worker {
+    jobs: Sender<Job>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Worker {
+    /// Starts the thread on `ws`; `threads` is the "all threads" count for batches (0 = all cores).
+    pub fn spawn(ws: Arc<Workspace>, events: Sender<AppEvent>, threads: usize) -> Worker {
+        let (jobs, inbox) = channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        thread::Builder::new()
+            .name("grail-worker".into())
+            .spawn(move || State::new(ws, events, flag, threads).serve(inbox))
+            .expect("cannot start the worker thread");
+        Worker { jobs, cancel }
+    }
+
+    pub fn send(&self, job: Job) {
+        // A dead worker already reported its panic through the channel.
+        let _ = self.jobs.send(job);
+    }
+
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The worker's side.
+struct State {
+    ws: Arc<Workspace>,
+    out: Sender<AppEvent>,
+    cancel: Arc<AtomicBool>,
+    threads: usize,
+    session: Session,
+}
+
+impl State {
+    fn new(ws: Arc<Workspace>, out: Sender<AppEvent>, cancel: Arc<AtomicBool>, threads: usize) -> State {
+        let session = Session::new(out.clone());
+        State { ws, out, cancel, threads, session }
+    }
+
+    fn send(&self, msg: Msg) {
+        let _ = self.out.send(AppEvent::Worker(msg));
+    }
+
+    fn serve(mut self, inbox: Receiver<Job>) {
+        while let Ok(job) = inbox.recv() {
+            self.cancel.store(false, Ordering::Relaxed);
+            let out = self.out.clone();
+            // A panic in a job must not take the UI down with a dead worker: report it, go on.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(job)));
+            if let Err(panic) = result {
+                let text = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".into());
+                let _ = out.send(AppEvent::Worker(Msg::Error(format!("internal error in the worker: {text}"))));
+            }
+            let _ = out.send(AppEvent::Worker(Msg::Idle));
+        }
+    }
+
+    fn busy(&self, what: impl Into<String>, cancellable: bool) {
+        self.send(Msg::Busy { what: what.into(), cancellable });
+    }
+
+    fn run(&mut self, job: Job) {
+        match job {
+            Job::Load(path) => self.load(path),
+            Job::Label(cmd, config) => {
+                self.busy(cmd.describe(&config), true);
+                self.session.command(&self.ws, cmd, config, &self.cancel);
+            }
+            Job::Query { u, v, config } => self.query(u, v, config),
+            Job::Batch(spec, config) => self.batch(spec, config),
+            Job::Exceptions { seed } => self.exceptions(seed),
+            Job::Export { result, base } => {
+                self.busy(format!("exporting to {}", base.display()), false);
+                match export(&result, &base) {
+                    Ok(paths) => {
+                        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                        self.send(Msg::Info(format!("exported {}", names.join(" and "))));
+                    }
+                    Err(e) => self.send(Msg::Error(format!("{e:#}"))),
+                }
+            }
+        }
+    }
+
+    fn load(&mut self, path: PathBuf) {
+        self.busy(format!("loading {}", path.display()), false);
+        match Workspace::open(&path, None) {
+            Ok(ws) => {
+                let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
+                self.ws = Arc::new(ws);
+                self.session.clear();
+                self.send(Msg::LabelsCleared);
+                self.send(Msg::Loaded(Arc::clone(&self.ws), Box::new(stats)));
+            }
+            Err(e) => self.send(Msg::LoadFailed(format!("{e:#}"))),
+        }
+    }
+
+    fn query(&mut self, u: u32, v: u32, config: LabelConfig) {
+        let Some(labels) = self.session.ensure_labels(&self.ws, config, &self.cancel) else { return };
+        self.busy("answering the query", false);
+        let ws = &self.ws;
+        let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
+        let mut scratch = engine.scratch();
+        let answer = engine.query(u, v, Method::GuidedDfs, &mut scratch, true);
+        let trace = trace_query(&engine, u, v, TRACE_NODE_LIMIT);
+        let (cu, cv) = (ws.condensation.component[u as usize], ws.condensation.component[v as usize]);
+        let result = QueryResult {
+            u,
+            v,
+            cu,
+            cv,
+            answer,
+            trace,
+            intervals_u: labels.of(cu).to_vec(),
+            intervals_v: labels.of(cv).to_vec(),
+            level_u: labels.level(cu),
+            level_v: labels.level(cv),
+            dag_vertices: ws.dag().num_vertices(),
+        };
+        self.send(Msg::QueryDone(Box::new(result)));
+    }
+
+    fn batch(&mut self, spec: BatchSpec, config: LabelConfig) {
+        let Some(labels) = self.session.ensure_labels(&self.ws, config, &self.cancel) else { return };
+        self.busy("running the batch", true);
+        let out = self.out.clone();
+        let progress = move |f: f64| {
+            let _ = out.send(AppEvent::Worker(Msg::Progress(f)));
+        };
+        match batch::run(&self.ws, &labels, &spec, self.threads, &self.cancel, &progress) {
+            Ok(result) => self.send(Msg::BatchDone(Arc::new(result))),
+            Err(e) => self.send(Msg::Error(format!("batch: {e:#}"))),
+        }
+    }
+
+    fn exceptions(&mut self, seed: u64) {
+        let dag = Arc::clone(self.ws.dag());
+        let exact = dag.num_vertices() <= exceptions::EXACT_LIMIT;
+        let what = if exact { "counting false positives over all pairs" } else { "estimating false positives" };
+        self.busy(what, true);
+        let clock = Instant::now();
+        let labels = match crate::index::dfs::label(&dag, EXCEPTION_DIMS, crate::index::Order::Random { seed }) {
+            Ok(l) => l,
+            Err(e) => return self.send(Msg::Error(format!("{e:#}"))),
+        };
+        let out = Mutex::new(self.out.clone());
+        let progress = move |f: f64| {
+            if let Ok(tx) = out.lock() {
+                let _ = tx.send(AppEvent::Worker(Msg::Progress(f)));
+            }
+        };
+        let counts = if exact {
+            exceptions::exact(&dag, &labels, &self.cancel, &progress)
+        } else {
+            exceptions::sampled(&dag, &labels, EXCEPTION_SAMPLES, seed, &self.cancel, &progress)
+        };
+        match counts {
+            Ok(counts) => {
+                let seconds = clock.elapsed().as_secs_f64();
+                self.send(Msg::ExceptionsDone(ExceptionResult { counts, seed, seconds }))
+            }
+            Err(e) => self.send(Msg::Info(format!("exceptions: {e:#}"))),
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Shared helpers for the explorer's tests: an app on the bundled graph, a real worker whose
+//! messages are pumped synchronously, and rendering to text.
+#![allow(dead_code)]
+
+use grail::tui::app::App;
+use grail::tui::event::AppEvent;
+use grail::tui::theme::Theme;
+use grail::tui::ui;
+use grail::tui::worker::{Msg, Worker};
+use grail::workspace::Workspace;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+pub fn kegg_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-graphs/kegg.gra")
+}
+
+pub struct Harness {
+    pub app: App,
+    pub worker: Worker,
+    pub rx: Receiver<AppEvent>,
+}
+
+impl Harness {
+    pub fn new() -> Harness {
+        Harness::on(Workspace::open(&kegg_path(), None).unwrap())
+    }
+
+    pub fn on(ws: Workspace) -> Harness {
+        let ws = Arc::new(ws);
+        let mut app = App::new(Arc::clone(&ws), Theme::plain(), true);
+        // Stable text for snapshots: the real values are shown in the running program.
+        app.graph.file = "sample-graphs/kegg.gra".into();
+        app.graph.load_seconds = 0.001;
+        app.graph.condense_seconds = 0.0001;
+        app.total_memory = None;
+        let (tx, rx) = channel();
+        let worker = Worker::spawn(ws, tx, 2);
+        Harness { app, worker, rx }
+    }
+
+    /// Sends the app's jobs and folds the worker's messages until every job is done.
+    pub fn settle(&mut self) {
+        let jobs: Vec<_> = self.app.outbox.drain(..).collect();
+        let count = jobs.len();
+        for job in jobs {
+            self.worker.send(job);
+        }
+        let mut idle = 0;
+        while idle < count {
+            match self.rx.recv_timeout(Duration::from_secs(120)).expect("the worker did not answer in time") {
+                AppEvent::Worker(Msg::Idle) => {
+                    idle += 1;
+                    self.app.on_worker(Msg::Idle);
+                }
+                AppEvent::Worker(msg) => self.app.on_worker(msg),
+                _ => {}
+            }
+        }
+    }
+
+    /// Presses keys given as text: every character is a key; `<Enter>`, `<Esc>`, `<Tab>` name the others.
+    pub fn keys(&mut self, text: &str) {
+        for key in parse_keys(text) {
+            self.app.on_key(&key);
+        }
+    }
+
+    /// Masks what changes from run to run (times, memory) and renders.
+    pub fn render(&mut self, width: u16, height: u16) -> String {
+        for row in &mut self.app.labels.phases.rows {
+            row.seconds = 0.0;
+        }
+        self.app.labels.resident = Some(64 << 20);
+        if self.app.labels.run_seconds.is_some() {
+            self.app.labels.run_seconds = Some(0.0);
+        }
+        if let Some(result) = &self.app.batch.result {
+            let mut copy = (**result).clone();
+            for row in &mut copy.rows {
+                row.report.elapsed = Duration::from_millis(10);
+            }
+            self.app.batch.result = Some(Arc::new(copy));
+        }
+        if let Some(result) = self.app.exceptions.result.as_mut() {
+            result.seconds = 0.5;
+        }
+        render(&self.app, width, height)
+    }
+}
+
+pub fn render(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| drop(ui::render(f, app))).unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..height {
+        let line: String = (0..width).map(|x| buffer[(x, y)].symbol().to_string()).collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+pub fn parse_keys(text: &str) -> Vec<crossterm::event::KeyEvent> {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut keys = Vec::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '<'
+            && let Some(end) = rest.find('>')
+        {
+            let name = &rest[1..end];
+            let code = match name {
+                "Enter" => Some(KeyCode::Enter),
+                "Esc" => Some(KeyCode::Esc),
+                "Tab" => Some(KeyCode::Tab),
+                "BackTab" => Some(KeyCode::BackTab),
+                "Down" => Some(KeyCode::Down),
+                "Up" => Some(KeyCode::Up),
+                "Left" => Some(KeyCode::Left),
+                "Right" => Some(KeyCode::Right),
+                "Bksp" => Some(KeyCode::Backspace),
+                _ => None,
+            };
+            if let Some(code) = code {
+                keys.push(KeyEvent::new(code, KeyModifiers::NONE));
+                rest = &rest[end + 1..];
+                continue;
+            }
+        }
+        keys.push(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        rest = &rest[c.len_utf8()..];
+    }
+    keys
+}
+
+/// Settings for snapshots: durations and thread counts vary between machines.
+pub fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    // A time and the padding after it (its width varies with the value).
+    s.add_filter(r"\d+(\.\d+)? ?(µs?|ms?|s)\b *", "[time] ");
+    s.add_filter(r"all threads \(\d+\)", "all threads (N)");
+    s.add_filter(r"×all\(\d+\)", "×all(N)");
+    s.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"));
+    s
+}

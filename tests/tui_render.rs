@@ -1,0 +1,146 @@
+//! Rendering tests: every screen drawn on ratatui's TestBackend and compared with insta snapshots
+//! (times, memory and thread counts masked).
+
+mod tui_common;
+
+use grail::query::{Engine, Method, Rule, random_queries};
+use tui_common::{Harness, settings};
+
+#[test]
+fn graph_screen() {
+    let mut h = Harness::new();
+    settings().bind(|| {
+        insta::assert_snapshot!("graph_80x24", h.render(80, 24));
+        insta::assert_snapshot!("graph_120x36", h.render(120, 36));
+    });
+}
+
+#[test]
+fn too_small_terminal_gets_a_message() {
+    let mut h = Harness::new();
+    let text = h.render(60, 20);
+    assert!(text.contains("needs at least 80×24"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("too_small", text));
+}
+
+#[test]
+fn help_lists_every_binding() {
+    let mut h = Harness::new();
+    h.keys("?");
+    settings().bind(|| insta::assert_snapshot!("help", h.render(80, 40)));
+}
+
+#[test]
+fn labels_screen_after_three_steps() {
+    let mut h = Harness::new();
+    h.keys("2sss");
+    h.settle();
+    settings().bind(|| insta::assert_snapshot!("labels_steps", h.render(100, 30)));
+    h.keys("r");
+    h.settle();
+    assert!(h.app.ready.is_some());
+    settings().bind(|| insta::assert_snapshot!("labels_done", h.render(80, 24)));
+}
+
+#[test]
+fn labels_screen_dfs_says_it_has_no_levels() {
+    let mut h = Harness::new();
+    h.keys("2l");
+    assert_eq!(h.app.labels.backend, grail::index::pipeline::Backend::Dfs);
+    h.keys("s");
+    h.settle();
+    let text = h.render(80, 24);
+    assert!(text.contains("no levels"), "{text}");
+    assert!(h.app.ready.is_some());
+}
+
+/// A pair on the bundled graph that only the search decides, with a yes.
+fn searched_pair(h: &Harness) -> (u64, u64) {
+    let ws = &h.app.ws;
+    let labels = grail::index::dfs::label(ws.dag(), 2, grail::index::Order::Random { seed: 1 }).unwrap();
+    let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
+    let mut scratch = engine.scratch();
+    let q = random_queries(ws.loaded.graph.num_vertices(), 200_000, 1)
+        .into_iter()
+        .find(|q| {
+            let a = engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, false);
+            a.rule == Rule::Search && a.reachable && a.false_positives > 0
+        })
+        .expect("kegg has searched pairs");
+    (ws.loaded.names.file_id(q.src), ws.loaded.names.file_id(q.dst))
+}
+
+#[test]
+fn query_screen_shows_verdict_intervals_and_tree() {
+    let mut h = Harness::new();
+    let (u, v) = searched_pair(&h);
+    h.keys(&format!("3/{u} {v}<Enter>"));
+    h.settle();
+    let result = h.app.query.result.as_ref().expect("a result");
+    assert_eq!(result.answer.rule, Rule::Search);
+    assert!(result.answer.reachable);
+    let text = h.render(100, 30);
+    assert!(text.contains("YES") && text.contains("dead end") && text.contains("on the path"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("query_search", text));
+    // A label cut, at the minimum size.
+    h.keys("/2 1<Enter>");
+    h.settle();
+    settings().bind(|| insta::assert_snapshot!("query_small", h.render(80, 24)));
+}
+
+#[test]
+fn query_input_errors_are_messages() {
+    let mut h = Harness::new();
+    h.keys("3/1<Enter>");
+    assert!(h.render(80, 24).contains("type two vertex ids"));
+    h.keys("/x y<Enter>");
+    assert!(h.render(80, 24).contains("not a vertex id"));
+    h.keys("/1 99999999<Enter>");
+    let text = h.render(80, 24);
+    assert!(text.contains("99999999 is not"), "{text}");
+    assert!(h.app.outbox.is_empty());
+}
+
+#[test]
+fn batch_screen() {
+    let mut h = Harness::new();
+    h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>2000<Enter>r");
+    assert_eq!(h.app.batch.count, 2000);
+    h.settle();
+    let result = h.app.batch.result.clone().expect("a batch result");
+    assert!(result.rows.iter().all(|r| r.report.mismatches == 0 && r.report.checked == 2000));
+    settings().bind(|| insta::assert_snapshot!("batch", h.render(80, 24)));
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("out");
+    h.keys("x");
+    h.app.prompt.as_mut().unwrap().text = base.display().to_string();
+    h.keys("<Enter>");
+    h.settle();
+    let csv = std::fs::read_to_string(base.with_extension("csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + result.rows.len());
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(base.with_extension("json")).unwrap()).unwrap();
+    assert_eq!(json["queries"], 2000);
+}
+
+#[test]
+fn exceptions_screen() {
+    let mut h = Harness::new();
+    h.keys("5r");
+    h.settle();
+    let counts = &h.app.exceptions.result.as_ref().expect("counts").counts;
+    assert!(counts.exact);
+    assert!(counts.false_positives.windows(2).all(|w| w[0] >= w[1]));
+    settings().bind(|| insta::assert_snapshot!("exceptions", h.render(80, 24)));
+}
+
+#[test]
+fn no_color_theme_paints_no_colour() {
+    let h = Harness::new();
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| drop(grail::tui::ui::render(f, &h.app))).unwrap();
+    let buffer = terminal.backend().buffer();
+    assert!(
+        buffer.content.iter().all(|c| c.fg == ratatui::style::Color::Reset && c.bg == ratatui::style::Color::Reset)
+    );
+}
