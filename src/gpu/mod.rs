@@ -10,4 +10,4 @@ pub mod search;
 pub mod selftest;
 
 pub use context::{Gpu, shared};
-pub use probe::{GpuInfo, probe};
+pub use probe::{GpuInfo, availability, describe, probe};

@@ -143,6 +143,19 @@ impl GpuLabeler {
         self.labels.is_some()
     }
 
+    /// The dimension, phase and next level, while unfinished.
+    pub fn position(&self) -> Option<(usize, Phase, usize)> {
+        if self.labels.is_some() {
+            return None;
+        }
+        Some(self.cursor.as_ref().map_or((0, PHASES[0], 0), |c| (c.dim, PHASES[c.phase], c.step)))
+    }
+
+    /// Device time of the phases so far.
+    pub fn seconds(&self) -> f64 {
+        self.compute_seconds
+    }
+
     /// The labels, once finished.
     pub fn take_labels(&mut self) -> Option<Labels> {
         self.labels.take()

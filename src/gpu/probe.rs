@@ -12,6 +12,20 @@ pub struct GpuInfo {
     pub free_bytes: u64,
 }
 
+/// [`probe`]'s answer, asked once per process (for screens that show it on every frame).
+pub fn availability() -> &'static Result<GpuInfo, String> {
+    static ANSWER: std::sync::OnceLock<Result<GpuInfo, String>> = std::sync::OnceLock::new();
+    ANSWER.get_or_init(probe)
+}
+
+/// A line for screens: the device, or why there is none.
+pub fn describe() -> String {
+    match availability() {
+        Ok(info) => format!("GPU: {}", info.name),
+        Err(reason) => format!("GPU: none ({reason})"),
+    }
+}
+
 /// The GPU, or the reason there is none, in one line a user can act on.
 pub fn probe() -> Result<GpuInfo, String> {
     // SAFETY: these only try to open the shared libraries (dlopen); nothing is called through them.

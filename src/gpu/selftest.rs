@@ -49,6 +49,9 @@ pub fn run(
     report: &mut dyn FnMut(&CaseResult),
 ) -> Result<Vec<CaseResult>> {
     let mut results = Vec::new();
+    let stepper = check_stepper()?;
+    report(&stepper);
+    results.push(stepper);
     let mut check = |name: String, ws: &Workspace| -> Result<()> {
         let result = check_graph(gpu, name, ws)?;
         report(&result);
@@ -123,6 +126,53 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
         edges: ws.loaded.graph.num_edges(),
         label_checks,
         queries: queries.len(),
+        problems,
+    })
+}
+
+/// The GPU stepper: level by level, reset half-way (inside dimension 0, whose parent selection
+/// builds the Kahn levels) and cancelled, it still ends with the DFS labels.
+fn check_stepper() -> Result<CaseResult> {
+    use super::pipeline::GpuLabeler;
+    let spec = "random:n=5000,deg=6,seed=9";
+    let dag = spec.parse::<GeneratorSpec>()?.generate()?;
+    let (dims, order) = (3, Order::Random { seed: 5 });
+    let expected = build_labels(&Arc::new(dag.clone()), dims, order, Backend::Dfs, ParentMethod::Exact, &mut NullSink)?;
+    let mut problems = Vec::new();
+    let mut labeler = GpuLabeler::new(&dag, dims, order)?;
+    let mut events: Vec<crate::telemetry::Event> = Vec::new();
+    for _ in 0..3 {
+        labeler.step_level(&mut events)?;
+    }
+    labeler.reset();
+    let mut steps = 0;
+    while !labeler.step_level(&mut events)? {
+        steps += 1;
+    }
+    match labeler.take_labels().map(|l| first_difference(&expected, &l)) {
+        Some(None) => {}
+        Some(Some(diff)) => problems.push(format!("stepped labels: {diff}")),
+        None => problems.push("the stepper finished without labels".into()),
+    }
+    labeler.reset();
+    labeler.cancel_token().store(true, std::sync::atomic::Ordering::Relaxed);
+    if labeler.run_to_end(&mut events).is_ok() {
+        problems.push("a cancelled run still finished".into());
+    }
+    labeler.reset();
+    if let Some(diff) = first_difference(&expected, &labeler.run_to_end(&mut NullSink)?) {
+        problems.push(format!("after cancel and reset: {diff}"));
+    }
+    let levels = events.iter().filter(|e| matches!(e, crate::telemetry::Event::LevelDone { .. })).count();
+    if levels < steps {
+        problems.push(format!("{steps} steps but only {levels} level events"));
+    }
+    Ok(CaseResult {
+        graph: format!("GPU stepper on {spec} ({steps} level steps)"),
+        vertices: dag.num_vertices(),
+        edges: dag.num_edges(),
+        label_checks: 2,
+        queries: 0,
         problems,
     })
 }

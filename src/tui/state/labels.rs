@@ -91,7 +91,7 @@ impl LabelsState {
     /// The value shown for settings row `i`.
     pub fn field_value(&self, i: usize) -> String {
         match i {
-            0 => if self.backend == Backend::Dfs { "DFS (classic)" } else { "CPU pipeline" }.into(),
+            0 => backend_name(self.backend).into(),
             1 => self.dims.to_string(),
             2 => if self.random { "random" } else { "lex" }.into(),
             3 if self.random => self.seed.to_string(),
@@ -149,7 +149,15 @@ impl LabelsState {
     /// Changes the selected setting by one step (cycling for choices).
     fn adjust(&mut self, delta: i64) {
         match self.selected {
-            0 => self.backend = if self.backend == Backend::Dfs { Backend::Cpu } else { Backend::Dfs },
+            0 => {
+                // The GPU joins the cycle only when this machine has one.
+                let gpu = crate::gpu::availability().is_ok();
+                self.backend = match self.backend {
+                    Backend::Dfs => Backend::Cpu,
+                    Backend::Cpu if gpu => Backend::Gpu,
+                    _ => Backend::Dfs,
+                }
+            }
             1 => self.dims = (self.dims as i64 + delta).clamp(1, MAX_DIMS as i64) as usize,
             2 => self.random = !self.random,
             3 => self.seed = self.seed.saturating_add_signed(delta),
@@ -208,7 +216,7 @@ impl LabelsState {
             Event::RunStarted { backend, dims, order, vertices, edges } => {
                 self.frontier.clear();
                 self.run_seconds = None;
-                let name = if *backend == Backend::Dfs { "DFS" } else { "CPU pipeline" };
+                let name = backend_name(*backend);
                 self.log_line(format!(
                     "run started: {name}, d={dims}, {order}, {} vertices, {} edges",
                     thousands(*vertices),
@@ -282,5 +290,14 @@ impl LabelsState {
             Status::Cancelled => "cancelled: x resets".into(),
             Status::Failed(m) => format!("failed: {m} (x resets)"),
         }
+    }
+}
+
+/// The back end as the Labels tab names it.
+pub fn backend_name(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Dfs => "DFS (classic)",
+        Backend::Cpu => "CPU pipeline",
+        Backend::Gpu => "GPU pipeline",
     }
 }

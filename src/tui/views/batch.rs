@@ -80,7 +80,8 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         })
         .collect();
     lines.extend(runs);
-    lines.push(Line::styled("GPU: none in this build", theme.dim()));
+    // The explorer's batches run on the CPU; the GPU batch search is `grail query --gpu`.
+    lines.push(Line::styled("GPU batches: grail query --gpu", theme.dim()));
     // Scroll so the selected row stays visible.
     let height = inner.height as usize;
     let offset = (state.selected + 1).saturating_sub(height);

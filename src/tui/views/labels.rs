@@ -41,7 +41,7 @@ fn settings_panel(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
             hits.add(Rect::new(inner.x, inner.y + i as u16, inner.width, 1), Hit::LabelField(i));
         }
     }
-    lines.push(Line::styled("GPU: none in this build", theme.dim()));
+    lines.push(Line::styled(crate::gpu::describe(), theme.dim()));
     let note = if state.backend == Backend::Dfs {
         "DFS has no levels: s/f/r run it all"
     } else {
@@ -74,7 +74,7 @@ fn memory_panel(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(gauge(index_ratio, bytes(index), theme), rows[3]);
     }
     if rows.len() >= 5 {
-        frame.render_widget(Paragraph::new(Line::styled("GPU: no device (no GPU back end)", theme.dim())), rows[4]);
+        frame.render_widget(Paragraph::new(Line::styled(crate::gpu::describe(), theme.dim())), rows[4]);
     }
 }
 

@@ -1,10 +1,11 @@
-//! The labeling session the worker keeps between commands: the stepped CPU pipeline (or the DFS,
-//! which runs to the end in one call), its labels once finished, and the telemetry it forwards.
+//! The labeling session the worker keeps between commands: the stepped CPU or GPU pipeline (or the
+//! DFS, which runs to the end in one call), its labels once finished, and the telemetry it forwards.
 //!
 //! Cancelling pauses a run at the next level boundary: the labeler stays where it was, so `s`, `f`
 //! or `r` carry on and `x` starts over.
 
 use super::Msg;
+use crate::gpu::pipeline::GpuLabeler;
 use crate::index::pipeline::{Backend, ParentMethod, PipelineConfig, PipelineLabeler, PipelineState, Status};
 use crate::index::{Labels, Order, dfs};
 use crate::telemetry::{Event, Phase, Sink};
@@ -53,7 +54,7 @@ impl LabelConfig {
 
     /// `cpu d=2 random(seed 1)`.
     pub fn describe(&self) -> String {
-        let backend = if self.backend == Backend::Dfs { "DFS" } else { "CPU pipeline" };
+        let backend = crate::tui::state::labels::backend_name(self.backend);
         format!("{backend}, d={}, {}", self.dims, self.order)
     }
 }
@@ -107,12 +108,13 @@ pub(super) struct Session {
     out: Sender<AppEvent>,
     config: Option<LabelConfig>,
     labeler: Option<PipelineLabeler>,
+    gpu: Option<GpuLabeler>,
     labels: Option<Arc<Labels>>,
 }
 
 impl Session {
     pub fn new(out: Sender<AppEvent>) -> Session {
-        Session { out, config: None, labeler: None, labels: None }
+        Session { out, config: None, labeler: None, gpu: None, labels: None }
     }
 
     fn send(&self, msg: Msg) {
@@ -123,6 +125,7 @@ impl Session {
     pub fn clear(&mut self) {
         self.config = None;
         self.labeler = None;
+        self.gpu = None;
         self.labels = None;
     }
 
@@ -142,7 +145,7 @@ impl Session {
 
     pub fn command(&mut self, ws: &Workspace, cmd: LabelCmd, config: LabelConfig, cancel: &AtomicBool) {
         if self.config != Some(config) || cmd == LabelCmd::Reset {
-            let had = self.labels.is_some() || self.labeler.is_some();
+            let had = self.labels.is_some() || self.labeler.is_some() || self.gpu.is_some();
             self.clear();
             self.config = Some(config);
             if had {
@@ -157,11 +160,10 @@ impl Session {
             self.send(Msg::Info("the labels are complete; x resets, a new setting starts over".into()));
             return;
         }
-        // Only the back ends the Labels tab offers arrive here (DFS and the CPU pipeline).
-        if config.backend == Backend::Dfs {
-            self.run_dfs(ws, config);
-        } else {
-            self.run_pipeline(ws, cmd, config, cancel);
+        match config.backend {
+            Backend::Dfs => self.run_dfs(ws, config),
+            Backend::Cpu => self.run_pipeline(ws, cmd, config, cancel),
+            Backend::Gpu => self.run_gpu(ws, cmd, config, cancel),
         }
     }
 
@@ -245,6 +247,56 @@ impl Session {
             }
             Ok(false) => {}
             Err(e) => self.send(Msg::Error(format!("labeling failed: {e:#}"))),
+        }
+    }
+
+    /// The GPU pipeline, stepped like the CPU one (the Labels tab offers it only with a device).
+    fn run_gpu(&mut self, ws: &Workspace, cmd: LabelCmd, config: LabelConfig, cancel: &AtomicBool) {
+        if self.gpu.is_none() {
+            match GpuLabeler::new(ws.dag(), config.dims, config.order) {
+                Ok(l) => self.gpu = Some(l),
+                Err(e) => return self.send(Msg::Error(format!("cannot start the GPU pipeline: {e:#}"))),
+            }
+        }
+        let Some(labeler) = self.gpu.as_mut() else { return };
+        let mut sink = Forward(self.out.clone());
+        let start = labeler.position();
+        let mut paused = false;
+        let outcome = loop {
+            if cmd != LabelCmd::Step && cancel.load(Ordering::Relaxed) {
+                paused = true;
+                break Ok(false);
+            }
+            match labeler.step_level(&mut sink) {
+                Ok(true) => break Ok(true),
+                Ok(false) => {}
+                Err(e) => break Err(e),
+            }
+            let now = labeler.position();
+            let phase_ended = matches!((start, now), (Some(a), Some(b)) if (a.0, a.1) != (b.0, b.1));
+            if cmd == LabelCmd::Step || (cmd == LabelCmd::FinishPhase && phase_ended) {
+                break Ok(false);
+            }
+        };
+        let status = match (&outcome, labeler.position()) {
+            (Ok(true), _) | (_, None) => Status::Finished,
+            (Err(e), _) => Status::Failed(format!("{e:#}")),
+            _ => Status::Running,
+        };
+        let positions = labeler.position().into_iter().collect();
+        let seconds = labeler.seconds();
+        self.send(Msg::LabelState(Box::new(LabelStatus { config, status, positions, seconds })));
+        match outcome {
+            Ok(true) => {
+                if let Some(labels) = self.gpu.as_mut().and_then(GpuLabeler::take_labels) {
+                    self.finished(labels);
+                }
+            }
+            Ok(false) if paused => {
+                self.send(Msg::Info("paused at a level boundary: s, f or r carry on, x resets".into()))
+            }
+            Ok(false) => {}
+            Err(e) => self.send(Msg::Error(format!("GPU labeling failed: {e:#}"))),
         }
     }
 }
