@@ -79,8 +79,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             graph.display()
         );
     }
-    let pool = common::thread_pool(cli.threads)?;
-    pool.install(|| match cli.command {
+    // The global pool, not `install`: the explorer's UI loop must not occupy one of its workers.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(cli.threads)
+        .build_global()
+        .map_err(|e| anyhow::anyhow!("cannot start the worker threads: {e}"))?;
+    match cli.command {
         Some(Command::Info(args)) => info::run(args),
         Some(Command::Label(args)) => label::run(args),
         Some(Command::Query(args)) => query::run(args),
@@ -90,5 +94,5 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Tui(args)) => tui::run(args, cli.threads),
         None => tui::run_default(cli.graph, cli.no_mouse, cli.threads),
-    })
+    }
 }
