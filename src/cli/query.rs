@@ -46,9 +46,10 @@ pub struct QueryArgs {
     #[arg(long, conflicts_with = "src")]
     pub gpu: bool,
 
-    /// GPU batch size in 64-query words per vertex (64·W queries per batch).
-    #[arg(long, default_value_t = crate::gpu::search::DEFAULT_WORDS, requires = "gpu")]
-    pub words: usize,
+    /// GPU batch size in 64-query words per vertex (64·W queries per batch; default: the most that
+    /// fit shared memory, 16 with 5 dimensions).
+    #[arg(long, requires = "gpu")]
+    pub words: Option<usize>,
 
     #[command(flatten)]
     pub labels: LabelOptions,
@@ -248,7 +249,8 @@ fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()>
     let clock = std::time::Instant::now();
     let gpu = crate::gpu::shared()?;
     let startup = clock.elapsed().as_secs_f64();
-    let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, args.words)?;
+    let words = args.words.unwrap_or_else(|| crate::gpu::search::default_words(engine.labels().dims()));
+    let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
     let mismatches = queries.iter().zip(&answers).filter(|(q, a)| q.expected.is_some_and(|e| e != **a)).count() as u64;
     if args.json {
         print_json(&GpuBatchJson { report: &report, gpu_startup_seconds: startup, mismatches })?;

@@ -30,6 +30,11 @@ pub fn label(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink) -> Res
     GpuLabeler::new(dag, dims, order)?.run_to_end(sink)
 }
 
+/// Names of the whole device's used and total memory in the `Memory` events (beside the run's own
+/// named allocations).
+pub const DEVICE_USED: &str = "gpu used (whole device)";
+pub const DEVICE_TOTAL: &str = "gpu total";
+
 /// The phases in the order a dimension runs them.
 const PHASES: [Phase; 4] = [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost];
 
@@ -240,8 +245,8 @@ impl GpuLabeler {
         }
         let (free, total) = self.run.gpu.memory()?;
         let mut structures = self.run.ledger.entries().to_vec();
-        structures.push(("gpu used (whole device)".into(), total - free));
-        structures.push(("gpu total".into(), total));
+        structures.push((DEVICE_USED.into(), total - free));
+        structures.push((DEVICE_TOTAL.into(), total));
         sink.emit(memory_event(structures));
         if dim + 1 < self.dims {
             *cursor = Cursor { dim: dim + 1, phase: 0, step: 0, edges: 0, seconds: 0.0, pending: Vec::new() };

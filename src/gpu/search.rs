@@ -4,17 +4,27 @@
 use super::context::Gpu;
 use super::memory::Ledger;
 use crate::query::rules::cheap_verdict;
-use crate::query::{Engine, Query};
+use crate::query::{Engine, Query, Rule, RuleCounts};
 use anyhow::{Context, Result, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg, sys};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 
-/// Default words per vertex (64·W queries per batch), picked by measurement (README, GPU section).
-pub const DEFAULT_WORDS: usize = 8;
-/// The most words per vertex: the batch's destinations and their labels must fit shared memory.
+/// The most words per vertex (64·W queries per batch). By measurement (README, GPU section) wider
+/// batches are faster, up to the 48 KiB of shared memory that holds the batch's destinations.
 pub const MAX_WORDS: usize = 16;
+const SHARED_BYTES: usize = 48 * 1024;
+
+/// The widest batch whose destinations and labels (`dims` intervals each) fit shared memory.
+pub fn default_words(dims: usize) -> usize {
+    (SHARED_BYTES / (64 * 4 * (1 + 2 * dims))).clamp(1, MAX_WORDS)
+}
+
+/// Shared memory one batch of `words` needs with `dims` dimensions.
+fn shared_bytes(words: usize, dims: usize) -> usize {
+    64 * words * 4 * (1 + 2 * dims)
+}
 const THREADS: u32 = 256;
 
 /// What a GPU batch did: the columns of the thesis's Tables 6.4-6.6.
@@ -24,6 +34,8 @@ pub struct GpuBatchReport {
     pub positives: u64,
     /// Queries left undecided by the cheap rules and searched on the GPU.
     pub sent_to_gpu: u64,
+    /// Queries decided by each rule (`search` = sent to the GPU).
+    pub by_rule: RuleCounts,
     pub words: usize,
     pub batches: u64,
     /// BFS levels over all batches.
@@ -40,14 +52,23 @@ pub fn run_batch(gpu: &Gpu, engine: &Engine, queries: &[Query], words: usize) ->
     let labels = engine.labels();
     let component = engine.component();
     let clock = Instant::now();
-    // Pre-filter: Some(answer) when a cheap rule decides, None when only a search can.
-    let decided: Vec<Option<bool>> = queries
+    // Pre-filter: the deciding rule and answer when a cheap rule decides, None when only a search can.
+    let filtered: Vec<Option<(Rule, bool)>> = queries
         .par_iter()
         .map(|q| {
             let (u, v) = (component[q.src as usize], component[q.dst as usize]);
-            if u == v { Some(true) } else { cheap_verdict(labels, u, v).map(|verdict| verdict.reachable) }
+            if u == v {
+                Some((Rule::SameComponent, true))
+            } else {
+                cheap_verdict(labels, u, v).map(|verdict| (verdict.rule, verdict.reachable))
+            }
         })
         .collect();
+    let mut by_rule = RuleCounts::default();
+    for f in &filtered {
+        by_rule.add(f.map_or(Rule::Search, |(rule, _)| rule));
+    }
+    let decided: Vec<Option<bool>> = filtered.iter().map(|f| f.map(|(_, answer)| answer)).collect();
     let undecided: Vec<usize> = (0..queries.len()).filter(|&i| decided[i].is_none()).collect();
     let cpu_filter_seconds = clock.elapsed().as_secs_f64();
 
@@ -70,6 +91,7 @@ pub fn run_batch(gpu: &Gpu, engine: &Engine, queries: &[Query], words: usize) ->
         queries: queries.len() as u64,
         positives: answers.iter().filter(|&&a| a).count() as u64,
         sent_to_gpu: undecided.len() as u64,
+        by_rule,
         words,
         batches,
         levels: search.levels,
@@ -112,8 +134,12 @@ impl<'g> DeviceSearch<'g> {
         let labels = engine.labels();
         let n = dag.num_vertices();
         let dims = labels.dims();
-        let shared = 64 * words * 4 * (1 + 2 * dims);
-        ensure!(shared <= 48 * 1024, "{words} words with {dims} dimensions need {shared} bytes of shared memory (48K)");
+        let shared = shared_bytes(words, dims);
+        ensure!(
+            shared <= SHARED_BYTES,
+            "{words} words with {dims} dimensions need {shared} bytes of shared memory; at most {} words fit",
+            default_words(dims)
+        );
         let stream = &gpu.stream;
         let mut ledger = Ledger::default();
         let coff = ledger.upload(stream, "children offsets", dag.children_csr().offsets())?;

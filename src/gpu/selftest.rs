@@ -105,7 +105,7 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
     let labels = last.expect("two label runs");
     let engine = Engine::new(dag, &labels, &ws.condensation.component);
     let queries = random_queries(ws.loaded.graph.num_vertices(), 20_000, 11);
-    let (gpu_answers, _) = search::run_batch(gpu, &engine, &queries, search::DEFAULT_WORDS)?;
+    let (gpu_answers, _) = search::run_batch(gpu, &engine, &queries, search::default_words(labels.dims()))?;
     let mut scratch = Scratch::new(dag.num_vertices());
     let mut wrong = 0;
     for (q, &got) in queries.iter().zip(&gpu_answers) {

@@ -46,7 +46,7 @@ impl RuleCounts {
     }
 
     #[inline]
-    fn add(&mut self, rule: Rule) {
+    pub(crate) fn add(&mut self, rule: Rule) {
         self.0[rule.index()] += 1;
     }
 }

@@ -1,6 +1,6 @@
 //! The one-call entry for the command line: labels from the chosen back end, with telemetry.
 
-use super::{ParentMethod, PipelineConfig, PipelineLabeler};
+use super::{Cancelled, ParentMethod, PipelineConfig, PipelineLabeler};
 use crate::graph::Graph;
 use crate::index::{Labels, Order, dfs};
 use crate::telemetry::Sink;
@@ -33,14 +33,20 @@ pub fn build_labels(
 ) -> Result<Labels> {
     match backend {
         Backend::Dfs => dfs::label_with_events(dag, dims, order, sink).context("DFS labeling failed"),
-        Backend::Gpu => match crate::gpu::shared() {
-            Ok(_) => crate::gpu::pipeline::label(dag, dims, order, sink).context("GPU labeling failed"),
-            Err(reason) => {
-                // Said out loud, and the events say `cpu`: results are never presented as GPU work.
-                eprintln!("warning: {reason:#}; labeling with the CPU pipeline instead");
-                build_labels(dag, dims, order, Backend::Cpu, parent_method, sink)
+        Backend::Gpu => {
+            // No GPU, or one that fails (out of memory, say): said out loud, and the events then say
+            // `cpu`, so results are never presented as GPU work.
+            let on_gpu = crate::gpu::shared()
+                .and_then(|_| crate::gpu::pipeline::label(dag, dims, order, sink).context("GPU labeling failed"));
+            match on_gpu {
+                Ok(labels) => Ok(labels),
+                Err(reason) if reason.downcast_ref::<Cancelled>().is_some() => Err(reason),
+                Err(reason) => {
+                    eprintln!("warning: {reason:#}; labeling with the CPU pipeline instead");
+                    build_labels(dag, dims, order, Backend::Cpu, parent_method, sink)
+                }
             }
-        },
+        }
         Backend::Cpu => {
             let config = PipelineConfig { dims, order, parent_method, all_dims_at_once: true };
             PipelineLabeler::new(Arc::clone(dag), config)

@@ -26,8 +26,9 @@ impl Default for BatchState {
     fn default() -> Self {
         let runs = Method::ALL
             .iter()
-            .flat_map(|&method| [1, 0].map(|threads| RunSpec { method, threads }))
+            .flat_map(|&method| [1, 0].map(|threads| RunSpec { method, threads, gpu: false }))
             .map(|r| (r, r.method == Method::GuidedDfs || (r.method == Method::GuidedBfs && r.threads == 0)))
+            .chain(crate::gpu::availability().is_ok().then_some((RunSpec::GPU, false)))
             .collect();
         BatchState { count: 100_000, seed: 1, file: None, use_file: false, runs, selected: 0, result: None }
     }

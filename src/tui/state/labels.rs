@@ -270,9 +270,16 @@ impl LabelsState {
         self.frontier.iter().find(|(_, f)| !f.done).or_else(|| self.frontier.iter().next_back()).map(|(d, f)| (*d, f))
     }
 
-    /// Index structures' bytes as last reported.
+    /// Index structures' bytes as last reported (the GPU back end's are device allocations).
     pub fn index_bytes(&self) -> u64 {
-        self.label_bytes.unwrap_or_else(|| self.structures.iter().map(|(_, b)| b).sum())
+        self.label_bytes
+            .unwrap_or_else(|| self.structures.iter().filter(|(name, _)| !is_device_total(name)).map(|(_, b)| b).sum())
+    }
+
+    /// The whole GPU's used and total bytes, when the GPU back end reported them.
+    pub fn gpu_memory(&self) -> Option<(u64, u64)> {
+        let find = |wanted: &str| self.structures.iter().find(|(name, _)| name == wanted).map(|(_, b)| *b);
+        Some((find(crate::gpu::pipeline::DEVICE_USED)?, find(crate::gpu::pipeline::DEVICE_TOTAL)?))
     }
 
     /// A one-line state: `running: dim 0 parent selection, level 3`.
@@ -300,4 +307,9 @@ pub fn backend_name(backend: Backend) -> &'static str {
         Backend::Cpu => "CPU pipeline",
         Backend::Gpu => "GPU pipeline",
     }
+}
+
+/// The GPU's whole-device figures in a memory sample, as opposed to the run's own allocations.
+fn is_device_total(name: &str) -> bool {
+    name == crate::gpu::pipeline::DEVICE_USED || name == crate::gpu::pipeline::DEVICE_TOTAL
 }

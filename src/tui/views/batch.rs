@@ -74,14 +74,21 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         .enumerate()
         .map(|(k, (run, on))| {
             let i = SETTINGS.len() + k;
-            let threads = if run.threads == 0 { format!("all threads ({all})") } else { "1 thread".into() };
+            let threads = if run.gpu {
+                crate::gpu::describe()
+            } else if run.threads == 0 {
+                format!("all threads ({all})")
+            } else {
+                "1 thread".into()
+            };
             let text = format!("[{}] {:<11}{threads}", if *on { "x" } else { " " }, run.method.name());
             Line::styled(text, if i == state.selected { theme.selected() } else { theme.text() })
         })
         .collect();
     lines.extend(runs);
-    // The explorer's batches run on the CPU; the GPU batch search is `grail query --gpu`.
-    lines.push(Line::styled("GPU batches: grail query --gpu", theme.dim()));
+    if crate::gpu::availability().is_err() {
+        lines.push(Line::styled(crate::gpu::describe(), theme.dim()));
+    }
     // Scroll so the selected row stays visible.
     let height = inner.height as usize;
     let offset = (state.selected + 1).saturating_sub(height);
@@ -130,7 +137,13 @@ fn results(frame: &mut Frame, area: Rect, app: &App) {
             let r = &row.report;
             let secs = r.elapsed.as_secs_f64();
             let qps = if secs > 0.0 { (r.queries as f64 / secs) as u64 } else { 0 };
-            let threads = if row.name.ends_with(')') { "all" } else { row.name.rsplit('×').next().unwrap_or("1") };
+            let threads = if row.gpu {
+                "gpu"
+            } else if row.name.ends_with(')') {
+                "all"
+            } else {
+                row.name.rsplit('×').next().unwrap_or("1")
+            };
             let mism = if r.checked == 0 { "-".to_string() } else { compact(r.mismatches) };
             let mism_style = if r.mismatches > 0 { theme.error() } else { theme.text() };
             Row::new(vec![
@@ -143,7 +156,8 @@ fn results(frame: &mut Frame, area: Rect, app: &App) {
                 Line::raw(compact(r.by_rule.get(Rule::TreeCut))),
                 Line::raw(compact(r.by_rule.get(Rule::Search))),
                 Line::raw(compact(r.positives)),
-                Line::raw(format!("{:.1}", r.false_positive_rate * 100.0)),
+                // The GPU does not count expanded vertices, so it has no false-positive rate.
+                Line::raw(if row.gpu { "-".into() } else { format!("{:.1}", r.false_positive_rate * 100.0) }),
                 Line::styled(mism, mism_style),
             ])
         })

@@ -76,6 +76,10 @@ fn memory_panel(frame: &mut Frame, area: Rect, app: &App) {
     if rows.len() >= 5 {
         frame.render_widget(Paragraph::new(Line::styled(crate::gpu::describe(), theme.dim())), rows[4]);
     }
+    if let (Some((used, total)), true) = (state.gpu_memory(), rows.len() >= 6) {
+        let label = format!("{} of {}", bytes(used), bytes(total));
+        frame.render_widget(gauge(used as f64 / total.max(1) as f64, label, theme), rows[5]);
+    }
 }
 
 fn gauge<'a>(ratio: f64, label: String, theme: &crate::tui::theme::Theme) -> Gauge<'a> {
