@@ -74,8 +74,8 @@ pub struct LabelOptions {
     #[arg(long, value_enum, default_value_t = Backend::Dfs)]
     pub backend: Backend,
 
-    /// How the BFS pipeline picks DFS-tree parents: exact path comparison, or the thesis's path-count
-    /// weights (fails with an explanation once path counts overflow 64 bits).
+    /// How the CPU BFS pipeline picks DFS-tree parents: exact path comparison, or the thesis's path-count
+    /// weights (fails with an explanation once path counts overflow 64 bits). The GPU always uses exact.
     #[arg(long, value_enum, default_value_t = ParentMethod::Exact)]
     pub parent_method: ParentMethod,
 

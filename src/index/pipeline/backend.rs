@@ -21,8 +21,9 @@ pub enum Backend {
 }
 
 /// Labels `dag` with `dims` dimensions in `order` on `backend`, emitting telemetry into `sink`.
-/// `parent_method` applies to the pipeline only (the DFS finds parents by walking). The CPU pipeline
-/// runs all dimensions at once, so deep narrow graphs still keep several threads busy.
+/// `parent_method` applies to the CPU pipeline only (the DFS finds parents by walking; the GPU compares
+/// paths exactly). The CPU pipeline runs all dimensions at once, so deep narrow graphs still keep
+/// several threads busy.
 pub fn build_labels(
     dag: &Arc<Graph>,
     dims: usize,
