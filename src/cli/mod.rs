@@ -20,7 +20,8 @@ use std::process::ExitCode;
 ///
 /// GRAIL gives every vertex d intervals, one per randomized DFS. If v's interval is not inside u's
 /// in some dimension, u cannot reach v; otherwise a search guided by the labels decides. Start with
-/// `grail info GRAPH`, then `grail query GRAPH U V`, then `grail query GRAPH --random 100000`.
+/// `grail` (the explorer on a bundled graph) or `grail GRAPH`; on the command line, `grail info GRAPH`,
+/// `grail query GRAPH U V`, then `grail query GRAPH --random 100000`.
 #[derive(Parser, Debug)]
 #[command(name = "grail", version, about, long_about, propagate_version = true)]
 pub struct Cli {
