@@ -113,7 +113,7 @@ pub struct Answer {
 
 impl Answer {
     /// An answer decided by a cheap rule, before any search.
-    pub(crate) fn decided(rule: Rule, reachable: bool, cut_dimension: Option<usize>) -> Answer {
+    pub fn decided(rule: Rule, reachable: bool, cut_dimension: Option<usize>) -> Answer {
         Answer { reachable, rule, cut_dimension, expanded: 0, pruned: 0, false_positives: 0, path: None }
     }
 }

@@ -4,7 +4,7 @@
 //! path it found. Its verdict and counts equal the engine's (tested on many random pairs below).
 
 use crate::query::rules::{cheap_verdict, contains_all, label_cut};
-use crate::query::{Engine, Method, Rule};
+use crate::query::{Answer, Engine, Method, Rule};
 
 /// Why a node is in the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,14 +40,9 @@ impl TraceNode {
 /// A query's verdict with the search tree behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
-    pub reachable: bool,
-    pub rule: Rule,
-    pub cut_dimension: Option<usize>,
-    pub expanded: u64,
-    pub pruned: u64,
-    pub false_positives: u64,
-    /// The search path in DAG ids (searches only; `Engine::query` gives the tree-cut path).
-    pub path: Option<Vec<u32>>,
+    /// The verdict and counts, as `Engine::query` gives them; the path is the search's (`None` for a
+    /// tree cut, where `Engine::query` walks the DFS tree instead).
+    pub answer: Answer,
     pub nodes: Vec<TraceNode>,
     /// The tree was cut at the node limit (the counts are still complete).
     pub truncated: bool,
@@ -66,13 +61,7 @@ pub fn trace_query(engine: &Engine, u: u32, v: u32, node_limit: usize) -> Trace 
     let component = engine.component();
     let (from, to) = (component[u as usize], component[v as usize]);
     let decided = |rule, reachable, cut_dimension| Trace {
-        reachable,
-        rule,
-        cut_dimension,
-        expanded: 0,
-        pruned: 0,
-        false_positives: 0,
-        path: None,
+        answer: Answer::decided(rule, reachable, cut_dimension),
         nodes: Vec::new(),
         truncated: false,
     };
@@ -137,28 +126,22 @@ pub fn trace_query(engine: &Engine, u: u32, v: u32, node_limit: usize) -> Trace 
         stack.pop();
     };
     if !found {
-        return Trace {
-            false_positives: expanded,
-            expanded,
-            pruned,
-            nodes,
-            truncated,
-            ..decided(Rule::Search, false, None)
-        };
+        let answer =
+            Answer { false_positives: expanded, expanded, pruned, ..Answer::decided(Rule::Search, false, None) };
+        return Trace { answer, nodes, truncated };
     }
     for index in stack.iter().filter_map(|f| f.node).chain(target_node) {
         nodes[index].on_path = true;
     }
     let path: Vec<u32> = stack.iter().map(|f| f.vertex).chain(std::iter::once(to)).collect();
-    Trace {
+    let answer = Answer {
         false_positives: expanded - stack.len() as u64,
         expanded,
         pruned,
         path: Some(path),
-        nodes,
-        truncated,
-        ..decided(Rule::Search, true, None)
-    }
+        ..Answer::decided(Rule::Search, true, None)
+    };
+    Trace { answer, nodes, truncated }
 }
 
 /// The method the trace mirrors (for labels in the UI).
@@ -182,7 +165,8 @@ mod tests {
         let mut searched = 0;
         for q in random_queries(c.component.len(), queries, 11) {
             let want = engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, true);
-            let got = trace_query(&engine, q.src, q.dst, usize::MAX);
+            let trace = trace_query(&engine, q.src, q.dst, usize::MAX);
+            let got = &trace.answer;
             let pair = (q.src, q.dst);
             assert_eq!((got.reachable, got.rule, got.cut_dimension), (want.reachable, want.rule, want.cut_dimension));
             assert_eq!(
@@ -192,10 +176,10 @@ mod tests {
             if want.rule == Rule::Search {
                 searched += 1;
                 assert_eq!(got.path, want.path, "{pair:?}");
-                let entered =
-                    got.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Start | NodeKind::Entered)).count();
-                let cut = got.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Pruned { .. })).count();
-                let dead = got.nodes.iter().filter(|n| n.is_dead_end()).count();
+                let nodes = &trace.nodes;
+                let entered = nodes.iter().filter(|n| matches!(n.kind, NodeKind::Start | NodeKind::Entered)).count();
+                let cut = nodes.iter().filter(|n| matches!(n.kind, NodeKind::Pruned { .. })).count();
+                let dead = nodes.iter().filter(|n| n.is_dead_end()).count();
                 assert_eq!((entered as u64, cut as u64, dead as u64), (got.expanded, got.pruned, got.false_positives));
             }
         }
@@ -219,6 +203,7 @@ mod tests {
             let full = trace_query(&engine, q.src, q.dst, usize::MAX);
             let cut = trace_query(&engine, q.src, q.dst, 3);
             assert!(cut.nodes.len() <= 3);
+            let (cut, full) = (&cut.answer, &full.answer);
             assert_eq!(
                 (cut.reachable, cut.expanded, cut.false_positives),
                 (full.reachable, full.expanded, full.false_positives)

@@ -97,7 +97,7 @@ pub fn explain(app: &App, r: &QueryResult) -> String {
              without any search."
         ),
         Rule::Search => {
-            let t = &r.trace;
+            let t = &r.trace.answer;
             let start = format!(
                 "The labels said \"maybe\" and no cut applied, so a depth-first search from u entered only children \
                  whose intervals contain v's. It expanded {} vertices and pruned {} children by label;",
@@ -166,7 +166,7 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
 
 fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hitmap) {
     let theme = &app.theme;
-    let t = &r.trace;
+    let (t, nodes) = (&r.trace.answer, &r.trace.nodes);
     if t.rule != Rule::Search {
         let text = format!("No search was needed: the {} rule decided.", t.rule);
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(panel("Search tree")), area);
@@ -177,7 +177,7 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
         thousands(t.expanded),
         thousands(t.pruned),
         thousands(t.false_positives),
-        if t.truncated { format!(" (first {TRACE_NODE_LIMIT} nodes)") } else { String::new() }
+        if r.trace.truncated { format!(" (first {TRACE_NODE_LIMIT} nodes)") } else { String::new() }
     );
     let block = panel(&title);
     let inner = block.inner(area);
@@ -188,10 +188,10 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
     let offset = (selected + 1).saturating_sub(height);
     let mut lines = Vec::new();
     for (row, &i) in visible.iter().enumerate().skip(offset).take(height) {
-        let node = &t.nodes[i];
+        let node = &nodes[i];
         let indent = "  ".repeat((node.depth as usize).min(12));
         let fold =
-            if has_children(&t.nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
+            if has_children(nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
         let name = app.component_name(node.vertex);
         let (tag, style) = match node.kind {
             NodeKind::Start if node.on_path => ("start u, on the path".to_string(), theme.path()),
