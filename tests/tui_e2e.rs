@@ -19,6 +19,24 @@ struct Screen {
 }
 
 impl Screen {
+    /// Emulates a `rows` x `cols` terminal fed by the program's output, read on a thread.
+    fn follow(mut reader: Box<dyn Read + Send>, rows: u16, cols: u16) -> Screen {
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Screen {
+            rx,
+            seen: Vec::new(),
+            parser: vt100::Parser::new(rows.try_into().unwrap(), cols.try_into().unwrap(), 0),
+        }
+    }
+
     fn feed(&mut self, bytes: Vec<u8>) {
         self.parser.process(&bytes);
         self.seen.extend(bytes);
@@ -81,19 +99,9 @@ fn open_label_query_quit_restores_the_terminal() {
     cmd.env("NO_COLOR", "1");
     let mut child = pair.slave.spawn_command(cmd).expect("the binary starts");
     drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().unwrap();
+    let reader = pair.master.try_clone_reader().unwrap();
     let mut writer = pair.master.take_writer().unwrap();
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut screen =
-        Screen { rx, seen: Vec::new(), parser: vt100::Parser::new(30.try_into().unwrap(), 100.try_into().unwrap(), 0) };
+    let mut screen = Screen::follow(reader, 30, 100);
     let mut send = |keys: &str| {
         writer.write_all(keys.as_bytes()).unwrap();
         writer.flush().unwrap();
@@ -146,18 +154,8 @@ fn a_panic_restores_the_terminal() {
     cmd.env("RUST_BACKTRACE", "0");
     let mut child = pair.slave.spawn_command(cmd).expect("the binary starts");
     drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut screen =
-        Screen { rx, seen: Vec::new(), parser: vt100::Parser::new(24.try_into().unwrap(), 80.try_into().unwrap(), 0) };
+    let reader = pair.master.try_clone_reader().unwrap();
+    let mut screen = Screen::follow(reader, 24, 80);
     let start = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
