@@ -23,6 +23,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 const THREADS: u32 = 256;
 const WARPS_PER_BLOCK: u32 = THREADS / 32;
+/// Blocks of `hub_sibling_sums` (hubs are few; each block sorts one at a time).
+const HUB_BLOCKS: u32 = 256;
 
 /// Labels `dag` on the process's GPU ([`super::shared`]). Fails, with the reason, when there is no
 /// usable GPU, not enough device memory, or the graph has a cycle.
@@ -70,7 +72,9 @@ pub struct GpuLabeler {
     cursor: Option<Cursor>,
     dimensions: Vec<DimensionLabels>,
     level: Vec<u32>,
+    /// The labels, from the end of the run until taken.
     labels: Option<Labels>,
+    finished: bool,
     cancel: Arc<AtomicBool>,
     /// Device time of the phases so far (pauses between steps excluded).
     compute_seconds: f64,
@@ -105,6 +109,7 @@ impl GpuLabeler {
             dimensions: Vec::new(),
             level: Vec::new(),
             labels: None,
+            finished: false,
             cancel: Arc::new(AtomicBool::new(false)),
             compute_seconds: 0.0,
         })
@@ -120,10 +125,10 @@ impl GpuLabeler {
         self.advance(Until::Phase, sink)
     }
 
-    /// Runs every remaining level of every dimension and returns the labels.
+    /// Runs every remaining level of every dimension and hands over the labels.
     pub fn run_to_end(&mut self, sink: &mut dyn Sink) -> Result<Labels> {
         self.advance(Until::End, sink)?;
-        self.labels.clone().context("the GPU labeler finished without labels")
+        self.take_labels().context("the labels of this run were already taken")
     }
 
     /// A flag another thread may set; the run stops at the next level boundary.
@@ -136,6 +141,7 @@ impl GpuLabeler {
         self.cursor = None;
         self.dimensions.clear();
         self.labels = None;
+        self.finished = false;
         self.compute_seconds = 0.0;
         self.cancel.store(false, Ordering::Relaxed);
         if !self.run.levels_complete {
@@ -145,12 +151,12 @@ impl GpuLabeler {
     }
 
     pub fn is_finished(&self) -> bool {
-        self.labels.is_some()
+        self.finished
     }
 
     /// The dimension, phase and next level, while unfinished.
     pub fn position(&self) -> Option<(usize, Phase, usize)> {
-        if self.labels.is_some() {
+        if self.finished {
             return None;
         }
         Some(self.cursor.as_ref().map_or((0, PHASES[0], 0), |c| (c.dim, PHASES[c.phase], c.step)))
@@ -168,7 +174,7 @@ impl GpuLabeler {
 
     fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<bool> {
         loop {
-            if self.labels.is_some() {
+            if self.finished {
                 return Ok(true);
             }
             if self.cancel.load(Ordering::Relaxed) {
@@ -194,11 +200,9 @@ impl GpuLabeler {
             let (dim, phase) = (cursor.dim, PHASES[cursor.phase]);
             if cursor.step == 0 && cursor.pending.is_empty() {
                 sink.emit(Event::PhaseStarted { dim, phase });
-                let (keys, roots) = &self.orders[dim];
-                match phase {
-                    Phase::ParentSelection => self.run.start_dimension(keys)?,
-                    Phase::PostOrder => self.run.root_offsets(roots)?,
-                    _ => {}
+                if phase == Phase::ParentSelection {
+                    let (keys, roots) = &self.orders[dim];
+                    self.run.start_dimension(keys, roots)?;
                 }
             }
             let cursor = self.cursor.as_mut().expect("set above");
@@ -223,7 +227,7 @@ impl GpuLabeler {
             self.compute_seconds += seconds;
             self.next_phase(sink)?;
             if until != Until::End {
-                return Ok(self.labels.is_some());
+                return Ok(self.finished);
             }
         }
     }
@@ -252,7 +256,8 @@ impl GpuLabeler {
             *cursor = Cursor { dim: dim + 1, phase: 0, step: 0, edges: 0, seconds: 0.0, pending: Vec::new() };
             return Ok(());
         }
-        self.labels = Some(Labels::from_dimensions(self.order, &self.dimensions, self.level.clone()));
+        self.labels = Some(Labels::from_dimensions(self.order, &self.dimensions, std::mem::take(&mut self.level)));
+        self.finished = true;
         sink.emit(Event::RunDone { seconds: self.compute_seconds });
         Ok(())
     }
@@ -277,12 +282,16 @@ impl LevelQueues {
 
 /// The kernels, looked up once.
 struct Kernels {
+    fill_parents: CudaFunction,
     init_dimension: CudaFunction,
     seed_roots: CudaFunction,
     select: [CudaFunction; 3],
     release_small: CudaFunction,
     release_wide: CudaFunction,
     push_sizes: CudaFunction,
+    sibling_sums: CudaFunction,
+    hub_sibling_sums: CudaFunction,
+    root_offsets: CudaFunction,
     post_order: CudaFunction,
     min_post_small: CudaFunction,
     min_post_wide: CudaFunction,
@@ -292,12 +301,16 @@ impl Kernels {
     fn load(gpu: &Gpu) -> Result<Kernels> {
         let f = |name| gpu.function("labeling", name);
         Ok(Kernels {
+            fill_parents: f("fill_parents")?,
             init_dimension: f("init_dimension")?,
             seed_roots: f("seed_roots")?,
             select: [f("select_small")?, f("select_warp")?, f("select_block")?],
             release_small: f("release_small")?,
             release_wide: f("release_wide")?,
             push_sizes: f("push_sizes")?,
+            sibling_sums: f("sibling_sums")?,
+            hub_sibling_sums: f("hub_sibling_sums")?,
+            root_offsets: f("root_offsets")?,
             post_order: f("post_order")?,
             min_post_small: f("min_post_small")?,
             min_post_wide: f("min_post_wide")?,
@@ -317,10 +330,20 @@ struct DeviceRun<'g> {
     cadj: CudaSlice<u32>,
     /// `Node`s (4 × u32: parent, depth, jump, key) of the n vertices and the virtual root ρ = n.
     tree: CudaSlice<u32>,
+    /// The first `PREFIX` (8) steps of each node's T-path, as order keys (`Prefix` in the kernels).
+    prefix: CudaSlice<u32>,
     key: CudaSlice<u32>,
+    /// The dimension's roots in order (the first `root_count` entries).
+    roots: CudaSlice<u32>,
+    root_count: u32,
     pending: CudaSlice<u32>,
     size: CudaSlice<u32>,
     offset: CudaSlice<u32>,
+    /// T-parents with more than 32 T-children (hubs), whose sibling sums take a sort: hubs listed
+    /// and scratch taken, then per hub `count << 32 | vertex` and its scratch start.
+    hub_state: CudaSlice<u64>,
+    hubs: CudaSlice<u64>,
+    hub_scratch: CudaSlice<u64>,
     post: CudaSlice<u32>,
     low: CudaSlice<u32>,
     bins_in: CudaSlice<u32>,
@@ -353,15 +376,28 @@ impl<'g> DeviceRun<'g> {
         ensure!(n < u32::MAX as usize - 1, "{n} vertices do not fit the GPU labeler's 32-bit ids");
         let stream = &gpu.stream;
         let mut ledger = Ledger::default();
+        let kernels = Kernels::load(gpu)?;
         let poff = ledger.upload(stream, "parents offsets", dag.parents_csr().offsets())?;
-        let padj = ledger.upload(stream, "parents", dag.parents_csr().targets())?;
         let coff = ledger.upload(stream, "children offsets", dag.children_csr().offsets())?;
         let cadj = ledger.upload(stream, "children", dag.children_csr().targets())?;
+        let mut padj = ledger.zeros(stream, "parents", dag.num_edges())?;
+        let mut pending = ledger.zeros(stream, "pending parents", n)?;
+        // The parents lists are built on the device from the children (`pending` serves as the
+        // cursors; every dimension resets it).
+        let n32 = n as u32;
+        let mut launch = stream.launch_builder(&kernels.fill_parents);
+        launch.arg(&coff).arg(&cadj).arg(&poff).arg(&mut pending).arg(&mut padj).arg(&n32);
+        unsafe { launch.launch(warp_grid(n32)) }.context("fill_parents")?;
         let tree = ledger.zeros(stream, "DFS tree", 4 * (n + 1))?;
+        let prefix = ledger.zeros(stream, "DFS tree path prefixes", 8 * (n + 1))?;
         let key = ledger.zeros(stream, "order keys", n)?;
-        let pending = ledger.zeros(stream, "pending parents", n)?;
+        let roots = ledger.zeros(stream, "roots in order", n)?;
         let size = ledger.zeros(stream, "subtree sizes", n)?;
         let offset = ledger.zeros(stream, "offsets", n)?;
+        let hub_state = ledger.zeros(stream, "hub counters", 2)?;
+        // Hubs have disjoint sets of more than 32 T-children; each sorts in a power-of-two span.
+        let hubs = ledger.zeros(stream, "hubs", 2 * (n / 32 + 1))?;
+        let hub_scratch = ledger.zeros(stream, "hub sort scratch", 2 * n)?;
         let post = ledger.zeros(stream, "post", n)?;
         let low = ledger.zeros(stream, "low", n)?;
         let bins_in = ledger.zeros(stream, "queues by in-degree", 3 * n)?;
@@ -371,7 +407,7 @@ impl<'g> DeviceRun<'g> {
         let base = ledger.zeros(stream, "queue bases", 6)?;
         Ok(DeviceRun {
             gpu,
-            kernels: Kernels::load(gpu)?,
+            kernels,
             ledger,
             n: n as u32,
             poff,
@@ -379,10 +415,16 @@ impl<'g> DeviceRun<'g> {
             coff,
             cadj,
             tree,
+            prefix,
             key,
+            roots,
+            root_count: 0,
             pending,
             size,
             offset,
+            hub_state,
+            hubs,
+            hub_scratch,
             post,
             low,
             bins_in,
@@ -396,13 +438,17 @@ impl<'g> DeviceRun<'g> {
         })
     }
 
-    /// Uploads a dimension's keys and resets the per-dimension arrays.
-    fn start_dimension(&mut self, keys: &[u32]) -> Result<()> {
+    /// Uploads a dimension's keys and roots and resets the per-dimension arrays.
+    fn start_dimension(&mut self, keys: &[u32], roots: &[u32]) -> Result<()> {
         let stream = &self.gpu.stream;
         stream.memcpy_htod(keys, &mut self.key)?;
+        if !roots.is_empty() {
+            stream.memcpy_htod(roots, &mut self.roots.slice_mut(..roots.len()))?;
+        }
+        self.root_count = roots.len() as u32;
         let n = self.n;
         let mut launch = stream.launch_builder(&self.kernels.init_dimension);
-        launch.arg(&self.tree).arg(&self.key).arg(&self.poff).arg(&mut self.pending);
+        launch.arg(&self.tree).arg(&mut self.prefix).arg(&self.key).arg(&self.poff).arg(&mut self.pending);
         launch.arg(&mut self.size).arg(&mut self.offset).arg(&n);
         unsafe { launch.launch(grid(n + 1)) }.context("init_dimension")?;
         if self.levels.is_empty() {
@@ -452,8 +498,14 @@ impl<'g> DeviceRun<'g> {
             }
             Phase::SubtreeSizes => {
                 self.launch_per_vertex(&q, PerVertex::PushSizes)?;
-                // Every vertex follows its one T-edge up (roots, on level 0, have none).
-                LevelRecord { level: step, queues: out_queues(&q), edges_scanned: tree_edges }
+                // Every vertex follows its one T-edge up (roots, on level 0, have none); after the
+                // last level, every T-sibling prefix sum, found by reading every DAG edge.
+                let mut edges_scanned = tree_edges;
+                if level == 0 {
+                    self.sibling_sums()?;
+                    edges_scanned += self.cadj.len() as u64;
+                }
+                LevelRecord { level: step, queues: out_queues(&q), edges_scanned }
             }
             Phase::PostOrder => {
                 self.launch_per_vertex(&q, PerVertex::PostOrder)?;
@@ -537,52 +589,56 @@ impl<'g> DeviceRun<'g> {
         let (config, _) = wide_config(class as u32, count);
         let rho = self.n;
         let mut launch = stream.launch_builder(&self.kernels.select[class]);
-        launch.arg(&queue).arg(&count).arg(&self.poff).arg(&self.padj).arg(&mut self.tree).arg(&rho);
+        launch.arg(&queue).arg(&count).arg(&self.poff).arg(&self.padj).arg(&mut self.tree).arg(&mut self.prefix);
+        launch.arg(&rho);
         unsafe { launch.launch(config) }.context("select parents")?;
         Ok(())
     }
 
-    /// Phases 2 and 3: a thread per vertex of the level.
+    /// Phases 2 and 3: a thread per vertex of the level, one launch for its three queues.
     /// Phase 2 (bottom-up): each vertex adds its size to its T-parent's. Phase 3 (top-down):
     /// offset(c) = offset(T-parent) + before(c), post = offset + size.
     fn launch_per_vertex(&mut self, q: &LevelQueues, kernel: PerVertex) -> Result<()> {
-        for class in 0..3u32 {
-            let count = q.out_count[class as usize];
-            if count == 0 {
-                continue;
-            }
-            let start = (class * self.n + q.out_base[class as usize]) as usize;
-            let queue = self.bins_out.slice(start..start + count as usize);
-            let rho = self.n;
-            let stream = &self.gpu.stream;
-            match kernel {
-                PerVertex::PushSizes => {
-                    let mut launch = stream.launch_builder(&self.kernels.push_sizes);
-                    launch.arg(&queue).arg(&count).arg(&self.tree).arg(&mut self.size).arg(&rho);
-                    unsafe { launch.launch(grid(count)) }.context("push_sizes")?;
-                }
-                PerVertex::PostOrder => {
-                    let mut launch = stream.launch_builder(&self.kernels.post_order);
-                    launch.arg(&queue).arg(&count).arg(&self.tree).arg(&self.coff).arg(&self.cadj).arg(&self.size);
-                    launch.arg(&mut self.offset).arg(&mut self.post).arg(&rho);
-                    unsafe { launch.launch(grid(count)) }.context("post_order")?;
-                }
-            }
+        let stream = &self.gpu.stream;
+        let count = q.out_count.iter().sum::<u32>();
+        let function = match kernel {
+            PerVertex::PushSizes => &self.kernels.push_sizes,
+            PerVertex::PostOrder => &self.kernels.post_order,
+        };
+        let mut launch = stream.launch_builder(function);
+        launch.arg(&self.bins_out).arg(&self.n);
+        for class in 0..3 {
+            launch.arg(&q.out_base[class]).arg(&q.out_count[class]);
         }
+        launch.arg(&self.tree).arg(&mut self.size);
+        if let PerVertex::PostOrder = kernel {
+            launch.arg(&mut self.offset).arg(&mut self.post);
+        }
+        unsafe { launch.launch(grid(count)) }.context("per-vertex level kernel")?;
         Ok(())
     }
 
-    /// The roots are ρ's T-children: their offsets are the prefix sums of their sizes in root order.
-    fn root_offsets(&mut self, roots: &[u32]) -> Result<()> {
+    /// Once sizes are final: every vertex's before(c) into `offset` (a warp per T-parent, a block
+    /// per hub), and the roots' offsets, which are the prefix sums of their sizes in root order
+    /// (one block).
+    fn sibling_sums(&mut self) -> Result<()> {
         let stream = &self.gpu.stream;
-        let size = stream.clone_dtoh(&self.size)?;
-        let mut offset = vec![0u32; self.n as usize];
-        let mut acc = 0u32;
-        for &r in roots {
-            offset[r as usize] = acc;
-            acc += size[r as usize];
-        }
-        stream.memcpy_htod(&offset, &mut self.offset)?;
+        let n = self.n;
+        stream.memset_zeros(&mut self.hub_state)?;
+        let mut launch = stream.launch_builder(&self.kernels.sibling_sums);
+        launch.arg(&self.coff).arg(&self.cadj).arg(&self.tree).arg(&self.size).arg(&mut self.offset);
+        launch.arg(&mut self.hub_state).arg(&mut self.hubs).arg(&n);
+        unsafe { launch.launch(warp_grid(n)) }.context("sibling_sums")?;
+        // The hub count stays on the device: a fixed grid of blocks takes the hubs in turn.
+        let mut launch = stream.launch_builder(&self.kernels.hub_sibling_sums);
+        launch.arg(&self.hub_state).arg(&self.hubs).arg(&self.coff).arg(&self.cadj).arg(&self.tree);
+        launch.arg(&self.size).arg(&mut self.hub_scratch).arg(&mut self.offset);
+        let config = LaunchConfig { grid_dim: (HUB_BLOCKS, 1, 1), block_dim: (1024, 1, 1), shared_mem_bytes: 0 };
+        unsafe { launch.launch(config) }.context("hub_sibling_sums")?;
+        let mut launch = stream.launch_builder(&self.kernels.root_offsets);
+        launch.arg(&self.roots).arg(&self.root_count).arg(&self.size).arg(&mut self.offset);
+        let config = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1024, 1, 1), shared_mem_bytes: 0 };
+        unsafe { launch.launch(config) }.context("root_offsets")?;
         Ok(())
     }
 
@@ -654,18 +710,18 @@ fn grid(items: u32) -> LaunchConfig {
     LaunchConfig { grid_dim: (items.div_ceil(THREADS).max(1), 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
 }
 
+/// A warp per item.
+fn warp_grid(items: u32) -> LaunchConfig {
+    let blocks = items.div_ceil(WARPS_PER_BLOCK).max(1);
+    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
+}
+
 /// Launch shape for a queue class: a thread (small), a warp (medium) or a block (large) per vertex;
 /// also returns the vertices per block the wide kernels take.
 fn wide_config(class: u32, count: u32) -> (LaunchConfig, u32) {
     match class {
         0 => (grid(count), THREADS),
-        1 => {
-            let blocks = count.div_ceil(WARPS_PER_BLOCK);
-            (
-                LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 },
-                WARPS_PER_BLOCK,
-            )
-        }
+        1 => (warp_grid(count), WARPS_PER_BLOCK),
         _ => (LaunchConfig { grid_dim: (count, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }, 1),
     }
 }

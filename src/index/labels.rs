@@ -5,6 +5,7 @@
 
 use super::order::Order;
 use bytemuck::{Pod, Zeroable};
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// `[low, post]`: `low` is the smallest post-order number reachable, `post` the vertex's own.
@@ -56,14 +57,15 @@ impl Labels {
             dimensions.iter().all(|d| d.low.len() == n && d.post.len() == n && d.subtree.len() == n),
             "every dimension must label every vertex"
         );
-        let mut intervals = Vec::with_capacity(n * dims);
-        let mut subtree = Vec::with_capacity(n * dims);
-        for v in 0..n {
-            for d in dimensions {
-                intervals.push(Interval { low: d.low[v], post: d.post[v] });
-                subtree.push(d.subtree[v]);
+        // Vertex-major interleaving of millions of entries: in parallel, by vertex.
+        let mut intervals = vec![Interval::default(); n * dims];
+        let mut subtree = vec![0u32; n * dims];
+        intervals.par_chunks_mut(dims).zip(subtree.par_chunks_mut(dims)).enumerate().for_each(|(v, (ivs, sts))| {
+            for ((iv, st), d) in ivs.iter_mut().zip(sts.iter_mut()).zip(dimensions) {
+                *iv = Interval { low: d.low[v], post: d.post[v] };
+                *st = d.subtree[v];
             }
-        }
+        });
         Labels { dims, order, intervals, subtree, level }
     }
 

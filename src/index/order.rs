@@ -43,41 +43,13 @@ pub fn mix64(seed: u64, dim: u64, v: u64) -> u64 {
 
 /// Every vertex sorted by its priority in dimension `dim` (`random` orders only). splitmix64 is a
 /// bijection, so `mix64(seed, dim, ·)` never ties and the id tie-break of the guide never fires.
-///
-/// Labeling a graph of millions of vertices spends a visible share of its time here, so this uses
-/// that the priorities are uniform: one counting pass on their top bits spreads them over about n
-/// buckets of a few entries each, which are then sorted in place (a one-level MSD radix sort).
+/// Labeling a graph of millions of vertices spends a visible share of its time here: a parallel
+/// sort of (priority, vertex) pairs measured 2-3 times faster than a one-level bucket sort.
 pub fn priority_order(n: usize, seed: u64, dim: usize) -> Vec<u32> {
-    let bits = n.max(2).next_power_of_two().trailing_zeros().min(24);
-    let bucket = |priority: u64| (priority >> (64 - bits)) as usize;
-    let priorities: Vec<u64> = (0..n as u64).into_par_iter().map(|v| mix64(seed, dim as u64, v)).collect();
-    let mut starts = vec![0usize; (1 << bits) + 1];
-    for &p in &priorities {
-        starts[bucket(p) + 1] += 1;
-    }
-    for i in 1..starts.len() {
-        starts[i] += starts[i - 1];
-    }
-    let mut cursor = starts.clone();
-    let mut keyed = vec![(0u64, 0u32); n];
-    for (v, &p) in priorities.iter().enumerate() {
-        let slot = &mut cursor[bucket(p)];
-        keyed[*slot] = (p, v as u32);
-        *slot += 1;
-    }
-    split_at_offsets(&mut keyed, &starts).into_par_iter().with_min_len(4096).for_each(|b| b.sort_unstable());
-    keyed.into_iter().map(|(_, v)| v).collect()
-}
-
-/// Cuts `items` into the consecutive pieces `starts[i]..starts[i + 1]`.
-fn split_at_offsets<'a, T>(mut items: &'a mut [T], starts: &[usize]) -> Vec<&'a mut [T]> {
-    let mut pieces = Vec::with_capacity(starts.len().saturating_sub(1));
-    for w in starts.windows(2) {
-        let (head, tail) = items.split_at_mut(w[1] - w[0]);
-        pieces.push(head);
-        items = tail;
-    }
-    pieces
+    let mut keyed: Vec<(u64, u32)> =
+        (0..n as u32).into_par_iter().map(|v| (mix64(seed, dim as u64, v as u64), v)).collect();
+    keyed.par_sort_unstable_by_key(|&(priority, _)| priority);
+    keyed.into_par_iter().map(|(_, v)| v).collect()
 }
 
 /// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:
@@ -92,7 +64,7 @@ pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>
         ranks[v as usize] = r as u32;
     }
     // Filtering the global order keeps the roots sorted without a second sort.
-    let roots = by_priority.into_iter().filter(|&v| dag.parents(v).is_empty()).collect();
+    let roots = by_priority.into_par_iter().filter(|&v| dag.parents(v).is_empty()).collect();
     (Some(ranks), roots)
 }
 
