@@ -13,6 +13,7 @@ pub mod graph;
 pub mod index;
 mod prefetch;
 pub mod query;
+pub mod system;
 pub mod telemetry;
 pub mod tui;
 pub mod workspace;

@@ -143,6 +143,25 @@ fn ids_that_do_not_fit_32_bits_where_dense_ids_are_required() {
 }
 
 #[test]
+fn vertex_counts_beyond_the_machine_memory_are_refused_before_allocating() {
+    let n = u32::MAX as u64;
+    match grail::system::physical_memory_bytes() {
+        Some(memory) if memory < n * 32 => {
+            for (text, format, line) in [
+                (format!("{n} 0\n"), Some(Format::Header), 1),
+                (format!("graph_for_greach\n{n}\n"), None, 2),
+                (format!("%%MatrixMarket matrix coordinate pattern general\n{n} {n} 0\n"), None, 2),
+            ] {
+                let e = error_of(text.as_bytes(), format);
+                assert_starts(&e, &format!("bad.txt:{line}: found {n} vertices, which need at least 128.0 GiB to load;"));
+                assert!(e.contains("expected a vertex count that fits this machine's"), "{e}");
+            }
+        }
+        _ => eprintln!("note: this machine has 128 GiB or more, or says nothing; the refusal is not checked here"),
+    }
+}
+
+#[test]
 fn a_failed_load_names_the_path() {
     let dir = tempfile::tempdir().unwrap();
     let path = temp_file(&dir, "g.gra", b"graph_for_greach\n2\n0: 5 #\n1: #\n");

@@ -3,10 +3,11 @@
 //! Each setting runs in a fresh child process (this same binary, hidden `--one` mode), so the peak
 //! memory reported for it is its own and not the high-water mark of everything measured before.
 
-use super::common::{LabelOptions, OrderKind, peak_memory_bytes, print_json, table, thread_pool, value_name};
+use super::common::{LabelOptions, OrderKind, print_json, table, thread_pool, value_name};
 use crate::format::{bytes, duration, thousands};
 use crate::index::pipeline::{Backend, ParentMethod, PhaseTable};
 use crate::query::{self, Engine, Method};
+use crate::system::peak_memory_bytes;
 use crate::telemetry::{Event, Phase, Sink};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};

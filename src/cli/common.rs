@@ -132,15 +132,6 @@ pub fn print_json(value: &impl Serialize) -> Result<()> {
     Ok(())
 }
 
-/// The process's peak resident memory so far, in bytes (None where the OS does not say).
-pub fn peak_memory_bytes() -> Option<u64> {
-    // SAFETY: getrusage only writes the struct we hand it.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0;
-    // Linux reports ru_maxrss in KiB.
-    ok.then(|| usage.ru_maxrss as u64 * 1024)
-}
-
 /// A table with the house style.
 pub fn table(header: &[&str]) -> comfy_table::Table {
     let mut t = comfy_table::Table::new();

@@ -1,10 +1,11 @@
 //! `grail label`: build GRAIL labels, report how long it took, optionally save them.
 
-use super::common::{GraphArgs, LabelOptions, peak_memory_bytes, print_json, table, value_name};
+use super::common::{GraphArgs, LabelOptions, print_json, table, value_name};
 use crate::format::{bytes, duration, thousands};
 use crate::graph::fingerprint::fingerprint;
 use crate::index::pipeline::{Backend, PhaseRow, PhaseTable};
 use crate::index::store;
+use crate::system::peak_memory_bytes;
 use crate::telemetry::{Event, JsonLinesSink, Sink};
 use anyhow::{Context, Result};
 use clap::Args;

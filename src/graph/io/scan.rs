@@ -8,6 +8,10 @@ use anyhow::{Error, anyhow};
 use atoi::FromRadix10Checked;
 use std::fmt::Display;
 
+/// Bytes per vertex that loading needs at the least: the offsets of the children and parents CSRs
+/// (16) and the condensation's component ids and Tarjan stacks (16).
+const LOAD_BYTES_PER_VERTEX: u64 = 32;
+
 /// One physical line: its 1-based number and its bytes without the `\n` (or `\r\n`).
 #[derive(Clone, Copy, Debug)]
 pub struct Line<'a> {
@@ -151,11 +155,21 @@ impl Ctx<'_> {
         })
     }
 
-    /// A vertex count that fits the 32-bit dense ids of the CSR.
+    /// A vertex count that fits the 32-bit dense ids of the CSR and the machine's memory.
     pub fn vertex_count(&self, line: usize, token: Option<&[u8]>, expected: impl Display) -> anyhow::Result<usize> {
         let n = self.number(line, token, expected)?;
         if n > u32::MAX as u64 {
             return Err(self.err(line, format!("found {n} vertices"), format!("at most {} (32-bit ids)", u32::MAX)));
+        }
+        // Refused here, with the line, rather than by the kernel killing the process mid-allocation.
+        let needed = n.saturating_mul(LOAD_BYTES_PER_VERTEX);
+        if let Some(memory) = crate::system::physical_memory_bytes().filter(|&memory| needed > memory) {
+            let (needed, memory) = (crate::format::bytes(needed), crate::format::bytes(memory));
+            return Err(self.err(
+                line,
+                format!("found {n} vertices, which need at least {needed} to load"),
+                format!("a vertex count that fits this machine's {memory} of memory"),
+            ));
         }
         Ok(n as usize)
     }

@@ -1,0 +1,31 @@
+//! What the operating system says about memory.
+
+/// The process's peak resident memory so far, in bytes (None where the OS does not say).
+pub fn peak_memory_bytes() -> Option<u64> {
+    // SAFETY: getrusage only writes the struct we hand it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0;
+    // Linux reports ru_maxrss in KiB.
+    ok.then(|| usage.ru_maxrss as u64 * 1024)
+}
+
+/// The machine's physical memory, in bytes (None where the OS does not say).
+pub fn physical_memory_bytes() -> Option<u64> {
+    // SAFETY: sysconf reads a system constant.
+    let (pages, page_size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    (pages > 0 && page_size > 0).then(|| pages as u64 * page_size as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn physical_memory_exceeds_what_this_process_uses() {
+        let (Some(physical), Some(peak)) = (physical_memory_bytes(), peak_memory_bytes()) else {
+            eprintln!("note: this OS reports no memory figures");
+            return;
+        };
+        assert!(peak > 0 && physical > peak, "physical {physical}, peak {peak}");
+    }
+}
