@@ -153,7 +153,10 @@ fn vertex_counts_beyond_the_machine_memory_are_refused_before_allocating() {
                 (format!("%%MatrixMarket matrix coordinate pattern general\n{n} {n} 0\n"), None, 2),
             ] {
                 let e = error_of(text.as_bytes(), format);
-                assert_starts(&e, &format!("bad.txt:{line}: found {n} vertices, which need at least 128.0 GiB to load;"));
+                assert_starts(
+                    &e,
+                    &format!("bad.txt:{line}: found {n} vertices, which need at least 128.0 GiB to load;"),
+                );
                 assert!(e.contains("expected a vertex count that fits this machine's"), "{e}");
             }
         }
