@@ -21,6 +21,14 @@ pub struct CountedBody<'h> {
     pub header_line: usize,
 }
 
+impl CountedBody<'static> {
+    /// The body of the formats with an `n m ...` header and `src dst` lines on 0-based ids, `#` and
+    /// `%` comments (plain header, weighted).
+    pub fn edges(n: usize, count: u64, both_directions: bool, header_line: usize) -> Self {
+        CountedBody { n, count, base: 0, both_directions, comment_markers: b"#%", noun: "edges", header_line }
+    }
+}
+
 impl CountedBody<'_> {
     /// Reads the rest of `lines` into dense edges.
     pub fn read(&self, lines: &mut Lines, ctx: Ctx) -> Result<Vec<(u32, u32)>> {

@@ -17,16 +17,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
     if let Some(extra) = tokens.next() {
         return Err(ctx.err(header.number, format!("found {} after `n m`", show(extra)), "the end of the header line"));
     }
-    let body = CountedBody {
-        n,
-        count: m,
-        base: 0,
-        both_directions: false,
-        comment_markers: b"#%",
-        noun: "edges",
-        header_line: header.number,
-    };
-    let edges = body.read(&mut lines, ctx)?;
+    let edges = CountedBody::edges(n, m, false, header.number).read(&mut lines, ctx)?;
     Ok((Graph::from_edges(n, &edges)?, VertexNames::Dense))
 }
 

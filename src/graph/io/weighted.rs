@@ -46,16 +46,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
             "the end of the header",
         ));
     }
-    let body = CountedBody {
-        n,
-        count: m,
-        base: 0,
-        both_directions: direction == Direction::Undirected,
-        comment_markers: b"#%",
-        noun: "edges",
-        header_line: header.number,
-    };
-    let edges = body.read(&mut lines, ctx)?;
+    let edges = CountedBody::edges(n, m, direction == Direction::Undirected, header.number).read(&mut lines, ctx)?;
     Ok((Graph::from_edges(n, &edges)?, VertexNames::Dense))
 }
 
