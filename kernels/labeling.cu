@@ -371,6 +371,13 @@ __device__ void block_offsets(u32 count, At vertex_at, const u32* size, u32* off
     }
 }
 
+// The scratch a hub of `count` T-children sorts in: the next power of two (bitonic sort).
+__device__ __forceinline__ u64 sort_span(u32 count) {
+    u64 span = 1;
+    while (span < count) span <<= 1;
+    return span;
+}
+
 // After the last level, before(c) for every vertex c: the sizes of c's T-siblings that precede it
 // (smaller key), summed. It goes in offset[c], which phase 3 completes top-down. A warp per T-parent
 // p counts p's T-children among its DAG children and gathers the first 32, one per lane; with at
@@ -396,11 +403,9 @@ extern "C" __global__ void sibling_sums(const u64* coff, const u32* cadj, const 
     __syncwarp();
     if (count > 32) {
         if (lane == 0) {
-            u64 span = 1;
-            while (span < count) span <<= 1;
             u64 h = atomicAdd(&hub_state[0], 1ull);
             hubs[2 * h] = ((u64)count << 32) | p;
-            hubs[2 * h + 1] = atomicAdd(&hub_state[1], span);
+            hubs[2 * h + 1] = atomicAdd(&hub_state[1], sort_span(count));
         }
         return;
     }
@@ -425,8 +430,7 @@ extern "C" __global__ void hub_sibling_sums(const u64* hub_state, const u64* hub
     for (u64 h = blockIdx.x; h < hub_state[0]; h += gridDim.x) {
         u32 p = (u32)hubs[2 * h], count = (u32)(hubs[2 * h] >> 32);
         u64* a = scratch + hubs[2 * h + 1];
-        u64 span = 1;
-        while (span < count) span <<= 1;
+        u64 span = sort_span(count);
         if (threadIdx.x == 0) filled = 0;
         __syncthreads();
         for (u64 e = coff[p] + threadIdx.x; e < coff[p + 1]; e += blockDim.x) {
