@@ -2,10 +2,12 @@
 //!
 //! The library holds the whole engine; `main.rs` only dispatches to [`cli`].
 //! - [`graph`]: CSR graphs, file formats, SCC condensation, statistics, generators.
-//! - [`index`]: GRAIL labels (orders, the classic DFS labeler, save/load).
+//! - [`index`]: GRAIL labels (orders, the labeler contract, the DFS and the BFS pipeline, save/load).
+//! - [`backend`]: which labeler runs (and the GPU-to-CPU fallback); above `index` and `gpu`.
 //! - [`query`]: the query rules, label-guided search, batches and the exact oracle.
 //! - [`tui`]: the terminal explorer.
 
+pub mod backend;
 pub mod cli;
 pub mod format;
 pub mod gpu;
@@ -13,6 +15,7 @@ pub mod graph;
 pub mod index;
 mod prefetch;
 pub mod query;
+pub mod selftest;
 pub mod system;
 pub mod telemetry;
 pub mod tui;

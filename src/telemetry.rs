@@ -5,7 +5,6 @@
 //! one per BFS level at most (never one per vertex), so they are cheap enough to leave on.
 
 use crate::index::Order;
-use crate::index::pipeline::Backend;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -18,11 +17,38 @@ pub const SMALL_DEGREE_LIMIT: usize = 32;
 /// A frontier vertex whose scanned degree is above this goes to the large queue (a block per vertex).
 pub const LARGE_DEGREE_LIMIT: usize = 256;
 
+/// Which labeler builds the index. It lives with the events (which name it) rather than with the
+/// labelers, so that the event vocabulary depends on no back end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Backend {
+    /// The classic DFS, one thread per dimension.
+    Dfs,
+    /// The BFS pipeline on the CPU, parallel over every level's frontier.
+    Cpu,
+    /// The BFS pipeline on an NVIDIA GPU (CUDA through the driver, loaded at run time).
+    Gpu,
+}
+
+impl Backend {
+    /// The name shown to people (the explorer, tables).
+    pub fn title(self) -> &'static str {
+        match self {
+            Backend::Dfs => "DFS (classic)",
+            Backend::Cpu => "CPU pipeline",
+            Backend::Gpu => "GPU pipeline",
+        }
+    }
+}
+
 /// One step of a labeler. Serialised as JSON objects tagged by `"event"`, e.g.
 /// `{"event":"level_done","dim":0,"phase":"min_post",...}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
+    /// The requested back end could not run, so another one does; `reason` says why in one line.
+    /// Comes before the `RunStarted` of the back end that really runs.
+    Fallback { requested: Backend, ran: Backend, reason: String },
     /// A labeling run begins (again after a reset).
     RunStarted { backend: Backend, dims: usize, order: Order, vertices: u64, edges: u64 },
     /// A phase of one dimension begins.

@@ -74,8 +74,8 @@ fn every_data_set_answers_its_query_files_exactly() {
 /// The BFS pipeline reproduces the classic DFS labels on every real graph, per dimension.
 #[test]
 fn pipeline_labels_equal_dfs_labels_on_every_data_set() {
-    use grail::index::pipeline::{Backend, ParentMethod, build_labels};
-    use grail::telemetry::NullSink;
+    use grail::backend::{LabelSpec, build_labels};
+    use grail::telemetry::{Backend, NullSink};
     let Some(dir) = datasets() else { return };
     let mut graphs: Vec<PathBuf> = std::fs::read_dir(dir.join("grail")).unwrap().map(|e| e.unwrap().path()).collect();
     graphs.sort();
@@ -85,7 +85,7 @@ fn pipeline_labels_equal_dfs_labels_on_every_data_set() {
         for order in [Order::Lex, Order::Random { seed: 3 }] {
             let dims = if order == Order::Lex { 1 } else { 2 };
             let build =
-                |backend| build_labels(ws.dag(), dims, order, backend, ParentMethod::Exact, &mut NullSink).unwrap();
+                |backend| build_labels(ws.dag(), &LabelSpec::new(backend, dims, order), &mut NullSink).unwrap().labels;
             let (dfs, cpu) = (build(Backend::Dfs), build(Backend::Cpu));
             for i in 0..dims {
                 assert!(

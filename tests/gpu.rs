@@ -2,10 +2,10 @@
 //! present; elsewhere (CI) it says why it skips, and checks that asking for the GPU never produces
 //! results that claim to be GPU work.
 
+use grail::backend::{LabelSpec, build_labels};
 use grail::gpu;
-use grail::index::pipeline::{Backend, ParentMethod, build_labels};
 use grail::index::{Order, dfs};
-use grail::telemetry::Event;
+use grail::telemetry::{Backend, Event};
 use grail::workspace::Workspace;
 use std::path::Path;
 
@@ -24,7 +24,7 @@ fn gpu_labels_and_answers_equal_the_cpu_or_skip_with_the_reason() {
     };
     let datasets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/grail");
     let datasets = datasets.is_dir().then_some(datasets.as_path());
-    let results = gpu::selftest::run(gpu, &sample(), datasets, &mut |_| {}).unwrap();
+    let results = grail::selftest::run(gpu, &sample(), datasets, &mut |_| {}).unwrap();
     let failed: Vec<_> = results.iter().filter(|r| !r.problems.is_empty()).collect();
     assert!(failed.is_empty(), "GPU differs from CPU: {failed:#?}");
 }
@@ -33,13 +33,27 @@ fn gpu_labels_and_answers_equal_the_cpu_or_skip_with_the_reason() {
 fn asking_for_the_gpu_never_passes_cpu_work_off_as_gpu_work() {
     let ws = sample();
     let mut events: Vec<Event> = Vec::new();
-    let labels =
-        build_labels(ws.dag(), 2, Order::Random { seed: 3 }, Backend::Gpu, ParentMethod::Exact, &mut events).unwrap();
+    let spec = LabelSpec::new(Backend::Gpu, 2, Order::Random { seed: 3 });
+    let run = build_labels(ws.dag(), &spec, &mut events).unwrap();
     let ran_on = events.iter().find_map(|e| match e {
         Event::RunStarted { backend, .. } => Some(*backend),
         _ => None,
     });
+    let said_fallback = events.iter().find_map(|e| match e {
+        Event::Fallback { requested, ran, reason } => Some((*requested, *ran, reason.clone())),
+        _ => None,
+    });
     let expected = if gpu::probe().is_ok() { Backend::Gpu } else { Backend::Cpu };
     assert_eq!(ran_on, Some(expected), "the events name the back end that really ran");
-    assert_eq!(labels.digest(), dfs::label(ws.dag(), 2, Order::Random { seed: 3 }).unwrap().digest());
+    assert_eq!(run.backend, expected, "the returned run names the back end that really ran");
+    match (&run.fallback, said_fallback) {
+        (None, None) => assert_eq!(expected, Backend::Gpu),
+        (Some(reason), Some((Backend::Gpu, Backend::Cpu, said))) => {
+            assert_eq!(expected, Backend::Cpu);
+            assert_eq!(reason, &said);
+            assert!(reason.contains("GPU"), "the reason names what is missing: {reason}");
+        }
+        (returned, event) => panic!("the fallback was returned as {returned:?} but told as {event:?}"),
+    }
+    assert_eq!(run.labels.digest(), dfs::label(ws.dag(), 2, Order::Random { seed: 3 }).unwrap().digest());
 }

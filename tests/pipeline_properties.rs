@@ -1,16 +1,16 @@
 //! The BFS pipeline against the classic DFS labeler (GUIDE.md section 2: identical labels), on
 //! generated DAGs of every shape, plus the stepper's behaviour and the telemetry's bookkeeping.
 
+use grail::backend::{LabelSpec, build_labels};
 use grail::graph::Graph;
+use grail::index::labeler::{Cancelled, Driven, Status, Until, drive, run_to_end};
 use grail::index::order::splitmix64;
-use grail::index::pipeline::{
-    Backend, Cancelled, ParentMethod, PipelineConfig, PipelineLabeler, Status, WeightOverflow, build_labels,
-};
-use grail::index::{Labels, Order, dfs};
-use grail::telemetry::{Event, NullSink, Phase, Sink};
+use grail::index::pipeline::{ParentMethod, PipelineConfig, PipelineLabeler, WeightOverflow};
+use grail::index::{Labeler, Labels, Order, PhaseTable, dfs};
+use grail::telemetry::{Backend, Event, NullSink, Phase, Sink};
 use proptest::prelude::*;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
 // ---------------------------------------------------------------- generators
 
@@ -125,7 +125,7 @@ fn config(dims: usize, order: Order, parent_method: ParentMethod) -> PipelineCon
 }
 
 fn pipeline(dag: &Arc<Graph>, config: PipelineConfig) -> anyhow::Result<Labels> {
-    PipelineLabeler::new(Arc::clone(dag), config)?.run_to_end()
+    run_to_end(&mut PipelineLabeler::new(Arc::clone(dag), config)?, &mut NullSink)
 }
 
 /// Pipeline labels equal DFS labels, dimension by dimension (for a readable failure).
@@ -154,11 +154,11 @@ fn assert_weights_exact_or_overflow(dag: &Arc<Graph>, dims: usize, order: Order,
     }
 }
 
-/// Events recorded through a shared vector.
-fn recording(dag: &Arc<Graph>, config: PipelineConfig) -> (PipelineLabeler, Arc<Mutex<Vec<Event>>>) {
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let labeler = PipelineLabeler::new(Arc::clone(dag), config).unwrap().with_sink(Box::new(Arc::clone(&events)));
-    (labeler, events)
+/// The phase table folded from `events`.
+fn phase_table(events: &[Event]) -> PhaseTable {
+    let mut table = PhaseTable::default();
+    events.iter().for_each(|e| table.apply(e));
+    table
 }
 
 // ---------------------------------------------------------------- pipeline == DFS
@@ -283,7 +283,7 @@ fn stepping_level_by_level_gives_the_same_labels() {
     let mut last: Option<(usize, Phase, usize)> = None;
     let mut steps = 0;
     loop {
-        let progress = labeler.step_level().unwrap();
+        let progress = labeler.advance(Until::Level, &mut NullSink).unwrap();
         assert_eq!(progress.steps.len(), 1, "one dimension at a time");
         let s = progress.steps[0];
         // Levels count up within a phase, dimensions and phases move forward.
@@ -299,7 +299,7 @@ fn stepping_level_by_level_gives_the_same_labels() {
         }
     }
     assert!(steps > 8, "a DAG of several levels takes several steps per phase");
-    assert_eq!(labeler.state().status, Status::Finished);
+    assert_eq!(labeler.status(), Status::Finished);
     assert_same(&expected, &labeler.take_labels().unwrap(), "stepped");
     assert!(labeler.take_labels().is_none(), "labels are handed out once");
 }
@@ -309,24 +309,53 @@ fn finish_phase_runs_whole_phases() {
     let dag = diamond_ladder(30);
     let cfg = config(2, Order::Lex, ParentMethod::Weights);
     let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+    let mut events = Vec::new();
     let mut phases = Vec::new();
-    loop {
-        let progress = labeler.finish_phase().unwrap();
-        let last = progress.steps.last().unwrap();
-        assert!(last.phase_finished);
-        assert!(progress.steps.iter().all(|s| s.phase == last.phase && s.dim == last.dim));
-        phases.push((last.dim, last.phase));
-        if progress.finished {
-            break;
+    let never = AtomicBool::new(false);
+    let labels = loop {
+        let before = labeler.positions()[0];
+        let driven = drive(&mut labeler, Until::Phase, &mut events, &never, &mut |_| {}).unwrap();
+        phases.push((before.dim, before.phase));
+        // Each call ends exactly where the phase ends: the next one starts a fresh phase.
+        if let Some(after) = labeler.positions().first() {
+            assert_eq!((after.level, after.phase == before.phase && after.dim == before.dim), (0, false));
         }
-    }
+        match driven {
+            Driven::Finished(labels) => break labels,
+            Driven::Reached => {}
+            Driven::Paused => panic!("nothing asked for a pause"),
+        }
+    };
     let per_dim = ParentMethod::Weights.phases();
     let expected: Vec<(usize, Phase)> = (0..2).flat_map(|d| per_dim.iter().map(move |&p| (d, p))).collect();
     assert_eq!(phases, expected);
-    let table = labeler.state().phases;
+    let table = phase_table(&events);
     assert_eq!(table.rows.len(), 10);
     assert!(table.rows.iter().all(|r| r.done));
-    assert_same(&dfs::label(&dag, 2, Order::Lex).unwrap(), &labeler.take_labels().unwrap(), "finish_phase");
+    assert_same(&dfs::label(&dag, 2, Order::Lex).unwrap(), &labels, "finish_phase");
+}
+
+#[test]
+fn a_paused_drive_stops_at_a_level_boundary_and_resumes() {
+    let dag = random_sparse(2000, 3, 4);
+    let cfg = config(2, Order::Random { seed: 3 }, ParentMethod::Exact);
+    let expected = pipeline(&dag, cfg).unwrap();
+    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+    let pause = AtomicBool::new(false);
+    let mut ticks = 0;
+    // Pause from the progress callback after a few levels, as the explorer's `c` does.
+    let driven = drive(&mut labeler, Until::End, &mut NullSink, &pause, &mut |_| {
+        ticks += 1;
+        if ticks == 4 {
+            pause.store(true, Ordering::Relaxed);
+        }
+    });
+    assert!(matches!(driven.unwrap(), Driven::Paused));
+    assert_eq!(labeler.status(), Status::Running);
+    let at = labeler.positions()[0];
+    assert_eq!((at.dim, at.level), (0, 4), "four levels ran after the first, then the pause held");
+    pause.store(false, Ordering::Relaxed);
+    assert_same(&expected, &run_to_end(&mut labeler, &mut NullSink).unwrap(), "paused and resumed");
 }
 
 #[test]
@@ -337,9 +366,9 @@ fn all_dims_at_once_gives_the_same_labels() {
         let together = PipelineConfig { all_dims_at_once: true, ..sequential };
         let expected = pipeline(&dag, sequential).unwrap();
         let mut labeler = PipelineLabeler::new(Arc::clone(&dag), together).unwrap();
-        let first = labeler.step_level().unwrap();
+        let first = labeler.advance(Until::Level, &mut NullSink).unwrap();
         assert_eq!(first.steps.iter().map(|s| s.dim).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
-        assert_same(&expected, &labeler.run_to_end().unwrap(), "all dims at once");
+        assert_same(&expected, &run_to_end(&mut labeler, &mut NullSink).unwrap(), "all dims at once");
     }
 }
 
@@ -347,19 +376,20 @@ fn all_dims_at_once_gives_the_same_labels() {
 fn reset_then_run_again_gives_the_same_labels() {
     let dag = random_dense(120, 10, 9);
     let cfg = config(3, Order::Random { seed: 2 }, ParentMethod::Exact);
-    let (mut labeler, events) = recording(&dag, cfg);
-    let first = labeler.run_to_end().unwrap();
+    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+    let mut events = Vec::new();
+    let first = run_to_end(&mut labeler, &mut events).unwrap();
     labeler.reset();
-    assert_eq!(labeler.state().status, Status::NotStarted);
-    assert!(labeler.state().phases.rows.is_empty());
+    assert_eq!(labeler.status(), Status::NotStarted);
+    assert_eq!(labeler.seconds(), 0.0);
     // Half-way, then reset again, then to the end.
     for _ in 0..5 {
-        labeler.step_level().unwrap();
+        labeler.advance(Until::Level, &mut events).unwrap();
     }
     labeler.reset();
-    let second = labeler.run_to_end().unwrap();
+    let second = run_to_end(&mut labeler, &mut events).unwrap();
     assert_same(&first, &second, "after reset");
-    let runs = events.lock().unwrap().iter().filter(|e| matches!(e, Event::RunStarted { .. })).count();
+    let runs = events.iter().filter(|e| matches!(e, Event::RunStarted { .. })).count();
     assert_eq!(runs, 3);
 }
 
@@ -391,11 +421,10 @@ impl Sink for CancelAfterLevels {
 fn cancel_stops_at_the_next_level_boundary() {
     let mut labeler = PipelineLabeler::new(chain(100_000), PipelineConfig::new(2, Order::Lex)).unwrap();
     let (done, receive) = std::sync::mpsc::channel();
-    let sink = CancelAfterLevels { levels: 3, token: labeler.cancel_token(), events: Vec::new(), done };
-    labeler.set_sink(Box::new(sink));
+    let mut sink = CancelAfterLevels { levels: 3, token: labeler.cancel_token(), events: Vec::new(), done };
     // The labeler is Send: a worker thread runs it while this thread waits.
     let worker = std::thread::spawn(move || {
-        let result = labeler.run_to_end();
+        let result = run_to_end(&mut labeler, &mut sink);
         (labeler, result)
     });
     let (mut labeler, result) = worker.join().unwrap();
@@ -403,20 +432,21 @@ fn cancel_stops_at_the_next_level_boundary() {
     let events = receive.recv().unwrap();
     assert_eq!(events.iter().filter(|e| matches!(e, Event::LevelDone { .. })).count(), 3);
     assert!(matches!(events.last(), Some(Event::Cancelled)));
-    assert_eq!(labeler.state().status, Status::Cancelled);
-    assert!(labeler.step_level().unwrap_err().downcast_ref::<Cancelled>().is_some(), "stays cancelled");
+    assert_eq!(labeler.status(), Status::Cancelled);
+    let again = labeler.advance(Until::Level, &mut NullSink).unwrap_err();
+    assert!(again.downcast_ref::<Cancelled>().is_some(), "stays cancelled");
     // A reset clears the cancellation.
-    labeler.set_sink(Box::new(NullSink));
     labeler.reset();
-    assert_eq!(labeler.run_to_end().unwrap().num_vertices(), 100_000);
+    assert_eq!(run_to_end(&mut labeler, &mut NullSink).unwrap().num_vertices(), 100_000);
 }
 
 #[test]
 fn a_failed_run_reports_until_reset() {
     let mut labeler = PipelineLabeler::new(diamond_ladder(70), config(1, Order::Lex, ParentMethod::Weights)).unwrap();
-    assert!(labeler.run_to_end().unwrap_err().downcast_ref::<WeightOverflow>().is_some());
-    assert!(matches!(labeler.state().status, Status::Failed(_)));
-    assert!(format!("{:#}", labeler.step_level().unwrap_err()).contains("reset"));
+    let err = run_to_end(&mut labeler, &mut NullSink).unwrap_err();
+    assert!(err.downcast_ref::<WeightOverflow>().is_some());
+    assert!(matches!(labeler.status(), Status::Failed(_)));
+    assert!(format!("{:#}", labeler.advance(Until::Level, &mut NullSink).unwrap_err()).contains("reset"));
 }
 
 // ---------------------------------------------------------------- telemetry
@@ -475,12 +505,11 @@ fn telemetry_adds_up_for_both_methods() {
             for all_dims_at_once in [false, true] {
                 let cfg =
                     PipelineConfig { dims, order: Order::Random { seed: 6 }, parent_method: method, all_dims_at_once };
-                let (mut labeler, events) = recording(&dag, cfg);
-                labeler.run_to_end().unwrap();
-                check_telemetry(&dag, &events.lock().unwrap(), dims, method);
+                let mut events = Vec::new();
+                run_to_end(&mut PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap(), &mut events).unwrap();
+                check_telemetry(&dag, &events, dims, method);
                 // The TUI's table agrees with the events.
-                let table = labeler.state().phases;
-                assert_eq!(table.rows.len(), dims * method.phases().len());
+                assert_eq!(phase_table(&events).rows.len(), dims * method.phases().len());
             }
         }
     }
@@ -489,14 +518,11 @@ fn telemetry_adds_up_for_both_methods() {
 #[test]
 fn the_fan_fills_the_large_queues() {
     let dag = wide_fan(3000);
-    let (mut labeler, events) = recording(&dag, PipelineConfig::new(1, Order::Lex));
-    labeler.run_to_end().unwrap();
+    let mut events = Vec::new();
+    run_to_end(&mut PipelineLabeler::new(Arc::clone(&dag), PipelineConfig::new(1, Order::Lex)).unwrap(), &mut events)
+        .unwrap();
     let large_in = |phase: Phase| {
-        events
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|e| matches!(e, Event::LevelDone { phase: p, queues, .. } if *p == phase && queues.large > 0))
+        events.iter().any(|e| matches!(e, Event::LevelDone { phase: p, queues, .. } if *p == phase && queues.large > 0))
     };
     // The sink has 3000 parents, the hub 3000 DAG children and 3000 T-children.
     for phase in [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost] {
@@ -509,9 +535,14 @@ fn build_labels_agrees_across_backends_and_reports_phases() {
     let dag = random_sparse(4000, 4, 23);
     let order = Order::Random { seed: 77 };
     let mut dfs_events = Vec::new();
-    let by_dfs = build_labels(&dag, 3, order, Backend::Dfs, ParentMethod::Exact, &mut dfs_events).unwrap();
+    let by_dfs = build_labels(&dag, &LabelSpec::new(Backend::Dfs, 3, order), &mut dfs_events).unwrap();
     let mut cpu_events = Vec::new();
-    let by_cpu = build_labels(&dag, 3, order, Backend::Cpu, ParentMethod::Exact, &mut cpu_events).unwrap();
+    let by_cpu = build_labels(&dag, &LabelSpec::new(Backend::Cpu, 3, order), &mut cpu_events).unwrap();
+    assert_eq!(
+        (by_dfs.backend, by_cpu.backend, &by_dfs.fallback, &by_cpu.fallback),
+        (Backend::Dfs, Backend::Cpu, &None, &None)
+    );
+    let (by_dfs, by_cpu) = (by_dfs.labels, by_cpu.labels);
     assert_eq!(by_dfs.digest(), by_cpu.digest());
     assert!(matches!(dfs_events.first(), Some(Event::RunStarted { backend: Backend::Dfs, dims: 3, .. })));
     assert!(matches!(dfs_events.last(), Some(Event::RunDone { .. })));
@@ -525,9 +556,9 @@ fn build_labels_agrees_across_backends_and_reports_phases() {
     assert_eq!(dfs_done, vec![0, 1, 2]);
     assert_eq!(dfs_events.iter().filter(|e| matches!(e, Event::Memory { .. })).count(), 3);
     check_telemetry(&dag, &cpu_events, 3, ParentMethod::Exact);
-    let by_weights = build_labels(&dag, 3, order, Backend::Cpu, ParentMethod::Weights, &mut NullSink);
-    match by_weights {
-        Ok(labels) => assert_eq!(labels.digest(), by_dfs.digest()),
+    let weights = LabelSpec { parent_method: ParentMethod::Weights, ..LabelSpec::new(Backend::Cpu, 3, order) };
+    match build_labels(&dag, &weights, &mut NullSink) {
+        Ok(run) => assert_eq!(run.labels.digest(), by_dfs.digest()),
         Err(e) => assert!(format!("{e:#}").contains("exact parent method")),
     }
 }

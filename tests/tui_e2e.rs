@@ -143,13 +143,21 @@ fn open_label_query_quit_restores_the_terminal() {
     assert!(echo, "echo left off");
 }
 
+/// An example program built beside this test (`cargo test` builds the examples): the fixture that
+/// panics with the explorer on screen (examples/panic_restore.rs).
+fn example(name: &str) -> std::path::PathBuf {
+    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let path = deps.parent().unwrap().join("examples").join(name);
+    assert!(path.exists(), "{} is missing: run `cargo test` (it builds the examples)", path.display());
+    path
+}
+
 #[test]
 fn a_panic_restores_the_terminal() {
     let pty = native_pty_system();
     let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_grail"));
+    let mut cmd = CommandBuilder::new(example("panic_restore"));
     cmd.env("TERM", "xterm-256color");
-    cmd.env("GRAIL_TUI_TEST_PANIC", "1");
     // A backtrace would scroll the message off the 24-line screen.
     cmd.env("RUST_BACKTRACE", "0");
     let mut child = pair.slave.spawn_command(cmd).expect("the binary starts");
@@ -169,6 +177,7 @@ fn a_panic_restores_the_terminal() {
     assert!(find(&screen.seen, b"\x1b[?1049l").is_some(), "the alternate screen was not left");
     assert!(!screen.parser.screen().alternate_screen());
     assert!(screen.parser.screen().contents().contains("panicking on purpose"));
+    assert!(find(&screen.seen, b"Labels").is_some(), "the explorer's tab bar was drawn before the panic");
     let (canonical, echo) = local_modes(&*pair.master);
     assert!(canonical && echo, "raw mode left on after a panic");
 }

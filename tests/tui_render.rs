@@ -46,7 +46,7 @@ fn labels_screen_after_three_steps() {
 fn labels_screen_dfs_says_it_has_no_levels() {
     let mut h = Harness::new();
     h.keys("2l");
-    assert_eq!(h.app.labels.backend, grail::index::pipeline::Backend::Dfs);
+    assert_eq!(h.app.labels.backend, grail::telemetry::Backend::Dfs);
     h.keys("s");
     h.settle();
     let text = h.render(80, 24);

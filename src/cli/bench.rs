@@ -5,10 +5,11 @@
 
 use super::common::{LabelOptions, OrderKind, print_json, table, thread_pool, value_name};
 use crate::format::{bytes, duration, thousands};
-use crate::index::pipeline::{Backend, ParentMethod, PhaseTable};
+use crate::index::PhaseTable;
+use crate::index::pipeline::ParentMethod;
 use crate::query::{self, Engine, Method};
 use crate::system::peak_memory_bytes;
-use crate::telemetry::{Event, Phase, Sink};
+use crate::telemetry::{Backend, Event, Phase, Sink};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
@@ -87,7 +88,10 @@ struct Row {
     vertices: usize,
     edges: usize,
     components: usize,
+    /// The back end that really ran (a GPU setting without a GPU runs the CPU pipeline).
     backend: Backend,
+    /// Why it is not the one asked for; null when nothing fell back.
+    fallback: Option<String>,
     threads: usize,
     dims: u16,
     load_seconds: f64,
@@ -188,6 +192,7 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
             None => query::random_queries(ws.loaded.graph.num_vertices(), args.random, args.seed),
         };
         let mut digest = String::new();
+        let mut ran = (backend, None);
         let mut best_label = f64::INFINITY;
         let mut best_query = f64::INFINITY;
         let mut best_phases = Vec::new();
@@ -195,7 +200,9 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
         for _ in 0..args.repeat.max(1) {
             let start = Instant::now();
             let mut phases = PhaseTable::default();
-            let (labels, _) = options.labels_with_events(&ws, &mut PhaseRecorder(&mut phases))?;
+            let got = options.labels_with_events(&ws, &mut PhaseRecorder(&mut phases))?;
+            ran = (got.backend.unwrap_or(backend), got.fallback);
+            let labels = got.labels;
             let seconds = start.elapsed().as_secs_f64();
             if seconds < best_label {
                 best_label = seconds;
@@ -214,7 +221,8 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
             edges: ws.loaded.graph.num_edges(),
             components: ws.condensation.num_components(),
             threads: rayon::current_num_threads(),
-            backend,
+            backend: ran.0,
+            fallback: ran.1,
             dims,
             load_seconds: ws.load_seconds,
             condense_seconds: ws.condense_seconds,

@@ -7,10 +7,11 @@ use serde::Serialize;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use crate::backend::{LabelRun, LabelSpec, build_labels};
 use crate::graph::io::Format;
-use crate::index::pipeline::{Backend, ParentMethod, build_labels};
+use crate::index::pipeline::ParentMethod;
 use crate::index::{Labels, Order, store};
-use crate::telemetry::{NullSink, Sink};
+use crate::telemetry::{Backend, NullSink, Sink};
 use crate::workspace::Workspace;
 
 /// A rayon pool of `threads` workers (0 = all cores) that the command runs inside.
@@ -92,29 +93,54 @@ impl LabelOptions {
         }
     }
 
-    /// Builds labels on the workspace's DAG, or loads them from `--index`. Returns seconds spent.
-    pub fn labels(&self, ws: &Workspace) -> Result<(Labels, f64)> {
+    /// What to build (without `--index`).
+    pub fn spec(&self) -> LabelSpec {
+        LabelSpec {
+            parent_method: self.parent_method,
+            ..LabelSpec::new(self.backend, self.dims as usize, self.order())
+        }
+    }
+
+    /// Builds labels on the workspace's DAG, or loads them from `--index`, and says where they came from.
+    pub fn labels(&self, ws: &Workspace) -> Result<GotLabels> {
         self.labels_with_events(ws, &mut NullSink)
     }
 
-    /// As [`Self::labels`], sending the labeler's telemetry to `sink`.
-    pub fn labels_with_events(&self, ws: &Workspace, sink: &mut dyn Sink) -> Result<(Labels, f64)> {
+    /// As [`Self::labels`], sending the labeler's telemetry to `sink`. A GPU-to-CPU fallback is
+    /// printed on stderr here (the library only returns it) and kept in the result for `--json`.
+    pub fn labels_with_events(&self, ws: &Workspace, sink: &mut dyn Sink) -> Result<GotLabels> {
         let start = Instant::now();
-        let labels = match &self.index {
+        let (labels, backend, fallback) = match &self.index {
             Some(path) => {
                 let fingerprint = crate::graph::fingerprint::fingerprint(ws.dag());
-                store::load(path, Some(fingerprint)).with_context(|| format!("cannot use index {}", path.display()))?
+                let labels = store::load(path, Some(fingerprint))
+                    .with_context(|| format!("cannot use index {}", path.display()))?;
+                (labels, None, None)
             }
             None => {
                 let spinner = spinner(format!("labeling: {} dimensions, {}", self.dims, self.order()));
-                let labels =
-                    build_labels(ws.dag(), self.dims as usize, self.order(), self.backend, self.parent_method, sink);
+                let run = build_labels(ws.dag(), &self.spec(), sink);
                 spinner.finish_and_clear();
-                labels?
+                let LabelRun { labels, backend, fallback } = run?;
+                if let Some(reason) = &fallback {
+                    eprintln!("note: {reason}; labeled with the {} instead", backend.title());
+                }
+                (labels, Some(backend), fallback)
             }
         };
-        Ok((labels, start.elapsed().as_secs_f64()))
+        Ok(GotLabels { labels, seconds: start.elapsed().as_secs_f64(), backend, fallback })
     }
+}
+
+/// Labels and where they came from.
+pub struct GotLabels {
+    pub labels: Labels,
+    /// Seconds to build or load them.
+    pub seconds: f64,
+    /// The back end that built them; `None` when read from an index file.
+    pub backend: Option<Backend>,
+    /// Why that is not the back end asked for (`None` when nothing fell back).
+    pub fallback: Option<String>,
 }
 
 /// A spinner on stderr; invisible when stderr is not a terminal.

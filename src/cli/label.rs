@@ -1,12 +1,11 @@
 //! `grail label`: build GRAIL labels, report how long it took, optionally save them.
 
-use super::common::{GraphArgs, LabelOptions, print_json, table, value_name};
+use super::common::{GotLabels, GraphArgs, LabelOptions, print_json, table, value_name};
 use crate::format::{bytes, duration, thousands};
 use crate::graph::fingerprint::fingerprint;
-use crate::index::pipeline::{Backend, PhaseRow, PhaseTable};
-use crate::index::store;
+use crate::index::{PhaseRow, PhaseTable, store};
 use crate::system::peak_memory_bytes;
-use crate::telemetry::{Event, JsonLinesSink, Sink};
+use crate::telemetry::{Backend, Event, JsonLinesSink, Sink};
 use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
@@ -39,15 +38,10 @@ pub struct LabelArgs {
 struct Recorder {
     table: PhaseTable,
     trace: Option<JsonLinesSink>,
-    /// The back end that really ran (a GPU request falls back to the CPU, loudly, without a GPU).
-    backend: Option<Backend>,
 }
 
 impl Sink for Recorder {
     fn emit(&mut self, event: Event) {
-        if let Event::RunStarted { backend, .. } = &event {
-            self.backend = Some(*backend);
-        }
         self.table.apply(&event);
         if let Some(trace) = &mut self.trace {
             trace.emit(event);
@@ -63,7 +57,10 @@ struct LabelReport {
     dag_edges: usize,
     dims: usize,
     order: String,
+    /// The back end that really ran ("index file" when the labels were read from one).
     backend: String,
+    /// Why `backend` is not the one asked for; null when nothing fell back.
+    fallback: Option<String>,
     parent_method: Option<String>,
     label_seconds: f64,
     gpu_startup_seconds: Option<f64>,
@@ -84,12 +81,12 @@ pub fn run(args: LabelArgs) -> Result<()> {
         clock.elapsed().as_secs_f64()
     });
     let trace = args.trace.as_ref().map(JsonLinesSink::create).transpose()?;
-    let mut recorder = Recorder { table: PhaseTable::default(), trace, backend: None };
-    let (labels, seconds) = args.labels.labels_with_events(&ws, &mut recorder)?;
+    let mut recorder = Recorder { table: PhaseTable::default(), trace };
+    let GotLabels { labels, seconds, backend, fallback } = args.labels.labels_with_events(&ws, &mut recorder)?;
     if let Some(trace) = recorder.trace.take() {
         trace.finish()?;
     }
-    let gpu_startup_seconds = gpu_startup_seconds.filter(|_| recorder.backend == Some(Backend::Gpu));
+    let gpu_startup_seconds = gpu_startup_seconds.filter(|_| backend == Some(Backend::Gpu));
     if let Some(out) = &args.out {
         store::save(out, &labels, fingerprint(ws.dag()))
             .with_context(|| format!("cannot save the index to {}", out.display()))?;
@@ -101,8 +98,9 @@ pub fn run(args: LabelArgs) -> Result<()> {
         dag_edges: ws.dag().num_edges(),
         dims: labels.dims(),
         order: labels.order().to_string(),
-        backend: recorder.backend.map(|b| value_name(&b)).unwrap_or_else(|| "index file".into()),
-        parent_method: matches!(recorder.backend, Some(Backend::Cpu)).then(|| value_name(&args.labels.parent_method)),
+        backend: backend.map(|b| value_name(&b)).unwrap_or_else(|| "index file".into()),
+        fallback,
+        parent_method: matches!(backend, Some(Backend::Cpu)).then(|| value_name(&args.labels.parent_method)),
         label_seconds: seconds,
         gpu_startup_seconds,
         phases: recorder.table.rows,
@@ -124,6 +122,9 @@ pub fn run(args: LabelArgs) -> Result<()> {
     println!("labels     {} dimensions, order {}", report.dims, report.order);
     let method = report.parent_method.as_ref().map(|m| format!(", parent method {m}")).unwrap_or_default();
     println!("time       {} on the {} back end{method}", duration(report.label_seconds), report.backend);
+    if let Some(reason) = &report.fallback {
+        println!("           (not the back end asked for: {reason})");
+    }
     if let Some(startup) = report.gpu_startup_seconds {
         println!(
             "           (before it: {} to open the GPU and compile the kernels, once per process)",

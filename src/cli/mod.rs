@@ -13,6 +13,8 @@ mod query;
 mod selftest;
 mod tui;
 
+pub use info::default_workspace;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 

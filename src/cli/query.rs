@@ -1,6 +1,6 @@
 //! `grail query`: one pair with a full explanation, or a batch (file or random) with a summary.
 
-use super::common::{GraphArgs, LabelOptions, print_json, spinner, table};
+use super::common::{GotLabels, GraphArgs, LabelOptions, print_json, spinner, table};
 use crate::format::{duration, thousands};
 use crate::index::Labels;
 use crate::query::{self, Answer, BatchReport, Engine, Method, Query, Rule, Scratch};
@@ -61,7 +61,7 @@ pub struct QueryArgs {
 
 pub fn run(args: QueryArgs) -> Result<()> {
     let ws = args.graph.open()?;
-    let (labels, label_seconds) = args.labels.labels(&ws)?;
+    let GotLabels { labels, seconds: label_seconds, .. } = args.labels.labels(&ws)?;
     let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
     match (args.src, args.dst, &args.file, args.random) {
         (Some(src), Some(dst), _, _) => single(&ws, &labels, &engine, src, dst, &args),

@@ -4,7 +4,7 @@
 use super::common::print_json;
 use super::info::default_workspace;
 use crate::format::thousands;
-use crate::gpu::selftest;
+use crate::selftest;
 use anyhow::{Result, bail};
 use clap::Args;
 use std::path::PathBuf;

@@ -7,7 +7,6 @@ pub mod memory;
 pub mod pipeline;
 pub mod probe;
 pub mod search;
-pub mod selftest;
 
 pub use context::{Gpu, shared};
 pub use probe::{GpuInfo, availability, describe, probe};

@@ -10,16 +10,16 @@
 use super::context::Gpu;
 use super::memory::Ledger;
 use crate::graph::Graph;
+use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, Status, Until, run_to_end};
 use crate::index::order::keys_and_roots;
-use crate::index::pipeline::Backend;
-use crate::index::pipeline::Cancelled;
-use crate::index::{DimensionLabels, Labels, Order};
-use crate::telemetry::{Event, Phase, QueueSizes, Sink, memory_event};
-use anyhow::{Context, Result, ensure};
+use crate::index::{DimensionLabels, Labeler, Labels, Order};
+use crate::telemetry::{Backend, Event, Phase, QueueSizes, Sink, memory_event};
+use anyhow::{Context, Result, bail, ensure};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, LaunchConfig, PushKernelArg, sys};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 const THREADS: u32 = 256;
 const WARPS_PER_BLOCK: u32 = THREADS / 32;
@@ -29,8 +29,12 @@ const HUB_BLOCKS: u32 = 256;
 /// Labels `dag` on the process's GPU ([`super::shared`]). Fails, with the reason, when there is no
 /// usable GPU, not enough device memory, or the graph has a cycle.
 pub fn label(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink) -> Result<Labels> {
-    GpuLabeler::new(dag, dims, order)?.run_to_end(sink)
+    run_to_end(&mut GpuLabeler::new(dag, dims, order)?, sink)
 }
+
+/// A call that may run many levels returns after about this long (the explorer pauses and redraws
+/// between calls; the levels' times are read back once per call, not once per level).
+const ADVANCE_BUDGET: Duration = Duration::from_millis(50);
 
 /// Names of the whole device's used and total memory in the `Memory` events (beside the run's own
 /// named allocations).
@@ -39,14 +43,6 @@ pub const DEVICE_TOTAL: &str = "gpu total";
 
 /// The phases in the order a dimension runs them.
 const PHASES: [Phase; 4] = [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost];
-
-/// How far one call advances.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Until {
-    Level,
-    Phase,
-    End,
-}
 
 /// Where a run stands: dimension, phase (index into [`PHASES`]) and the levels done in it.
 struct Cursor {
@@ -59,9 +55,9 @@ struct Cursor {
     pending: Vec<LevelRecord>,
 }
 
-/// The GPU labeler as a state machine, like the CPU's `PipelineLabeler`: the caller drives it one
-/// BFS level ([`Self::step_level`]), one phase, or to the end, and may cancel or reset it. The graph
-/// and all arrays stay on the device throughout.
+/// The GPU labeler behind the [`Labeler`] contract: one BFS level per step, or many levels of a
+/// phase per call (the caller may cancel or reset it). The graph and all arrays stay on the device
+/// throughout.
 pub struct GpuLabeler {
     run: DeviceRun<'static>,
     dims: usize,
@@ -75,6 +71,8 @@ pub struct GpuLabeler {
     /// The labels, from the end of the run until taken.
     labels: Option<Labels>,
     finished: bool,
+    /// A failed step's reason: later steps fail with it until a reset.
+    failed: Option<String>,
     cancel: Arc<AtomicBool>,
     /// Device time of the phases so far (pauses between steps excluded).
     compute_seconds: f64,
@@ -110,72 +108,33 @@ impl GpuLabeler {
             level: Vec::new(),
             labels: None,
             finished: false,
+            failed: None,
             cancel: Arc::new(AtomicBool::new(false)),
             compute_seconds: 0.0,
         })
     }
 
-    /// Runs one BFS level of the current phase. Returns true once every dimension is done.
-    pub fn step_level(&mut self, sink: &mut dyn Sink) -> Result<bool> {
-        self.advance(Until::Level, sink)
-    }
-
-    /// Runs the rest of the current phase.
-    pub fn finish_phase(&mut self, sink: &mut dyn Sink) -> Result<bool> {
-        self.advance(Until::Phase, sink)
-    }
-
-    /// Runs every remaining level of every dimension and hands over the labels.
-    pub fn run_to_end(&mut self, sink: &mut dyn Sink) -> Result<Labels> {
-        self.advance(Until::End, sink)?;
-        self.take_labels().context("the labels of this run were already taken")
-    }
-
-    /// A flag another thread may set; the run stops at the next level boundary.
-    pub fn cancel_token(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.cancel)
-    }
-
-    /// Back to the start (the graph stays on the device).
-    pub fn reset(&mut self) {
-        self.cursor = None;
-        self.dimensions.clear();
-        self.labels = None;
-        self.finished = false;
-        self.compute_seconds = 0.0;
-        self.cancel.store(false, Ordering::Relaxed);
-        if !self.run.levels_complete {
-            // Half-built Kahn levels cannot be resumed: the pending-parent counts start over.
-            self.run.levels.clear();
+    /// Runs levels up to `until`: one level, or the rest of the current phase (at most about
+    /// [`ADVANCE_BUDGET`] of work per call, so a caller can pause on deep graphs).
+    fn run_levels(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
+        if let Some(reason) = &self.failed {
+            bail!("the previous step failed ({reason}); reset to start again");
         }
-    }
-
-    pub fn is_finished(&self) -> bool {
-        self.finished
-    }
-
-    /// The dimension, phase and next level, while unfinished.
-    pub fn position(&self) -> Option<(usize, Phase, usize)> {
-        if self.finished {
-            return None;
+        let result = self.levels_until(until, sink);
+        if let Err(e) = &result
+            && e.downcast_ref::<Cancelled>().is_none()
+        {
+            self.failed = Some(format!("{e:#}"));
         }
-        Some(self.cursor.as_ref().map_or((0, PHASES[0], 0), |c| (c.dim, PHASES[c.phase], c.step)))
+        result
     }
 
-    /// Device time of the phases so far.
-    pub fn seconds(&self) -> f64 {
-        self.compute_seconds
-    }
-
-    /// The labels, once finished.
-    pub fn take_labels(&mut self) -> Option<Labels> {
-        self.labels.take()
-    }
-
-    fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<bool> {
+    fn levels_until(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
+        let clock = Instant::now();
+        let mut steps = Vec::new();
         loop {
             if self.finished {
-                return Ok(true);
+                return Ok(Advance { steps, finished: true });
             }
             if self.cancel.load(Ordering::Relaxed) {
                 sink.emit(Event::Cancelled);
@@ -211,13 +170,23 @@ impl GpuLabeler {
             cursor.edges += record.edges_scanned;
             cursor.pending.push(record);
             cursor.step += 1;
-            if until == Until::Level || !more {
+            let last_of_dimension = !more && cursor.phase + 1 == PHASES.len();
+            steps.push(LevelStep {
+                dim,
+                phase,
+                level: cursor.step - 1,
+                levels: if more { self.run.levels.len() } else { cursor.step },
+                phase_finished: !more,
+                dimension_finished: last_of_dimension,
+            });
+            let out_of_time = clock.elapsed() >= ADVANCE_BUDGET;
+            if until == Until::Level || !more || out_of_time {
                 cursor.seconds += self.run.emit_levels(dim, phase, &cursor.pending, sink)?;
                 cursor.pending.clear();
             }
             if more {
-                if until == Until::Level {
-                    return Ok(false);
+                if until == Until::Level || out_of_time {
+                    return Ok(Advance { steps, finished: false });
                 }
                 continue;
             }
@@ -226,9 +195,7 @@ impl GpuLabeler {
             sink.emit(Event::PhaseDone { dim, phase, levels, vertices, edges_scanned, seconds });
             self.compute_seconds += seconds;
             self.next_phase(sink)?;
-            if until != Until::End {
-                return Ok(self.finished);
-            }
+            return Ok(Advance { steps, finished: self.finished });
         }
     }
 
@@ -260,6 +227,64 @@ impl GpuLabeler {
         self.finished = true;
         sink.emit(Event::RunDone { seconds: self.compute_seconds });
         Ok(())
+    }
+}
+
+impl Labeler for GpuLabeler {
+    fn backend(&self) -> Backend {
+        Backend::Gpu
+    }
+
+    fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
+        self.run_levels(until, sink)
+    }
+
+    fn positions(&self) -> Vec<Position> {
+        if self.finished {
+            return Vec::new();
+        }
+        let (dim, phase, level) = self.cursor.as_ref().map_or((0, 0, 0), |c| (c.dim, c.phase, c.step));
+        vec![Position { dim, phase: PHASES[phase], level }]
+    }
+
+    fn status(&self) -> Status {
+        if let Some(reason) = &self.failed {
+            Status::Failed(reason.clone())
+        } else if self.finished {
+            Status::Finished
+        } else if self.cancel.load(Ordering::Relaxed) {
+            Status::Cancelled
+        } else if self.cursor.is_some() {
+            Status::Running
+        } else {
+            Status::NotStarted
+        }
+    }
+
+    fn seconds(&self) -> f64 {
+        self.compute_seconds
+    }
+
+    fn take_labels(&mut self) -> Option<Labels> {
+        self.labels.take()
+    }
+
+    fn cancel_token(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancel)
+    }
+
+    fn reset(&mut self) {
+        self.cursor = None;
+        self.dimensions.clear();
+        self.labels = None;
+        self.finished = false;
+        self.failed = None;
+        self.compute_seconds = 0.0;
+        self.cancel.store(false, Ordering::Relaxed);
+        if !self.run.levels_complete {
+            // Half-built Kahn levels cannot be resumed: the pending-parent counts start over.
+            self.run.levels.clear();
+        }
     }
 }
 

@@ -10,10 +10,9 @@
 
 use super::labels::{DimensionLabels, Labels};
 use super::order::{DimensionOrder, Order};
-use super::pipeline::Backend;
 use crate::graph::{Graph, topo};
 use crate::prefetch::prefetch;
-use crate::telemetry::{Event, NullSink, Phase, Sink, memory_event};
+use crate::telemetry::{Backend, Event, NullSink, Phase, Sink, memory_event};
 use anyhow::Result;
 use rayon::prelude::*;
 use std::time::Instant;

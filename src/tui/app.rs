@@ -3,6 +3,7 @@
 //! jobs for the worker collect in `outbox`, which the UI loop sends (tests read it instead).
 
 use super::action::{Action, Tab};
+use super::hitmap::{Hit, Hitmap};
 use super::keymap;
 use super::state::batch::BatchState;
 use super::state::exceptions::ExceptionsState;
@@ -12,7 +13,6 @@ use super::state::prompt::{Prompt, PromptKind, user_path};
 use super::state::query::QueryState;
 use super::state::{Effect, labels};
 use super::theme::Theme;
-use super::ui::{Hit, Hitmap};
 use super::worker::{Job, Msg};
 use crate::graph::stats::{self, GraphStats};
 use crate::index::Labels;

@@ -10,6 +10,7 @@ pub mod action;
 pub mod app;
 pub mod event;
 pub mod exceptions;
+pub mod hitmap;
 pub mod keymap;
 pub mod state;
 pub mod terminal;
@@ -53,15 +54,11 @@ pub fn run(ws: Workspace, options: Options) -> Result<()> {
     event::spawn_input_thread(tx);
     loop {
         let hits = {
-            let mut hits = ui::Hitmap::default();
+            let mut hits = hitmap::Hitmap::default();
             guard.terminal.draw(|frame| hits = ui::render(frame, &app))?;
             hits
         };
         app.hits = hits;
-        // Lets the end-to-end test check that a panic restores the terminal.
-        if std::env::var_os("GRAIL_TUI_TEST_PANIC").is_some() {
-            panic!("GRAIL_TUI_TEST_PANIC is set: panicking on purpose");
-        }
         let timeout = if app.busy.is_some() { BUSY_FRAME } else { Duration::from_secs(1) };
         let first = match rx.recv_timeout(timeout) {
             Ok(event) => Some(event),

@@ -1,45 +1,18 @@
 //! Draws the whole screen from the [`App`]: tab bar, the current tab's view, status line, footer,
 //! and the overlays (prompt, help). Returns where clickable things landed ([`Hitmap`]).
 
-use super::action::{Action, Tab};
+use super::action::Tab;
 use super::app::App;
+use super::hitmap::Hitmap;
 use super::views;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::layout::{Constraint, Layout};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 /// The smallest terminal the layout is made for.
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
-
-/// Something a click can hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hit {
-    Tab(Tab),
-    LabelField(usize),
-    BatchRow(usize),
-    /// A visible row of the search tree.
-    TreeRow(usize),
-    Button(Action),
-}
-
-/// Clickable areas of the last frame.
-#[derive(Clone, Debug, Default)]
-pub struct Hitmap {
-    areas: Vec<(Rect, Hit)>,
-}
-
-impl Hitmap {
-    pub fn add(&mut self, area: Rect, hit: Hit) {
-        self.areas.push((area, hit));
-    }
-
-    /// The last registered area under `(x, y)` (overlays register after what they cover).
-    pub fn at(&self, x: u16, y: u16) -> Option<Hit> {
-        self.areas.iter().rev().find(|(r, _)| r.contains(Position { x, y })).map(|&(_, h)| h)
-    }
-}
 
 /// Draws a frame.
 pub fn render(frame: &mut Frame, app: &App) -> Hitmap {

@@ -15,6 +15,7 @@ use super::tree::Tree;
 use super::{ParentMethod, PipelineConfig};
 use crate::graph::Graph;
 use crate::index::DimensionLabels;
+use crate::index::labeler::LevelStep;
 use crate::index::order::DimensionOrder;
 use crate::telemetry::{Event, Phase, QueueSizes, memory_event};
 use anyhow::Result;
@@ -67,21 +68,6 @@ impl Work {
             Work::Done(d) => vec![(name("labels"), (d.low.len() * 12) as u64)],
         }
     }
-}
-
-/// Where a dimension's step left it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LevelStep {
-    pub dim: usize,
-    pub phase: Phase,
-    /// The level just run (a step index within the phase, from 0 in processing order).
-    pub level: usize,
-    /// The phase's number of levels.
-    pub levels: usize,
-    /// The step finished the phase.
-    pub phase_finished: bool,
-    /// The step finished the dimension: its labels are ready.
-    pub dimension_finished: bool,
 }
 
 /// The read-only inputs every step needs.

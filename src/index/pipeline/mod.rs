@@ -8,10 +8,8 @@
 //! 3. [`post_order`]: top-down over T's depth levels;
 //! 4. [`min_post`]: bottom-up over the DAG's Kahn levels.
 //!
-//! [`PipelineLabeler`] drives them one level at a time (the TUI steps it); [`build_labels`] is the
-//! one-call entry for the command line, for this and the DFS back end.
+//! [`PipelineLabeler`] runs them one level at a time behind the [`crate::index::Labeler`] contract.
 
-mod backend;
 mod dimension;
 pub mod frontier;
 mod labeler;
@@ -20,15 +18,11 @@ pub mod min_post;
 pub mod parent_selection;
 pub mod parent_sssp;
 pub mod post_order;
-mod state;
 pub mod subgraph_sizes;
 pub mod subtree_sizes;
 pub mod tree;
 
-pub use backend::{Backend, build_labels};
-pub use dimension::LevelStep;
-pub use labeler::{Cancelled, PipelineLabeler, Progress};
-pub use state::{PhaseRow, PhaseTable, PipelineState, Status};
+pub use labeler::PipelineLabeler;
 pub use subgraph_sizes::WeightOverflow;
 
 use crate::index::Order;

@@ -4,11 +4,13 @@
 use super::prompt::{Prompt, PromptKind};
 use super::{Effect, step};
 use crate::format::{bytes, duration, thousands};
-use crate::index::Order;
-use crate::index::pipeline::{Backend, ParentMethod, PhaseTable, Status};
-use crate::telemetry::{Event, Phase, QueueSizes};
+use crate::index::labeler::Status;
+use crate::index::pipeline::ParentMethod;
+use crate::index::{Order, PhaseTable};
+use crate::telemetry::{Backend, Event, Phase, QueueSizes};
 use crate::tui::action::Action;
-use crate::tui::worker::{Job, LabelCmd, LabelConfig, labeling::LabelStatus};
+use crate::tui::worker::labeling::{DEFAULT_CONFIG, LabelStatus};
+use crate::tui::worker::{Job, LabelCmd, LabelConfig};
 use std::collections::{BTreeMap, VecDeque};
 
 /// The settings rows, in screen order.
@@ -52,7 +54,7 @@ pub struct LabelsState {
 
 impl Default for LabelsState {
     fn default() -> Self {
-        let config = LabelConfig::default();
+        let config = DEFAULT_CONFIG;
         LabelsState {
             backend: config.backend,
             dims: config.dims,
@@ -91,7 +93,7 @@ impl LabelsState {
     /// The value shown for settings row `i`.
     pub fn field_value(&self, i: usize) -> String {
         match i {
-            0 => backend_name(self.backend).into(),
+            0 => self.backend.title().into(),
             1 => self.dims.to_string(),
             2 => if self.random { "random" } else { "lex" }.into(),
             3 if self.random => self.seed.to_string(),
@@ -213,10 +215,15 @@ impl LabelsState {
     pub fn apply(&mut self, event: &Event) {
         self.phases.apply(event);
         match event {
+            Event::Fallback { requested, ran, reason } => self.log_line(format!(
+                "{} unavailable ({reason}): running the {} instead",
+                requested.title(),
+                ran.title()
+            )),
             Event::RunStarted { backend, dims, order, vertices, edges } => {
                 self.frontier.clear();
                 self.run_seconds = None;
-                let name = backend_name(*backend);
+                let name = backend.title();
                 self.log_line(format!(
                     "run started: {name}, d={dims}, {order}, {} vertices, {} edges",
                     thousands(*vertices),
@@ -289,7 +296,8 @@ impl LabelsState {
             return format!("labels ready ({}) {time}", bytes(b));
         }
         let Some(status) = &self.status else { return "not started: s steps a level, r runs to the end".into() };
-        let at = status.positions.first().map(|(d, p, l)| format!(": dim {d} {p}, next level {l}")).unwrap_or_default();
+        let at = status.positions.first().map(|p| format!(": dim {} {}, next level {}", p.dim, p.phase, p.level));
+        let at = at.unwrap_or_default();
         match &status.status {
             Status::NotStarted => "not started".into(),
             Status::Running => format!("paused{at}"),
@@ -297,15 +305,6 @@ impl LabelsState {
             Status::Cancelled => "cancelled: x resets".into(),
             Status::Failed(m) => format!("failed: {m} (x resets)"),
         }
-    }
-}
-
-/// The back end as the Labels tab names it.
-pub fn backend_name(backend: Backend) -> &'static str {
-    match backend {
-        Backend::Dfs => "DFS (classic)",
-        Backend::Cpu => "CPU pipeline",
-        Backend::Gpu => "GPU pipeline",
     }
 }
 

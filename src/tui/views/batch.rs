@@ -3,8 +3,8 @@
 use super::panel;
 use crate::query::{Method, Rule};
 use crate::tui::app::App;
+use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::batch::SETTINGS;
-use crate::tui::ui::{Hit, Hitmap};
 use crate::tui::widgets::hbars::HBars;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -3,8 +3,8 @@
 use crate::format::duration;
 use crate::tui::action::Tab;
 use crate::tui::app::{App, Note};
+use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::keymap;
-use crate::tui::ui::{Hit, Hitmap};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -2,11 +2,10 @@
 
 use super::panel;
 use crate::format::{bytes, duration, thousands};
-use crate::index::pipeline::Backend;
-use crate::telemetry::{LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
+use crate::telemetry::{Backend, LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
 use crate::tui::app::App;
+use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::labels::FIELDS;
-use crate::tui::ui::{Hit, Hitmap};
 use crate::tui::widgets::stacked_bars::{LARGE_SYMBOL, MEDIUM_SYMBOL, SMALL_SYMBOL, StackedBars};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -42,6 +41,10 @@ fn settings_panel(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         }
     }
     lines.push(Line::styled(crate::gpu::describe(), theme.dim()));
+    if let Some(status) = state.status.as_ref().filter(|s| s.fallback.is_some()) {
+        let reason = status.fallback.as_deref().unwrap_or_default();
+        lines.push(Line::styled(format!("running the {} ({reason})", status.backend.title()), theme.warn()));
+    }
     let note = if state.backend == Backend::Dfs {
         "DFS has no levels: s/f/r run it all"
     } else {

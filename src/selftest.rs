@@ -2,19 +2,20 @@
 //! answer on queries, on generated graphs of every shape, the bundled graph and (when given) a folder
 //! of data sets. Integration tests call the same checks.
 
-use super::context::Gpu;
-use super::search;
+use crate::backend::{LabelSpec, open_exactly};
+use crate::gpu::{Gpu, search};
 use crate::graph::generators::GeneratorSpec;
 use crate::graph::{Graph, io};
-use crate::index::pipeline::{Backend, ParentMethod, build_labels};
-use crate::index::{Labels, Order};
+use crate::index::labeler::{Driven, Until, drive, run_to_end};
+use crate::index::{Labels, Order, dfs};
 use crate::query::{Engine, Method, Scratch, random_queries};
-use crate::telemetry::NullSink;
+use crate::telemetry::{Backend, Event, NullSink};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One graph's verdict.
 #[derive(Clone, Debug, Serialize)]
@@ -96,8 +97,9 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
     let mut label_checks = 0;
     let mut last = None;
     for (order, dims) in [(Order::Lex, 1), (Order::Random { seed: 7 }, 3)] {
-        let cpu = build_labels(dag, dims, order, Backend::Dfs, ParentMethod::Exact, &mut NullSink)?;
-        let on_gpu = super::pipeline::label(dag, dims, order, &mut NullSink)?;
+        let cpu = dfs::label(dag, dims, order)?;
+        let on_gpu =
+            run_to_end(open_exactly(dag, &LabelSpec::new(Backend::Gpu, dims, order))?.as_mut(), &mut NullSink)?;
         match first_difference(&cpu, &on_gpu) {
             None => label_checks += 1,
             Some(diff) => problems.push(format!("labels, {order}, {dims} dims: {diff}")),
@@ -132,45 +134,51 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
     })
 }
 
-/// The GPU stepper: level by level, reset half-way (inside dimension 0, whose parent selection
-/// builds the Kahn levels) and cancelled, it still ends with the DFS labels.
+/// The GPU stepper, driven through the labeler contract as the explorer drives it: level by level,
+/// reset half-way (inside dimension 0, whose parent selection builds the Kahn levels), a phase at a
+/// time, paused, cancelled; it still ends with the DFS labels.
 fn check_stepper() -> Result<CaseResult> {
-    use super::pipeline::GpuLabeler;
     let spec = "random:n=5000,deg=6,seed=9";
-    let dag = spec.parse::<GeneratorSpec>()?.generate()?;
+    let dag = Arc::new(spec.parse::<GeneratorSpec>()?.generate()?);
     let (dims, order) = (3, Order::Random { seed: 5 });
-    let expected = build_labels(&Arc::new(dag.clone()), dims, order, Backend::Dfs, ParentMethod::Exact, &mut NullSink)?;
+    let expected = dfs::label(&dag, dims, order)?;
     let mut problems = Vec::new();
-    let mut labeler = GpuLabeler::new(&dag, dims, order)?;
-    let mut events: Vec<crate::telemetry::Event> = Vec::new();
+    let mut labeler = open_exactly(&dag, &LabelSpec::new(Backend::Gpu, dims, order))?;
+    let mut events: Vec<Event> = Vec::new();
+    let (running, paused) = (AtomicBool::new(false), AtomicBool::new(true));
     for _ in 0..3 {
-        labeler.step_level(&mut events)?;
+        drive(labeler.as_mut(), Until::Level, &mut events, &running, &mut |_| {})?;
     }
     labeler.reset();
+    if !matches!(drive(labeler.as_mut(), Until::End, &mut events, &paused, &mut |_| {})?, Driven::Paused) {
+        problems.push("a paused run did not stop".into());
+    }
     let mut steps = 0;
-    while !labeler.step_level(&mut events)? {
+    let stepped = loop {
+        let until = if steps % 2 == 0 { Until::Level } else { Until::Phase };
         steps += 1;
-    }
-    match labeler.take_labels().map(|l| first_difference(&expected, &l)) {
-        Some(None) => {}
-        Some(Some(diff)) => problems.push(format!("stepped labels: {diff}")),
-        None => problems.push("the stepper finished without labels".into()),
+        if let Driven::Finished(labels) = drive(labeler.as_mut(), until, &mut events, &running, &mut |_| {})? {
+            break labels;
+        }
+    };
+    if let Some(diff) = first_difference(&expected, &stepped) {
+        problems.push(format!("stepped labels: {diff}"));
     }
     labeler.reset();
-    labeler.cancel_token().store(true, std::sync::atomic::Ordering::Relaxed);
-    if labeler.run_to_end(&mut events).is_ok() {
+    labeler.cancel_token().store(true, Ordering::Relaxed);
+    if run_to_end(labeler.as_mut(), &mut events).is_ok() {
         problems.push("a cancelled run still finished".into());
     }
     labeler.reset();
-    if let Some(diff) = first_difference(&expected, &labeler.run_to_end(&mut NullSink)?) {
+    if let Some(diff) = first_difference(&expected, &run_to_end(labeler.as_mut(), &mut NullSink)?) {
         problems.push(format!("after cancel and reset: {diff}"));
     }
-    let levels = events.iter().filter(|e| matches!(e, crate::telemetry::Event::LevelDone { .. })).count();
+    let levels = events.iter().filter(|e| matches!(e, Event::LevelDone { .. })).count();
     if levels < steps {
         problems.push(format!("{steps} steps but only {levels} level events"));
     }
     Ok(CaseResult {
-        graph: format!("GPU stepper on {spec} ({steps} level steps)"),
+        graph: format!("GPU stepper on {spec} ({steps} steps)"),
         vertices: dag.num_vertices(),
         edges: dag.num_edges(),
         label_checks: 2,

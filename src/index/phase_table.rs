@@ -1,10 +1,9 @@
-//! What the TUI shows about a run: the phase table so far, folded from the event stream.
+//! The phase table of a run, folded from the event stream (what `grail label` prints, `grail bench`
+//! sums and the explorer's Labels tab shows).
 //!
 //! [`PhaseTable`] only reads [`Event`]s, so it works for every back end (DFS, CPU, GPU) and for an
 //! event log read back from a JSON-lines file.
 
-use super::PipelineConfig;
-use super::dimension::LevelStep;
 use crate::telemetry::{Event, Phase};
 use serde::Serialize;
 
@@ -54,41 +53,13 @@ impl PhaseTable {
                     *row = PhaseRow { dim, phase, levels_done: levels, vertices, edges_scanned, seconds, done: true };
                 }
             }
-            Event::Memory { .. } | Event::RunDone { .. } | Event::Cancelled => {}
+            Event::Fallback { .. } | Event::Memory { .. } | Event::RunDone { .. } | Event::Cancelled => {}
         }
     }
 
     fn row_mut(&mut self, dim: usize, phase: Phase) -> Option<&mut PhaseRow> {
         self.rows.iter_mut().rev().find(|r| r.dim == dim && r.phase == phase)
     }
-}
-
-/// Where a run stands.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "status", content = "message", rename_all = "snake_case")]
-pub enum Status {
-    NotStarted,
-    Running,
-    Finished,
-    Cancelled,
-    /// A phase failed (e.g. the weight method overflowed); `reset` to start again.
-    Failed(String),
-}
-
-/// A snapshot for display.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PipelineState {
-    pub config: PipelineConfig,
-    pub status: Status,
-    /// Per unfinished dimension: its current phase and the next level it will run.
-    #[serde(skip)]
-    pub positions: Vec<(usize, Phase, usize)>,
-    /// The most recent level steps.
-    #[serde(skip)]
-    pub last_steps: Vec<LevelStep>,
-    pub phases: PhaseTable,
-    /// Compute time so far.
-    pub seconds: f64,
 }
 
 #[cfg(test)]
@@ -123,7 +94,7 @@ mod tests {
         assert!(table.rows[0].done);
         assert_eq!(table.rows[0].seconds, 0.75);
         table.apply(&Event::RunStarted {
-            backend: crate::index::pipeline::Backend::Cpu,
+            backend: crate::telemetry::Backend::Cpu,
             dims: 1,
             order: crate::index::Order::Lex,
             vertices: 0,

@@ -1,0 +1,116 @@
+//! The back-end switch: which [`Labeler`] runs for a request, and why another one runs instead.
+//!
+//! This sits above both `index/` (the DFS and the CPU pipeline) and `gpu/` (the GPU labeler), so
+//! neither knows the other. A GPU request on a machine without a usable GPU, or a GPU run that fails
+//! (out of device memory, say), falls back to the CPU pipeline; the fallback is a returned value
+//! ([`Opened::fallback`], [`LabelRun::fallback`]) and an [`Event::Fallback`], never a message
+//! printed from inside the library. The command line prints it, the explorer shows it, `--json`
+//! carries it.
+
+use crate::gpu::pipeline::GpuLabeler;
+use crate::graph::Graph;
+use crate::index::labeler::{Cancelled, run_to_end};
+use crate::index::pipeline::{ParentMethod, PipelineConfig, PipelineLabeler};
+use crate::index::{DfsLabeler, Labeler, Labels, Order};
+use crate::telemetry::{Backend, Event, Sink};
+use anyhow::{Context, Result};
+use std::sync::Arc;
+
+/// What to build and with which back end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelSpec {
+    pub backend: Backend,
+    pub dims: usize,
+    pub order: Order,
+    /// How the CPU pipeline picks DFS-tree parents (the DFS walks; the GPU compares paths exactly).
+    pub parent_method: ParentMethod,
+    /// CPU pipeline: every step advances every unfinished dimension by one level, in parallel, instead
+    /// of running the dimensions one after another.
+    pub all_dims_at_once: bool,
+}
+
+impl LabelSpec {
+    /// `dims` dimensions in `order` on `backend`, exact parents, all dimensions at once (what the
+    /// command line wants: deep narrow graphs still keep several threads busy).
+    pub fn new(backend: Backend, dims: usize, order: Order) -> LabelSpec {
+        LabelSpec { backend, dims, order, parent_method: ParentMethod::Exact, all_dims_at_once: true }
+    }
+
+    /// `CPU pipeline, d=2, random(seed 1)`.
+    pub fn describe(&self) -> String {
+        format!("{}, d={}, {}", self.backend.title(), self.dims, self.order)
+    }
+
+    fn with_backend(self, backend: Backend) -> LabelSpec {
+        LabelSpec { backend, ..self }
+    }
+}
+
+/// A labeler ready to run, and why it is not the one asked for (if it is not).
+pub struct Opened {
+    pub labeler: Box<dyn Labeler>,
+    pub fallback: Option<String>,
+}
+
+/// Opens the labeler for `spec` on `dag`. A GPU request without a usable GPU opens the CPU pipeline
+/// and says why in [`Opened::fallback`].
+pub fn open(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Opened> {
+    match spec.backend {
+        Backend::Gpu => match open_exactly(dag, spec) {
+            Ok(labeler) => Ok(Opened { labeler, fallback: None }),
+            Err(reason) => {
+                let labeler = open_exactly(dag, &spec.with_backend(Backend::Cpu))?;
+                Ok(Opened { labeler, fallback: Some(format!("{reason:#}")) })
+            }
+        },
+        Backend::Dfs | Backend::Cpu => Ok(Opened { labeler: open_exactly(dag, spec)?, fallback: None }),
+    }
+}
+
+/// Opens exactly the back end asked for, or fails with the reason (`grail selftest --gpu` wants the
+/// GPU or nothing).
+pub fn open_exactly(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Box<dyn Labeler>> {
+    Ok(match spec.backend {
+        Backend::Dfs => Box::new(DfsLabeler::new(Arc::clone(dag), spec.dims, spec.order)?),
+        Backend::Cpu => {
+            let LabelSpec { dims, order, parent_method, all_dims_at_once, .. } = *spec;
+            let config = PipelineConfig { dims, order, parent_method, all_dims_at_once };
+            Box::new(PipelineLabeler::new(Arc::clone(dag), config).context("cannot start the CPU pipeline")?)
+        }
+        Backend::Gpu => {
+            let labeler = GpuLabeler::new(dag, spec.dims, spec.order).context("cannot start the GPU pipeline")?;
+            Box::new(labeler)
+        }
+    })
+}
+
+/// Finished labels and who made them.
+#[derive(Debug)]
+pub struct LabelRun {
+    pub labels: Labels,
+    /// The back end that really ran.
+    pub backend: Backend,
+    /// Why it is not the one asked for; `None` when nothing fell back.
+    pub fallback: Option<String>,
+}
+
+/// Labels `dag` as `spec` asks, emitting telemetry into `sink`. A GPU that is missing or fails
+/// half-way hands the work to the CPU pipeline; the returned run and an [`Event::Fallback`] say so.
+pub fn build_labels(dag: &Arc<Graph>, spec: &LabelSpec, sink: &mut dyn Sink) -> Result<LabelRun> {
+    let Opened { mut labeler, fallback } = open(dag, spec)?;
+    let backend = labeler.backend();
+    if let Some(reason) = &fallback {
+        sink.emit(Event::Fallback { requested: spec.backend, ran: backend, reason: reason.clone() });
+    }
+    match run_to_end(labeler.as_mut(), sink) {
+        Ok(labels) => Ok(LabelRun { labels, backend, fallback }),
+        Err(e) if backend == Backend::Gpu && e.downcast_ref::<Cancelled>().is_none() => {
+            let reason = format!("{:#}", e.context("GPU labeling failed"));
+            sink.emit(Event::Fallback { requested: Backend::Gpu, ran: Backend::Cpu, reason: reason.clone() });
+            let mut cpu = open_exactly(dag, &spec.with_backend(Backend::Cpu))?;
+            let labels = run_to_end(cpu.as_mut(), sink)?;
+            Ok(LabelRun { labels, backend: Backend::Cpu, fallback: Some(reason) })
+        }
+        Err(e) => Err(e.context(format!("{} labeling failed", backend.title()))),
+    }
+}

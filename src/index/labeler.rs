@@ -1,0 +1,172 @@
+//! The one contract every labeling back end implements, and the one loop that drives them.
+//!
+//! A [`Labeler`] builds GRAIL labels in steps: the CPU and GPU pipelines one BFS level of one phase
+//! at a time, the classic DFS everything in its single step. Callers never branch on the back end:
+//! the explorer (step, finish a phase, run to the end), `grail label`, `grail bench` and
+//! `grail selftest` all call [`drive`]. Choosing the back end, and falling back from the GPU to the
+//! CPU, happens above this module (`crate::backend`), because `index/` knows nothing of the GPU.
+//! docs/ARCHITECTURE.md ("Adding a labeling back end") says what a new back end must do.
+
+use super::Labels;
+use crate::telemetry::{Backend, Phase, Sink};
+use anyhow::{Result, bail};
+use serde::Serialize;
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How far one command goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// One BFS level (the classic DFS: everything).
+    Level,
+    /// The rest of the current phase of every dimension the first step advances.
+    Phase,
+    /// The labels.
+    End,
+}
+
+/// One level a labeler ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelStep {
+    pub dim: usize,
+    pub phase: Phase,
+    /// The level just run (a step index within the phase, from 0 in processing order).
+    pub level: usize,
+    /// The phase's number of levels.
+    pub levels: usize,
+    /// The step finished the phase.
+    pub phase_finished: bool,
+    /// The step finished the dimension: its labels are ready.
+    pub dimension_finished: bool,
+}
+
+/// What one [`Labeler::advance`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Advance {
+    /// The levels run, in order (several dimensions may advance together).
+    pub steps: Vec<LevelStep>,
+    /// Every dimension is labeled: [`Labeler::take_labels`] hands the result out.
+    pub finished: bool,
+}
+
+/// Where a dimension stands: its current phase and the next level it will run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub dim: usize,
+    pub phase: Phase,
+    pub level: usize,
+}
+
+/// Where a run stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", content = "message", rename_all = "snake_case")]
+pub enum Status {
+    NotStarted,
+    Running,
+    Finished,
+    Cancelled,
+    /// A step failed (e.g. the weight method overflowed); `reset` to start again.
+    Failed(String),
+}
+
+/// The error a cancelled run returns (find it with `err.downcast_ref::<Cancelled>()`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;
+
+impl fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("labeling was cancelled")
+    }
+}
+
+impl std::error::Error for Cancelled {}
+
+/// A resumable labeling run over one DAG. Every back end emits the same telemetry (`RunStarted`,
+/// per phase `PhaseStarted`/`LevelDone`/`PhaseDone`, `Memory`, `RunDone`) into the sink it is given.
+pub trait Labeler: Send {
+    /// The back end this is (the one that really runs: fallbacks are decided before it exists).
+    fn backend(&self) -> Backend;
+
+    /// Runs at least one level and at most up to `until`; it may stop early at any level boundary
+    /// (a back end that batches levels returns every fraction of a second, so [`drive`] can pause
+    /// and report). Errors are sticky until [`Labeler::reset`]; a cancelled run returns
+    /// [`Cancelled`].
+    fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance>;
+
+    /// Each unfinished dimension's position (empty once finished).
+    fn positions(&self) -> Vec<Position>;
+
+    fn status(&self) -> Status;
+
+    /// Compute time so far (pauses between steps not counted).
+    fn seconds(&self) -> f64;
+
+    /// The labels, once finished (once: they are moved out).
+    fn take_labels(&mut self) -> Option<Labels>;
+
+    /// A flag another thread may set: the run stops at the next level boundary with [`Cancelled`].
+    fn cancel_token(&self) -> Arc<AtomicBool>;
+
+    /// Back to the start: same graph and settings; work, labels and cancellation cleared.
+    fn reset(&mut self);
+}
+
+/// How a [`drive`] ended.
+#[derive(Debug)]
+pub enum Driven {
+    /// The run is complete; the labels were taken out of the labeler.
+    Finished(Labels),
+    /// The level or phase asked for is done; the labeler can go on later.
+    Reached,
+    /// `pause` was set: stopped at a level boundary, resumable.
+    Paused,
+}
+
+/// Runs `labeler` until `until`, the one loop behind every caller. Between advances it checks
+/// `pause` (a single level is never paused) and calls `tick`, which the explorer uses to show
+/// progress.
+pub fn drive(
+    labeler: &mut dyn Labeler,
+    until: Until,
+    sink: &mut dyn Sink,
+    pause: &AtomicBool,
+    tick: &mut dyn FnMut(&dyn Labeler),
+) -> Result<Driven> {
+    // `Until::Phase` finishes the phase of every dimension the first advance moved.
+    let mut pending: Option<Vec<usize>> = None;
+    loop {
+        if until != Until::Level && pause.load(Ordering::Relaxed) {
+            return Ok(Driven::Paused);
+        }
+        let advance = labeler.advance(until, sink)?;
+        if advance.finished {
+            return match labeler.take_labels() {
+                Some(labels) => Ok(Driven::Finished(labels)),
+                None => bail!("the labels of this run were already taken"),
+            };
+        }
+        match until {
+            Until::Level => return Ok(Driven::Reached),
+            Until::Phase => {
+                let pending = pending.get_or_insert_with(|| advance.steps.iter().map(|s| s.dim).collect());
+                for step in advance.steps.iter().filter(|s| s.phase_finished) {
+                    pending.retain(|&d| d != step.dim);
+                }
+                if pending.is_empty() {
+                    return Ok(Driven::Reached);
+                }
+            }
+            Until::End => {}
+        }
+        tick(&*labeler);
+    }
+}
+
+/// [`drive`] to the end, without pauses: the labels.
+pub fn run_to_end(labeler: &mut dyn Labeler, sink: &mut dyn Sink) -> Result<Labels> {
+    match drive(labeler, Until::End, sink, &AtomicBool::new(false), &mut |_| {})? {
+        Driven::Finished(labels) => Ok(labels),
+        Driven::Reached | Driven::Paused => bail!("the run stopped before the end"),
+    }
+}
