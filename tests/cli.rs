@@ -99,3 +99,19 @@ fn gen_then_convert_round_trips() {
     assert_eq!(a["vertices"], 2000);
     assert_eq!(a["edges"], b["edges"]);
 }
+
+#[test]
+fn label_json_names_the_back_end_that_ran_and_any_fallback() {
+    let graph = sample("kegg.gra");
+    let dfs = json(&grail(&["label", &graph, "--dims", "2", "--json"]));
+    assert_eq!((&dfs["backend"], &dfs["fallback"]), (&Value::from("dfs"), &Value::Null));
+    let asked_gpu = json(&grail(&["label", &graph, "--dims", "2", "--backend", "gpu", "--json"]));
+    assert_eq!(asked_gpu["labels_digest"], dfs["labels_digest"], "every back end gives the same labels");
+    if grail::gpu::probe().is_ok() {
+        assert_eq!((&asked_gpu["backend"], &asked_gpu["fallback"]), (&Value::from("gpu"), &Value::Null));
+    } else {
+        assert_eq!(asked_gpu["backend"], "cpu", "without a GPU the CPU pipeline runs, and says so");
+        let reason = asked_gpu["fallback"].as_str().expect("a fallback reason");
+        assert!(reason.contains("GPU"), "the reason says what is missing: {reason}");
+    }
+}

@@ -3,7 +3,8 @@
 //! Each setting runs in a fresh child process (this same binary, hidden `--one` mode), so the peak
 //! memory reported for it is its own and not the high-water mark of everything measured before.
 
-use super::common::{LabelOptions, OrderKind, print_json, table, thread_pool, value_name};
+use super::common::{LabelOptions, OrderKind, table, thread_pool, value_name};
+use super::output::{Output, Report, print_json};
 use crate::format::{bytes, duration, thousands};
 use crate::index::PhaseTable;
 use crate::index::pipeline::ParentMethod;
@@ -68,9 +69,8 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = Method::GuidedDfs)]
     pub method: Method,
 
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Output,
 
     /// Internal: measure one setting (`GRAPH_INDEX,BACKEND,DIMS,THREADS`) and print it as JSON.
     #[arg(long, hide = true)]
@@ -145,13 +145,22 @@ pub fn run(args: BenchArgs) -> Result<()> {
             rows.push(serde_json::from_slice::<Row>(&out.stdout).context("a benchmark setting printed no result")?);
         }
     }
-    if args.json {
-        return print_json(
-            &serde_json::json!({ "method": args.method, "order": args.order, "seed": args.seed, "rows": rows }),
-        );
+    args.output.show(&BenchReport { method: args.method, order: args.order, seed: args.seed, rows })
+}
+
+/// Every measured setting.
+#[derive(Serialize)]
+struct BenchReport {
+    method: Method,
+    order: OrderKind,
+    seed: u64,
+    rows: Vec<Row>,
+}
+
+impl Report for BenchReport {
+    fn print(&self) {
+        print_rows(&self.rows);
     }
-    print_rows(&rows);
-    Ok(())
 }
 
 fn order_name(order: OrderKind) -> &'static str {
@@ -268,6 +277,12 @@ fn short_name(path: &str) -> String {
     std::path::Path::new(path).file_name().map_or(path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
+/// The back end that ran, marked when it is not the one asked for.
+fn backend_name(row: &Row) -> String {
+    let name = value_name(&row.backend);
+    if row.fallback.is_some() { format!("{name} (fallback)") } else { name }
+}
+
 fn print_rows(rows: &[Row]) {
     let mut t = table(&[
         "graph",
@@ -287,7 +302,7 @@ fn print_rows(rows: &[Row]) {
         t.add_row(vec![
             short_name(&r.graph),
             thousands(r.vertices as u64),
-            value_name(&r.backend),
+            backend_name(r),
             r.threads.to_string(),
             r.dims.to_string(),
             duration(r.load_seconds + r.condense_seconds),
@@ -307,7 +322,7 @@ fn print_rows(rows: &[Row]) {
         let phases: Vec<String> = r.phases.iter().map(|(p, s)| format!("{} {}", p.name(), duration(*s))).collect();
         t.add_row(vec![
             short_name(&r.graph),
-            value_name(&r.backend),
+            backend_name(r),
             r.threads.to_string(),
             r.dims.to_string(),
             phases.join(", "),
@@ -316,4 +331,7 @@ fn print_rows(rows: &[Row]) {
         ]);
     }
     println!("{t}");
+    for (r, reason) in rows.iter().filter_map(|r| Some((r, r.fallback.as_ref()?))) {
+        println!("{} ran the {} instead of the one asked for: {reason}", short_name(&r.graph), r.backend.title());
+    }
 }

@@ -152,12 +152,6 @@ pub fn spinner(message: String) -> ProgressBar {
     bar
 }
 
-/// Prints one JSON object on stdout.
-pub fn print_json(value: &impl Serialize) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(value).context("cannot encode the result as JSON")?);
-    Ok(())
-}
-
 /// A table with the house style.
 pub fn table(header: &[&str]) -> comfy_table::Table {
     let mut t = comfy_table::Table::new();

@@ -1,7 +1,8 @@
 //! `grail gen`: write a generated graph to a file.
 
-use super::common::{print_json, spinner};
+use super::common::spinner;
 use super::convert::output_format;
+use super::output::{Output, Report};
 use crate::format::{duration, thousands};
 use crate::graph::VertexNames;
 use crate::graph::generators::GeneratorSpec;
@@ -35,9 +36,8 @@ pub struct GenArgs {
     #[arg(long, value_enum)]
     pub to: Option<Format>,
 
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 #[derive(Serialize)]
@@ -68,17 +68,19 @@ pub fn run(args: GenArgs) -> Result<()> {
         generate_seconds,
         write_seconds: start.elapsed().as_secs_f64(),
     };
-    if args.json {
-        return print_json(&report);
+    args.output.show(&report)
+}
+
+impl Report for GenReport {
+    fn print(&self) {
+        println!(
+            "{}: {} vertices, {} edges, generated in {}, written to {} in {}",
+            self.spec,
+            thousands(self.vertices as u64),
+            thousands(self.edges as u64),
+            duration(self.generate_seconds),
+            self.out,
+            duration(self.write_seconds)
+        );
     }
-    println!(
-        "{}: {} vertices, {} edges, generated in {}, written to {} in {}",
-        report.spec,
-        thousands(report.vertices as u64),
-        thousands(report.edges as u64),
-        duration(report.generate_seconds),
-        report.out,
-        duration(report.write_seconds)
-    );
-    Ok(())
 }

@@ -1,6 +1,7 @@
 //! `grail info`: what a graph looks like.
 
-use super::common::{GraphArgs, print_json, value_name};
+use super::common::{GraphArgs, value_name};
+use super::output::{Output, Report};
 use crate::format::duration;
 use crate::graph::stats::{self, GraphStats};
 use crate::graph::{LoadedGraph, io};
@@ -17,9 +18,8 @@ pub struct InfoArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
 
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 #[derive(Serialize)]
@@ -34,7 +34,7 @@ struct InfoReport<'a> {
 
 pub fn run(args: InfoArgs) -> Result<()> {
     let ws = args.graph.open()?;
-    report(&ws, args.json)
+    report(&ws, args.output)
 }
 
 /// The bundled sample graph, for `grail` with no arguments (the explorer opens it once it exists).
@@ -51,7 +51,7 @@ pub fn default_workspace() -> Result<Workspace> {
 
 pub fn run_default() -> Result<()> {
     let ws = default_workspace()?;
-    report(&ws, false)?;
+    report(&ws, Output::default())?;
     println!();
     println!("This is the bundled sample graph. Try:");
     println!("  grail query {DEFAULT_GRAPH_NAME} 2 1          one query, with the rule that decided it");
@@ -61,25 +61,27 @@ pub fn run_default() -> Result<()> {
     Ok(())
 }
 
-fn report(ws: &Workspace, json: bool) -> Result<()> {
+fn report(ws: &Workspace, output: Output) -> Result<()> {
     let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
-    if json {
-        return print_json(&InfoReport {
-            file: ws.loaded.path.display().to_string(),
-            format: ws.loaded.format,
-            load_seconds: ws.load_seconds,
-            condense_seconds: ws.condense_seconds,
-            stats: &stats,
-        });
+    output.show(&InfoReport {
+        file: ws.loaded.path.display().to_string(),
+        format: ws.loaded.format,
+        load_seconds: ws.load_seconds,
+        condense_seconds: ws.condense_seconds,
+        stats: &stats,
+    })
+}
+
+impl Report for InfoReport<'_> {
+    fn print(&self) {
+        println!("file       {}", self.file);
+        println!(
+            "format     {}   loaded in {}, condensed in {}",
+            value_name(&self.format),
+            duration(self.load_seconds),
+            duration(self.condense_seconds)
+        );
+        println!();
+        print!("{}", self.stats.human_table());
     }
-    println!("file       {}", ws.loaded.path.display());
-    println!(
-        "format     {}   loaded in {}, condensed in {}",
-        value_name(&ws.loaded.format),
-        duration(ws.load_seconds),
-        duration(ws.condense_seconds)
-    );
-    println!();
-    print!("{}", stats.human_table());
-    Ok(())
 }

@@ -1,6 +1,7 @@
 //! `grail label`: build GRAIL labels, report how long it took, optionally save them.
 
-use super::common::{GotLabels, GraphArgs, LabelOptions, print_json, table, value_name};
+use super::common::{GotLabels, GraphArgs, LabelOptions, table, value_name};
+use super::output::{Output, Report};
 use crate::format::{bytes, duration, thousands};
 use crate::graph::fingerprint::fingerprint;
 use crate::index::{PhaseRow, PhaseTable, store};
@@ -29,9 +30,8 @@ pub struct LabelArgs {
     #[arg(long, value_name = "FILE.jsonl")]
     pub trace: Option<PathBuf>,
 
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// Keeps the events for the phase table and, with `--trace`, writes them out as they come.
@@ -69,6 +69,7 @@ struct LabelReport {
     index_bytes: usize,
     peak_memory_bytes: Option<u64>,
     saved_to: Option<String>,
+    trace: Option<String>,
 }
 
 pub fn run(args: LabelArgs) -> Result<()> {
@@ -108,44 +109,48 @@ pub fn run(args: LabelArgs) -> Result<()> {
         index_bytes: labels.heap_bytes(),
         peak_memory_bytes: peak_memory_bytes(),
         saved_to: args.out.as_ref().map(|p| p.display().to_string()),
+        trace: args.trace.as_ref().map(|p| p.display().to_string()),
     };
-    if args.json {
-        return print_json(&report);
-    }
-    println!(
-        "graph      {} ({} vertices; DAG of {} components, {} edges)",
-        report.file,
-        thousands(report.vertices as u64),
-        thousands(report.dag_vertices as u64),
-        thousands(report.dag_edges as u64)
-    );
-    println!("labels     {} dimensions, order {}", report.dims, report.order);
-    let method = report.parent_method.as_ref().map(|m| format!(", parent method {m}")).unwrap_or_default();
-    println!("time       {} on the {} back end{method}", duration(report.label_seconds), report.backend);
-    if let Some(reason) = &report.fallback {
-        println!("           (not the back end asked for: {reason})");
-    }
-    if let Some(startup) = report.gpu_startup_seconds {
+    args.output.show(&report)
+}
+
+impl Report for LabelReport {
+    fn print(&self) {
+        let report = self;
         println!(
-            "           (before it: {} to open the GPU and compile the kernels, once per process)",
-            duration(startup)
+            "graph      {} ({} vertices; DAG of {} components, {} edges)",
+            report.file,
+            thousands(report.vertices as u64),
+            thousands(report.dag_vertices as u64),
+            thousands(report.dag_edges as u64)
         );
+        println!("labels     {} dimensions, order {}", report.dims, report.order);
+        let method = report.parent_method.as_ref().map(|m| format!(", parent method {m}")).unwrap_or_default();
+        println!("time       {} on the {} back end{method}", duration(report.label_seconds), report.backend);
+        if let Some(reason) = &report.fallback {
+            println!("           (not the back end asked for: {reason})");
+        }
+        if let Some(startup) = report.gpu_startup_seconds {
+            println!(
+                "           (before it: {} to open the GPU and compile the kernels, once per process)",
+                duration(startup)
+            );
+        }
+        println!(
+            "size       {} of labels; peak memory {}",
+            bytes(report.index_bytes as u64),
+            report.peak_memory_bytes.map(bytes).unwrap_or_else(|| "unknown".into())
+        );
+        println!("digest     {}", report.labels_digest);
+        if let Some(path) = &report.saved_to {
+            println!("saved to   {path}");
+        }
+        if let Some(path) = &report.trace {
+            println!("trace      {path}");
+        }
+        println!();
+        println!("{}", phase_table(&report.phases));
     }
-    println!(
-        "size       {} of labels; peak memory {}",
-        bytes(report.index_bytes as u64),
-        report.peak_memory_bytes.map(bytes).unwrap_or_else(|| "unknown".into())
-    );
-    println!("digest     {}", report.labels_digest);
-    if let Some(path) = &report.saved_to {
-        println!("saved to   {path}");
-    }
-    if let Some(path) = &args.trace {
-        println!("trace      {}", path.display());
-    }
-    println!();
-    println!("{}", phase_table(&report.phases));
-    Ok(())
 }
 
 /// Per phase and dimension: levels, vertices, edges scanned, time.

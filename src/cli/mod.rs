@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, all on the same engine.
 //!
-//! Every subcommand prints a human table by default and one JSON object with `--json`. Errors go
+//! Every subcommand prints a human table by default and one JSON object with `--json` (one report
+//! type per command, shown through [`output::Output`]). Errors go
 //! to stderr with their whole context chain and a non-zero exit status.
 
 mod bench;
@@ -9,6 +10,7 @@ mod convert;
 mod gen_cmd;
 mod info;
 mod label;
+mod output;
 mod query;
 mod selftest;
 mod tui;

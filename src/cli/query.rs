@@ -1,8 +1,9 @@
 //! `grail query`: one pair with a full explanation, or a batch (file or random) with a summary.
 
-use super::common::{GotLabels, GraphArgs, LabelOptions, print_json, spinner, table};
+use super::common::{GotLabels, GraphArgs, LabelOptions, spinner, table};
+use super::output::{Output, Report};
 use crate::format::{duration, thousands};
-use crate::index::Labels;
+use crate::index::{Interval, Labels};
 use crate::query::{self, Answer, BatchReport, Engine, Method, Query, Rule, Scratch};
 use crate::workspace::Workspace;
 use anyhow::{Result, bail};
@@ -54,9 +55,8 @@ pub struct QueryArgs {
     #[command(flatten)]
     pub labels: LabelOptions,
 
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 pub fn run(args: QueryArgs) -> Result<()> {
@@ -85,6 +85,10 @@ struct SingleReport<'a> {
     answer: &'a Answer,
     /// The path in file ids (for condensed graphs: one representative vertex per component).
     path_ids: Option<Vec<u64>>,
+    /// Per dimension, the source's and the destination's intervals.
+    intervals: Vec<[Interval; 2]>,
+    /// Topological levels of the source and the destination.
+    levels: [u32; 2],
 }
 
 fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, args: &QueryArgs) -> Result<()> {
@@ -96,38 +100,38 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, 
         .path
         .as_ref()
         .map(|p| p.iter().map(|&c| ws.loaded.names.file_id(representative[c as usize])).collect::<Vec<_>>());
-    if args.json {
-        return print_json(&SingleReport { src, dst, answer: &answer, path_ids });
-    }
-    let verdict = if answer.reachable { "YES" } else { "NO" };
-    println!("{src} ⇝ {dst}?  {verdict}, decided by {}", explain(&answer));
     let (cu, cv) = (ws.condensation.component[u as usize], ws.condensation.component[v as usize]);
-    println!();
-    let mut t = table(&["dim", &format!("L({src})"), &format!("L({dst})"), "contained"]);
-    for i in 0..labels.dims() {
-        let (a, b) = (labels.interval(cu, i), labels.interval(cv, i));
-        let inside = if a.contains(b) { "yes" } else { "no: cut" };
-        t.add_row(vec![
-            i.to_string(),
-            format!("[{}, {}]", a.low, a.post),
-            format!("[{}, {}]", b.low, b.post),
-            inside.into(),
-        ]);
+    let intervals = (0..labels.dims()).map(|i| [labels.interval(cu, i), labels.interval(cv, i)]).collect();
+    let levels = [labels.level(cu), labels.level(cv)];
+    args.output.show(&SingleReport { src, dst, answer: &answer, path_ids, intervals, levels })
+}
+
+impl Report for SingleReport<'_> {
+    fn print(&self) {
+        let (src, dst, answer) = (self.src, self.dst, self.answer);
+        let verdict = if answer.reachable { "YES" } else { "NO" };
+        println!("{src} ⇝ {dst}?  {verdict}, decided by {}", explain(answer));
+        println!();
+        let mut t = table(&["dim", &format!("L({src})"), &format!("L({dst})"), "contained"]);
+        for (i, [a, b]) in self.intervals.iter().enumerate() {
+            let inside = if a.contains(*b) { "yes" } else { "no: cut" };
+            t.add_row(vec![
+                i.to_string(),
+                format!("[{}, {}]", a.low, a.post),
+                format!("[{}, {}]", b.low, b.post),
+                inside.into(),
+            ]);
+        }
+        println!("{t}");
+        println!(
+            "levels {} → {};  search: {} expanded, {} children pruned by labels, {} false positives",
+            self.levels[0], self.levels[1], answer.expanded, answer.pruned, answer.false_positives
+        );
+        if let Some(ids) = &self.path_ids {
+            let shown: Vec<String> = ids.iter().map(u64::to_string).collect();
+            println!("path   {}", shown.join(" → "));
+        }
     }
-    println!("{t}");
-    println!(
-        "levels {} → {};  search: {} expanded, {} children pruned by labels, {} false positives",
-        labels.level(cu),
-        labels.level(cv),
-        answer.expanded,
-        answer.pruned,
-        answer.false_positives
-    );
-    if let Some(ids) = path_ids {
-        let shown: Vec<String> = ids.iter().map(u64::to_string).collect();
-        println!("path   {}", shown.join(" → "));
-    }
-    Ok(())
 }
 
 /// A sentence per rule, for the student reading the answer.
@@ -154,7 +158,7 @@ fn representatives(ws: &Workspace) -> Vec<u32> {
 }
 
 #[derive(Serialize)]
-struct BatchJson<'a> {
+struct BatchOutput<'a> {
     file: String,
     source: String,
     dims: usize,
@@ -176,66 +180,65 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         None => format!("{} random pairs, seed {}", thousands(queries.len() as u64), args.query_seed),
     };
     let labels = engine.labels();
-    if args.json {
-        print_json(&BatchJson {
-            file: ws.loaded.path.display().to_string(),
-            source,
-            dims: labels.dims(),
-            order: labels.order().to_string(),
-            label_seconds,
-            report: &report,
-        })?;
-    } else {
-        print_batch(&report, &source, labels, label_seconds);
-    }
+    args.output.show(&BatchOutput {
+        file: ws.loaded.path.display().to_string(),
+        source,
+        dims: labels.dims(),
+        order: labels.order().to_string(),
+        label_seconds,
+        report: &report,
+    })?;
     if report.mismatches > 0 {
         bail!("{} answers disagree with the expected column (first ones listed above)", report.mismatches);
     }
     Ok(())
 }
 
-fn print_batch(report: &BatchReport, source: &str, labels: &Labels, label_seconds: f64) {
-    println!("queries    {source}");
-    println!("labels     {} dimensions, {}, built in {}", labels.dims(), labels.order(), duration(label_seconds));
-    let secs = report.elapsed.as_secs_f64();
-    println!(
-        "answered   {} in {} ({} queries/s, {} threads, {})",
-        thousands(report.queries),
-        duration(secs),
-        thousands((report.queries as f64 / secs.max(1e-9)) as u64),
-        report.threads,
-        report.method
-    );
-    println!("positives  {}", thousands(report.positives));
-    println!();
-    let mut t = table(&["decided by", "queries", "share"]);
-    for (rule, count) in report.by_rule.iter() {
-        t.add_row(vec![
-            rule.name().to_string(),
-            thousands(count),
-            format!("{:.1}%", 100.0 * count as f64 / report.queries.max(1) as f64),
-        ]);
-    }
-    println!("{t}");
-    println!();
-    println!(
-        "search     {} expanded, {} pruned by labels, {} false positives ({:.1}% of expanded)",
-        thousands(report.expanded),
-        thousands(report.pruned),
-        thousands(report.false_positives),
-        100.0 * report.false_positive_rate
-    );
-    if report.mismatches > 0 {
-        eprintln!();
-        eprintln!("MISMATCH: {} answers disagree with the expected column", report.mismatches);
-        for m in &report.mismatch_examples {
-            eprintln!("  line {}: {} ⇝ {} expected {}, got {}", m.line, m.src, m.dst, m.expected, m.got);
+impl Report for BatchOutput<'_> {
+    fn print(&self) {
+        let report = self.report;
+        println!("queries    {}", self.source);
+        println!("labels     {} dimensions, {}, built in {}", self.dims, self.order, duration(self.label_seconds));
+        let secs = report.elapsed.as_secs_f64();
+        println!(
+            "answered   {} in {} ({} queries/s, {} threads, {})",
+            thousands(report.queries),
+            duration(secs),
+            thousands((report.queries as f64 / secs.max(1e-9)) as u64),
+            report.threads,
+            report.method
+        );
+        println!("positives  {}", thousands(report.positives));
+        println!();
+        let mut t = table(&["decided by", "queries", "share"]);
+        for (rule, count) in report.by_rule.iter() {
+            t.add_row(vec![
+                rule.name().to_string(),
+                thousands(count),
+                format!("{:.1}%", 100.0 * count as f64 / report.queries.max(1) as f64),
+            ]);
+        }
+        println!("{t}");
+        println!();
+        println!(
+            "search     {} expanded, {} pruned by labels, {} false positives ({:.1}% of expanded)",
+            thousands(report.expanded),
+            thousands(report.pruned),
+            thousands(report.false_positives),
+            100.0 * report.false_positive_rate
+        );
+        if report.mismatches > 0 {
+            eprintln!();
+            eprintln!("MISMATCH: {} answers disagree with the expected column", report.mismatches);
+            for m in &report.mismatch_examples {
+                eprintln!("  line {}: {} ⇝ {} expected {}, got {}", m.line, m.src, m.dst, m.expected, m.got);
+            }
         }
     }
 }
 
 #[derive(Serialize)]
-struct GpuBatchJson<'a> {
+struct GpuBatchOutput<'a> {
     #[serde(flatten)]
     report: &'a crate::gpu::search::GpuBatchReport,
     /// Opening the GPU and compiling the kernels (once per process; not in the search time).
@@ -244,18 +247,10 @@ struct GpuBatchJson<'a> {
     mismatches: u64,
 }
 
-/// The GPU batch: the thesis's columns (CPU filter time, GPU search time, queries sent, positives).
-fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()> {
-    let clock = std::time::Instant::now();
-    let gpu = crate::gpu::shared()?;
-    let startup = clock.elapsed().as_secs_f64();
-    let words = args.words.unwrap_or_else(|| crate::gpu::search::default_words(engine.labels().dims()));
-    let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
-    let mismatches = queries.iter().zip(&answers).filter(|(q, a)| q.expected.is_some_and(|e| e != **a)).count() as u64;
-    if args.json {
-        print_json(&GpuBatchJson { report: &report, gpu_startup_seconds: startup, mismatches })?;
-    } else {
-        println!("device          {} (opened in {})", report.device, duration(startup));
+impl Report for GpuBatchOutput<'_> {
+    fn print(&self) {
+        let report = self.report;
+        println!("device          {} (opened in {})", report.device, duration(self.gpu_startup_seconds));
         println!("queries         {}", thousands(report.queries));
         println!("CPU filter      {}", duration(report.cpu_filter_seconds));
         println!(
@@ -267,8 +262,19 @@ fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()>
         );
         println!("GPU search      {}", duration(report.gpu_seconds));
         println!("positives       {}", thousands(report.positives));
-        println!("mismatches      {}", thousands(mismatches));
+        println!("mismatches      {}", thousands(self.mismatches));
     }
+}
+
+/// The GPU batch: the thesis's columns (CPU filter time, GPU search time, queries sent, positives).
+fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()> {
+    let clock = std::time::Instant::now();
+    let gpu = crate::gpu::shared()?;
+    let startup = clock.elapsed().as_secs_f64();
+    let words = args.words.unwrap_or_else(|| crate::gpu::search::default_words(engine.labels().dims()));
+    let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
+    let mismatches = queries.iter().zip(&answers).filter(|(q, a)| q.expected.is_some_and(|e| e != **a)).count() as u64;
+    args.output.show(&GpuBatchOutput { report: &report, gpu_startup_seconds: startup, mismatches })?;
     if mismatches > 0 {
         bail!("{mismatches} GPU answers disagree with the expected column");
     }

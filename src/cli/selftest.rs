@@ -1,12 +1,13 @@
 //! `grail selftest --gpu`: the GPU's labels and answers against the CPU's; non-zero exit on any
 //! difference, or when there is no GPU to check.
 
-use super::common::print_json;
 use super::info::default_workspace;
+use super::output::{Output, Report};
 use crate::format::thousands;
-use crate::selftest;
+use crate::selftest::{self, CaseResult};
 use anyhow::{Result, bail};
 use clap::Args;
+use serde::Serialize;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -20,9 +21,25 @@ pub struct SelftestArgs {
     #[arg(long, value_name = "DIR")]
     pub datasets: Option<PathBuf>,
 
-    /// Print one JSON object instead of lines.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+/// Every checked graph's verdict.
+#[derive(Serialize)]
+struct SelftestReport {
+    device: String,
+    cases: Vec<CaseResult>,
+    failed: usize,
+}
+
+impl Report for SelftestReport {
+    /// The per-graph lines were printed as the checks ran; this is the verdict.
+    fn print(&self) {
+        if self.failed == 0 {
+            println!("all {} graphs: GPU labels and answers equal the CPU's", self.cases.len());
+        }
+    }
 }
 
 pub fn run(args: SelftestArgs) -> Result<()> {
@@ -30,16 +47,16 @@ pub fn run(args: SelftestArgs) -> Result<()> {
         bail!("say what to check: `grail selftest --gpu` (the CPU back ends are checked by `cargo test`)");
     }
     let gpu = crate::gpu::shared()?;
-    if !args.json {
+    let human = args.output.human();
+    if human {
         println!(
             "GPU: {} (compute capability {}.{})",
             gpu.info.name, gpu.info.compute_capability.0, gpu.info.compute_capability.1
         );
     }
     let bundled = default_workspace()?;
-    let json = args.json;
-    let results = selftest::run(gpu, &bundled, args.datasets.as_deref(), &mut |r| {
-        if !json {
+    let cases = selftest::run(gpu, &bundled, args.datasets.as_deref(), &mut |r| {
+        if human {
             let verdict = if r.problems.is_empty() { "ok" } else { "DIFFERENT" };
             println!(
                 "{verdict:>9}  {} ({} vertices, {} edges): {} label runs equal, {} queries",
@@ -54,15 +71,11 @@ pub fn run(args: SelftestArgs) -> Result<()> {
             }
         }
     })?;
-    let failed = results.iter().filter(|r| !r.problems.is_empty()).count();
-    if json {
-        print_json(&serde_json::json!({ "device": gpu.info.name, "cases": results, "failed": failed }))?;
-    }
+    let failed = cases.iter().filter(|r| !r.problems.is_empty()).count();
+    let total = cases.len();
+    args.output.show(&SelftestReport { device: gpu.info.name.clone(), cases, failed })?;
     if failed > 0 {
-        bail!("{failed} of {} graphs differ between GPU and CPU", results.len());
-    }
-    if !json {
-        println!("all {} graphs: GPU labels and answers equal the CPU's", results.len());
+        bail!("{failed} of {total} graphs differ between GPU and CPU");
     }
     Ok(())
 }
