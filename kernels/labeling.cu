@@ -1,4 +1,4 @@
-// GRAIL labels on the GPU: the four phases of GUIDE.md section 2, level-synchronous, mirroring the
+// GRAIL labels on the GPU (docs/ALGORITHMS.md, section 15): the four phases, level-synchronous, mirroring the
 // CPU pipeline (src/index/pipeline). Compiled at run time by NVRTC (src/gpu/context.rs).
 //
 // Every level's frontier lives in three queues by the degree the kernel scans: small (< 32, a

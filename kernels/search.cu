@@ -1,4 +1,4 @@
-// Concurrent label-guided BFS for a batch of 64*W queries (GUIDE.md section 2, "GPU batch search").
+// Concurrent label-guided BFS for a batch of 64*W queries (docs/ALGORITHMS.md, section 16).
 //
 // Per vertex, W 64-bit words say which queries' frontiers hold it (`cur`), will hold it next
 // (`next`), or have ever held it (`visited`). Expanding a frontier vertex x, each query bit q of x

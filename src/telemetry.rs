@@ -1,4 +1,4 @@
-//! The event stream every labeler emits (GUIDE.md section 3: "the spine is one event stream").
+//! The event stream every labeler emits (docs/ARCHITECTURE.md, "Invariants": the spine).
 //!
 //! The classic DFS labeler, the CPU pipeline and (later) the GPU pipeline all report through the same
 //! [`Event`]s into a [`Sink`]; the TUI, `grail bench` and `--json` consume them. Events are plain data,

@@ -1,4 +1,4 @@
-//! The BFS pipeline against the classic DFS labeler (GUIDE.md section 2: identical labels), on
+//! The BFS pipeline against the classic DFS labeler (docs/ALGORITHMS.md, section 5: identical labels), on
 //! generated DAGs of every shape, plus the stepper's behaviour and the telemetry's bookkeeping.
 
 use grail::backend::{LabelSpec, build_labels};

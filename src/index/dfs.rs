@@ -1,4 +1,4 @@
-//! The classic GRAIL labeler: one iterative DFS per dimension (GUIDE.md section 2).
+//! The classic GRAIL labeler: one iterative DFS per dimension (docs/ALGORITHMS.md, section 3).
 //!
 //! ```text
 //! r = 1; for root in roots: visit(root)

@@ -1,4 +1,4 @@
-//! The order of children lists and roots in each dimension (GUIDE.md section 2).
+//! The order of children lists and roots in each dimension (docs/ALGORITHMS.md, section 2).
 //!
 //! `lex` sorts by vertex id. `random(seed)` sorts by the priority `mix64(seed, dim, v)`, ties by id,
 //! the same mixer as `shared/tools/reference_labels.py`, so labels are reproducible everywhere.

@@ -46,7 +46,7 @@ impl std::fmt::Display for Method {
     }
 }
 
-/// The rule that decided a query, cheapest first (GUIDE.md section 2).
+/// The rule that decided a query, cheapest first (docs/ALGORITHMS.md, section 13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rule {

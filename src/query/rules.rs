@@ -1,4 +1,4 @@
-//! The cheap rules that decide most queries without a search (GUIDE.md section 2), on DAG ids.
+//! The cheap rules that decide most queries without a search (docs/ALGORITHMS.md, section 13), on DAG ids.
 //!
 //! Tried in order, cheapest first: label cut (no), level cut (no), tree cut (yes). The same-component
 //! rule needs the component map and lives in the engine; everything here reads only the labels, so a

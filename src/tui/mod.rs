@@ -1,6 +1,6 @@
 //! The terminal explorer (`grail`, `grail FILE`, `grail tui FILE`).
 //!
-//! Layout (GUIDE.md section 3): [`app`] holds the state and turns [`action`]s into changes and
+//! Layout (docs/ARCHITECTURE.md, "src/tui/"): [`app`] holds the state and turns [`action`]s into changes and
 //! [`worker`] jobs; [`keymap`] is the one table behind key lookup, the footer and the help;
 //! [`worker`] runs everything long on its own thread; [`ui`] and [`views`] draw (one file per
 //! screen), [`widgets`] holds the custom widgets; [`trace`] and [`exceptions`] are the small

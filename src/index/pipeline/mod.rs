@@ -1,4 +1,4 @@
-//! The four-phase BFS pipeline (GUIDE.md section 2): GRAIL labels identical to the classic DFS,
+//! The four-phase BFS pipeline (docs/ALGORITHMS.md, sections 5-10): GRAIL labels identical to the classic DFS,
 //! computed level by level, in parallel over each level's frontier (rayon).
 //!
 //! Phases, one file each, in the order they run:

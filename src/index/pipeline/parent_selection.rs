@@ -3,7 +3,7 @@
 //! A vertex is ready when all its DAG parents are final (it sits one Kahn level below the deepest of
 //! them). Its candidate through parent `p` is `(path(p), k)`, `path(p)` the T-path of `p` from ρ as
 //! child ranks and `k` the rank of the vertex among `p`'s ordered children; the DFS parent is the
-//! lexicographically smallest candidate (GUIDE.md section 2). Two candidates are compared where
+//! lexicographically smallest candidate (docs/ALGORITHMS.md, section 6). Two candidates are compared where
 //! their T-paths part (see [`Branch`]): no path is ever materialised and nothing can overflow.
 //!
 //! Telemetry: the scanned degree of a vertex is its in-degree (its candidate parents), so the phase
