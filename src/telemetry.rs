@@ -81,12 +81,10 @@ impl QueueSizes {
     /// Counts one vertex of the given scanned degree.
     #[inline]
     pub fn add(&mut self, degree: usize) {
-        if degree < SMALL_DEGREE_LIMIT {
-            self.small += 1;
-        } else if degree <= LARGE_DEGREE_LIMIT {
-            self.medium += 1;
-        } else {
-            self.large += 1;
+        match QueueClass::of(degree) {
+            QueueClass::Small => self.small += 1,
+            QueueClass::Medium => self.medium += 1,
+            QueueClass::Large => self.large += 1,
         }
     }
 
@@ -102,6 +100,30 @@ impl QueueSizes {
     /// The whole frontier.
     pub fn total(&self) -> u64 {
         self.small + self.medium + self.large
+    }
+}
+
+/// Which queue a frontier vertex goes to, by the degree the phase scans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueClass {
+    /// Degree below [`SMALL_DEGREE_LIMIT`]: a thread per vertex on the GPU.
+    Small,
+    /// A warp per vertex.
+    Medium,
+    /// Degree above [`LARGE_DEGREE_LIMIT`]: a block per vertex.
+    Large,
+}
+
+impl QueueClass {
+    pub fn of(degree: usize) -> QueueClass {
+        if degree < SMALL_DEGREE_LIMIT {
+            QueueClass::Small
+        } else if degree <= LARGE_DEGREE_LIMIT {
+            QueueClass::Medium
+        } else {
+            QueueClass::Large
+        }
     }
 }
 

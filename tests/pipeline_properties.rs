@@ -585,3 +585,51 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn snapshots_only_ever_show_final_values_and_fill_in_phase_by_phase() {
+    let dag = random_sparse(60, 3, 12);
+    let cfg = config(2, Order::Random { seed: 4 }, ParentMethod::Exact);
+    let expected = pipeline(&dag, cfg).unwrap();
+    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+    let mut filled = (0, 0, 0, 0);
+    loop {
+        // The last step hands the labels out (the explorer then draws them): dimension 0 was
+        // complete one step before.
+        if labeler.advance(Until::Level, &mut NullSink).unwrap().finished {
+            break;
+        }
+        let snap = labeler.snapshot(0).expect("small graphs keep snapshots");
+        let want = expected.dimension(0);
+        for v in 0..60 {
+            assert!(snap.size[v].is_none_or(|s| s == want.subtree[v]), "size of {v}");
+            assert!(snap.post[v].is_none_or(|p| p == want.post[v]), "post of {v}");
+            assert!(snap.low[v].is_none_or(|l| l == want.low[v]), "low of {v}");
+        }
+        // Once post numbers are known, the parents read from the growing tree agree with them.
+        if snap.post.iter().all(Option::is_some) {
+            for v in 0..60u32 {
+                if let Some(Some(p)) = snap.parent[v as usize] {
+                    let (pp, ps, pv) = (want.post[p as usize], want.subtree[p as usize], want.post[v as usize]);
+                    assert!(pp - ps < pv && pv <= pp, "{p} is the tree parent of {v}");
+                }
+            }
+        }
+        if snap.dim == 0 && labeler.positions().first().is_some_and(|p| p.dim == 0) {
+            assert!(!snap.frontier.is_empty() || snap.phase.is_none());
+        }
+        let count = |xs: &[Option<u32>]| xs.iter().filter(|x| x.is_some()).count();
+        let now = (
+            snap.parent.iter().filter(|x| x.is_some()).count(),
+            count(&snap.size),
+            count(&snap.post),
+            count(&snap.low),
+        );
+        assert!(
+            now.0 >= filled.0 && now.1 >= filled.1 && now.2 >= filled.2 && now.3 >= filled.3,
+            "values never vanish"
+        );
+        filled = now;
+    }
+    assert_eq!(filled, (60, 60, 60, 60), "everything is known at the end");
+}

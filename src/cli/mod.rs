@@ -67,6 +67,15 @@ pub enum Command {
 
 /// Parses the command line, runs the command, reports errors; the process's exit status.
 pub fn main() -> ExitCode {
+    // `grail ... | head` must end quietly when head closes the pipe, as other command-line tools do,
+    // instead of panicking in `println!`: restore the default SIGPIPE action that Rust's runtime
+    // replaces with "ignore".
+    #[cfg(unix)]
+    // SAFETY: called first thing on the main thread, before any other thread exists; SIG_DFL is a
+    // valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

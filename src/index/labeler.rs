@@ -8,7 +8,7 @@
 //! docs/ARCHITECTURE.md ("Adding a labeling back end") says what a new back end must do.
 
 use super::Labels;
-use crate::telemetry::{Backend, Phase, Sink};
+use crate::telemetry::{Backend, Phase, QueueClass, Sink};
 use anyhow::{Result, bail};
 use serde::Serialize;
 use std::fmt;
@@ -56,6 +56,23 @@ pub struct Position {
     pub dim: usize,
     pub phase: Phase,
     pub level: usize,
+}
+
+/// What a run knows of one dimension so far, vertex by vertex (`None`: not computed yet), for the
+/// explorer's picture of a small graph while it is stepped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    pub dim: usize,
+    /// The phase of the level run last (`None` before the first).
+    pub phase: Option<Phase>,
+    /// The vertex has its DFS-tree parent: `Some(None)` for a root (its parent is the virtual root).
+    pub parent: Vec<Option<Option<u32>>>,
+    pub size: Vec<Option<u32>>,
+    pub post: Vec<Option<u32>>,
+    /// The min-post `s` of the label `[s, post]`.
+    pub low: Vec<Option<u32>>,
+    /// The level run last, each vertex with the queue its scanned degree put it in.
+    pub frontier: Vec<(u32, QueueClass)>,
 }
 
 /// Where a run stands.
@@ -110,7 +127,18 @@ pub trait Labeler: Send {
 
     /// Back to the start: same graph and settings; work, labels and cancellation cleared.
     fn reset(&mut self);
+
+    /// What is known so far of dimension `dim`, on graphs of at most [`SNAPSHOT_MAX_VERTICES`]
+    /// vertices; `None` elsewhere or where the back end has no view inside a run (the DFS, whose
+    /// one step leaves only finished labels).
+    fn snapshot(&self, _dim: usize) -> Option<Snapshot> {
+        None
+    }
 }
+
+/// The largest graph whose runs keep snapshots (the picture draws whole graphs of about 80
+/// vertices; copying a frontier per level costs nothing at this size).
+pub const SNAPSHOT_MAX_VERTICES: usize = 4096;
 
 /// How a [`drive`] ended.
 #[derive(Debug)]

@@ -15,9 +15,9 @@ use super::tree::Tree;
 use super::{ParentMethod, PipelineConfig};
 use crate::graph::Graph;
 use crate::index::DimensionLabels;
-use crate::index::labeler::LevelStep;
+use crate::index::labeler::{LevelStep, SNAPSHOT_MAX_VERTICES, Snapshot};
 use crate::index::order::DimensionOrder;
-use crate::telemetry::{Event, Phase, QueueSizes, memory_event};
+use crate::telemetry::{Event, Phase, QueueClass, QueueSizes, memory_event};
 use anyhow::Result;
 use std::time::Instant;
 
@@ -98,6 +98,8 @@ pub struct DimensionRun {
     totals: PhaseTotals,
     order: Option<DimensionOrder>,
     work: Work,
+    /// The level run last, with its phase (kept on small graphs only, for [`Self::snapshot`]).
+    last_level: (Option<Phase>, Vec<(u32, QueueClass)>),
 }
 
 impl DimensionRun {
@@ -111,6 +113,7 @@ impl DimensionRun {
             totals: PhaseTotals::default(),
             order: None,
             work: Work::Start,
+            last_level: (None, Vec::new()),
         }
     }
 
@@ -229,41 +232,81 @@ impl DimensionRun {
         let order = self.order.as_ref().expect("the order is built when the first phase starts");
         // Top-down phases run level `step`; bottom-up phases walk the levels from the deepest one.
         let bottom_up = |levels: usize| levels - 1 - step;
+        let keep = dag.num_vertices() <= SNAPSHOT_MAX_VERTICES;
+        let mut kept = Vec::new();
+        let mut measure = |frontier: &[u32], degree: &(dyn Fn(u32) -> usize + Sync)| {
+            if keep {
+                kept = frontier.iter().map(|&v| (v, QueueClass::of(degree(v)))).collect();
+            }
+            frontier::measure(frontier, degree)
+        };
         let measured = match &self.work {
             Work::Selecting(s) => {
                 let frontier = buckets.level(step);
                 s.run_level(dag, order, frontier);
-                frontier::measure(frontier, |v| ParentSelection::scanned_degree(dag, v))
+                measure(frontier, &|v| ParentSelection::scanned_degree(dag, v))
             }
             Work::Weighing(s) => {
                 let level = bottom_up(buckets.num_levels());
                 let frontier = buckets.level(level);
                 s.run_level(dag, order, frontier, self.dim, level as u32)?;
-                frontier::measure(frontier, |v| SubgraphSizes::scanned_degree(dag, v))
+                measure(frontier, &|v| SubgraphSizes::scanned_degree(dag, v))
             }
             Work::SelectingByWeight(s) => {
                 let frontier = buckets.level(step);
                 s.run_level(dag, order, frontier, step as u32)?;
-                frontier::measure(frontier, |v| ParentSssp::scanned_degree(dag, v))
+                measure(frontier, &|v| ParentSssp::scanned_degree(dag, v))
             }
             Work::Sizing(tree, s) => {
                 let frontier = tree.depth_levels.level(bottom_up(tree.depth_levels.num_levels()));
                 s.run_level(tree, frontier);
-                frontier::measure(frontier, |v| SubtreeSizes::scanned_degree(tree, v))
+                measure(frontier, &|v| SubtreeSizes::scanned_degree(tree, v))
             }
             Work::Numbering(tree, sizes, p) => {
                 let frontier = tree.depth_levels.level(step);
                 p.run_level(tree, sizes, frontier);
-                frontier::measure(frontier, |v| PostOrder::scanned_degree(tree, v))
+                measure(frontier, &|v| PostOrder::scanned_degree(tree, v))
             }
             Work::Lowering(post, _, m) => {
                 let frontier = buckets.level(bottom_up(buckets.num_levels()));
                 m.run_level(dag, post, frontier);
-                frontier::measure(frontier, |v| MinPost::scanned_degree(dag, v))
+                measure(frontier, &|v| MinPost::scanned_degree(dag, v))
             }
             other => unreachable!("no phase runs levels on {other:?} ({phase:?})"),
         };
+        self.last_level = (Some(phase), kept);
         Ok(measured)
+    }
+
+    /// What this dimension knows so far (see [`Snapshot`]). The weight method's phase 1 shows its
+    /// frontier only: its growing tree is not read out.
+    pub fn snapshot(&self, dag: &Graph) -> Snapshot {
+        let n = dag.num_vertices();
+        let all = |f: &dyn Fn(u32) -> Option<u32>| (0..n as u32).map(f).collect::<Vec<_>>();
+        let known = |values: &[u32]| values.iter().take(n).map(|&x| Some(x)).collect::<Vec<_>>();
+        let tree_parents = |t: &Tree| t.parents().into_iter().map(Some).collect::<Vec<_>>();
+        let none = vec![None; n];
+        let (parent, size, post, low) = match &self.work {
+            Work::Selecting(s) => {
+                ((0..n as u32).map(|v| s.parent_so_far(v)).collect(), none.clone(), none.clone(), none)
+            }
+            Work::TreeReady(t) => (tree_parents(t), none.clone(), none.clone(), none),
+            Work::Sizing(t, s) => (tree_parents(t), all(&|v| s.size_so_far(v)), none.clone(), none),
+            Work::SizesReady(t, s) => (tree_parents(t), known(&s.size), none.clone(), none),
+            Work::Numbering(t, s, p) => (tree_parents(t), known(&s.size), all(&|v| p.post_so_far(v)), none),
+            Work::PostReady(post, size) => (derived_parents(dag, post, size), known(size), known(post), none),
+            Work::Lowering(post, size, m) => {
+                (derived_parents(dag, post, size), known(size), known(post), all(&|v| m.low_so_far(v)))
+            }
+            Work::Done(d) => {
+                (derived_parents(dag, &d.post, &d.subtree), known(&d.subtree), known(&d.post), known(&d.low))
+            }
+            Work::Start | Work::Weighing(_) | Work::WeightsReady(_) | Work::SelectingByWeight(_) | Work::Spent => {
+                (vec![None; n], none.clone(), none.clone(), none)
+            }
+        };
+        let (phase, frontier) = self.last_level.clone();
+        Snapshot { dim: self.dim, phase, parent, size, post, low, frontier }
     }
 
     /// Turns the finished phase's state into the next phase's input.
@@ -285,4 +328,15 @@ impl DimensionRun {
             other => unreachable!("phase {phase:?} cannot finish from {other:?}"),
         };
     }
+}
+
+/// DFS-tree parents once the tree itself is gone but post numbers and subtree sizes are known: the
+/// tree parent of `v` is the DAG parent whose subtree holds `v` (`post(p) - size(p) < post(v) <=
+/// post(p)`) with the smallest subtree; a vertex with none is a root.
+fn derived_parents(dag: &Graph, post: &[u32], size: &[u32]) -> Vec<Option<Option<u32>>> {
+    let holds =
+        |p: u32, v: u32| post[p as usize] - size[p as usize] < post[v as usize] && post[v as usize] <= post[p as usize];
+    (0..dag.num_vertices() as u32)
+        .map(|v| Some(dag.parents(v).iter().copied().filter(|&p| holds(p, v)).min_by_key(|&p| size[p as usize])))
+        .collect()
 }

@@ -7,7 +7,7 @@ use super::PipelineConfig;
 use super::dimension::{Context, DimensionRun};
 use super::levels::DagLevels;
 use crate::graph::Graph;
-use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, Status, Until};
+use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::{DimensionLabels, Labeler, Labels};
 use crate::telemetry::{Backend, Event, Sink, memory_event};
 use anyhow::{Result, bail, ensure};
@@ -194,6 +194,11 @@ impl Labeler for PipelineLabeler {
 
     fn cancel_token(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.cancel)
+    }
+
+    fn snapshot(&self, dim: usize) -> Option<Snapshot> {
+        let run = self.runs.get(dim).filter(|_| self.dag.num_vertices() <= SNAPSHOT_MAX_VERTICES)?;
+        Some(run.snapshot(&self.dag))
     }
 
     fn reset(&mut self) {

@@ -39,6 +39,11 @@ impl MinPost {
         });
     }
 
+    /// `v`'s low once its level has run (they start at 0, which no finished value is).
+    pub fn low_so_far(&self, v: u32) -> Option<u32> {
+        Some(atomic::get(&self.low, v)).filter(|&x| x != 0)
+    }
+
     pub fn heap_bytes(&self) -> usize {
         self.low.len() * 4
     }

@@ -70,6 +70,16 @@ impl ParentSelection {
         self.tree.heap_bytes()
     }
 
+    /// `v`'s parent once chosen: `Some(None)` for a root (hung below ρ), `None` while not ready.
+    pub fn parent_so_far(&self, v: u32) -> Option<Option<u32>> {
+        // An attached vertex is at depth 1 or more; only ρ and unattached vertices are at 0.
+        if self.tree.depth(v) == 0 {
+            return None;
+        }
+        let p = self.tree.parent(v);
+        Some((p != self.tree.rho()).then_some(p))
+    }
+
     /// The finished T (building its ordered children lists is O(n), done once after the last level).
     pub fn finish(self, order: &DimensionOrder, n: usize) -> Tree {
         let (parent, depth) = self.tree.into_parent_depth();

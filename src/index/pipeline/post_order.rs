@@ -40,6 +40,11 @@ impl PostOrder {
         });
     }
 
+    /// `v`'s post once its level has run (they start at 0, which no finished value is).
+    pub fn post_so_far(&self, v: u32) -> Option<u32> {
+        Some(atomic::get(&self.post, v)).filter(|&x| x != 0)
+    }
+
     pub fn heap_bytes(&self) -> usize {
         self.offset.len() * 8
     }

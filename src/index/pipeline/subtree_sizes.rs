@@ -47,6 +47,11 @@ impl SubtreeSizes {
         });
     }
 
+    /// `v`'s size once its level has run (they start at 0, which no finished value is).
+    pub fn size_so_far(&self, v: u32) -> Option<u32> {
+        Some(atomic::get(&self.size, v)).filter(|&x| x != 0)
+    }
+
     pub fn heap_bytes(&self) -> usize {
         self.size.len() * 8
     }

@@ -181,6 +181,18 @@ impl Tree {
     pub fn heap_bytes(&self) -> usize {
         self.children.heap_bytes() + self.depth_levels.heap_bytes()
     }
+
+    /// Every vertex's parent (`None` for the roots, whose parent is ρ), read off the children lists.
+    pub fn parents(&self) -> Vec<Option<u32>> {
+        let rho = self.rho();
+        let mut parent = vec![None; rho as usize];
+        for p in 0..=rho {
+            for &c in self.children.neighbors(p) {
+                parent[c as usize] = (p != rho).then_some(p);
+            }
+        }
+        parent
+    }
 }
 
 #[cfg(test)]
