@@ -7,7 +7,7 @@ use crate::gpu::{Gpu, search};
 use crate::graph::generators::GeneratorSpec;
 use crate::graph::{Graph, io};
 use crate::index::labeler::{Driven, Until, drive, run_to_end};
-use crate::index::{Labels, Order, dfs};
+use crate::index::{Labeler, Labels, Order, dfs};
 use crate::query::{Engine, Method, Scratch, random_queries};
 use crate::telemetry::{Backend, Event, NullSink};
 use crate::workspace::Workspace;
@@ -52,9 +52,10 @@ pub fn run(
     report: &mut dyn FnMut(&CaseResult),
 ) -> Result<Vec<CaseResult>> {
     let mut results = Vec::new();
-    let stepper = check_stepper()?;
-    report(&stepper);
-    results.push(stepper);
+    for case in [check_stepper()?, check_snapshots()?] {
+        report(&case);
+        results.push(case);
+    }
     let mut check = |name: String, ws: &Workspace| -> Result<()> {
         let result = check_graph(gpu, name, ws)?;
         report(&result);
@@ -185,6 +186,58 @@ fn check_stepper() -> Result<CaseResult> {
         queries: 0,
         problems,
     })
+}
+
+/// The GPU's snapshots (what the explorer's picture draws while stepping) on a small graph: every
+/// value they show is the final one, values never disappear, and by the end of each dimension all
+/// are known.
+fn check_snapshots() -> Result<CaseResult> {
+    let spec = "random:n=70,deg=3,seed=12";
+    let dag = Arc::new(spec.parse::<GeneratorSpec>()?.generate()?);
+    let (dims, order) = (2, Order::Random { seed: 4 });
+    let expected = dfs::label(&dag, dims, order)?;
+    let mut labeler = open_exactly(&dag, &LabelSpec::new(Backend::Gpu, dims, order))?;
+    let problems = snapshot_problems(labeler.as_mut(), &expected)?;
+    Ok(CaseResult {
+        graph: format!("GPU snapshots on {spec}"),
+        vertices: dag.num_vertices(),
+        edges: dag.num_edges(),
+        label_checks: 1,
+        queries: 0,
+        problems,
+    })
+}
+
+/// Steps `labeler` level by level and checks every snapshot of every dimension against `expected`.
+pub fn snapshot_problems(labeler: &mut dyn Labeler, expected: &Labels) -> Result<Vec<String>> {
+    let mut problems = Vec::new();
+    let mut seen = vec![0usize; expected.dims()];
+    let never = AtomicBool::new(false);
+    while let Driven::Reached = drive(labeler, Until::Level, &mut NullSink, &never, &mut |_| {})? {
+        for (dim, seen) in seen.iter_mut().enumerate() {
+            let Some(snap) = labeler.snapshot(dim) else {
+                problems.push(format!("dimension {dim}: no snapshot"));
+                continue;
+            };
+            let want = expected.dimension(dim);
+            let columns =
+                [("size", &snap.size, &want.subtree), ("post", &snap.post, &want.post), ("low", &snap.low, &want.low)];
+            for (what, got, want) in columns {
+                if let Some(v) = (0..want.len()).find(|&v| got[v].is_some_and(|x| x != want[v])) {
+                    problems.push(format!("dimension {dim}: {what} of {v} shown as {:?}, finally {}", got[v], want[v]));
+                }
+            }
+            let count = snap.size.iter().chain(&snap.post).chain(&snap.low).filter(|x| x.is_some()).count();
+            if count < *seen {
+                problems.push(format!("dimension {dim}: values disappeared ({seen} known, then {count})"));
+            }
+            *seen = count;
+        }
+        if problems.len() > 5 {
+            break;
+        }
+    }
+    Ok(problems)
 }
 
 /// Where two label sets first differ, in words.

@@ -633,3 +633,16 @@ fn snapshots_only_ever_show_final_values_and_fill_in_phase_by_phase() {
     }
     assert_eq!(filled, (60, 60, 60, 60), "everything is known at the end");
 }
+
+#[test]
+fn the_selftests_snapshot_check_passes_on_the_cpu_pipeline_and_catches_wrong_labels() {
+    let dag = random_sparse(70, 3, 12);
+    let cfg = PipelineConfig { all_dims_at_once: true, ..config(2, Order::Random { seed: 4 }, ParentMethod::Exact) };
+    let expected = dfs::label(&dag, 2, Order::Random { seed: 4 }).unwrap();
+    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+    assert_eq!(grail::selftest::snapshot_problems(&mut labeler, &expected).unwrap(), Vec::<String>::new());
+    // Against another seed's labels, the same run must be reported.
+    let other = dfs::label(&dag, 2, Order::Random { seed: 5 }).unwrap();
+    labeler.reset();
+    assert!(!grail::selftest::snapshot_problems(&mut labeler, &other).unwrap().is_empty());
+}

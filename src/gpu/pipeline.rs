@@ -10,10 +10,10 @@
 use super::context::Gpu;
 use super::memory::Ledger;
 use crate::graph::Graph;
-use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, Status, Until, run_to_end};
+use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::order::keys_and_roots;
 use crate::index::{DimensionLabels, Labeler, Labels, Order};
-use crate::telemetry::{Backend, Event, Phase, QueueSizes, Sink, memory_event};
+use crate::telemetry::{Backend, Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
 use anyhow::{Context, Result, bail, ensure};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, LaunchConfig, PushKernelArg, sys};
 use rayon::prelude::*;
@@ -25,12 +25,6 @@ const THREADS: u32 = 256;
 const WARPS_PER_BLOCK: u32 = THREADS / 32;
 /// Blocks of `hub_sibling_sums` (hubs are few; each block sorts one at a time).
 const HUB_BLOCKS: u32 = 256;
-
-/// Labels `dag` on the process's GPU ([`super::shared`]). Fails, with the reason, when there is no
-/// usable GPU, not enough device memory, or the graph has a cycle.
-pub fn label(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink) -> Result<Labels> {
-    run_to_end(&mut GpuLabeler::new(dag, dims, order)?, sink)
-}
 
 /// A call that may run many levels returns after about this long (the explorer pauses and redraws
 /// between calls; the levels' times are read back once per call, not once per level).
@@ -53,12 +47,16 @@ struct Cursor {
     seconds: f64,
     /// Levels run but not yet reported (their times are read off the events in one wait).
     pending: Vec<LevelRecord>,
+    /// The Kahn level run last (for snapshots).
+    last_level: Option<usize>,
 }
 
 /// The GPU labeler behind the [`Labeler`] contract: one BFS level per step, or many levels of a
 /// phase per call (the caller may cancel or reset it). The graph and all arrays stay on the device
 /// throughout.
 pub struct GpuLabeler {
+    /// The graph, kept for snapshots (which vertices a level holds, parents of finished dimensions).
+    dag: Arc<Graph>,
     run: DeviceRun<'static>,
     dims: usize,
     order: Order,
@@ -80,7 +78,7 @@ pub struct GpuLabeler {
 
 impl GpuLabeler {
     /// Uploads `dag` to the process's GPU and prepares `dims` dimensions in `order`.
-    pub fn new(dag: &Graph, dims: usize, order: Order) -> Result<GpuLabeler> {
+    pub fn new(dag: &Arc<Graph>, dims: usize, order: Order) -> Result<GpuLabeler> {
         ensure!(dims >= 1, "at least one dimension is needed");
         let gpu = super::shared()?;
         let n = dag.num_vertices() as u32;
@@ -98,6 +96,7 @@ impl GpuLabeler {
             || DeviceRun::new(gpu, dag),
         );
         Ok(GpuLabeler {
+            dag: Arc::clone(dag),
             run: run?,
             dims,
             order,
@@ -153,6 +152,7 @@ impl GpuLabeler {
                         edges: 0,
                         seconds: 0.0,
                         pending: Vec::new(),
+                        last_level: None,
                     })
                 }
             };
@@ -167,6 +167,7 @@ impl GpuLabeler {
             let cursor = self.cursor.as_mut().expect("set above");
             self.run.mark(cursor.pending.len())?;
             let (record, more) = self.run.run_level(phase, cursor.step)?;
+            cursor.last_level = Some(record.kahn_level);
             cursor.edges += record.edges_scanned;
             cursor.pending.push(record);
             cursor.step += 1;
@@ -204,7 +205,16 @@ impl GpuLabeler {
         let cursor = self.cursor.as_mut().expect("a phase just ended");
         let dim = cursor.dim;
         if cursor.phase + 1 < PHASES.len() {
-            *cursor = Cursor { phase: cursor.phase + 1, step: 0, edges: 0, seconds: 0.0, pending: Vec::new(), dim };
+            let last_level = cursor.last_level;
+            *cursor = Cursor {
+                phase: cursor.phase + 1,
+                step: 0,
+                edges: 0,
+                seconds: 0.0,
+                pending: Vec::new(),
+                dim,
+                last_level,
+            };
             return Ok(());
         }
         self.dimensions.push(self.run.download_dimension()?);
@@ -220,7 +230,15 @@ impl GpuLabeler {
         structures.push((DEVICE_TOTAL.into(), total));
         sink.emit(memory_event(structures));
         if dim + 1 < self.dims {
-            *cursor = Cursor { dim: dim + 1, phase: 0, step: 0, edges: 0, seconds: 0.0, pending: Vec::new() };
+            *cursor = Cursor {
+                dim: dim + 1,
+                phase: 0,
+                step: 0,
+                edges: 0,
+                seconds: 0.0,
+                pending: Vec::new(),
+                last_level: None,
+            };
             return Ok(());
         }
         self.labels = Some(Labels::from_dimensions(self.order, &self.dimensions, std::mem::take(&mut self.level)));
@@ -271,6 +289,30 @@ impl Labeler for GpuLabeler {
 
     fn cancel_token(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.cancel)
+    }
+
+    fn snapshot(&self, dim: usize) -> Option<Snapshot> {
+        let dag = &self.dag;
+        let n = dag.num_vertices();
+        if n > SNAPSHOT_MAX_VERTICES {
+            return None;
+        }
+        if let Some(done) = self.dimensions.get(dim) {
+            return Some(Snapshot::of_labels(dag, dim, done));
+        }
+        let empty = Snapshot {
+            dim,
+            phase: None,
+            parent: vec![None; n],
+            size: vec![None; n],
+            post: vec![None; n],
+            low: vec![None; n],
+            frontier: Vec::new(),
+        };
+        match &self.cursor {
+            Some(c) if c.dim == dim && !self.finished => self.run.snapshot(dag, c).ok(),
+            _ => Some(empty),
+        }
     }
 
     fn reset(&mut self) {
@@ -391,6 +433,8 @@ struct DeviceRun<'g> {
 /// A finished level, waiting for its time to be read off the events.
 struct LevelRecord {
     level: usize,
+    /// The Kahn level the step ran (bottom-up phases count their steps from the deepest).
+    kahn_level: usize,
     queues: QueueSizes,
     edges_scanned: u64,
 }
@@ -483,6 +527,68 @@ impl<'g> DeviceRun<'g> {
         Ok(())
     }
 
+    /// The current dimension as far as `cursor` has run it, read from the device. Which values are
+    /// final follows from the order the phases walk the Kahn levels: a parent once its vertex is
+    /// attached (depth > 0); sizes and min-posts once the vertex's level has run bottom-up; post
+    /// numbers once it has run top-down; every value of an earlier phase.
+    fn snapshot(&self, dag: &Graph, cursor: &Cursor) -> Result<Snapshot> {
+        let stream = &self.gpu.stream;
+        let n = self.n as usize;
+        let (tree, size, post, low, level) = (
+            stream.clone_dtoh(&self.tree)?,
+            stream.clone_dtoh(&self.size)?,
+            stream.clone_dtoh(&self.post)?,
+            stream.clone_dtoh(&self.low)?,
+            stream.clone_dtoh(&self.level)?,
+        );
+        let deepest = self.levels.len().saturating_sub(1);
+        // Whether vertex v's value of phase index `p` is final.
+        let done = |p: usize, v: usize| -> bool {
+            if cursor.phase > p {
+                return true;
+            }
+            if cursor.phase < p || cursor.step == 0 {
+                return false;
+            }
+            let l = level[v] as usize;
+            match PHASES[p] {
+                Phase::ParentSelection | Phase::PostOrder => l < cursor.step,
+                _ => l + cursor.step > deepest,
+            }
+        };
+        let known = |values: &[u32], p: usize| (0..n).map(|v| done(p, v).then(|| values[v])).collect();
+        let parent = (0..n)
+            .map(|v| {
+                let (p, depth) = (tree[4 * v], tree[4 * v + 1]);
+                (depth > 0).then(|| (p != self.n).then_some(p))
+            })
+            .collect();
+        let phase = cursor
+            .last_level
+            .map(|_| PHASES[if cursor.step == 0 { cursor.phase.saturating_sub(1) } else { cursor.phase }]);
+        let frontier = match (phase, cursor.last_level) {
+            // Dimension 0 writes the levels as it releases vertices: an unattached vertex has none yet.
+            (Some(phase), Some(l)) => (0..n as u32)
+                .filter(|&v| level[v as usize] as usize == l && tree[4 * v as usize + 1] > 0)
+                .map(|v| {
+                    let degree =
+                        if phase == Phase::ParentSelection { dag.parents(v).len() } else { dag.children(v).len() };
+                    (v, QueueClass::of(degree))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Ok(Snapshot {
+            dim: cursor.dim,
+            phase,
+            parent,
+            size: known(&size, 1),
+            post: known(&post, 2),
+            low: known(&low, 3),
+            frontier,
+        })
+    }
+
     fn download_dimension(&self) -> Result<DimensionLabels> {
         let stream = &self.gpu.stream;
         Ok(DimensionLabels {
@@ -519,7 +625,7 @@ impl<'g> DeviceRun<'g> {
                     medium: q.in_count[1] as u64,
                     large: q.in_count[2] as u64,
                 };
-                LevelRecord { level: step, queues, edges_scanned: q.in_degrees }
+                LevelRecord { level: step, kahn_level: level, queues, edges_scanned: q.in_degrees }
             }
             Phase::SubtreeSizes => {
                 self.launch_per_vertex(&q, PerVertex::PushSizes)?;
@@ -530,15 +636,15 @@ impl<'g> DeviceRun<'g> {
                     self.sibling_sums()?;
                     edges_scanned += self.cadj.len() as u64;
                 }
-                LevelRecord { level: step, queues: out_queues(&q), edges_scanned }
+                LevelRecord { level: step, kahn_level: level, queues: out_queues(&q), edges_scanned }
             }
             Phase::PostOrder => {
                 self.launch_per_vertex(&q, PerVertex::PostOrder)?;
-                LevelRecord { level: step, queues: out_queues(&q), edges_scanned: tree_edges }
+                LevelRecord { level: step, kahn_level: level, queues: out_queues(&q), edges_scanned: tree_edges }
             }
             _ => {
                 self.launch_min_post(&q)?;
-                LevelRecord { level: step, queues: out_queues(&q), edges_scanned: q.out_degrees }
+                LevelRecord { level: step, kahn_level: level, queues: out_queues(&q), edges_scanned: q.out_degrees }
             }
         };
         let more = if top_down { step < self.levels.len() - 1 } else { level > 0 };

@@ -7,7 +7,8 @@
 //! CPU, happens above this module (`crate::backend`), because `index/` knows nothing of the GPU.
 //! docs/ARCHITECTURE.md ("Adding a labeling back end") says what a new back end must do.
 
-use super::Labels;
+use super::{DimensionLabels, Labels};
+use crate::graph::Graph;
 use crate::telemetry::{Backend, Phase, QueueClass, Sink};
 use anyhow::{Result, bail};
 use serde::Serialize;
@@ -73,6 +74,35 @@ pub struct Snapshot {
     pub low: Vec<Option<u32>>,
     /// The level run last, each vertex with the queue its scanned degree put it in.
     pub frontier: Vec<(u32, QueueClass)>,
+}
+
+impl Snapshot {
+    /// A finished dimension: every value known.
+    pub fn of_labels(dag: &Graph, dim: usize, labels: &DimensionLabels) -> Snapshot {
+        let known = |values: &[u32]| values.iter().map(|&x| Some(x)).collect();
+        Snapshot {
+            dim,
+            phase: None,
+            parent: tree_parents(dag, &labels.post, &labels.subtree).into_iter().map(Some).collect(),
+            size: known(&labels.subtree),
+            post: known(&labels.post),
+            low: known(&labels.low),
+            frontier: Vec::new(),
+        }
+    }
+}
+
+/// DFS-tree parents from post numbers and subtree sizes (`None` for a root): the tree parent of `v`
+/// is, among its DAG parents, the one whose subtree holds `v` (`post(p) - size(p) < post(v) <=
+/// post(p)`) with the smallest subtree: every T-ancestor's subtree holds `v`, the T-parent is the
+/// deepest of them, and it is a DAG parent.
+pub fn tree_parents(dag: &Graph, post: &[u32], size: &[u32]) -> Vec<Option<u32>> {
+    let holds = |p: u32, v: u32| {
+        let (pp, pv) = (post[p as usize], post[v as usize]);
+        pp - size[p as usize] < pv && pv <= pp
+    };
+    let parent_of = |v: u32| dag.parents(v).iter().copied().filter(|&p| holds(p, v)).min_by_key(|&p| size[p as usize]);
+    (0..dag.num_vertices() as u32).map(parent_of).collect()
 }
 
 /// Where a run stands.

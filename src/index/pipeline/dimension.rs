@@ -15,7 +15,7 @@ use super::tree::Tree;
 use super::{ParentMethod, PipelineConfig};
 use crate::graph::Graph;
 use crate::index::DimensionLabels;
-use crate::index::labeler::{LevelStep, SNAPSHOT_MAX_VERTICES, Snapshot};
+use crate::index::labeler::{LevelStep, SNAPSHOT_MAX_VERTICES, Snapshot, tree_parents};
 use crate::index::order::DimensionOrder;
 use crate::telemetry::{Event, Phase, QueueClass, QueueSizes, memory_event};
 use anyhow::Result;
@@ -284,22 +284,25 @@ impl DimensionRun {
         let n = dag.num_vertices();
         let all = |f: &dyn Fn(u32) -> Option<u32>| (0..n as u32).map(f).collect::<Vec<_>>();
         let known = |values: &[u32]| values.iter().take(n).map(|&x| Some(x)).collect::<Vec<_>>();
-        let tree_parents = |t: &Tree| t.parents().into_iter().map(Some).collect::<Vec<_>>();
+        let grown = |t: &Tree| t.parents().into_iter().map(Some).collect::<Vec<_>>();
+        let derived = |post: &[u32], size: &[u32]| tree_parents(dag, post, size).into_iter().map(Some).collect();
         let none = vec![None; n];
         let (parent, size, post, low) = match &self.work {
             Work::Selecting(s) => {
                 ((0..n as u32).map(|v| s.parent_so_far(v)).collect(), none.clone(), none.clone(), none)
             }
-            Work::TreeReady(t) => (tree_parents(t), none.clone(), none.clone(), none),
-            Work::Sizing(t, s) => (tree_parents(t), all(&|v| s.size_so_far(v)), none.clone(), none),
-            Work::SizesReady(t, s) => (tree_parents(t), known(&s.size), none.clone(), none),
-            Work::Numbering(t, s, p) => (tree_parents(t), known(&s.size), all(&|v| p.post_so_far(v)), none),
-            Work::PostReady(post, size) => (derived_parents(dag, post, size), known(size), known(post), none),
-            Work::Lowering(post, size, m) => {
-                (derived_parents(dag, post, size), known(size), known(post), all(&|v| m.low_so_far(v)))
-            }
+            Work::TreeReady(t) => (grown(t), none.clone(), none.clone(), none),
+            Work::Sizing(t, s) => (grown(t), all(&|v| s.size_so_far(v)), none.clone(), none),
+            Work::SizesReady(t, s) => (grown(t), known(&s.size), none.clone(), none),
+            Work::Numbering(t, s, p) => (grown(t), known(&s.size), all(&|v| p.post_so_far(v)), none),
+            Work::PostReady(post, size) => (derived(post, size), known(size), known(post), none),
+            Work::Lowering(post, size, m) => (derived(post, size), known(size), known(post), all(&|v| m.low_so_far(v))),
             Work::Done(d) => {
-                (derived_parents(dag, &d.post, &d.subtree), known(&d.subtree), known(&d.post), known(&d.low))
+                return Snapshot {
+                    phase: self.last_level.0,
+                    frontier: self.last_level.1.clone(),
+                    ..Snapshot::of_labels(dag, self.dim, d)
+                };
             }
             Work::Start | Work::Weighing(_) | Work::WeightsReady(_) | Work::SelectingByWeight(_) | Work::Spent => {
                 (vec![None; n], none.clone(), none.clone(), none)
@@ -328,15 +331,4 @@ impl DimensionRun {
             other => unreachable!("phase {phase:?} cannot finish from {other:?}"),
         };
     }
-}
-
-/// DFS-tree parents once the tree itself is gone but post numbers and subtree sizes are known: the
-/// tree parent of `v` is the DAG parent whose subtree holds `v` (`post(p) - size(p) < post(v) <=
-/// post(p)`) with the smallest subtree; a vertex with none is a root.
-fn derived_parents(dag: &Graph, post: &[u32], size: &[u32]) -> Vec<Option<Option<u32>>> {
-    let holds =
-        |p: u32, v: u32| post[p as usize] - size[p as usize] < post[v as usize] && post[v as usize] <= post[p as usize];
-    (0..dag.num_vertices() as u32)
-        .map(|v| Some(dag.parents(v).iter().copied().filter(|&p| holds(p, v)).min_by_key(|&p| size[p as usize])))
-        .collect()
 }
