@@ -3,7 +3,8 @@
 //! `io::Format`, paths inside macro calls such as `format!("{}", crate::x::y())`).
 //!
 //! Not dependencies: `mod child;` and a parent re-exporting its descendants (`pub use child::Name;`,
-//! `pub use child::*`): those are the module's facade. Naming a module alone (`use crate::query;`)
+//! `pub use child::*`): those are the module's facade. (Re-exporting an item from elsewhere, say
+//! `pub use crate::telemetry::Phase;`, does count.) Naming a module alone (`use crate::query;`)
 //! is no dependency either; what counts is the item later reached through it (`query::Engine`).
 //! Names used alone in code (`Labels`, `build_labels(..)`) are looked up only when a re-export or a
 //! glob import could bind them (a plain `use` made its edge already): so a facade re-export that
@@ -142,15 +143,18 @@ impl<'ast> Visit<'ast> for EdgeVisitor<'_> {
         match item {
             Item::Use(u) => self.on_use(u),
             Item::Mod(m) => {
-                // `mod child;` is visited as its own file; an inline module is a new scope.
-                if let Some((_, inner)) = &m.content {
-                    let outer = self.module;
-                    self.module = self.model.modules[outer].children[&m.ident.to_string()];
-                    for item in inner {
-                        self.visit_item(item);
-                    }
-                    self.module = outer;
+                // `mod child;` is visited as its own file; an inline module is a new scope. (One
+                // inside a function body is not in the module tree: its paths resolve as if
+                // written in the enclosing module.)
+                let Some((_, inner)) = &m.content else { return };
+                let outer = self.module;
+                if let Some(&child) = self.model.modules[outer].children.get(&m.ident.to_string()) {
+                    self.module = child;
                 }
+                for item in inner {
+                    self.visit_item(item);
+                }
+                self.module = outer;
             }
             other => syn::visit::visit_item(self, other),
         }

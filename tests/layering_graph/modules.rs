@@ -139,7 +139,7 @@ impl<'a> Builder<'a> {
     /// Registers `items` as the contents of `module`; `dir` is where its `mod x;` files live.
     fn fill(&mut self, module: ModId, items: &'a [Item], dir: &str) -> Result<(), String> {
         for item in items {
-            if item_attrs(item).is_some_and(|attrs| is_test_only(attrs)) {
+            if item_attrs(item).is_some_and(is_test_only) {
                 if let Item::Mod(m) = item
                     && m.content.is_none()
                 {
@@ -326,7 +326,7 @@ struct BlockUses(Vec<UseLeaf>);
 
 impl<'ast> Visit<'ast> for BlockUses {
     fn visit_item(&mut self, item: &'ast Item) {
-        if item_attrs(item).is_some_and(|attrs| is_test_only(attrs)) {
+        if item_attrs(item).is_some_and(is_test_only) {
             return;
         }
         match item {

@@ -174,12 +174,23 @@ fn the_binary_reaches_the_library_by_its_crate_name_and_other_crates_are_not_fol
 
 #[test]
 fn inline_modules_are_their_own_scope_in_their_file() {
+    // `x` means `crate::c` outside `inner` and `crate::b` inside it: each `x::T` has one target.
     let g = graph(&[
-        ("src/lib.rs", "mod a;\nmod b;\n"),
-        ("src/a.rs", "mod inner {\n    pub use crate::b::B;\n}\npub fn f() -> inner::B { todo!() }\n"),
-        ("src/b.rs", "pub struct B;\n"),
+        ("src/lib.rs", "mod a;\nmod b;\nmod c;\nmod d;\n"),
+        (
+            "src/a.rs",
+            "use crate::c as x;\npub fn f() -> x::T { todo!() }\n\
+             mod inner {\n    use crate::b as x;\n    pub fn g() -> x::T { todo!() }\n}\n",
+        ),
+        ("src/b.rs", "pub struct T;\n"),
+        ("src/c.rs", "pub struct T;\n"),
+        // A module inside a function body is no part of the module tree, and no trouble.
+        ("src/d.rs", "fn f() {\n    mod local {\n        pub fn g() -> crate::b::T { todo!() }\n    }\n}\n"),
     ]);
-    assert_eq!(g.evidence("src/a.rs", "src/b.rs")[0].text, "use crate::b::B");
+    let lines = |from, to| g.evidence(from, to).iter().map(|e| e.line).collect::<Vec<_>>();
+    assert_eq!(lines("src/a.rs", "src/c.rs"), [2]);
+    assert_eq!(lines("src/a.rs", "src/b.rs"), [5]);
+    assert_eq!(lines("src/d.rs", "src/b.rs"), [3]);
 }
 
 #[test]
