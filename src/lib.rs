@@ -13,6 +13,7 @@ pub mod format;
 pub mod gpu;
 pub mod graph;
 pub mod index;
+pub mod mix;
 mod prefetch;
 pub mod query;
 pub mod selftest;

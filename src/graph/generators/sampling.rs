@@ -3,7 +3,7 @@
 
 use super::limits::MAX_GENERATED_EDGES;
 use crate::graph::Csr;
-use crate::index::order::mix64;
+use crate::mix::mix64;
 use anyhow::{Result, bail};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;

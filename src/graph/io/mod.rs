@@ -7,6 +7,7 @@
 
 mod counted_body;
 mod edge_list;
+mod format;
 mod gra;
 mod header;
 mod matrix_market;
@@ -20,50 +21,15 @@ mod write;
 #[cfg(test)]
 mod dataset_tests;
 
+pub use format::Format;
 pub use read::read_bytes;
 pub use sniff::sniff;
 pub use write::write;
 
 use super::{Graph, LoadedGraph, VertexNames};
 use anyhow::Result;
-use serde::Serialize;
 use std::path::Path;
 use std::sync::Arc;
-
-/// The file formats `grail` reads (and, for `.gra` and edge lists, writes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    /// GRAIL `.gra`: optional `graph_for_greach` line, vertex count, then `u: v1 v2 ... #` per vertex.
-    Gra,
-    /// SNAP-style edge list: `src dst` per line, `#`/`%` comments, any (sparse, huge) integer ids.
-    EdgeList,
-    /// Matrix Market coordinate (`%%MatrixMarket matrix coordinate ...`), 1-based, row -> column.
-    MatrixMarket,
-    /// The transitive-closure report's format: header `n m directed`, then `src dst weight`.
-    Weighted,
-    /// A plain `n m` header, then `src dst` per line (0-based).
-    Header,
-}
-
-impl Format {
-    /// The name `--format` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Gra => "gra",
-            Format::EdgeList => "edge-list",
-            Format::MatrixMarket => "matrix-market",
-            Format::Weighted => "weighted",
-            Format::Header => "header",
-        }
-    }
-}
-
-impl std::fmt::Display for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// Parses already-decompressed bytes in `format`, or in the format [`sniff`] guesses. `source` (a
 /// file name) starts every error message. Returns the format actually used.

@@ -1,0 +1,39 @@
+//! The names of the formats, on their own so that what merely names a format (a loaded graph, the
+//! command line) need not depend on the readers.
+
+use serde::Serialize;
+
+/// The file formats `grail` reads (and, for `.gra` and edge lists, writes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// GRAIL `.gra`: optional `graph_for_greach` line, vertex count, then `u: v1 v2 ... #` per vertex.
+    Gra,
+    /// SNAP-style edge list: `src dst` per line, `#`/`%` comments, any (sparse, huge) integer ids.
+    EdgeList,
+    /// Matrix Market coordinate (`%%MatrixMarket matrix coordinate ...`), 1-based, row -> column.
+    MatrixMarket,
+    /// The transitive-closure report's format: header `n m directed`, then `src dst weight`.
+    Weighted,
+    /// A plain `n m` header, then `src dst` per line (0-based).
+    Header,
+}
+
+impl Format {
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Gra => "gra",
+            Format::EdgeList => "edge-list",
+            Format::MatrixMarket => "matrix-market",
+            Format::Weighted => "weighted",
+            Format::Header => "header",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
