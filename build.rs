@@ -121,10 +121,16 @@ fn render(modules: &[(String, Vec<kernels::Kernel>)], precompiled: bool) -> Stri
          pub const MODULES: [KernelModule; {}] = [\n",
         modules.len()
     );
-    for (name, _) in modules {
+    for (name, signatures) in modules {
         let include = |ext: &str| format!("include_str!(concat!(env!(\"OUT_DIR\"), \"/kernels/{name}.{ext}\"))");
         let ptx = if precompiled { format!("Some({})", include("ptx")) } else { "None".into() };
-        out += &format!("    KernelModule {{ name: \"{name}\", source: {}, ptx: {ptx} }},\n", include("cu"));
+        let kernels: Vec<String> = signatures.iter().map(|k| format!("\"{}\"", k.name)).collect();
+        out += &format!(
+            "    KernelModule {{\n        name: \"{name}\",\n        kernels: &[{}],\n        source: {},\n        \
+             ptx: {ptx},\n    }},\n",
+            kernels.join(", "),
+            include("cu")
+        );
     }
     out += "];\n\n";
     for (name, signatures) in modules {

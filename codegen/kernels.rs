@@ -229,7 +229,8 @@ fn render_kernel(kernel: &Kernel) -> String {
          {pushes}\
          \x20       // SAFETY: the arguments are the kernel's parameters, in its order and with its types\n\
          \x20       // (this launcher is generated from its signature); the caller keeps the rest of the contract.\n\
-         \x20       unsafe {{ args.launch(config) }}.with_context(|| format!(\"cannot launch the {{}} kernel\", Self::NAME))?;\n\
+         \x20       let launched = unsafe {{ args.launch(config) }};\n\
+         \x20       launched.with_context(|| format!(\"cannot launch the {{}} kernel\", Self::NAME))?;\n\
          \x20       Ok(())\n\
          \x20   }}\n\
          }}\n",

@@ -51,7 +51,8 @@ extern "C" __global__ void init_dimension(Node* tree, u32* prefix, const u32* ke
         tree[n].depth = 0;
         tree[n].jump = n;
         tree[n].key = 0;
-        for (u32 i = 0; i < PATH_PREFIX_STEPS; i++) prefix[PATH_PREFIX_STEPS * (u64)n + i] = NONE;  // rho's path is empty
+        // rho's path is empty
+        for (u32 i = 0; i < PATH_PREFIX_STEPS; i++) prefix[PATH_PREFIX_STEPS * (u64)n + i] = NONE;
     }
 }
 

@@ -35,6 +35,7 @@ pub fn run(args: SelftestArgs) -> Result<()> {
             "GPU: {} (compute capability {}.{})",
             gpu.info.name, gpu.info.compute_capability.0, gpu.info.compute_capability.1
         );
+        println!("kernels: {}", gpu.kernel_origin);
     }
     let bundled = default_workspace()?;
     let json = args.json;

@@ -55,6 +55,8 @@ use cudarc::driver::{CudaSlice, CudaView, CudaViewMut, LaunchArgs, PushKernelArg
 pub struct KernelModule {
     /// The file's stem, which names the module at run time (`labeling`).
     pub name: &'static str,
+    /// Its kernels, each with a launcher in the module of the same name below.
+    pub kernels: &'static [&'static str],
     /// The source with the shared constants in place, as NVRTC compiles it.
     pub source: &'static str,
     /// The PTX nvcc compiled at build time for [`PTX_ARCH`], when nvcc was installed.
@@ -162,5 +164,24 @@ mod tests {
         }
         assert_eq!((labeling::MODULE, search::MODULE), ("labeling", "search"));
         assert_eq!(labeling::SelectSmall::NAME, "select_small");
+        assert!(MODULES[0].kernels.contains(&labeling::SelectSmall::NAME));
+    }
+
+    /// Where nvcc was there at build time, its PTX targets the announced architecture and holds
+    /// every kernel under its own (unmangled) name.
+    #[test]
+    fn precompiled_ptx_holds_every_kernel() {
+        if !precompiled() {
+            eprintln!("note: no nvcc at build time; the kernels are compiled by NVRTC at run time");
+            return;
+        }
+        for module in MODULES {
+            let ptx = module.ptx.unwrap_or_default();
+            let target = format!(".target sm_{}{}", PTX_CAPABILITY.0, PTX_CAPABILITY.1);
+            assert!(ptx.contains(&target), "{}: no `{target}`", module.name);
+            for kernel in module.kernels {
+                assert!(ptx.contains(&format!(".entry {kernel}(")), "{}: no entry {kernel}", module.name);
+            }
+        }
     }
 }

@@ -334,7 +334,8 @@ struct DeviceRun<'g> {
     cadj: CudaSlice<u32>,
     /// `Node`s (4 × u32: parent, depth, jump, key) of the n vertices and the virtual root ρ = n.
     tree: CudaSlice<u32>,
-    /// The first `PATH_PREFIX_STEPS` steps of each node's T-path, as order keys (`Prefix` in the kernels).
+    /// The first `PATH_PREFIX_STEPS` steps of each node's T-path, as order keys (`Prefix` in the
+    /// kernels).
     prefix: CudaSlice<u32>,
     key: CudaSlice<u32>,
     /// The dimension's roots in order (the first `root_count` entries).
@@ -343,8 +344,8 @@ struct DeviceRun<'g> {
     pending: CudaSlice<u32>,
     size: CudaSlice<u32>,
     offset: CudaSlice<u32>,
-    /// T-parents with more than `WARP_SIZE` T-children (hubs), whose sibling sums take a sort: hubs listed
-    /// and scratch taken, then per hub `count << 32 | vertex` and its scratch start.
+    /// T-parents with more than `WARP_SIZE` T-children (hubs), whose sibling sums take a sort: hubs
+    /// listed and scratch taken, then per hub `count << 32 | vertex` and its scratch start.
     hub_state: CudaSlice<u64>,
     hubs: CudaSlice<u64>,
     hub_scratch: CudaSlice<u64>,
