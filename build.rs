@@ -4,7 +4,8 @@
 //! - `kernels/<name>.cu`: each kernel source with that table's CUDA header in place of its
 //!   `#include "grail_constants.cuh"`, as NVRTC and nvcc compile it;
 //! - `kernels/<name>.ptx`: each kernel precompiled by nvcc for [`PTX_ARCH`], when nvcc is installed
-//!   (found on PATH, in `$CUDA_HOME/bin` or in `/usr/local/cuda/bin`) and succeeds on every kernel;
+//!   (found on PATH, in `$CUDA_HOME/bin` or in `/usr/local/cuda/bin`) and succeeds on every kernel,
+//!   unless `GRAIL_SKIP_NVCC` is set (to build and check the NVRTC path on a CUDA machine);
 //! - `kernels.rs`: the embedded sources and PTX, and a typed launcher per kernel generated from its
 //!   signature, included by `src/gpu/kernels.rs`.
 //!
@@ -32,6 +33,7 @@ fn main() {
     println!("cargo:rerun-if-changed=kernels");
     println!("cargo:rerun-if-changed=codegen");
     println!("cargo:rerun-if-env-changed=CUDA_HOME");
+    println!("cargo:rerun-if-env-changed=GRAIL_SKIP_NVCC");
 
     let table_path = root.join("kernels/constants.in");
     println!("cargo:rerun-if-changed={}", table_path.display());
@@ -98,8 +100,12 @@ fn precompile(dir: &Path, modules: &[(String, Vec<kernels::Kernel>)]) -> bool {
     true
 }
 
-/// nvcc on PATH, else in `$CUDA_HOME/bin`, else in `/usr/local/cuda/bin`.
+/// nvcc on PATH, else in `$CUDA_HOME/bin`, else in `/usr/local/cuda/bin`; none when
+/// `GRAIL_SKIP_NVCC` is set.
 fn find_nvcc() -> Option<PathBuf> {
+    if env::var_os("GRAIL_SKIP_NVCC").is_some() {
+        return None;
+    }
     let on_path = env::var_os("PATH").map(|p| env::split_paths(&p).collect::<Vec<_>>()).unwrap_or_default();
     let cuda_home = env::var_os("CUDA_HOME").map(|home| PathBuf::from(home).join("bin"));
     on_path
