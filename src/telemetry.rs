@@ -12,10 +12,8 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, mpsc};
 
-/// A frontier vertex whose scanned degree is below this goes to the small queue (a thread per vertex).
-pub const SMALL_DEGREE_LIMIT: usize = 32;
-/// A frontier vertex whose scanned degree is above this goes to the large queue (a block per vertex).
-pub const LARGE_DEGREE_LIMIT: usize = 256;
+/// The queue limits, defined once for Rust and the kernels in `kernels/constants.in`.
+pub use crate::gpu::constants::{LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
 
 /// Which labeler builds the index. It lives with the events (which name it) rather than with the
 /// labelers, so that the event vocabulary depends on no back end.

@@ -1,24 +1,31 @@
-//! One CUDA context, stream and the compiled kernels, opened once per process.
+//! One CUDA context, stream and the loaded kernels, opened once per process.
 //!
-//! Kernels live in `kernels/*.cu`, are embedded in the binary, and are compiled by NVRTC on first
-//! use for the device's own architecture (about 0.1 s), so building `grail` needs no CUDA toolkit.
+//! The kernels (`kernels/*.cu`, embedded by build.rs with the shared constants in place) come from
+//! one of two places. When the build machine had nvcc, build.rs precompiled them to PTX for
+//! `compute_80`, which the driver's JIT turns into code for any device from Ampere on. Otherwise, or
+//! when that PTX cannot be used here, NVRTC compiles them on first use for the device's own
+//! architecture (about 0.1 s), so building `grail` needs no CUDA toolkit. [`Gpu::kernel_origin`]
+//! says which happened.
 
+use super::kernels::{MODULES, PTX_ARCH, PTX_CAPABILITY};
 use super::probe::{GpuInfo, probe};
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, ensure};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
 use std::sync::{Arc, OnceLock};
 
-/// The kernel sources, by module name.
-pub const KERNELS: [(&str, &str); 2] =
-    [("labeling", include_str!("../../kernels/labeling.cu")), ("search", include_str!("../../kernels/search.cu"))];
+/// Loaded kernel modules, by name.
+type Modules = Vec<(&'static str, Arc<CudaModule>)>;
 
 /// An open GPU with every kernel module loaded.
 pub struct Gpu {
     pub info: GpuInfo,
     pub ctx: Arc<CudaContext>,
     pub stream: Arc<CudaStream>,
-    modules: Vec<(&'static str, Arc<CudaModule>)>,
+    /// Where the kernels came from, for reports: `precompiled PTX (compute_80)` or `NVRTC sm_90`,
+    /// with the reason when precompiled PTX was embedded but could not be used.
+    pub kernel_origin: String,
+    modules: Modules,
 }
 
 /// The process's GPU, opened on first use (context creation and NVRTC take a few hundred
@@ -29,21 +36,28 @@ pub fn shared() -> Result<&'static Gpu> {
 }
 
 impl Gpu {
-    /// Opens GPU 0 and compiles the kernels; the error says in one line why there is no GPU.
+    /// Opens GPU 0 and loads the kernels (precompiled, else compiled by NVRTC); the error says in
+    /// one line why there is no GPU.
     pub fn open() -> Result<Gpu> {
         let info = probe().map_err(|reason| anyhow!("no GPU: {reason}"))?;
         let ctx = CudaContext::new(0).context("cannot open GPU 0")?;
         let stream = ctx.default_stream();
-        let arch = architecture(info.compute_capability);
-        let modules = KERNELS
-            .iter()
-            .map(|&(name, source)| {
-                let ptx = compile(name, source, arch)?;
-                let module = ctx.load_module(ptx).with_context(|| format!("cannot load the {name} kernels"))?;
-                Ok((name, module))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Gpu { info, ctx, stream, modules })
+        let (modules, kernel_origin) = match load_precompiled(&ctx, info.compute_capability) {
+            Ok(modules) => (modules, format!("precompiled PTX ({PTX_ARCH})")),
+            Err(unusable) => {
+                let arch = architecture(info.compute_capability);
+                let modules = match (load_with_nvrtc(&ctx, arch), &unusable) {
+                    (Err(e), Some(reason)) => return Err(e.context(reason.clone())),
+                    (modules, _) => modules?,
+                };
+                let origin = match unusable {
+                    None => format!("NVRTC {arch}"),
+                    Some(reason) => format!("NVRTC {arch} ({reason})"),
+                };
+                (modules, origin)
+            }
+        };
+        Ok(Gpu { info, ctx, stream, kernel_origin, modules })
     }
 
     /// A kernel of a module.
@@ -57,6 +71,54 @@ impl Gpu {
         let (free, total) = self.ctx.mem_get_info().context("cannot read GPU memory")?;
         Ok((free as u64, total as u64))
     }
+}
+
+/// Every module from the PTX embedded at build time. The error is None when the build embedded
+/// none (no nvcc there), else why this device cannot use it.
+fn load_precompiled(ctx: &Arc<CudaContext>, capability: (i32, i32)) -> Result<Modules, Option<String>> {
+    if !super::kernels::precompiled() {
+        return Err(None);
+    }
+    precompiled_runs_on(capability).map_err(Some)?;
+    MODULES
+        .iter()
+        .map(|module| {
+            let ptx = Ptx::from_src(module.ptx.unwrap_or_default());
+            let loaded = ctx.load_module(ptx).map_err(|e| {
+                format!("the precompiled {PTX_ARCH} PTX of kernels/{}.cu did not load: {e}", module.name)
+            })?;
+            Ok((module.name, loaded))
+        })
+        .collect::<Result<Modules, String>>()
+        .map_err(Some)
+}
+
+/// Whether a device of `capability` can run the precompiled PTX (the driver compiles PTX for a
+/// virtual architecture on any later device); the error says why not.
+fn precompiled_runs_on(capability: (i32, i32)) -> Result<(), String> {
+    if capability < PTX_CAPABILITY {
+        let ((major, minor), (needed_major, needed_minor)) = (capability, PTX_CAPABILITY);
+        return Err(format!(
+            "the precompiled {PTX_ARCH} PTX needs compute capability {needed_major}.{needed_minor}, \
+             this device has {major}.{minor}"
+        ));
+    }
+    Ok(())
+}
+
+/// Every module compiled by NVRTC for `arch`.
+fn load_with_nvrtc(ctx: &Arc<CudaContext>, arch: &'static str) -> Result<Modules> {
+    // SAFETY: this only tries to open the shared library (dlopen); nothing is called through it.
+    let present = unsafe { cudarc::nvrtc::sys::is_culib_present() };
+    ensure!(present, "NVRTC (libnvrtc.so, from the CUDA toolkit) is needed to compile the kernels and is absent");
+    MODULES
+        .iter()
+        .map(|module| {
+            let ptx = compile(module.name, module.source, arch)?;
+            let loaded = ctx.load_module(ptx).with_context(|| format!("cannot load the {} kernels", module.name))?;
+            Ok((module.name, loaded))
+        })
+        .collect()
 }
 
 /// NVRTC's `-arch` for a compute capability (`sm_90` for Hopper). Leaked once per process: NVRTC's
@@ -83,8 +145,18 @@ mod tests {
             eprintln!("note: NVRTC (libnvrtc.so) is absent; kernel compilation not checked here");
             return;
         }
-        for (name, source) in KERNELS {
-            compile(name, source, "sm_90").unwrap_or_else(|e| panic!("{e:#}"));
+        for module in MODULES {
+            compile(module.name, module.source, "sm_90").unwrap_or_else(|e| panic!("{e:#}"));
         }
+    }
+
+    #[test]
+    fn precompiled_ptx_runs_from_its_architecture_on() {
+        assert!(precompiled_runs_on(PTX_CAPABILITY).is_ok());
+        assert!(precompiled_runs_on((8, 6)).is_ok());
+        assert!(precompiled_runs_on((9, 0)).is_ok(), "Hopper");
+        assert!(precompiled_runs_on((10, 0)).is_ok(), "Blackwell");
+        let older = precompiled_runs_on((7, 5)).unwrap_err();
+        assert!(older.contains("needs compute capability 8.0, this device has 7.5"), "{older}");
     }
 }

@@ -2,7 +2,9 @@
 //! (the driver and NVRTC are loaded at run time, so every build has this code and a machine
 //! without a GPU gets a one-line reason from [`probe`] instead of a crash).
 
+pub mod constants;
 pub mod context;
+pub mod kernels;
 pub mod memory;
 pub mod pipeline;
 pub mod probe;

@@ -7,22 +7,23 @@
 //! them (parent selection releases each level's children into the next level's queues) and the
 //! other dimensions replay them.
 
+use super::constants::{BLOCK_THREADS, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
 use super::context::Gpu;
+use super::kernels::{Aliased, labeling};
 use super::memory::Ledger;
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::order::keys_and_roots;
 use crate::index::{DimensionLabels, Labeler, Labels, Order};
 use crate::telemetry::{Backend, Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
-use anyhow::{Context, Result, bail, ensure};
-use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, LaunchConfig, PushKernelArg, sys};
+use anyhow::{Result, bail, ensure};
+use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, sys};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-const THREADS: u32 = 256;
-const WARPS_PER_BLOCK: u32 = THREADS / 32;
+const WARPS_PER_BLOCK: u32 = BLOCK_THREADS / WARP_SIZE;
 /// Blocks of `hub_sibling_sums` (hubs are few; each block sorts one at a time).
 const HUB_BLOCKS: u32 = 256;
 
@@ -347,40 +348,43 @@ impl LevelQueues {
     }
 }
 
-/// The kernels, looked up once.
+/// The kernels, looked up once; each launcher takes exactly its kernel's parameters.
 struct Kernels {
-    fill_parents: CudaFunction,
-    init_dimension: CudaFunction,
-    seed_roots: CudaFunction,
-    select: [CudaFunction; 3],
-    release_small: CudaFunction,
-    release_wide: CudaFunction,
-    push_sizes: CudaFunction,
-    sibling_sums: CudaFunction,
-    hub_sibling_sums: CudaFunction,
-    root_offsets: CudaFunction,
-    post_order: CudaFunction,
-    min_post_small: CudaFunction,
-    min_post_wide: CudaFunction,
+    fill_parents: labeling::FillParents,
+    init_dimension: labeling::InitDimension,
+    seed_roots: labeling::SeedRoots,
+    select_small: labeling::SelectSmall,
+    select_warp: labeling::SelectWarp,
+    select_block: labeling::SelectBlock,
+    release_small: labeling::ReleaseSmall,
+    release_wide: labeling::ReleaseWide,
+    push_sizes: labeling::PushSizes,
+    sibling_sums: labeling::SiblingSums,
+    hub_sibling_sums: labeling::HubSiblingSums,
+    root_offsets: labeling::RootOffsets,
+    post_order: labeling::PostOrder,
+    min_post_small: labeling::MinPostSmall,
+    min_post_wide: labeling::MinPostWide,
 }
 
 impl Kernels {
     fn load(gpu: &Gpu) -> Result<Kernels> {
-        let f = |name| gpu.function("labeling", name);
         Ok(Kernels {
-            fill_parents: f("fill_parents")?,
-            init_dimension: f("init_dimension")?,
-            seed_roots: f("seed_roots")?,
-            select: [f("select_small")?, f("select_warp")?, f("select_block")?],
-            release_small: f("release_small")?,
-            release_wide: f("release_wide")?,
-            push_sizes: f("push_sizes")?,
-            sibling_sums: f("sibling_sums")?,
-            hub_sibling_sums: f("hub_sibling_sums")?,
-            root_offsets: f("root_offsets")?,
-            post_order: f("post_order")?,
-            min_post_small: f("min_post_small")?,
-            min_post_wide: f("min_post_wide")?,
+            fill_parents: labeling::FillParents::load(gpu)?,
+            init_dimension: labeling::InitDimension::load(gpu)?,
+            seed_roots: labeling::SeedRoots::load(gpu)?,
+            select_small: labeling::SelectSmall::load(gpu)?,
+            select_warp: labeling::SelectWarp::load(gpu)?,
+            select_block: labeling::SelectBlock::load(gpu)?,
+            release_small: labeling::ReleaseSmall::load(gpu)?,
+            release_wide: labeling::ReleaseWide::load(gpu)?,
+            push_sizes: labeling::PushSizes::load(gpu)?,
+            sibling_sums: labeling::SiblingSums::load(gpu)?,
+            hub_sibling_sums: labeling::HubSiblingSums::load(gpu)?,
+            root_offsets: labeling::RootOffsets::load(gpu)?,
+            post_order: labeling::PostOrder::load(gpu)?,
+            min_post_small: labeling::MinPostSmall::load(gpu)?,
+            min_post_wide: labeling::MinPostWide::load(gpu)?,
         })
     }
 }
@@ -397,7 +401,8 @@ struct DeviceRun<'g> {
     cadj: CudaSlice<u32>,
     /// `Node`s (4 × u32: parent, depth, jump, key) of the n vertices and the virtual root ρ = n.
     tree: CudaSlice<u32>,
-    /// The first `PREFIX` (8) steps of each node's T-path, as order keys (`Prefix` in the kernels).
+    /// The first `PATH_PREFIX_STEPS` steps of each node's T-path, as order keys (`Prefix` in the
+    /// kernels).
     prefix: CudaSlice<u32>,
     key: CudaSlice<u32>,
     /// The dimension's roots in order (the first `root_count` entries).
@@ -406,8 +411,8 @@ struct DeviceRun<'g> {
     pending: CudaSlice<u32>,
     size: CudaSlice<u32>,
     offset: CudaSlice<u32>,
-    /// T-parents with more than 32 T-children (hubs), whose sibling sums take a sort: hubs listed
-    /// and scratch taken, then per hub `count << 32 | vertex` and its scratch start.
+    /// T-parents with more than `WARP_SIZE` T-children (hubs), whose sibling sums take a sort: hubs
+    /// listed and scratch taken, then per hub `count << 32 | vertex` and its scratch start.
     hub_state: CudaSlice<u64>,
     hubs: CudaSlice<u64>,
     hub_scratch: CudaSlice<u64>,
@@ -454,18 +459,23 @@ impl<'g> DeviceRun<'g> {
         // The parents lists are built on the device from the children (`pending` serves as the
         // cursors; every dimension resets it).
         let n32 = n as u32;
-        let mut launch = stream.launch_builder(&kernels.fill_parents);
-        launch.arg(&coff).arg(&cadj).arg(&poff).arg(&mut pending).arg(&mut padj).arg(&n32);
-        unsafe { launch.launch(warp_grid(n32)) }.context("fill_parents")?;
+        // SAFETY: warp_grid gives each u < n a whole warp (the kernel returns past n). It reads
+        // coff[u..=u + 1] (n + 1 offsets) and cadj below coff[n] = m, and writes the k-th edge into
+        // c at padj[poff[c] + k], where k < c's in-degree because the cursors (`pending`, n zeroed
+        // entries) count from 0 and each edge takes one: below poff[n] = m, padj's length. Both
+        // CSRs are the DAG's own, so they list the same m edges.
+        unsafe {
+            kernels.fill_parents.launch(stream, warp_grid(n32), &coff, &cadj, &poff, &mut pending, &mut padj, n32)
+        }?;
         let tree = ledger.zeros(stream, "DFS tree", 4 * (n + 1))?;
-        let prefix = ledger.zeros(stream, "DFS tree path prefixes", 8 * (n + 1))?;
+        let prefix = ledger.zeros(stream, "DFS tree path prefixes", PATH_PREFIX_STEPS * (n + 1))?;
         let key = ledger.zeros(stream, "order keys", n)?;
         let roots = ledger.zeros(stream, "roots in order", n)?;
         let size = ledger.zeros(stream, "subtree sizes", n)?;
         let offset = ledger.zeros(stream, "offsets", n)?;
         let hub_state = ledger.zeros(stream, "hub counters", 2)?;
-        // Hubs have disjoint sets of more than 32 T-children; each sorts in a power-of-two span.
-        let hubs = ledger.zeros(stream, "hubs", 2 * (n / 32 + 1))?;
+        // Hubs have disjoint sets of more than WARP_SIZE T-children; each sorts in a power-of-two span.
+        let hubs = ledger.zeros(stream, "hubs", 2 * (n / WARP_SIZE as usize + 1))?;
         let hub_scratch = ledger.zeros(stream, "hub sort scratch", 2 * n)?;
         let post = ledger.zeros(stream, "post", n)?;
         let low = ledger.zeros(stream, "low", n)?;
@@ -516,10 +526,15 @@ impl<'g> DeviceRun<'g> {
         }
         self.root_count = roots.len() as u32;
         let n = self.n;
-        let mut launch = stream.launch_builder(&self.kernels.init_dimension);
-        launch.arg(&self.tree).arg(&mut self.prefix).arg(&self.key).arg(&self.poff).arg(&mut self.pending);
-        launch.arg(&mut self.size).arg(&mut self.offset).arg(&n);
-        unsafe { launch.launch(grid(n + 1)) }.context("init_dimension")?;
+        let (tree, prefix, key, poff) = (&mut self.tree, &mut self.prefix, &self.key, &self.poff);
+        let (pending, size, offset) = (&mut self.pending, &mut self.size, &mut self.offset);
+        // SAFETY: grid(n + 1) gives a thread to each v <= n (the kernel returns past n). v < n
+        // writes its node (4 u32; tree holds n + 1 nodes) and pending, size, offset [v] (n each),
+        // reading key[v] (n) and poff[v..=v + 1] (n + 1); v = n writes node n (rho) and rho's
+        // prefix, entries n * PATH_PREFIX_STEPS.. of the (n + 1) * PATH_PREFIX_STEPS.
+        unsafe {
+            self.kernels.init_dimension.launch(stream, grid(n + 1), tree, prefix, key, poff, pending, size, offset, n)
+        }?;
         if self.levels.is_empty() {
             let roots = self.seed_roots()?;
             self.levels.push(roots);
@@ -656,10 +671,15 @@ impl<'g> DeviceRun<'g> {
         stream.memset_zeros(&mut self.counters)?;
         stream.memset_zeros(&mut self.base)?;
         let n = self.n;
-        let mut launch = stream.launch_builder(&self.kernels.seed_roots);
-        launch.arg(&self.poff).arg(&self.coff).arg(&mut self.bins_in).arg(&mut self.bins_out);
-        launch.arg(&mut self.counters).arg(&self.base).arg(&n).arg(&mut self.level);
-        unsafe { launch.launch(grid(n)) }.context("seed_roots")?;
+        let (poff, coff, bins_in, bins_out) = (&self.poff, &self.coff, &mut self.bins_in, &mut self.bins_out);
+        let (counters, base, level) = (&mut self.counters, &self.base, &mut self.level);
+        // SAFETY: grid(n) gives a thread to each v < n (the kernel returns past n), which reads
+        // poff and coff at v and v + 1 (n + 1 each). `enqueue` puts the k-th root of a degree class
+        // at bins[class * n + base + k] with base zeroed above and k < n, inside the 3 n entries of
+        // bins_in and bins_out; it writes level[v] (n) and counters[0..8] (8), reads base[0..6] (6).
+        unsafe {
+            self.kernels.seed_roots.launch(stream, grid(n), poff, coff, bins_in, bins_out, counters, base, n, level)
+        }?;
         self.read_queues([0; 3], [0; 3])
     }
 
@@ -681,19 +701,32 @@ impl<'g> DeviceRun<'g> {
             let start = class * n + q.out_base[class as usize];
             let queue = self.bins_out.slice(start as usize..(start + count) as usize);
             let (config, per_block) = wide_config(class, count);
-            let mut launch = if class == 0 {
-                stream.launch_builder(&self.kernels.release_small)
-            } else {
-                stream.launch_builder(&self.kernels.release_wide)
-            };
-            launch.arg(&queue).arg(&count);
-            if class > 0 {
-                launch.arg(&per_block);
-            }
-            launch.arg(&self.poff).arg(&self.coff).arg(&self.cadj).arg(&mut self.pending);
-            launch.arg(&self.bins_in).arg(&self.bins_out).arg(&mut self.counters).arg(&self.base).arg(&n);
-            launch.arg(&mut self.level).arg(&next_level);
-            unsafe { launch.launch(config) }.context("release")?;
+            let (poff, coff, cadj, base) = (&self.poff, &self.coff, &self.cadj, &self.base);
+            let (pending, bins_in, counters, level) =
+                (&mut self.pending, &mut self.bins_in, &mut self.counters, &mut self.level);
+            let bins_out = &mut Aliased(&self.bins_out);
+            let k = &self.kernels;
+            // SAFETY: `queue` is the level's `count` vertices of this out-degree class, each given
+            // a thread, warp or block by `wide_config` (the kernels return for items >= count).
+            // A vertex reads its children c in cadj[coff[v]..coff[v + 1]] and decrements pending[c]
+            // (n entries); the one decrement that reaches 0 appends c to the next level at
+            // bins[class * n + base + k], base (uploaded above) being this level's end. So the
+            // writes land after the queue being read (bins_out may alias it) and, as every vertex is
+            // queued once in all, below (class + 1) * n of the 3 n entries. counters: 8, base: 6,
+            // level: n entries, as `enqueue` indexes them.
+            unsafe {
+                if class == 0 {
+                    k.release_small.launch(
+                        stream, config, &queue, count, poff, coff, cadj, pending, bins_in, bins_out, counters, base, n,
+                        level, next_level,
+                    )
+                } else {
+                    k.release_wide.launch(
+                        stream, config, &queue, count, per_block, poff, coff, cadj, pending, bins_in, bins_out,
+                        counters, base, n, level, next_level,
+                    )
+                }
+            }?;
         }
         self.read_queues(in_base, out_base)
     }
@@ -719,11 +752,21 @@ impl<'g> DeviceRun<'g> {
         let queue = self.bins_in.slice(start as usize..(start + count) as usize);
         let (config, _) = wide_config(class as u32, count);
         let rho = self.n;
-        let mut launch = stream.launch_builder(&self.kernels.select[class]);
-        launch.arg(&queue).arg(&count).arg(&self.poff).arg(&self.padj).arg(&mut self.tree).arg(&mut self.prefix);
-        launch.arg(&rho);
-        unsafe { launch.launch(config) }.context("select parents")?;
-        Ok(())
+        let (poff, padj, tree, prefix) = (&self.poff, &self.padj, &mut self.tree, &mut self.prefix);
+        let k = &self.kernels;
+        // SAFETY: `queue` is the level's `count` vertices of this in-degree class, each given a
+        // thread, warp or block by `wide_config` (the kernels return for items >= count; blocks of
+        // BLOCK_THREADS are whole warps, as select_warp's and select_block's reductions need). A
+        // vertex v < n reads its parents padj[poff[v]..poff[v + 1]] (the CSR fill_parents built),
+        // the nodes and prefixes of those parents and their ancestors, and writes its own; all are
+        // vertices < n or rho = n, and tree and prefix hold n + 1 nodes and prefixes.
+        unsafe {
+            match class {
+                0 => k.select_small.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho),
+                1 => k.select_warp.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho),
+                _ => k.select_block.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho),
+            }
+        }
     }
 
     /// Phases 2 and 3: a thread per vertex of the level, one launch for its three queues.
@@ -732,21 +775,24 @@ impl<'g> DeviceRun<'g> {
     fn launch_per_vertex(&mut self, q: &LevelQueues, kernel: PerVertex) -> Result<()> {
         let stream = &self.gpu.stream;
         let count = q.out_count.iter().sum::<u32>();
-        let function = match kernel {
-            PerVertex::PushSizes => &self.kernels.push_sizes,
-            PerVertex::PostOrder => &self.kernels.post_order,
-        };
-        let mut launch = stream.launch_builder(function);
-        launch.arg(&self.bins_out).arg(&self.n);
-        for class in 0..3 {
-            launch.arg(&q.out_base[class]).arg(&q.out_count[class]);
+        let ([b0, b1, b2], [c0, c1, c2]) = (q.out_base, q.out_count);
+        let (bins, n, tree, k) = (&self.bins_out, self.n, &self.tree, &self.kernels);
+        // SAFETY: grid(count) gives a thread to each of the level's vertices, which `level_vertex`
+        // finds at bins_out[class * n + base + i] for i below the class's count (threads past the
+        // sum return): inside the 3 n entries. A vertex v < n reads its node (tree holds n + 1) and
+        // its T-parent p's: < n, or n = rho, which both kernels skip; it adds to size[p]
+        // (push_sizes) or writes offset[v] and post[v] (post_order), n entries each.
+        unsafe {
+            match kernel {
+                PerVertex::PushSizes => {
+                    k.push_sizes.launch(stream, grid(count), bins, n, b0, c0, b1, c1, b2, c2, tree, &mut self.size)
+                }
+                PerVertex::PostOrder => {
+                    let (size, offset, post) = (&self.size, &mut self.offset, &mut self.post);
+                    k.post_order.launch(stream, grid(count), bins, n, b0, c0, b1, c1, b2, c2, tree, size, offset, post)
+                }
+            }
         }
-        launch.arg(&self.tree).arg(&mut self.size);
-        if let PerVertex::PostOrder = kernel {
-            launch.arg(&mut self.offset).arg(&mut self.post);
-        }
-        unsafe { launch.launch(grid(count)) }.context("per-vertex level kernel")?;
-        Ok(())
     }
 
     /// Once sizes are final: every vertex's before(c) into `offset` (a warp per T-parent, a block
@@ -756,21 +802,42 @@ impl<'g> DeviceRun<'g> {
         let stream = &self.gpu.stream;
         let n = self.n;
         stream.memset_zeros(&mut self.hub_state)?;
-        let mut launch = stream.launch_builder(&self.kernels.sibling_sums);
-        launch.arg(&self.coff).arg(&self.cadj).arg(&self.tree).arg(&self.size).arg(&mut self.offset);
-        launch.arg(&mut self.hub_state).arg(&mut self.hubs).arg(&n);
-        unsafe { launch.launch(warp_grid(n)) }.context("sibling_sums")?;
+        let (coff, cadj, tree, size, k) = (&self.coff, &self.cadj, &self.tree, &self.size, &self.kernels);
+        let (offset, hub_state, hubs) = (&mut self.offset, &mut self.hub_state, &mut self.hubs);
+        // SAFETY: warp_grid(n) gives each T-parent p < n a whole warp in blocks of BLOCK_THREADS,
+        // the block size `gathered` is sized for (the kernel returns past n). It reads p's children
+        // in the CSR and their nodes and sizes (n + 1 nodes, n sizes), writes offset[c] (n) of at
+        // most WARP_SIZE gathered children, and lists a parent with more as a hub: such parents
+        // have disjoint sets of over WARP_SIZE children, so at most n / (WARP_SIZE + 1) of them,
+        // and the hub listed h-th writes hubs[2 h] and hubs[2 h + 1], below 2 (n / WARP_SIZE + 1).
+        // hub_state has the 2 counters it zeroed above.
+        unsafe { k.sibling_sums.launch(stream, warp_grid(n), coff, cadj, tree, size, offset, hub_state, hubs, n) }?;
         // The hub count stays on the device: a fixed grid of blocks takes the hubs in turn.
-        let mut launch = stream.launch_builder(&self.kernels.hub_sibling_sums);
-        launch.arg(&self.hub_state).arg(&self.hubs).arg(&self.coff).arg(&self.cadj).arg(&self.tree);
-        launch.arg(&self.size).arg(&mut self.hub_scratch).arg(&mut self.offset);
-        let config = LaunchConfig { grid_dim: (HUB_BLOCKS, 1, 1), block_dim: (1024, 1, 1), shared_mem_bytes: 0 };
-        unsafe { launch.launch(config) }.context("hub_sibling_sums")?;
-        let mut launch = stream.launch_builder(&self.kernels.root_offsets);
-        launch.arg(&self.roots).arg(&self.root_count).arg(&self.size).arg(&mut self.offset);
-        let config = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1024, 1, 1), shared_mem_bytes: 0 };
-        unsafe { launch.launch(config) }.context("root_offsets")?;
-        Ok(())
+        let (hub_state, hubs, scratch, offset) = (&self.hub_state, &self.hubs, &mut self.hub_scratch, &mut self.offset);
+        // SAFETY: blocks of SCAN_BLOCK_THREADS, the size `block_offsets` keeps a total per warp for,
+        // take the hubs sibling_sums listed (hub_state[0] of them, each below the bound above). A
+        // hub with k children sorts in scratch[start..start + span), span the power of two at or
+        // above k, so below 2 k; the starts were taken by atomically adding the spans, and the hubs'
+        // children are disjoint, so every span ends within the 2 n entries of hub_scratch. It
+        // writes offset[c] (n) of its children c < n.
+        unsafe {
+            k.hub_sibling_sums.launch(
+                stream,
+                scan_grid(HUB_BLOCKS),
+                hub_state,
+                hubs,
+                coff,
+                cadj,
+                tree,
+                size,
+                scratch,
+                offset,
+            )
+        }?;
+        // SAFETY: one block of SCAN_BLOCK_THREADS (as `block_offsets` needs) reads the first
+        // root_count entries of roots (n entries, root_count = the roots uploaded, at most n) and
+        // the sizes of those roots, and writes their offsets (n entries).
+        unsafe { k.root_offsets.launch(stream, scan_grid(1), &self.roots, self.root_count, size, &mut self.offset) }
     }
 
     /// Phase 4 (bottom-up): low(v) = min(post(v), low of every DAG child); a thread, warp or block
@@ -785,17 +852,18 @@ impl<'g> DeviceRun<'g> {
             let queue = self.bins_out.slice(start as usize..(start + count) as usize);
             let (config, per_block) = wide_config(class, count);
             let stream = &self.gpu.stream;
-            let mut launch = if class == 0 {
-                stream.launch_builder(&self.kernels.min_post_small)
-            } else {
-                stream.launch_builder(&self.kernels.min_post_wide)
-            };
-            launch.arg(&queue).arg(&count);
-            if class > 0 {
-                launch.arg(&per_block);
-            }
-            launch.arg(&self.coff).arg(&self.cadj).arg(&self.post).arg(&mut self.low);
-            unsafe { launch.launch(config) }.context("min_post")?;
+            let (coff, cadj, post, low, k) = (&self.coff, &self.cadj, &self.post, &mut self.low, &self.kernels);
+            // SAFETY: `queue` is the level's `count` vertices of this out-degree class, each given
+            // a thread, warp or block by `wide_config` (items >= count return, or in min_post_wide
+            // take part in the reductions without reading). A vertex v < n reads its children in
+            // the CSR, their low and its post (n entries each) and writes low[v].
+            unsafe {
+                if class == 0 {
+                    k.min_post_small.launch(stream, config, &queue, count, coff, cadj, post, low)
+                } else {
+                    k.min_post_wide.launch(stream, config, &queue, count, per_block, coff, cadj, post, low)
+                }
+            }?;
         }
         Ok(())
     }
@@ -838,21 +906,28 @@ fn out_queues(q: &LevelQueues) -> QueueSizes {
 
 /// A thread per item.
 fn grid(items: u32) -> LaunchConfig {
-    LaunchConfig { grid_dim: (items.div_ceil(THREADS).max(1), 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
+    let blocks = items.div_ceil(BLOCK_THREADS).max(1);
+    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }
 }
 
 /// A warp per item.
 fn warp_grid(items: u32) -> LaunchConfig {
     let blocks = items.div_ceil(WARPS_PER_BLOCK).max(1);
-    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
+    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }
 }
 
-/// Launch shape for a queue class: a thread (small), a warp (medium) or a block (large) per vertex;
-/// also returns the vertices per block the wide kernels take.
+/// Blocks of SCAN_BLOCK_THREADS, for the kernels whose prefix sums run within one block.
+fn scan_grid(blocks: u32) -> LaunchConfig {
+    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (SCAN_BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }
+}
+
+/// Launch shape for a queue class: a thread (small), a warp (medium) or a block (large) per vertex,
+/// in blocks of BLOCK_THREADS; also returns the vertices per block the wide kernels take. Every one
+/// of `count` items gets its own thread, warp or block, and only the last block has spare threads.
 fn wide_config(class: u32, count: u32) -> (LaunchConfig, u32) {
     match class {
-        0 => (grid(count), THREADS),
+        0 => (grid(count), BLOCK_THREADS),
         1 => (warp_grid(count), WARPS_PER_BLOCK),
-        _ => (LaunchConfig { grid_dim: (count, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }, 1),
+        _ => (LaunchConfig { grid_dim: (count, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }, 1),
     }
 }

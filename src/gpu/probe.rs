@@ -32,7 +32,8 @@ pub fn probe() -> Result<GpuInfo, String> {
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err("no NVIDIA driver library (libcuda.so) on this machine".into());
     }
-    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+    // NVRTC compiles the kernels unless the build embedded them precompiled (src/gpu/context.rs).
+    if !super::kernels::precompiled() && !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
         return Err("the NVIDIA driver is present but NVRTC (libnvrtc.so, from the CUDA toolkit) is not".into());
     }
     // Belt and braces: a driver that loads but misbehaves must still not take the program down.

@@ -1,12 +1,14 @@
 //! Batch reachability on the GPU: the cheap rules on the CPU first, then the undecided queries as
 //! concurrent label-guided BFSs on the device, 64·W queries per batch (`kernels/search.cu`).
 
+use super::constants::{BLOCK_THREADS, SEARCH_MAX_DIMS, WARP_SIZE};
 use super::context::Gpu;
+use super::kernels::search::{SearchExpand, SearchSeed};
 use super::memory::Ledger;
 use crate::query::rules::cheap_verdict;
 use crate::query::{Engine, Query, Rule, RuleCounts};
-use anyhow::{Context, Result, ensure};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg, sys};
+use anyhow::{Result, ensure};
+use cudarc::driver::{CudaSlice, LaunchConfig, sys};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -25,7 +27,6 @@ pub fn default_words(dims: usize) -> usize {
 fn shared_bytes(words: usize, dims: usize) -> usize {
     64 * words * 4 * (1 + 2 * dims)
 }
-const THREADS: u32 = 256;
 
 /// What a GPU batch did: the columns of the thesis's Tables 6.4-6.6.
 #[derive(Clone, Debug, Serialize)]
@@ -105,8 +106,8 @@ pub fn run_batch(gpu: &Gpu, engine: &Engine, queries: &[Query], words: usize) ->
 /// The device side: the DAG and its labels resident, bit sets sized for one batch.
 struct DeviceSearch<'g> {
     gpu: &'g Gpu,
-    seed: cudarc::driver::CudaFunction,
-    expand: cudarc::driver::CudaFunction,
+    seed: SearchSeed,
+    expand: SearchExpand,
     n: u32,
     words: u32,
     dims: u32,
@@ -144,15 +145,15 @@ impl<'g> DeviceSearch<'g> {
         let mut ledger = Ledger::default();
         let coff = ledger.upload(stream, "children offsets", dag.children_csr().offsets())?;
         let cadj = ledger.upload(stream, "children", dag.children_csr().targets())?;
-        ensure!(dims <= 8, "the GPU search takes at most 8 dimensions, not {dims}");
+        ensure!(dims <= SEARCH_MAX_DIMS, "the GPU search takes at most {SEARCH_MAX_DIMS} dimensions, not {dims}");
         let intervals = ledger.upload(stream, "labels", bytemuck::cast_slice::<_, u32>(labels.intervals()))?;
         let subtree = ledger.upload(stream, "subtree sizes", labels.subtrees())?;
         let bits = n * words;
         let sms = gpu.ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
         Ok(DeviceSearch {
             gpu,
-            seed: gpu.function("search", "search_seed")?,
-            expand: gpu.function("search", "search_expand")?,
+            seed: SearchSeed::load(gpu)?,
+            expand: SearchExpand::load(gpu)?,
             n: n as u32,
             words: words as u32,
             dims: dims as u32,
@@ -187,11 +188,32 @@ impl<'g> DeviceSearch<'g> {
         stream.memset_zeros(&mut self.answered)?;
         stream.memset_zeros(&mut self.counts)?;
         self.level_stamp += 1;
-        let (n, words) = (self.n, self.words);
-        let mut launch = stream.launch_builder(&self.seed);
-        launch.arg(&src_d).arg(&queries).arg(&words).arg(&self.coff).arg(&mut self.cur).arg(&mut self.visited);
-        launch.arg(&mut self.queue_next).arg(&mut self.counts).arg(&mut self.stamp).arg(&self.level_stamp).arg(&n);
-        unsafe { launch.launch(LaunchConfig::for_num_elems(queries)) }.context("search_seed")?;
+        let (n, words, level_stamp) = (self.n, self.words, self.level_stamp);
+        let (coff, cur, visited) = (&self.coff, &mut self.cur, &mut self.visited);
+        let (queue_next, counts, stamp) = (&mut self.queue_next, &mut self.counts, &mut self.stamp);
+        // SAFETY: a thread per query q < queries (the kernel returns past it) reads src[q] (src_d
+        // holds the `queries` sources) and sets bit q of source s < n in cur and visited, at word
+        // s * words + q / 64 of n * words, as queries <= 64 * words (`run_batch` chunks by that).
+        // It queues s at queue_next[class * n + k], k < n as the stamps (n entries) queue a vertex
+        // once per level, of 3 n entries; counts has the 3 classes.
+        let config = LaunchConfig::for_num_elems(queries);
+        unsafe {
+            self.seed.launch(
+                &stream,
+                config,
+                &src_d,
+                queries,
+                words,
+                coff,
+                cur,
+                visited,
+                queue_next,
+                counts,
+                stamp,
+                level_stamp,
+                n,
+            )
+        }?;
         let shared = queries * 4 * (1 + 2 * self.dims);
         let all_answered = |answered: &[u64]| (0..queries as usize).all(|q| answered[q / 64] >> (q % 64) & 1 == 1);
         loop {
@@ -207,19 +229,55 @@ impl<'g> DeviceSearch<'g> {
                 if count == 0 {
                     continue;
                 }
-                let group: u32 = [1, 32, THREADS][class];
-                let blocks = count.div_ceil(THREADS / group).min(self.max_blocks);
+                let group: u32 = [1, WARP_SIZE, BLOCK_THREADS][class];
+                let blocks = count.div_ceil(BLOCK_THREADS / group).min(self.max_blocks);
                 let start = class * n as usize;
                 let queue = self.queue.slice(start..start + count as usize);
-                let config =
-                    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: shared };
-                let mut launch = stream.launch_builder(&self.expand);
-                launch.arg(&queue).arg(&count).arg(&group).arg(&words).arg(&self.dims).arg(&queries);
-                launch.arg(&dst_d).arg(&self.intervals).arg(&self.subtree).arg(&self.coff).arg(&self.cadj);
-                launch.arg(&mut self.cur).arg(&mut self.next).arg(&mut self.visited).arg(&mut self.answered);
-                launch.arg(&mut self.queue_next).arg(&mut self.counts).arg(&mut self.stamp);
-                launch.arg(&self.level_stamp).arg(&n);
-                unsafe { launch.launch(config) }.context("search_expand")?;
+                let config = LaunchConfig {
+                    grid_dim: (blocks, 1, 1),
+                    block_dim: (BLOCK_THREADS, 1, 1),
+                    shared_mem_bytes: shared,
+                };
+                let (dims, level_stamp) = (self.dims, self.level_stamp);
+                let (intervals, subtree, coff, cadj) = (&self.intervals, &self.subtree, &self.coff, &self.cadj);
+                let (cur, next, visited, answered) =
+                    (&mut self.cur, &mut self.next, &mut self.visited, &mut self.answered);
+                let (queue_next, counts, stamp) = (&mut self.queue_next, &mut self.counts, &mut self.stamp);
+                // SAFETY: groups of `group` threads (1, a warp or the whole block, dividing
+                // BLOCK_THREADS, so a group's __syncwarp/__syncthreads is reached by all of it)
+                // stride over the `count` vertices x < n of `queue`. The dynamic shared memory is
+                // the kernel's dst[queries] and dims intervals per query, `shared` bytes (at most
+                // SHARED_BYTES, checked in `new`). dst_d holds the `queries` destinations; a vertex's
+                // words are at x * words.. of n * words in cur, next and visited; answered holds
+                // `words`; intervals 2 dims and subtree dims per vertex, with dims <= SEARCH_MAX_DIMS,
+                // the kernel's register arrays. Children are queued at most once per level (stamp, n
+                // entries) at queue_next[class * n + k], k < n, of 3 n entries; counts has 3.
+                unsafe {
+                    self.expand.launch(
+                        &stream,
+                        config,
+                        &queue,
+                        count,
+                        group,
+                        words,
+                        dims,
+                        queries,
+                        &dst_d,
+                        intervals,
+                        subtree,
+                        coff,
+                        cadj,
+                        cur,
+                        next,
+                        visited,
+                        answered,
+                        queue_next,
+                        counts,
+                        stamp,
+                        level_stamp,
+                        n,
+                    )
+                }?;
             }
             // The bits just written to `next` are the new frontier; `cur` was cleared as it was read.
             std::mem::swap(&mut self.cur, &mut self.next);
