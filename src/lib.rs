@@ -4,9 +4,11 @@
 //! - [`graph`]: CSR graphs, file formats, SCC condensation, statistics, generators.
 //! - [`index`]: GRAIL labels (orders, the classic DFS labeler, save/load).
 //! - [`query`]: the query rules, label-guided search, batches and the exact oracle.
+//! - [`draw`]: pictures of the graph, its DFS trees, labels and searches (SVG, DOT, terminal).
 //! - [`tui`]: the terminal explorer.
 
 pub mod cli;
+pub mod draw;
 pub mod format;
 pub mod gpu;
 pub mod graph;
