@@ -100,16 +100,18 @@ pub fn run(args: DrawArgs) -> Result<()> {
     };
     let file =
         ws.loaded.path.file_name().map_or_else(|| ws.loaded.path.display().to_string(), |f| f.to_string_lossy().into());
-    let title = format!("{file}: {scope}; [s, post] and DFS tree of dimension {} of {dims}, order {order}", args.dim);
-    let picture = draw::build(&sources, &subgraph, title)?;
+    let mut picture = draw::build(&sources, &subgraph, format!("{file}: {scope}"))?;
+    picture
+        .notes
+        .insert(0, format!("intervals [s, post] and DFS tree of dimension {} of {dims}, order {order}", args.dim));
     let text = match output {
         Output::Svg => draw::svg::render(&picture),
         Output::Dot => draw::dot::render(&picture),
     };
     std::fs::write(&args.out, text).with_context(|| format!("cannot write {}", args.out.display()))?;
-    let tree = picture.edges.iter().filter(|e| e.kind == EdgeKind::Tree).count();
+    let bold = picture.edges.iter().filter(|e| e.kind != EdgeKind::Other).count();
     println!(
-        "wrote {}: {} boxes, {} edges ({tree} in the DFS tree of dimension {}), {scope}",
+        "wrote {}: {} boxes, {} edges ({bold} bold: the DFS tree of dimension {} and any path), {scope}",
         args.out.display(),
         picture.nodes.len(),
         picture.edges.len(),

@@ -78,7 +78,7 @@ pub fn build(sources: &Sources, subgraph: &Subgraph, title: impl Into<String>) -
         }
     }
     if subgraph.capped {
-        notes.push("the neighbourhood reached its vertex cap: \"+N more\" marks what was left out".into());
+        notes.push("not every neighbour fits: \"+N more\" counts the parents (↑) and children (↓) left out".into());
     }
     Ok(Picture {
         nodes,

@@ -72,7 +72,7 @@ pub fn render(picture: &Picture) -> String {
         let members: Vec<String> =
             picture.nodes.iter().enumerate().filter(|(_, n)| n.layer == layer).map(|(i, _)| format!("n{i};")).collect();
         if !members.is_empty() {
-            let _ = writeln!(out, "  {{ rank=same; {} }}", members.join(" "));
+            let _ = writeln!(out, "  subgraph layer{layer} {{ rank=same; {} }}", members.join(" "));
         }
     }
     legend(&mut out, picture);

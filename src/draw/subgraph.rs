@@ -255,18 +255,20 @@ mod tests {
             .find(|&v| g.parents(v).len() == 1_000_000 && g.children(v).len() == 1_000_000)
             .expect("the middle hub");
         let sub = Subgraph::around(&g, &[hub], 3, 60);
-        assert_eq!(sub.vertices.len(), 60);
+        assert!(sub.vertices.len() <= 60);
         assert!(sub.capped);
-        let cut = sub.cuts.iter().find(|c| c.vertex == hub && c.direction == Direction::Parents).unwrap();
+        // One list brings in a quarter of the cap: 15 of the hub's parents, 15 of its children.
         let drawn_parents = sub.edges.iter().filter(|e| e.1 == hub).count() as u64;
-        assert_eq!(cut.hidden + drawn_parents, 1_000_000);
-        assert!(cut.hidden >= 1_000_000 - 60);
+        let drawn_children = sub.edges.iter().filter(|e| e.0 == hub).count() as u64;
+        assert_eq!((drawn_parents, drawn_children), (15, 15));
+        let hidden = |direction| sub.cuts.iter().find(|c| c.vertex == hub && c.direction == direction).unwrap().hidden;
+        assert_eq!(hidden(Direction::Parents), 1_000_000 - 15);
+        assert_eq!(hidden(Direction::Children), 1_000_000 - 15);
+        // Beyond the leaves: the hubs before and after are drawn too.
+        assert!(sub.vertices.iter().any(|&v| g.children(v).len() == 1_000_000 && g.parents(v).is_empty()));
         assert!(sub.entries_read < 20_000, "read {} adjacency entries", sub.entries_read);
-        // The parents did not crowd out the children: both sides are drawn, and both are cut.
-        assert!(sub.edges.iter().any(|e| e.0 == hub));
-        assert!(sub.cuts.iter().any(|c| c.vertex == hub && c.direction == Direction::Children));
         let sub = Subgraph::around(&g, &[hub], 3, MAX_CAP);
-        assert_eq!(sub.vertices.len(), MAX_CAP);
+        assert!(sub.vertices.len() <= MAX_CAP);
         assert!(sub.entries_read < 200_000, "read {} adjacency entries", sub.entries_read);
     }
 }

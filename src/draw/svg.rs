@@ -29,11 +29,14 @@ pub fn render(picture: &Picture) -> String {
     let rows = legend_rows(picture);
     let legend_top = top + body_height + 12.0;
     let height = legend_top + (rows.len() + 1) as f64 * LINE + MARGIN;
-    let text_width = std::iter::once(&picture.title)
-        .chain(&picture.notes)
+    // The title is set larger (15 px) than the rest.
+    let title_width = picture.title.chars().count() as f64 * CHAR * 15.0 / FONT;
+    let text_width = picture
+        .notes
+        .iter()
         .chain(rows.iter().map(|(_, text)| text))
-        .map(|t| t.chars().count() as f64 * CHAR + 60.0)
-        .fold(0.0, f64::max);
+        .map(|t| t.chars().count() as f64 * CHAR + 40.0)
+        .fold(title_width, f64::max);
     let width = (geometry.width + 2.0 * MARGIN).max(text_width + 2.0 * MARGIN).max(200.0);
     let _ = writeln!(
         out,
