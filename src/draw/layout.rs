@@ -199,9 +199,8 @@ fn layer_crossings(upper: &[usize], lower_len: usize, down: &[Vec<usize>], posit
         upper.iter().flat_map(|&a| down[a].iter().map(move |&b| (position[a], position[b]))).collect();
     ends.sort_unstable();
     let mut tree = vec![0u64; lower_len + 1];
-    let mut inserted = 0u64;
     let mut crossings = 0u64;
-    for &(_, b) in &ends {
+    for (inserted, &(_, b)) in ends.iter().enumerate() {
         // Segments seen so far ending strictly right of `b` cross this one.
         let mut i = b + 1;
         let mut at_most_b = 0;
@@ -209,13 +208,12 @@ fn layer_crossings(upper: &[usize], lower_len: usize, down: &[Vec<usize>], posit
             at_most_b += tree[i];
             i &= i - 1;
         }
-        crossings += inserted - at_most_b;
+        crossings += inserted as u64 - at_most_b;
         let mut i = b + 1;
         while i <= lower_len {
             tree[i] += 1;
             i += i & i.wrapping_neg();
         }
-        inserted += 1;
     }
     crossings
 }

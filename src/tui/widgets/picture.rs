@@ -112,7 +112,7 @@ impl PictureView<'_> {
     fn edges(&self, grid: &Grid, view: &Viewport, buf: &mut Buffer) {
         let picture = self.picture;
         // Each edge as a list of content points (x, y) in Braille dots: 2 per column, 4 per row.
-        let mut lines: Vec<(EdgeKind, bool, Vec<(f64, f64)>)> = Vec::new();
+        let mut lines: Vec<EdgeLine> = Vec::new();
         for edge in &picture.edges {
             let (Some(from), Some(to)) = (picture.nodes.get(edge.from), picture.nodes.get(edge.to)) else {
                 continue;
@@ -253,6 +253,9 @@ impl PictureView<'_> {
     }
 }
 
+/// An edge to draw: its kind, whether it is dimmed, its points in Braille dots.
+type EdgeLine = (EdgeKind, bool, Vec<(f64, f64)>);
+
 /// The picture's cells: column widths from the labels in them, rows per layer.
 struct Grid {
     labels: Vec<String>,
@@ -321,15 +324,14 @@ impl Viewport {
         if row < i64::from(self.area.y) || row >= i64::from(self.area.bottom()) {
             return;
         }
-        let mut column = x - self.scroll.0 + i64::from(self.area.x);
-        for c in text.chars() {
+        let first = x - self.scroll.0 + i64::from(self.area.x);
+        for (column, c) in (first..).zip(text.chars()) {
             if column >= i64::from(self.area.right()) {
                 return;
             }
             if column >= i64::from(self.area.x) {
                 buf[(column as u16, row as u16)].set_char(c).set_style(style);
             }
-            column += 1;
         }
     }
 }
