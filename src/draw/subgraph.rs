@@ -99,13 +99,7 @@ impl Subgraph {
         // turn after everything else, while the cap has room.
         let per_list = (cap / 4).max(1);
         let mut later: VecDeque<(u32, Direction, u32, usize)> = VecDeque::new();
-        'walk: loop {
-            let Some((x, direction, d, from)) = queue.pop_front().or_else(|| {
-                std::mem::swap(&mut queue, &mut later);
-                queue.pop_front()
-            }) else {
-                break;
-            };
+        'walk: while let Some((x, direction, d, from)) = next_turn(&mut queue, &mut later) {
             if d >= depth {
                 continue;
             }
@@ -174,6 +168,14 @@ impl Walk {
             self.edges.push(edge);
         }
     }
+}
+
+/// The next work item: the queue's, else the first of those waiting for another turn.
+fn next_turn<T>(queue: &mut VecDeque<T>, later: &mut VecDeque<T>) -> Option<T> {
+    if queue.is_empty() {
+        std::mem::swap(queue, later);
+    }
+    queue.pop_front()
 }
 
 fn neighbours(dag: &Graph, v: u32, direction: Direction) -> &[u32] {
