@@ -7,6 +7,7 @@
 mod bench;
 mod common;
 mod convert;
+mod draw;
 mod gen_cmd;
 mod info;
 mod label;
@@ -55,6 +56,9 @@ pub enum Command {
     Query(query::QueryArgs),
     /// Generate a graph: random DAGs like the papers' home-made ones, chains, trees, ladders, ...
     Gen(gen_cmd::GenArgs),
+    /// Draw the graph (or a vertex's neighbourhood) with one dimension's DFS tree and intervals, and
+    /// optionally a query's search, as SVG or Graphviz DOT.
+    Draw(draw::DrawArgs),
     /// Convert a graph between formats (reads any supported format, writes .gra or an edge list).
     Convert(convert::ConvertArgs),
     /// Measure load, labeling and query times (1 thread and all threads) with peak memory.
@@ -104,6 +108,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Query(args)) => query::run(args),
         Some(Command::Gen(args)) => gen_cmd::run(args),
         Some(Command::Convert(args)) => convert::run(args),
+        Some(Command::Draw(args)) => draw::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Tui(args)) => tui::run(args, cli.threads),

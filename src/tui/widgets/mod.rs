@@ -2,6 +2,7 @@
 
 pub mod hbars;
 pub mod number_line;
+pub mod picture;
 pub mod stacked_bars;
 
 /// Sums `values` into at most `width` buckets of consecutive entries (for charts narrower than

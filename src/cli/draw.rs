@@ -1,0 +1,184 @@
+//! `grail draw`: a picture of the graph for slides, as SVG or Graphviz DOT: small graphs whole,
+//! large ones as the neighbourhood of a vertex; the DFS tree and intervals of one dimension, and
+//! optionally a query's search laid over it.
+
+use super::common::{GraphArgs, OrderKind};
+use crate::draw::search_trace::search_overlay;
+use crate::draw::{self, ComponentMembers, EdgeKind, MAX_CAP, SearchOverlay, Sources, Subgraph};
+use crate::index::{Order, dfs};
+use crate::query::Engine;
+use crate::workspace::Workspace;
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  grail draw sample-graphs/lesson.gra --dims 2 --out lesson.svg\n  \
+                        grail draw sample-graphs/lesson.gra --dims 1 --query 3 9 --out lesson.dot\n  \
+                        grail draw big.gra --around 17 --depth 2 --cap 40 --out around-17.svg")]
+pub struct DrawArgs {
+    #[command(flatten)]
+    pub graph: GraphArgs,
+
+    /// Label dimensions to build (the search prunes with all of them).
+    #[arg(short = 'd', long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub dims: u16,
+
+    /// The dimension whose intervals and DFS tree the picture shows (numbered from 0).
+    #[arg(long, default_value_t = 0)]
+    pub dim: usize,
+
+    /// Children order per dimension.
+    #[arg(long, value_enum, default_value_t = OrderKind::Random)]
+    pub order: OrderKind,
+
+    /// Seed of the random order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Lay this query's label-guided search over the picture (file ids): u, v, the path, the
+    /// vertices expanded, those pruned by a label and the dead ends.
+    #[arg(long, num_args = 2, value_names = ["U", "V"])]
+    pub query: Option<Vec<u64>>,
+
+    /// Draw the neighbourhood of this vertex (file id) instead of the whole graph.
+    #[arg(long, value_name = "V")]
+    pub around: Option<u64>,
+
+    /// How many edges up (ancestors) and down (descendants) the neighbourhood reaches.
+    #[arg(long, default_value_t = 2, value_name = "K")]
+    pub depth: u32,
+
+    /// The most vertices (components) a neighbourhood holds.
+    #[arg(long, default_value_t = 40, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_CAP as i64))]
+    pub cap: u32,
+
+    /// Where to write the picture: `.svg` or `.dot` (Graphviz).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Output {
+    Svg,
+    Dot,
+}
+
+pub fn run(args: DrawArgs) -> Result<()> {
+    let output = output_kind(&args.out)?;
+    let dims = args.dims as usize;
+    if args.dim >= dims {
+        bail!("--dim {} does not exist with --dims {dims} (dimensions are numbered 0 to {})", args.dim, dims - 1);
+    }
+    let ws = args.graph.open()?;
+    let component = &ws.condensation.component;
+    let query = match &args.query {
+        Some(ids) => match ids.as_slice() {
+            &[u, v] => Some(((ws.resolve(u)?, ws.resolve(v)?), (u, v))),
+            _ => bail!("--query takes two vertices: U V"),
+        },
+        None => None,
+    };
+    let around = args.around.map(|id| ws.resolve(id)).transpose()?;
+    let order = match args.order {
+        OrderKind::Lex => Order::Lex,
+        OrderKind::Random => Order::Random { seed: args.seed },
+    };
+    let labels = dfs::label(ws.dag(), dims, order).context("cannot label the graph")?;
+    let engine = Engine::new(ws.dag(), &labels, component);
+    let search: Option<SearchOverlay> = query.map(|((u, v), shown)| search_overlay(&engine, u, v, shown).0);
+    let (subgraph, scope) = choose_subgraph(&ws, &args, around, search.as_ref())?;
+    let members = ComponentMembers::new(&ws.condensation);
+    let sources = Sources {
+        dag: ws.dag(),
+        members: &members,
+        names: &ws.loaded.names,
+        labels: Some(&labels),
+        dim: args.dim,
+        step: None,
+        search: search.as_ref(),
+    };
+    let file =
+        ws.loaded.path.file_name().map_or_else(|| ws.loaded.path.display().to_string(), |f| f.to_string_lossy().into());
+    let mut picture = draw::build(&sources, &subgraph, format!("{file}: {scope}"))?;
+    picture
+        .notes
+        .insert(0, format!("intervals [s, post] and DFS tree of dimension {} of {dims}, order {order}", args.dim));
+    let text = match output {
+        Output::Svg => draw::svg::render(&picture),
+        Output::Dot => draw::dot::render(&picture),
+    };
+    std::fs::write(&args.out, text).with_context(|| format!("cannot write {}", args.out.display()))?;
+    let bold = picture.edges.iter().filter(|e| e.kind != EdgeKind::Other).count();
+    println!(
+        "wrote {}: {} boxes, {} edges ({bold} bold: the DFS tree of dimension {} and any path), {scope}",
+        args.out.display(),
+        picture.nodes.len(),
+        picture.edges.len(),
+        args.dim
+    );
+    for note in &picture.notes {
+        println!("  {note}");
+    }
+    Ok(())
+}
+
+/// `.svg` or `.dot` (also `.gv`), from the file name.
+fn output_kind(path: &Path) -> Result<Output> {
+    let extension = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("svg") => Ok(Output::Svg),
+        Some("dot" | "gv") => Ok(Output::Dot),
+        _ => bail!("cannot tell the picture format from {}: name the file .svg or .dot", path.display()),
+    }
+}
+
+/// The whole graph when it is small and no neighbourhood was asked for; else the neighbourhood of
+/// `--around`, or of the query's ends and path. Returns it with words for the title.
+fn choose_subgraph(
+    ws: &Workspace,
+    args: &DrawArgs,
+    around: Option<u32>,
+    search: Option<&SearchOverlay>,
+) -> Result<(Subgraph, String)> {
+    let dag = ws.dag();
+    let component = &ws.condensation.component;
+    let mut seeds: Vec<u32> = around.map(|v| component[v as usize]).into_iter().collect();
+    if let Some(search) = search {
+        seeds.extend([search.source, search.target]);
+        seeds.extend(&search.path);
+    }
+    if around.is_none() {
+        match Subgraph::whole(dag) {
+            Ok(whole) => {
+                return Ok((whole, format!("the whole graph ({} vertices after condensation)", dag.num_vertices())));
+            }
+            Err(too_large) if search.is_none() => {
+                bail!("{too_large}: pass --around V (a vertex id of the file) to draw its neighbourhood")
+            }
+            Err(_) => {}
+        }
+    }
+    let subgraph = Subgraph::around(dag, &seeds, args.depth, args.cap as usize);
+    let centre = match (args.around, &args.query) {
+        (Some(v), _) => format!("around {v}"),
+        (None, Some(q)) => format!("around {} and {}", q[0], q[1]),
+        (None, None) => "around nothing".into(),
+    };
+    let scope = format!("{centre} (depth {}, at most {} vertices)", args.depth, args.cap);
+    Ok((subgraph, scope))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_extension_picks_the_format() {
+        assert_eq!(output_kind(Path::new("a.svg")).unwrap(), Output::Svg);
+        assert_eq!(output_kind(Path::new("a.DOT")).unwrap(), Output::Dot);
+        let err = output_kind(Path::new("a.png")).unwrap_err().to_string();
+        assert!(err.contains("name the file .svg or .dot"), "{err}");
+        assert!(output_kind(Path::new("noextension")).is_err());
+    }
+}

@@ -1,0 +1,371 @@
+//! Layered (Sugiyama-style) layout of a small DAG: layers, crossing reduction, columns.
+//!
+//! Written here rather than taken from `rust-sugiyama` (0.4), which we weighed: it layers by network
+//! simplex, while a GRAIL picture must layer by topological level (longest path from a root, the
+//! `level` of the level-cut rule, so a class sees the rule in the picture); it returns float
+//! coordinates per connected component without the dummy points that long edges need to be routed
+//! between boxes in a character grid; and it brings `petgraph` and `log` for what is here about
+//! two hundred lines.
+//!
+//! 1. Layer = longest path from a root. An edge spanning several layers gets one dummy point per
+//!    layer it crosses, so every segment joins adjacent layers.
+//! 2. Order within layers: depth-first discovery order, then barycenter sweeps (down with the
+//!    layer above, up with the layer below), keeping the order with the fewest crossings.
+//! 3. Columns: each layer's items pulled towards the mean column of their neighbours, with at least
+//!    one column between items, by isotonic regression (pool adjacent violators), a few rounds.
+//!
+//! Work is `O(sweeps · segments · log width)`: meant for at most a few hundred vertices.
+
+/// Barycenter sweeps (down + up counts as two); the best order seen is kept.
+const SWEEPS: usize = 24;
+/// Rounds of pulling columns towards neighbours.
+const COLUMN_ROUNDS: usize = 6;
+
+/// Where everything goes, in abstract units: layer 0 at the top, one column per item.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// Per node.
+    pub layer: Vec<u32>,
+    /// Per node.
+    pub column: Vec<u32>,
+    /// Per edge, the dummy points `(layer, column)` it passes through, top to bottom.
+    pub routes: Vec<Vec<(u32, u32)>>,
+    pub layers: u32,
+    pub columns: u32,
+    /// Segment crossings in the first order and in the order kept.
+    pub crossings_before: u64,
+    pub crossings: u64,
+}
+
+/// Lays out `n` nodes joined by `edges` (`from -> to`, node indices; must be acyclic: nodes on a
+/// cycle are put below everything else and their edges drawn without routes, never a panic).
+pub fn layout(n: usize, edges: &[(usize, usize)]) -> Layout {
+    let edges: Vec<(usize, usize)> = edges.iter().copied().filter(|&(a, b)| a < n && b < n && a != b).collect();
+    let layer = longest_path_layers(n, &edges);
+    let layers = layer.iter().max().map_or(0, |&l| l + 1);
+    // Items: the nodes, then the dummy points; segments join items of adjacent layers.
+    let mut item_layer: Vec<u32> = layer.clone();
+    let mut segments: Vec<(usize, usize)> = Vec::new();
+    let mut dummies_of_edge: Vec<Vec<usize>> = Vec::with_capacity(edges.len());
+    for &(a, b) in &edges {
+        let mut chain = Vec::new();
+        if layer[b] > layer[a] {
+            let mut previous = a;
+            for l in layer[a] + 1..layer[b] {
+                let dummy = item_layer.len();
+                item_layer.push(l);
+                segments.push((previous, dummy));
+                chain.push(dummy);
+                previous = dummy;
+            }
+            segments.push((previous, b));
+        }
+        dummies_of_edge.push(chain);
+    }
+    let items = item_layer.len();
+    let mut up: Vec<Vec<usize>> = vec![Vec::new(); items];
+    let mut down: Vec<Vec<usize>> = vec![Vec::new(); items];
+    for &(a, b) in &segments {
+        down[a].push(b);
+        up[b].push(a);
+    }
+    let mut rows = first_order(&item_layer, layers as usize, &down);
+    let crossings_before = total_crossings(&rows, &down, items);
+    let (rows, crossings) = reduce_crossings(&mut rows, &up, &down, items, crossings_before);
+    let column = columns(&rows, &up, &down, items);
+    let columns = column.iter().max().map_or(0, |&c| c + 1);
+    let routes =
+        dummies_of_edge.iter().map(|chain| chain.iter().map(|&d| (item_layer[d], column[d])).collect()).collect();
+    Layout { layer, column: column[..n].to_vec(), routes, layers, columns, crossings_before, crossings }
+}
+
+/// Longest path from a root (Kahn). Nodes left over by a cycle go below the rest.
+fn longest_path_layers(n: usize, edges: &[(usize, usize)]) -> Vec<u32> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut pending = vec![0usize; n];
+    for &(a, b) in edges {
+        children[a].push(b);
+        pending[b] += 1;
+    }
+    let mut layer = vec![0u32; n];
+    let mut done = vec![false; n];
+    let mut queue: Vec<usize> = (0..n).filter(|&v| pending[v] == 0).collect();
+    while let Some(v) = queue.pop() {
+        done[v] = true;
+        for &c in &children[v] {
+            layer[c] = layer[c].max(layer[v] + 1);
+            pending[c] -= 1;
+            if pending[c] == 0 {
+                queue.push(c);
+            }
+        }
+    }
+    let bottom = layer.iter().zip(&done).filter(|(_, d)| **d).map(|(l, _)| l + 1).max().unwrap_or(0);
+    for v in (0..n).filter(|&v| !done[v]) {
+        layer[v] = bottom;
+    }
+    layer
+}
+
+/// Each layer's items in depth-first discovery order from the top layer (keeps subtrees together).
+fn first_order(item_layer: &[u32], layers: usize, down: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let items = item_layer.len();
+    let mut seen = vec![false; items];
+    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layers];
+    let mut starts: Vec<usize> = (0..items).collect();
+    starts.sort_by_key(|&i| item_layer[i]);
+    for start in starts {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut stack = vec![start];
+        while let Some(x) = stack.pop() {
+            rows[item_layer[x] as usize].push(x);
+            for &c in down[x].iter().rev() {
+                if !seen[c] {
+                    seen[c] = true;
+                    stack.push(c);
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// Barycenter sweeps; returns the best rows seen and their crossings.
+fn reduce_crossings(
+    rows: &mut [Vec<usize>],
+    up: &[Vec<usize>],
+    down: &[Vec<usize>],
+    items: usize,
+    crossings: u64,
+) -> (Vec<Vec<usize>>, u64) {
+    let mut best = (rows.to_vec(), crossings);
+    let mut position = vec![0usize; items];
+    for sweep in 0..SWEEPS {
+        if best.1 == 0 {
+            break;
+        }
+        let downward = sweep % 2 == 0;
+        let order: Vec<usize> =
+            if downward { (1..rows.len()).collect() } else { (0..rows.len().saturating_sub(1)).rev().collect() };
+        for l in order {
+            let neighbour = if downward { l - 1 } else { l + 1 };
+            for (i, &x) in rows[neighbour].iter().enumerate() {
+                position[x] = i;
+            }
+            let links = if downward { up } else { down };
+            // Key: mean position of the neighbours; an item without any keeps its own place.
+            let mut keyed: Vec<(f64, usize, usize)> = rows[l]
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    let near = &links[x];
+                    let key = if near.is_empty() {
+                        i as f64
+                    } else {
+                        near.iter().map(|&y| position[y] as f64).sum::<f64>() / near.len() as f64
+                    };
+                    (key, i, x)
+                })
+                .collect();
+            keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            rows[l] = keyed.into_iter().map(|(_, _, x)| x).collect();
+        }
+        let crossings = total_crossings(rows, down, items);
+        if crossings < best.1 {
+            best = (rows.to_vec(), crossings);
+        }
+    }
+    best
+}
+
+/// Crossings between every pair of adjacent layers.
+fn total_crossings(rows: &[Vec<usize>], down: &[Vec<usize>], items: usize) -> u64 {
+    let mut position = vec![0usize; items];
+    for row in rows {
+        for (i, &x) in row.iter().enumerate() {
+            position[x] = i;
+        }
+    }
+    rows.windows(2).map(|pair| layer_crossings(&pair[0], pair[1].len(), down, &position)).sum()
+}
+
+/// Crossings of the segments from `upper` to a layer of `lower_len` items: the inversions of the
+/// lower ends once segments are sorted by upper end (Fenwick tree, `O(s log w)`).
+fn layer_crossings(upper: &[usize], lower_len: usize, down: &[Vec<usize>], position: &[usize]) -> u64 {
+    let mut ends: Vec<(usize, usize)> =
+        upper.iter().flat_map(|&a| down[a].iter().map(move |&b| (position[a], position[b]))).collect();
+    ends.sort_unstable();
+    let mut tree = vec![0u64; lower_len + 1];
+    let mut crossings = 0u64;
+    for (inserted, &(_, b)) in ends.iter().enumerate() {
+        // Segments seen so far ending strictly right of `b` cross this one.
+        let mut i = b + 1;
+        let mut at_most_b = 0;
+        while i > 0 {
+            at_most_b += tree[i];
+            i &= i - 1;
+        }
+        crossings += inserted as u64 - at_most_b;
+        let mut i = b + 1;
+        while i <= lower_len {
+            tree[i] += 1;
+            i += i & i.wrapping_neg();
+        }
+    }
+    crossings
+}
+
+/// Columns: every item pulled towards the mean column of its neighbours, keeping each layer's order
+/// and at least one column between neighbours; shifted so the leftmost column is 0.
+fn columns(rows: &[Vec<usize>], up: &[Vec<usize>], down: &[Vec<usize>], items: usize) -> Vec<u32> {
+    let mut x = vec![0f64; items];
+    let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
+    for row in rows {
+        // Centre each layer under the widest one to start with.
+        let offset = (widest - row.len()) as f64 / 2.0;
+        for (i, &item) in row.iter().enumerate() {
+            x[item] = offset + i as f64;
+        }
+    }
+    for round in 0..COLUMN_ROUNDS {
+        let order: Vec<usize> =
+            if round % 2 == 0 { (0..rows.len()).collect() } else { (0..rows.len()).rev().collect() };
+        for l in order {
+            let wanted: Vec<f64> = rows[l]
+                .iter()
+                .map(|&item| {
+                    let near: Vec<usize> = up[item].iter().chain(&down[item]).copied().collect();
+                    if near.is_empty() { x[item] } else { near.iter().map(|&y| x[y]).sum::<f64>() / near.len() as f64 }
+                })
+                .collect();
+            for (&item, placed) in rows[l].iter().zip(spaced_fit(&wanted)) {
+                x[item] = placed;
+            }
+        }
+    }
+    // Integer columns: rounding `x_i - i` keeps it non-decreasing, so neighbours stay a column apart.
+    let mut column = vec![0i64; items];
+    for row in rows {
+        for (i, &item) in row.iter().enumerate() {
+            column[item] = (x[item] - i as f64).round() as i64 + i as i64;
+        }
+    }
+    let left = column.iter().copied().min().unwrap_or(0);
+    column.iter().map(|&c| (c - left) as u32).collect()
+}
+
+/// The positions closest (least squares) to `wanted`, in the same order, at least 1 apart:
+/// with `y_i = x_i - i` this is isotonic regression of `wanted_i - i`, solved by pooling adjacent
+/// violators.
+fn spaced_fit(wanted: &[f64]) -> Vec<f64> {
+    // Blocks of (sum, count), each block's mean at least the previous block's.
+    let mut blocks: Vec<(f64, usize)> = Vec::new();
+    for (i, &w) in wanted.iter().enumerate() {
+        blocks.push((w - i as f64, 1));
+        while blocks.len() >= 2 {
+            let (s2, c2) = blocks[blocks.len() - 1];
+            let (s1, c1) = blocks[blocks.len() - 2];
+            if s1 / c1 as f64 <= s2 / c2 as f64 {
+                break;
+            }
+            blocks.pop();
+            *blocks.last_mut().expect("two blocks") = (s1 + s2, c1 + c2);
+        }
+    }
+    let mut out = Vec::with_capacity(wanted.len());
+    for (sum, count) in blocks {
+        let mean = sum / count as f64;
+        for _ in 0..count {
+            out.push(mean + out.len() as f64);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn diamond_has_three_layers_and_no_crossing() {
+        let l = layout(4, &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+        assert_eq!(l.layer, vec![0, 1, 1, 2]);
+        assert_eq!(l.crossings, 0);
+        assert_ne!(l.column[1], l.column[2]);
+        assert!(l.routes.iter().all(Vec::is_empty));
+    }
+
+    #[test]
+    fn long_edges_route_through_dummy_points() {
+        let l = layout(4, &[(0, 1), (1, 2), (2, 3), (0, 3)]);
+        assert_eq!(l.layer, vec![0, 1, 2, 3]);
+        assert_eq!(l.routes[3].iter().map(|p| p.0).collect::<Vec<_>>(), vec![1, 2]);
+    }
+
+    #[test]
+    fn crossings_are_reduced() {
+        // Two parents with their children listed crosswise: 0 -> 3, 1 -> 2 laid out in id order
+        // would cross; the sweeps untangle them.
+        let l = layout(6, &[(0, 3), (0, 4), (1, 2), (1, 5), (4, 5)]);
+        assert_eq!(l.crossings, 0);
+    }
+
+    #[test]
+    fn spaced_fit_keeps_order_and_gaps() {
+        assert_eq!(spaced_fit(&[2.0, 2.0]), vec![1.5, 2.5]);
+        assert_eq!(spaced_fit(&[0.0, 5.0]), vec![0.0, 5.0]);
+        assert_eq!(spaced_fit(&[]), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn cycles_do_not_panic() {
+        let l = layout(3, &[(0, 1), (1, 2), (2, 1), (5, 0)]);
+        assert_eq!(l.layer.len(), 3);
+    }
+
+    /// Small random DAGs: edges `i -> j` with `i < j`.
+    fn dags() -> impl Strategy<Value = (usize, Vec<(usize, usize)>)> {
+        (0usize..28).prop_flat_map(|n| {
+            let pairs = if n < 2 { 0 } else { n * 3 };
+            (Just(n), proptest::collection::vec((0..n.max(1), 0..n.max(1)), 0..=pairs)).prop_map(|(n, raw)| {
+                let mut edges: Vec<(usize, usize)> =
+                    raw.into_iter().filter(|(a, b)| a != b).map(|(a, b)| (a.min(b), a.max(b))).collect();
+                edges.sort_unstable();
+                edges.dedup();
+                (n, edges)
+            })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn every_edge_goes_down_and_nothing_overlaps((n, edges) in dags()) {
+            let l = layout(n, &edges);
+            prop_assert_eq!(l.layer.len(), n);
+            prop_assert_eq!(l.column.len(), n);
+            prop_assert_eq!(l.routes.len(), edges.len());
+            // Every vertex placed once, no two items (vertices or dummy points) in one place.
+            let mut taken = HashSet::new();
+            for v in 0..n {
+                prop_assert!(l.layer[v] < l.layers && l.column[v] < l.columns);
+                prop_assert!(taken.insert((l.layer[v], l.column[v])), "two vertices at one place");
+            }
+            for ((a, b), route) in edges.iter().zip(&l.routes) {
+                prop_assert!(l.layer[*b] > l.layer[*a], "edge {}->{} does not go down", a, b);
+                // One dummy point on each layer strictly between the ends, top to bottom.
+                let layers: Vec<u32> = route.iter().map(|p| p.0).collect();
+                prop_assert_eq!(layers, (l.layer[*a] + 1..l.layer[*b]).collect::<Vec<u32>>());
+                for point in route {
+                    prop_assert!(point.1 < l.columns);
+                    prop_assert!(taken.insert(*point), "a dummy point overlaps");
+                }
+            }
+            prop_assert!(l.crossings <= l.crossings_before);
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The picture model: placed boxes, routed edges and "+N more" markers, ready for any renderer.
+
+use super::overlay::StepVertex;
+use super::style::{EdgeKind, NodeState};
+use super::subgraph::Direction;
+use crate::index::Interval;
+
+/// Members listed in a box at most; a larger component says how many it holds.
+pub const MEMBERS_SHOWN: usize = 4;
+
+/// One box: a DAG vertex, i.e. a strongly connected component of the file's graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PictureNode {
+    /// DAG (component) id.
+    pub vertex: u32,
+    /// File ids of the first members (at most [`MEMBERS_SHOWN`]), smallest first.
+    pub members: Vec<u64>,
+    /// How many original vertices the component holds.
+    pub member_count: usize,
+    pub layer: u32,
+    pub column: u32,
+    /// `[s, post]` in the chosen dimension, from finished labels.
+    pub interval: Option<Interval>,
+    /// What the stepper knows so far (when it runs).
+    pub step: Option<StepVertex>,
+    pub state: NodeState,
+}
+
+impl PictureNode {
+    /// The id a person reads: the file's id, or `{1, 2, 3}` for a component (`{1, 2, 3, 4, +5}`
+    /// when it holds more than [`MEMBERS_SHOWN`]).
+    pub fn name(&self) -> String {
+        if self.member_count == 1
+            && let Some(id) = self.members.first()
+        {
+            return id.to_string();
+        }
+        let mut parts: Vec<String> = self.members.iter().map(u64::to_string).collect();
+        let more = self.member_count.saturating_sub(self.members.len());
+        if more > 0 {
+            parts.push(format!("+{more}"));
+        }
+        format!("{{{}}}", parts.join(", "))
+    }
+
+    /// Glyph, name and state tag on one line, e.g. `⊘ 7 d1`.
+    pub fn title(&self) -> String {
+        let style = self.state.style();
+        let mut text = if style.glyph == ' ' { self.name() } else { format!("{} {}", style.glyph, self.name()) };
+        if let Some(tag) = self.state.tag() {
+            text.push(' ');
+            text.push_str(&tag);
+        }
+        text
+    }
+
+    /// The label line: the interval `[s, post]` once known, or what the stepper has so far
+    /// (`[·, 5]` with the post number before the min-post, `size 3` before the post number).
+    pub fn detail(&self) -> Option<String> {
+        if let Some(iv) = self.interval {
+            return Some(format!("[{}, {}]", iv.low, iv.post));
+        }
+        let step = self.step?;
+        match (step.low, step.post, step.size) {
+            (Some(low), Some(post), _) => Some(format!("[{low}, {post}]")),
+            (None, Some(post), _) => Some(format!("[·, {post}]")),
+            (_, None, Some(size)) => Some(format!("size {size}")),
+            _ => None,
+        }
+    }
+
+    /// Both lines, for renderers that fit them on one.
+    pub fn one_line(&self) -> String {
+        match self.detail() {
+            Some(detail) => format!("{} {detail}", self.title()),
+            None => self.title(),
+        }
+    }
+}
+
+/// One edge between two boxes (indices into [`Picture::nodes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PictureEdge {
+    pub from: usize,
+    pub to: usize,
+    pub kind: EdgeKind,
+    /// Drawn faint: an ordinary edge in a picture that emphasises others (tree edges, a path).
+    pub dim: bool,
+    /// Dummy points `(layer, column)` between the ends, top to bottom.
+    pub route: Vec<(u32, u32)>,
+}
+
+/// "+N more": edges of a box that the picture leaves out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CutMarker {
+    /// Index into [`Picture::nodes`].
+    pub node: usize,
+    pub direction: Direction,
+    pub hidden: u64,
+}
+
+impl CutMarker {
+    /// `+12 more ↑` (parents) or `+12 more ↓` (children).
+    pub fn text(&self) -> String {
+        let arrow = match self.direction {
+            Direction::Parents => '↑',
+            Direction::Children => '↓',
+        };
+        format!("+{} more {arrow}", self.hidden)
+    }
+}
+
+/// A drawable picture of (part of) the DAG.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Picture {
+    pub nodes: Vec<PictureNode>,
+    pub edges: Vec<PictureEdge>,
+    pub cuts: Vec<CutMarker>,
+    pub layers: u32,
+    pub columns: u32,
+    /// The dimension whose intervals and tree are shown.
+    pub dim: usize,
+    /// How many dimensions the labels have, when there are labels.
+    pub dims: Option<usize>,
+    pub title: String,
+    /// Lines under the title: what the overlays show, what was left out and why.
+    pub notes: Vec<String>,
+}
+
+/// What the legend lists: only what the picture shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Legend {
+    pub states: Vec<NodeState>,
+    pub edges: Vec<EdgeKind>,
+    /// Some box stands for a component of several vertices.
+    pub components: bool,
+    pub cuts: bool,
+}
+
+impl Picture {
+    /// The box of DAG vertex `vertex`, if drawn.
+    pub fn node_of(&self, vertex: u32) -> Option<usize> {
+        self.nodes.iter().position(|n| n.vertex == vertex)
+    }
+
+    pub fn legend(&self) -> Legend {
+        let mut states: Vec<NodeState> =
+            self.nodes.iter().map(|n| n.state.legend_key()).filter(|&s| s != NodeState::Plain).collect();
+        states.sort_unstable();
+        states.dedup();
+        let mut edges: Vec<EdgeKind> = self.edges.iter().map(|e| e.kind).collect();
+        edges.sort_unstable();
+        edges.dedup();
+        Legend { states, edges, components: self.nodes.iter().any(|n| n.member_count > 1), cuts: !self.cuts.is_empty() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(members: Vec<u64>, member_count: usize) -> PictureNode {
+        PictureNode {
+            vertex: 0,
+            members,
+            member_count,
+            layer: 0,
+            column: 0,
+            interval: None,
+            step: None,
+            state: NodeState::Plain,
+        }
+    }
+
+    #[test]
+    fn names_and_details() {
+        assert_eq!(node(vec![7], 1).name(), "7");
+        assert_eq!(node(vec![1, 2, 3], 3).name(), "{1, 2, 3}");
+        assert_eq!(node(vec![1, 2, 3, 4], 9).name(), "{1, 2, 3, 4, +5}");
+        let mut n = node(vec![7], 1);
+        n.state = NodeState::Pruned { dim: 1 };
+        assert_eq!(n.title(), "⊘ 7 d1");
+        assert_eq!(n.detail(), None);
+        n.step = Some(StepVertex { size: Some(3), ..StepVertex::default() });
+        assert_eq!(n.detail().as_deref(), Some("size 3"));
+        n.step = Some(StepVertex { size: Some(3), post: Some(5), ..StepVertex::default() });
+        assert_eq!(n.detail().as_deref(), Some("[·, 5]"));
+        n.interval = Some(Interval { low: 1, post: 5 });
+        assert_eq!(n.one_line(), "⊘ 7 d1 [1, 5]");
+    }
+}

@@ -1,0 +1,363 @@
+//! A [`Picture`] in the terminal: boxes drawn with box-drawing characters (a double border for a
+//! strongly connected component), edges as Braille lines on ratatui's canvas (tree and path edges
+//! as doubled lines, so they stand out without colour too), "+N more" markers and a legend line.
+//! States show by colour and by the glyph in the box; with `no_color` the glyphs alone carry them.
+//!
+//! The picture is laid out in content cells and shown through a viewport (`scroll`); it never
+//! panics, whatever the area (zero-sized included) or the picture.
+
+use crate::draw::style::Colour;
+use crate::draw::{Direction, EdgeKind, NodeState, Picture};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::widgets::Widget;
+use ratatui::widgets::canvas::{Canvas, Line as CanvasLine};
+
+/// The longest box text; longer ones end in `…`.
+const MAX_LABEL: usize = 24;
+/// Columns between two boxes.
+const GAP: i64 = 2;
+/// Rows for edges between two layers of boxes.
+const EDGE_ROWS: i64 = 2;
+
+pub struct PictureView<'a> {
+    picture: &'a Picture,
+    no_color: bool,
+    /// Content cell shown at the area's top-left corner.
+    scroll: (u16, u16),
+    /// A node index to highlight (the cursor).
+    selected: Option<usize>,
+    legend: bool,
+}
+
+impl<'a> PictureView<'a> {
+    pub fn new(picture: &'a Picture) -> PictureView<'a> {
+        PictureView { picture, no_color: false, scroll: (0, 0), selected: None, legend: true }
+    }
+
+    /// Colours off: only glyphs, borders and line thickness tell things apart (`NO_COLOR`).
+    pub fn no_color(mut self, no_color: bool) -> Self {
+        self.no_color = no_color;
+        self
+    }
+
+    pub fn scroll(mut self, x: u16, y: u16) -> Self {
+        self.scroll = (x, y);
+        self
+    }
+
+    pub fn selected(mut self, node: Option<usize>) -> Self {
+        self.selected = node;
+        self
+    }
+
+    /// Whether the bottom line shows the legend (on by default).
+    pub fn legend(mut self, legend: bool) -> Self {
+        self.legend = legend;
+        self
+    }
+
+    /// The content's size in cells when drawn into `area` (to bound scrolling).
+    pub fn content_size(&self, area: Rect) -> (u16, u16) {
+        let grid = Grid::new(self.picture, self.body(area).height);
+        (clamp_u16(grid.width), clamp_u16(grid.height))
+    }
+
+    /// Where node `index`'s box starts, in content cells (to scroll the cursor into view).
+    pub fn node_position(&self, area: Rect, index: usize) -> Option<(u16, u16)> {
+        let grid = Grid::new(self.picture, self.body(area).height);
+        let node = self.picture.nodes.get(index)?;
+        let (x, y) = grid.node_origin(node.column, node.layer, grid.label_width(index));
+        Some((clamp_u16(x), clamp_u16(y)))
+    }
+
+    /// The part of `area` the picture itself gets (the rest holds the legend).
+    fn body(&self, area: Rect) -> Rect {
+        let legend_rows = if self.legend && area.height >= 4 { 1 } else { 0 };
+        Rect { height: area.height - legend_rows, ..area }
+    }
+
+    fn colour(&self, colour: Option<Colour>) -> Style {
+        match colour {
+            Some(c) if !self.no_color => Style::default().fg(terminal_colour(c)),
+            _ => Style::default(),
+        }
+    }
+}
+
+impl Widget for PictureView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let area = area.intersection(buf.area);
+        if area.is_empty() {
+            return;
+        }
+        let body = self.body(area);
+        let grid = Grid::new(self.picture, body.height);
+        let view = Viewport { area: body, scroll: (i64::from(self.scroll.0), i64::from(self.scroll.1)) };
+        if !body.is_empty() {
+            self.edges(&grid, &view, buf);
+            self.boxes(&grid, &view, buf);
+            self.cuts(&grid, &view, buf);
+        }
+        if body.height < area.height {
+            let legend_area = Rect { y: area.bottom() - 1, height: 1, ..area };
+            self.legend_line(legend_area, buf);
+        }
+    }
+}
+
+impl PictureView<'_> {
+    fn edges(&self, grid: &Grid, view: &Viewport, buf: &mut Buffer) {
+        let picture = self.picture;
+        // Each edge as a list of content points (x, y) in Braille dots: 2 per column, 4 per row.
+        let mut lines: Vec<EdgeLine> = Vec::new();
+        for edge in &picture.edges {
+            let (Some(from), Some(to)) = (picture.nodes.get(edge.from), picture.nodes.get(edge.to)) else {
+                continue;
+            };
+            let dot_x = |column: u32| 2.0 * grid.centre(column) as f64;
+            let mut points = vec![(dot_x(from.column), 4.0 * (grid.layer_top(from.layer) + grid.box_rows) as f64)];
+            for &(layer, column) in &edge.route {
+                let top = grid.layer_top(layer) as f64 * 4.0;
+                points.push((dot_x(column), top));
+                points.push((dot_x(column), top + 4.0 * grid.box_rows as f64 - 1.0));
+            }
+            points.push((dot_x(to.column), 4.0 * grid.layer_top(to.layer) as f64 - 1.0));
+            lines.push((edge.kind, edge.dim, points));
+        }
+        let (w, h) = (f64::from(view.area.width), f64::from(view.area.height));
+        let (sx, sy) = (view.scroll.0 as f64 * 2.0, view.scroll.1 as f64 * 4.0);
+        let no_color = self.no_color;
+        let colour = move |kind: EdgeKind, dim: bool| -> Color {
+            match (no_color, kind, dim) {
+                (true, _, _) => Color::Reset,
+                (false, EdgeKind::Other, true) => Color::DarkGray,
+                (false, EdgeKind::Other, false) => Color::Gray,
+                (false, kind, _) => terminal_colour(kind.style().colour),
+            }
+        };
+        let canvas = Canvas::default()
+            .marker(Marker::Braille)
+            .x_bounds([sx, sx + 2.0 * w - 1.0])
+            // Canvas y grows upwards: content dot row `y` is drawn at `-y`.
+            .y_bounds([-(sy + 4.0 * h - 1.0), -sy])
+            .paint(|ctx| {
+                // Faint edges first so the emphasised ones are drawn over them.
+                for pass in [EdgeKind::Other, EdgeKind::Tree, EdgeKind::Path] {
+                    for (kind, dim, points) in lines.iter().filter(|l| l.0 == pass) {
+                        let color = colour(*kind, *dim);
+                        for pair in points.windows(2) {
+                            let ((x1, y1), (x2, y2)) = (pair[0], pair[1]);
+                            ctx.draw(&CanvasLine { x1, y1: -y1, x2, y2: -y2, color });
+                            if kind.is_bold() {
+                                let (x1, x2) = (x1 + 1.0, x2 + 1.0);
+                                ctx.draw(&CanvasLine { x1, y1: -y1, x2, y2: -y2, color });
+                            }
+                        }
+                    }
+                    ctx.layer();
+                }
+            });
+        canvas.render(view.area, buf);
+    }
+
+    fn boxes(&self, grid: &Grid, view: &Viewport, buf: &mut Buffer) {
+        for (i, node) in self.picture.nodes.iter().enumerate() {
+            let label = grid.labels.get(i).map(String::as_str).unwrap_or_default();
+            let width = grid.label_width(i);
+            let (x, y) = grid.node_origin(node.column, node.layer, width);
+            let style = node.state.style();
+            let mut look = self.colour(style.colour);
+            if node.state != NodeState::Plain {
+                look = look.add_modifier(Modifier::BOLD);
+            }
+            let mut text_look = look;
+            if self.selected == Some(i) {
+                text_look = text_look.add_modifier(Modifier::REVERSED);
+            }
+            let component = node.member_count > 1;
+            if grid.boxed {
+                let [tl, tr, bl, br, h, v] = if component {
+                    ["╔", "╗", "╚", "╝", "═", "║"]
+                } else {
+                    ["┌", "┐", "└", "┘", "─", "│"]
+                };
+                let bar = h.repeat(width);
+                view.put(buf, x, y, &format!("{tl}{bar}{tr}"), look);
+                view.put(buf, x, y + 1, v, look);
+                view.put(buf, x + 1, y + 1, label, text_look);
+                view.put(buf, x + 1 + width as i64, y + 1, v, look);
+                view.put(buf, x, y + 2, &format!("{bl}{bar}{br}"), look);
+            } else {
+                let (open, close) = if component { ("⟦", "⟧") } else { ("[", "]") };
+                view.put(buf, x, y, open, look);
+                view.put(buf, x + 1, y, label, text_look);
+                view.put(buf, x + 1 + width as i64, y, close, look);
+            }
+        }
+    }
+
+    fn cuts(&self, grid: &Grid, view: &Viewport, buf: &mut Buffer) {
+        let dim = if self.no_color { Style::default() } else { Style::default().fg(Color::DarkGray) };
+        for cut in &self.picture.cuts {
+            let Some(node) = self.picture.nodes.get(cut.node) else { continue };
+            let text = cut.text();
+            let x = grid.centre(node.column) - text.chars().count() as i64 / 2;
+            let y = match cut.direction {
+                Direction::Parents => grid.layer_top(node.layer) - 1,
+                Direction::Children => grid.layer_top(node.layer) + grid.box_rows,
+            };
+            view.put(buf, x, y, &text, dim);
+        }
+    }
+
+    fn legend_line(&self, area: Rect, buf: &mut Buffer) {
+        let legend = self.picture.legend();
+        let mut x = i64::from(area.x);
+        let right = i64::from(area.right());
+        let mut write = |text: &str, style: Style| {
+            for c in text.chars() {
+                if x >= right {
+                    return;
+                }
+                buf[(x as u16, area.y)].set_char(c).set_style(style);
+                x += 1;
+            }
+        };
+        for state in &legend.states {
+            let style = state.style();
+            write(&style.glyph.to_string(), self.colour(style.colour).add_modifier(Modifier::BOLD));
+            write(&format!(" {}  ", style.short), Style::default());
+        }
+        for kind in legend.edges.iter().filter(|k| k.is_bold()) {
+            let colour = if self.no_color {
+                Style::default()
+            } else {
+                Style::default().fg(terminal_colour(kind.style().colour))
+            };
+            write("⣿", colour);
+            let name = match kind {
+                EdgeKind::Tree => format!(" tree d{}  ", self.picture.dim),
+                _ => " path  ".to_string(),
+            };
+            write(&name, Style::default());
+        }
+        if legend.components {
+            write("╔╗ component  ", Style::default());
+        }
+        if legend.cuts {
+            write("+N more: not drawn", Style::default());
+        }
+    }
+}
+
+/// An edge to draw: its kind, whether it is dimmed, its points in Braille dots.
+type EdgeLine = (EdgeKind, bool, Vec<(f64, f64)>);
+
+/// The picture's cells: column widths from the labels in them, rows per layer.
+struct Grid {
+    labels: Vec<String>,
+    left: Vec<i64>,
+    widths: Vec<i64>,
+    /// Boxes with borders (3 rows) when the layers fit the height, else one-row labels.
+    boxed: bool,
+    box_rows: i64,
+    width: i64,
+    height: i64,
+}
+
+impl Grid {
+    fn new(picture: &Picture, height: u16) -> Grid {
+        let labels: Vec<String> = picture.nodes.iter().map(|n| shorten(&n.one_line())).collect();
+        let mut widths = vec![1i64; picture.columns as usize];
+        for (node, label) in picture.nodes.iter().zip(&labels) {
+            if let Some(w) = widths.get_mut(node.column as usize) {
+                *w = (*w).max(label.chars().count() as i64 + 2);
+            }
+        }
+        let mut left = Vec::with_capacity(widths.len());
+        let mut x = 0;
+        for w in &widths {
+            left.push(x);
+            x += w + GAP;
+        }
+        let layers = i64::from(picture.layers);
+        let boxed_height = layers * (3 + EDGE_ROWS) - EDGE_ROWS + 2;
+        let boxed = boxed_height <= i64::from(height);
+        let box_rows = if boxed { 3 } else { 1 };
+        // One spare row above the first layer and below the last for "+N more" markers.
+        let height = layers * (box_rows + EDGE_ROWS) - EDGE_ROWS + 2;
+        Grid { labels, left, widths, boxed, box_rows, width: (x - GAP).max(0), height: height.max(0) }
+    }
+
+    fn label_width(&self, index: usize) -> usize {
+        self.labels.get(index).map_or(0, |l| l.chars().count())
+    }
+
+    fn centre(&self, column: u32) -> i64 {
+        let c = column as usize;
+        self.left.get(c).copied().unwrap_or(0) + self.widths.get(c).copied().unwrap_or(0) / 2
+    }
+
+    fn layer_top(&self, layer: u32) -> i64 {
+        1 + i64::from(layer) * (self.box_rows + EDGE_ROWS)
+    }
+
+    /// Top-left cell of a box whose label is `width` wide.
+    fn node_origin(&self, column: u32, layer: u32, width: usize) -> (i64, i64) {
+        (self.centre(column) - (width as i64 + 2) / 2, self.layer_top(layer))
+    }
+}
+
+/// Content cells shown through part of the screen.
+struct Viewport {
+    area: Rect,
+    scroll: (i64, i64),
+}
+
+impl Viewport {
+    /// Writes `text` at content cell `(x, y)`, dropping whatever falls outside the area.
+    fn put(&self, buf: &mut Buffer, x: i64, y: i64, text: &str, style: Style) {
+        let row = y - self.scroll.1 + i64::from(self.area.y);
+        if row < i64::from(self.area.y) || row >= i64::from(self.area.bottom()) {
+            return;
+        }
+        let first = x - self.scroll.0 + i64::from(self.area.x);
+        for (column, c) in (first..).zip(text.chars()) {
+            if column >= i64::from(self.area.right()) {
+                return;
+            }
+            if column >= i64::from(self.area.x) {
+                buf[(column as u16, row as u16)].set_char(c).set_style(style);
+            }
+        }
+    }
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= MAX_LABEL {
+        return text.to_string();
+    }
+    let mut short: String = text.chars().take(MAX_LABEL - 1).collect();
+    short.push('…');
+    short
+}
+
+fn clamp_u16(value: i64) -> u16 {
+    value.clamp(0, i64::from(u16::MAX)) as u16
+}
+
+/// The explorer's palette (see `crate::tui::theme`).
+fn terminal_colour(colour: Colour) -> Color {
+    match colour {
+        Colour::Blue => Color::Blue,
+        Colour::Magenta => Color::Magenta,
+        Colour::Red => Color::Red,
+        Colour::Green => Color::Green,
+        Colour::Cyan => Color::Cyan,
+        Colour::Yellow => Color::Yellow,
+        Colour::Grey => Color::DarkGray,
+    }
+}
