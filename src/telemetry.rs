@@ -102,7 +102,7 @@ impl QueueSizes {
 }
 
 /// Which queue a frontier vertex goes to, by the degree the phase scans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum QueueClass {
     /// Degree below [`SMALL_DEGREE_LIMIT`]: a thread per vertex on the GPU.

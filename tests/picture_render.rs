@@ -69,7 +69,7 @@ fn stepper(dag: &Graph, labels: &grail::index::Labels) -> StepOverlay {
         let known = (post <= 6).then_some(post);
         step.vertices.insert(v, StepVertex { parent, size: Some(labels.subtree(v, 0)), post: known, low: None });
         if labels.level(v) == 2 {
-            step.frontier.insert(v, QueueClass::of_degree(dag.children(v).len()));
+            step.frontier.insert(v, QueueClass::of(dag.children(v).len()));
         }
     }
     step

@@ -2,30 +2,8 @@
 //! that whoever runs them (the stepper, the query tab, `grail draw`) fills these in without the
 //! picture depending on how they work.
 
-use crate::telemetry::{LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
+pub use crate::telemetry::QueueClass;
 use std::collections::{HashMap, HashSet};
-
-/// The frontier queue a vertex goes to, split by the degree its phase scans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum QueueClass {
-    Small,
-    Medium,
-    Large,
-}
-
-impl QueueClass {
-    /// The same split as [`crate::telemetry::QueueSizes::add`]: small `< 32`, medium `32..=256`,
-    /// large `> 256`.
-    pub fn of_degree(degree: usize) -> QueueClass {
-        if degree < SMALL_DEGREE_LIMIT {
-            QueueClass::Small
-        } else if degree <= LARGE_DEGREE_LIMIT {
-            QueueClass::Medium
-        } else {
-            QueueClass::Large
-        }
-    }
-}
 
 /// What the stepper knows about one vertex so far; `None` until its phase has reached it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

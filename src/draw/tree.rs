@@ -26,19 +26,12 @@ pub enum TreeParent {
 
 /// `v`'s parent in dimension `dim`'s DFS tree.
 pub fn tree_parent(dag: &Graph, labels: &Labels, dim: usize, v: u32) -> TreeParent {
-    let parents = dag.parents(v);
-    if parents.len() > TREE_SCAN_LIMIT {
-        return TreeParent::Unknown { parents: parents.len() };
+    let parents = dag.parents(v).len();
+    if parents > TREE_SCAN_LIMIT {
+        return TreeParent::Unknown { parents };
     }
-    let post_v = labels.interval(v, dim).post;
-    parents
-        .iter()
-        .filter(|&&p| {
-            let (post, size) = (labels.interval(p, dim).post, labels.subtree(p, dim));
-            post - size < post_v && post_v <= post
-        })
-        .min_by_key(|&&p| labels.subtree(p, dim))
-        .map_or(TreeParent::Root, |&p| TreeParent::Parent(p))
+    let d = labels.dimension(dim);
+    crate::index::labeler::tree_parent(dag, &d.post, &d.subtree, v).map_or(TreeParent::Root, TreeParent::Parent)
 }
 
 #[cfg(test)]

@@ -97,12 +97,14 @@ impl Snapshot {
 /// post(p)`) with the smallest subtree: every T-ancestor's subtree holds `v`, the T-parent is the
 /// deepest of them, and it is a DAG parent.
 pub fn tree_parents(dag: &Graph, post: &[u32], size: &[u32]) -> Vec<Option<u32>> {
-    let holds = |p: u32, v: u32| {
-        let (pp, pv) = (post[p as usize], post[v as usize]);
-        pp - size[p as usize] < pv && pv <= pp
-    };
-    let parent_of = |v: u32| dag.parents(v).iter().copied().filter(|&p| holds(p, v)).min_by_key(|&p| size[p as usize]);
-    (0..dag.num_vertices() as u32).map(parent_of).collect()
+    (0..dag.num_vertices() as u32).map(|v| tree_parent(dag, post, size, v)).collect()
+}
+
+/// [`tree_parents`] of one vertex: reads only `v`'s parents.
+pub fn tree_parent(dag: &Graph, post: &[u32], size: &[u32], v: u32) -> Option<u32> {
+    let pv = post[v as usize];
+    let holds = |&p: &u32| post[p as usize] - size[p as usize] < pv && pv <= post[p as usize];
+    dag.parents(v).iter().copied().filter(holds).min_by_key(|&p| size[p as usize])
 }
 
 /// Where a run stands.
