@@ -123,6 +123,10 @@ fn open_label_query_quit_restores_the_terminal() {
     send("/2 1\r");
     screen.wait_for("2 reaches 1");
     screen.wait_for("tree-cut");
+    // Picture: the query's neighbourhood is drawn, with its caption and the legend.
+    send("6");
+    screen.wait_for("What you see");
+    screen.wait_for("2 ⇝ 1? yes");
     let at = screen.seen.len();
     // Quit.
     send("q");

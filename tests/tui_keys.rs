@@ -18,9 +18,12 @@ fn tabs_switch_with_digits_tab_and_backtab() {
     h.keys("<Tab><Tab>");
     assert_eq!(h.app.tab, Tab::Exceptions);
     h.keys("<Tab>");
+    assert_eq!(h.app.tab, Tab::Picture);
+    assert!(matches!(h.app.outbox.last(), Some(Job::Picture(..))), "showing the picture tab draws it");
+    h.keys("<Tab>");
     assert_eq!(h.app.tab, Tab::Graph);
     h.keys("<BackTab>");
-    assert_eq!(h.app.tab, Tab::Exceptions);
+    assert_eq!(h.app.tab, Tab::Picture);
 }
 
 #[test]

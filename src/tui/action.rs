@@ -1,7 +1,7 @@
 //! Everything a user can ask for, independent of the key or click that asked. The keymap maps keys
 //! to these; [`crate::tui::app::App::apply`] carries them out.
 
-/// The five screens, in tab order.
+/// The six screens, in tab order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tab {
     Graph,
@@ -9,10 +9,11 @@ pub enum Tab {
     Query,
     Batch,
     Exceptions,
+    Picture,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [Tab::Graph, Tab::Labels, Tab::Query, Tab::Batch, Tab::Exceptions];
+    pub const ALL: [Tab; 6] = [Tab::Graph, Tab::Labels, Tab::Query, Tab::Batch, Tab::Exceptions, Tab::Picture];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -21,6 +22,7 @@ impl Tab {
             Tab::Query => "Query",
             Tab::Batch => "Batch",
             Tab::Exceptions => "Exceptions",
+            Tab::Picture => "Picture",
         }
     }
 
@@ -77,6 +79,14 @@ pub enum Action {
     Export,
     // Exceptions.
     RunExceptions,
+    /// Show the selected false-positive pair on the picture.
+    ShowOnPicture,
+    // Picture.
+    PrevDim,
+    NextDim,
+    /// A larger neighbourhood (large graphs).
+    Deeper,
+    Shallower,
     // Prompt (a line being edited).
     Submit,
     Dismiss,

@@ -9,6 +9,7 @@ use super::state::batch::BatchState;
 use super::state::exceptions::ExceptionsState;
 use super::state::graph::GraphState;
 use super::state::labels::LabelsState;
+use super::state::picture::PictureState;
 use super::state::prompt::{Prompt, PromptKind, user_path};
 use super::state::query::QueryState;
 use super::state::{Effect, labels};
@@ -55,6 +56,7 @@ pub struct App {
     pub query: QueryState,
     pub batch: BatchState,
     pub exceptions: ExceptionsState,
+    pub picture: PictureState,
     /// The finished labels the worker holds too.
     pub ready: Option<Arc<Labels>>,
     /// First original vertex of every component (to show DAG ids as file ids).
@@ -90,6 +92,7 @@ impl App {
             query: QueryState::default(),
             batch: BatchState::default(),
             exceptions: ExceptionsState::default(),
+            picture: PictureState::default(),
             ready: None,
             outbox: Vec::new(),
             cancel_requested: false,
@@ -175,9 +178,9 @@ impl App {
                 self.help = true;
                 self.help_scroll = 0;
             }
-            Action::NextTab => self.tab = self.tab.cycle(false),
-            Action::PrevTab => self.tab = self.tab.cycle(true),
-            Action::GoTo(tab) => self.tab = tab,
+            Action::NextTab => self.show(self.tab.cycle(false)),
+            Action::PrevTab => self.show(self.tab.cycle(true)),
+            Action::GoTo(tab) => self.show(tab),
             Action::ToggleMouse => {
                 self.mouse = !self.mouse;
                 self.mouse_changed = true;
@@ -201,6 +204,14 @@ impl App {
                     self.note = None;
                 }
             }
+            Action::ShowOnPicture => match self.exceptions.chosen() {
+                Some((cu, cv, _)) => {
+                    let (u, v) = (self.representative[cu as usize], self.representative[cv as usize]);
+                    self.picture.focus_on_query(u, v);
+                    self.show(Tab::Picture);
+                }
+                None => self.info("no false-positive pair to show: r counts them first"),
+            },
             other => {
                 let effect = match self.tab {
                     Tab::Graph => None,
@@ -208,9 +219,23 @@ impl App {
                     Tab::Query => self.query.handle(other),
                     Tab::Batch => self.batch.handle(other, self.labels.config()),
                     Tab::Exceptions => self.exceptions.handle(other),
+                    Tab::Picture => {
+                        let effects = self.picture.handle(other, self.labels.config());
+                        effects.into_iter().for_each(|e| self.effect(Some(e)));
+                        None
+                    }
                 };
                 self.effect(effect);
             }
+        }
+    }
+
+    /// Switches to `tab`; the picture is drawn again if what it shows has changed.
+    fn show(&mut self, tab: Tab) {
+        self.tab = tab;
+        if tab == Tab::Picture && (self.picture.stale || self.picture.result.is_none()) {
+            let request = self.picture.request(self.labels.config());
+            self.effect(Some(request));
         }
     }
 
@@ -295,12 +320,21 @@ impl App {
             Msg::LabelsReady(labels) => {
                 self.labels.label_bytes = Some(labels.heap_bytes() as u64);
                 self.ready = Some(labels);
+                self.picture.stale = true;
             }
             Msg::LabelsCleared => {
                 self.ready = None;
                 self.labels.clear_run();
+                self.picture.stale = true;
             }
-            Msg::QueryDone(result) => self.query.set_result(result),
+            Msg::QueryDone(result) => {
+                self.picture.focus_on_query(result.u, result.v);
+                self.query.set_result(result);
+                if self.tab == Tab::Picture {
+                    self.show(Tab::Picture);
+                }
+            }
+            Msg::PictureReady(result) => self.picture.set_result(result),
             Msg::BatchDone(result) => {
                 self.batch.result = Some(result);
                 self.info("batch done: x exports CSV and JSON");
@@ -325,6 +359,7 @@ impl App {
         self.batch.result = None;
         self.batch.selected = self.batch.selected.min(self.batch.rows() - 1);
         self.exceptions.result = None;
+        self.picture.clear();
         self.labels.clear_run();
         self.ready = None;
         self.info(format!("opened {}", self.graph.file));

@@ -31,6 +31,21 @@ pub struct ExceptionCounts {
     pub unreachable: u64,
     /// `false_positives[d-1]`: pairs with labels "maybe" in dimensions `0..d` and no path.
     pub false_positives: Vec<u64>,
+    /// Some false-positive pairs to show: `(u, v, k)` with DAG ids, where the first `k >= 1`
+    /// dimensions contain `L(v)` in `L(u)` (so they are false positives for every `d <= k`); the
+    /// most stubborn first, at most [`EXAMPLES`].
+    pub examples: Vec<(u32, u32, usize)>,
+}
+
+/// False-positive pairs kept to show.
+pub const EXAMPLES: usize = 50;
+
+/// Keeps the [`EXAMPLES`] most stubborn pairs: most dimensions fooled first, then by ids.
+fn keep_examples(mut pairs: Vec<(u32, u32, usize)>) -> Vec<(u32, u32, usize)> {
+    pairs.sort_unstable_by_key(|&(u, v, k)| (std::cmp::Reverse(k), u, v));
+    pairs.dedup();
+    pairs.truncate(EXAMPLES);
+    pairs
 }
 
 impl ExceptionCounts {
@@ -52,10 +67,17 @@ fn leading_contained(labels: &Labels, u: u32, v: u32) -> usize {
     labels.of(u).iter().zip(labels.of(v)).take_while(|(a, b)| a.contains(**b)).count()
 }
 
-fn from_histogram(exact: bool, vertices: u64, pairs: u64, unreachable: u64, hist: &[u64]) -> ExceptionCounts {
+fn from_histogram(
+    exact: bool,
+    vertices: u64,
+    pairs: u64,
+    unreachable: u64,
+    hist: &[u64],
+    examples: Vec<(u32, u32, usize)>,
+) -> ExceptionCounts {
     let dims = hist.len() - 1;
     let false_positives = (1..=dims).map(|d| hist[d..].iter().sum()).collect();
-    ExceptionCounts { exact, vertices, pairs, unreachable, false_positives }
+    ExceptionCounts { exact, vertices, pairs, unreachable, false_positives, examples: keep_examples(examples) }
 }
 
 /// Exact counts over every ordered pair of `dag` (at most [`EXACT_LIMIT`] vertices). `progress`
@@ -70,7 +92,8 @@ pub fn exact(
     let closure = TransitiveClosure::new(dag)?;
     let dims = labels.dims();
     let done = AtomicUsize::new(0);
-    let rows: Option<(u64, Vec<u64>)> = (0..n as u32)
+    type Row = (u64, Vec<u64>, Vec<(u32, u32, usize)>);
+    let rows: Option<Row> = (0..n as u32)
         .into_par_iter()
         .map(|u| {
             if cancel.load(Ordering::Relaxed) {
@@ -78,28 +101,34 @@ pub fn exact(
             }
             let mut hist = vec![0u64; dims + 1];
             let mut unreachable = 0u64;
+            let mut examples = Vec::new();
             for v in 0..n as u32 {
                 if u != v && !closure.reachable(u, v) {
                     unreachable += 1;
-                    hist[leading_contained(labels, u, v)] += 1;
+                    let k = leading_contained(labels, u, v);
+                    hist[k] += 1;
+                    if k > 0 {
+                        examples.push((u, v, k));
+                    }
                 }
             }
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
             if finished.is_multiple_of(1024) {
                 progress(finished as f64 / n as f64);
             }
-            Some((unreachable, hist))
+            Some((unreachable, hist, keep_examples(examples)))
         })
         .try_reduce(
-            || (0, vec![0u64; dims + 1]),
-            |(a, mut ha), (b, hb)| {
+            || (0, vec![0u64; dims + 1], Vec::new()),
+            |(a, mut ha, mut ea), (b, hb, eb)| {
                 ha.iter_mut().zip(&hb).for_each(|(x, y)| *x += y);
-                Some((a + b, ha))
+                ea.extend(eb);
+                Some((a + b, ha, keep_examples(ea)))
             },
         );
-    let Some((unreachable, hist)) = rows else { bail!("cancelled") };
+    let Some((unreachable, hist, examples)) = rows else { bail!("cancelled") };
     let pairs = n as u64 * (n as u64).saturating_sub(1);
-    Ok(from_histogram(true, n as u64, pairs, unreachable, &hist))
+    Ok(from_histogram(true, n as u64, pairs, unreachable, &hist, examples))
 }
 
 /// An estimate from `samples` uniform ordered pairs of distinct DAG vertices (seeded). Pairs the
@@ -117,13 +146,14 @@ pub fn sampled(
     let dims = labels.dims();
     let mut hist = vec![0u64; dims + 1];
     if n < 2 {
-        return Ok(from_histogram(false, n as u64, 0, 0, &hist));
+        return Ok(from_histogram(false, n as u64, 0, 0, &hist, Vec::new()));
     }
     let identity: Vec<u32> = (0..n as u32).collect();
     let engine = Engine::new(dag, labels, &identity);
     let mut scratch = engine.scratch();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut unreachable = 0u64;
+    let mut examples = Vec::new();
     for i in 0..samples {
         if cancel.load(Ordering::Relaxed) {
             bail!("cancelled");
@@ -137,12 +167,18 @@ pub fn sampled(
         if k == 0 || !engine.query(u, v, Method::GuidedDfs, &mut scratch, false).reachable {
             unreachable += 1;
             hist[k] += 1;
+            if k > 0 {
+                examples.push((u, v, k));
+                if examples.len() > 4 * EXAMPLES {
+                    examples = keep_examples(examples);
+                }
+            }
         }
         if i % 1024 == 1023 {
             progress(i as f64 / samples as f64);
         }
     }
-    Ok(from_histogram(false, n as u64, samples as u64, unreachable, &hist))
+    Ok(from_histogram(false, n as u64, samples as u64, unreachable, &hist, examples))
 }
 
 #[cfg(test)]
@@ -170,6 +206,13 @@ mod tests {
             assert_eq!(counts.false_positives[d - 1], brute, "d = {d}");
         }
         assert!(counts.false_positives.windows(2).all(|w| w[0] >= w[1]));
+        // The examples are real false positives, fooling as many leading dimensions as they say.
+        assert!(!counts.examples.is_empty() && counts.examples.len() <= EXAMPLES);
+        assert!(counts.examples.windows(2).all(|w| w[0].2 >= w[1].2));
+        for &(u, v, k) in &counts.examples {
+            assert!(!reachable_bfs(&g, u, v), "{u} reaches {v}");
+            assert_eq!(leading_contained(&labels, u, v), k);
+        }
         assert!(counts.false_positives[0] > counts.false_positives[1]);
     }
 

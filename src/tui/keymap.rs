@@ -78,7 +78,19 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Batch), &[code(KeyCode::Enter)], Action::Enter, "edit value", false),
     // Exceptions.
     b(On(Tab::Exceptions), &[ch('r')], Action::RunExceptions, "count", true),
-    b(On(Tab::Exceptions), &[code(KeyCode::Enter)], Action::Enter, "edit seed", false),
+    b(On(Tab::Exceptions), &[ch('e')], Action::Enter, "edit seed", false),
+    b(On(Tab::Exceptions), &[code(KeyCode::Enter), ch('p')], Action::ShowOnPicture, "show pair on picture", true),
+    // Picture.
+    b(On(Tab::Picture), &[ch('s')], Action::StepLevel, "step level", true),
+    b(On(Tab::Picture), &[ch('f')], Action::FinishPhase, "finish phase", false),
+    b(On(Tab::Picture), &[ch('r')], Action::RunToEnd, "run to end", true),
+    b(On(Tab::Picture), &[ch('x')], Action::Reset, "reset", false),
+    b(On(Tab::Picture), &[ch('['), ch('h'), code(KeyCode::Left)], Action::PrevDim, "previous dimension", true),
+    b(On(Tab::Picture), &[ch(']'), ch('l'), code(KeyCode::Right)], Action::NextDim, "next dimension", true),
+    b(On(Tab::Picture), &[ch('/'), ch('i')], Action::EditQuery, "query u v", true),
+    b(On(Tab::Picture), &[code(KeyCode::Enter)], Action::Enter, "centre on vertex", false),
+    b(On(Tab::Picture), &[ch('+'), ch('=')], Action::Deeper, "larger neighbourhood", false),
+    b(On(Tab::Picture), &[ch('-')], Action::Shallower, "smaller neighbourhood", false),
     // Everywhere.
     b(Global, &[ch('q')], Action::Quit, "quit", true),
     b(Global, &[ctrl('c')], Action::Quit, "quit", false),
@@ -90,6 +102,7 @@ pub const BINDINGS: &[Binding] = &[
     b(Global, &[ch('3')], Action::GoTo(Tab::Query), "Query tab", false),
     b(Global, &[ch('4')], Action::GoTo(Tab::Batch), "Batch tab", false),
     b(Global, &[ch('5')], Action::GoTo(Tab::Exceptions), "Exceptions tab", false),
+    b(Global, &[ch('6')], Action::GoTo(Tab::Picture), "Picture tab", false),
     b(Global, &[ch('o')], Action::OpenFile, "open graph", true),
     b(Global, &[ch('c'), code(KeyCode::Esc)], Action::Cancel, "cancel job", true),
     b(Global, &[ch('m')], Action::ToggleMouse, "mouse on/off", false),
@@ -173,7 +186,9 @@ pub fn help_sections() -> Vec<(String, Vec<&'static Binding>)> {
         On(tab) => format!("{} tab", tab.title()),
         Prompt => "While typing".to_string(),
     };
-    for scope in [Global, On(Tab::Labels), On(Tab::Query), On(Tab::Batch), On(Tab::Exceptions), Prompt] {
+    for scope in
+        [Global, On(Tab::Labels), On(Tab::Query), On(Tab::Batch), On(Tab::Exceptions), On(Tab::Picture), Prompt]
+    {
         let rows: Vec<&Binding> = BINDINGS.iter().filter(|b| b.scope == scope).collect();
         if !rows.is_empty() {
             sections.push((title(scope), rows));

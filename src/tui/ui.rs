@@ -39,6 +39,7 @@ pub fn render(frame: &mut Frame, app: &App) -> Hitmap {
         Tab::Query => views::query::render(frame, body, app, &mut hits),
         Tab::Batch => views::batch::render(frame, body, app, &mut hits),
         Tab::Exceptions => views::exceptions::render(frame, body, app),
+        Tab::Picture => views::picture::render(frame, body, app),
     }
     views::chrome::status(frame, status, app);
     views::chrome::footer(frame, footer, app);

@@ -30,6 +30,14 @@ impl Harness {
         Harness::on(Workspace::open(&kegg_path(), None).unwrap())
     }
 
+    /// The explorer on a bundled sample graph (`lesson.gra`, `tiny-cycles.txt`, ...).
+    pub fn on_sample(name: &str) -> Harness {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-graphs").join(name);
+        let mut h = Harness::on(Workspace::open(&path, None).unwrap());
+        h.app.graph.file = format!("sample-graphs/{name}");
+        h
+    }
+
     pub fn on(ws: Workspace) -> Harness {
         let ws = Arc::new(ws);
         let mut app = App::new(Arc::clone(&ws), Theme::plain(), true);

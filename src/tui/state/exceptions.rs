@@ -8,11 +8,13 @@ use crate::tui::worker::{ExceptionResult, Job};
 pub struct ExceptionsState {
     pub seed: u64,
     pub result: Option<ExceptionResult>,
+    /// The chosen example pair (an index into the result's examples).
+    pub selected: usize,
 }
 
 impl Default for ExceptionsState {
     fn default() -> Self {
-        ExceptionsState { seed: 1, result: None }
+        ExceptionsState { seed: 1, result: None, selected: 0 }
     }
 }
 
@@ -31,8 +33,26 @@ impl ExceptionsState {
                 self.seed = self.seed.saturating_add(1);
                 None
             }
+            Action::Up => {
+                self.selected = super::step(self.selected, -1, self.examples().len());
+                None
+            }
+            Action::Down => {
+                self.selected = super::step(self.selected, 1, self.examples().len());
+                None
+            }
             _ => None,
         }
+    }
+
+    /// The false-positive pairs found: `(u, v, k)`, DAG ids, the first `k` dimensions fooled.
+    pub fn examples(&self) -> &[(u32, u32, usize)] {
+        self.result.as_ref().map_or(&[], |r| &r.counts.examples)
+    }
+
+    /// The chosen pair, to show on the picture.
+    pub fn chosen(&self) -> Option<(u32, u32, usize)> {
+        self.examples().get(self.selected).copied()
     }
 
     pub fn set_seed(&mut self, text: &str) -> Option<Effect> {

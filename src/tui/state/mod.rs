@@ -5,6 +5,7 @@ pub mod batch;
 pub mod exceptions;
 pub mod graph;
 pub mod labels;
+pub mod picture;
 pub mod prompt;
 pub mod query;
 

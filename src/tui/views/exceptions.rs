@@ -12,7 +12,9 @@ use ratatui::widgets::{Bar, BarChart, BarGroup, Paragraph, Wrap};
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let [text_area, chart_area] = Layout::horizontal([Constraint::Length(40), Constraint::Min(30)]).areas(area);
+    let [text_area, right] = Layout::horizontal([Constraint::Length(40), Constraint::Min(30)]).areas(area);
+    let [chart_area, pairs_area] = Layout::vertical([Constraint::Percentage(50), Constraint::Min(4)]).areas(right);
+    pairs(frame, pairs_area, app);
     let n = app.ws.dag().num_vertices();
     let seed = app.exceptions.seed;
     let mode = if n <= EXACT_LIMIT {
@@ -31,7 +33,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         Line::raw(
             "Exceptions (false positives): pairs u, v where v's intervals all lie inside u's, yet u does not reach v.",
         ),
-        Line::raw(format!("Labels: d = 1..{EXCEPTION_DIMS}, random order, seed {seed} (h/l or Enter change it)")),
+        Line::raw(format!("Labels: d = 1..{EXCEPTION_DIMS}, random order, seed {seed} (h/l or e change it)")),
         Line::styled(mode, theme.dim()),
     ];
     match &app.exceptions.result {
@@ -86,4 +88,35 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         .bar_style(theme.bar())
         .value_style(theme.selected());
     frame.render_widget(chart, chart_area);
+}
+
+/// The false-positive pairs found, most stubborn first; Enter shows the chosen one on the picture.
+fn pairs(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let state = &app.exceptions;
+    let block = panel("False-positive pairs (j/k choose, Enter shows on the picture)");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let examples = state.examples();
+    if examples.is_empty() {
+        let text = if state.result.is_some() { "none found" } else { "r counts them" };
+        frame.render_widget(Paragraph::new(Line::styled(text, theme.dim())), inner);
+        return;
+    }
+    let rows = inner.height as usize;
+    let first = state.selected.saturating_sub(rows.saturating_sub(1));
+    let lines: Vec<Line> = examples
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .map(|(i, &(u, v, k))| {
+            let fooled = if k == 1 { "dimension 0".to_string() } else { format!("dimensions 0..{}", k - 1) };
+            let text =
+                format!("{} ⇝ {}: nested in {fooled}, yet unreachable", app.component_name(u), app.component_name(v));
+            let style = if i == state.selected { theme.selected() } else { theme.text() };
+            Line::styled(text, style)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
 }

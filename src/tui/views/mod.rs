@@ -6,6 +6,7 @@ pub mod exceptions;
 pub mod graph;
 pub mod help;
 pub mod labels;
+pub mod picture;
 pub mod prompt;
 pub mod query;
 

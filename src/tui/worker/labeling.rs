@@ -6,7 +6,7 @@
 
 use super::Msg;
 use crate::backend::{self, LabelSpec, Opened};
-use crate::index::labeler::{Driven, Position, Status, Until, drive};
+use crate::index::labeler::{Driven, Position, Snapshot, Status, Until, drive};
 use crate::index::pipeline::ParentMethod;
 use crate::index::{Labeler, Labels, Order};
 use crate::telemetry::{Backend, Event, Sink};
@@ -105,6 +105,16 @@ impl Session {
         self.config = None;
         self.labeler = None;
         self.labels = None;
+    }
+
+    /// The finished labels, if any.
+    pub fn labels(&self) -> Option<Arc<Labels>> {
+        self.labels.clone()
+    }
+
+    /// What the run in progress knows of dimension `dim` (small graphs only).
+    pub fn snapshot(&self, dim: usize) -> Option<Snapshot> {
+        self.labeler.as_ref().and_then(|(labeler, _)| labeler.snapshot(dim))
     }
 
     /// The labels, building them to the end with `config` if there are none yet. `None` if that

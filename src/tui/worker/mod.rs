@@ -4,13 +4,16 @@
 
 mod batch;
 pub mod labeling;
+pub mod picture;
 
 pub use batch::{BatchResult, BatchRow, BatchSpec, QuerySource, RunSpec, export};
 pub use labeling::{LabelCmd, LabelConfig};
+pub use picture::{Focus, PictureRequest, PictureResult};
 
 use super::event::AppEvent;
 use super::exceptions::{self, ExceptionCounts};
 use super::trace::{Trace, trace_query};
+use crate::draw::ComponentMembers;
 use crate::graph::stats::{self, GraphStats};
 use crate::index::{Interval, Labels};
 use crate::query::{Answer, Engine, Method};
@@ -50,6 +53,9 @@ pub enum Job {
         result: Arc<BatchResult>,
         base: PathBuf,
     },
+    /// Draw (part of) the graph for the picture tab; a query's search needs labels, built with the
+    /// config first if there are none.
+    Picture(PictureRequest, LabelConfig),
 }
 
 /// One query's outcome, with everything the Query tab draws.
@@ -97,6 +103,7 @@ pub enum Msg {
     QueryDone(Box<QueryResult>),
     BatchDone(Arc<BatchResult>),
     ExceptionsDone(ExceptionResult),
+    PictureReady(Box<PictureResult>),
     Info(String),
     Error(String),
 }
@@ -130,6 +137,7 @@ impl Msg {
             Msg::QueryDone(_) => "QueryDone",
             Msg::BatchDone(_) => "BatchDone",
             Msg::ExceptionsDone(_) => "ExceptionsDone",
+            Msg::PictureReady(_) => "PictureReady",
             Msg::Info(_) => "Info",
             Msg::Error(_) => "Error",
         }
@@ -172,12 +180,14 @@ struct State {
     cancel: Arc<AtomicBool>,
     threads: usize,
     session: Session,
+    /// Each component's original vertices, for the picture (built on first use per graph).
+    members: Option<ComponentMembers>,
 }
 
 impl State {
     fn new(ws: Arc<Workspace>, out: Sender<AppEvent>, cancel: Arc<AtomicBool>, threads: usize) -> State {
         let session = Session::new(out.clone());
-        State { ws, out, cancel, threads, session }
+        State { ws, out, cancel, threads, session, members: None }
     }
 
     fn send(&self, msg: Msg) {
@@ -216,6 +226,7 @@ impl State {
             Job::Query { u, v, config } => self.query(u, v, config),
             Job::Batch(spec, config) => self.batch(spec, config),
             Job::Exceptions { seed } => self.exceptions(seed),
+            Job::Picture(request, config) => self.picture(request, config),
             Job::Export { result, base } => {
                 self.busy(format!("exporting to {}", base.display()), false);
                 match export(&result, &base) {
@@ -235,6 +246,7 @@ impl State {
             Ok(ws) => {
                 let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
                 self.ws = Arc::new(ws);
+                self.members = None;
                 self.session.clear();
                 self.send(Msg::LabelsCleared);
                 self.send(Msg::Loaded(Arc::clone(&self.ws), Box::new(stats)));
@@ -278,6 +290,22 @@ impl State {
         match batch::run(&self.ws, &labels, &spec, self.threads, &self.cancel, &progress) {
             Ok(result) => self.send(Msg::BatchDone(Arc::new(result))),
             Err(e) => self.send(Msg::Error(format!("batch: {e:#}"))),
+        }
+    }
+
+    fn picture(&mut self, request: PictureRequest, config: LabelConfig) {
+        if matches!(request.focus, Focus::Query { .. })
+            && self.session.ensure_labels(&self.ws, config, &self.cancel).is_none()
+        {
+            return;
+        }
+        self.busy("drawing the picture", false);
+        let members = self.members.get_or_insert_with(|| ComponentMembers::new(&self.ws.condensation));
+        let labels = self.session.labels();
+        let snapshot = self.session.snapshot(request.dim);
+        match picture::build(&self.ws, members, labels.as_deref(), snapshot.as_ref(), request) {
+            Ok(result) => self.send(Msg::PictureReady(Box::new(result))),
+            Err(e) => self.send(Msg::Error(format!("picture: {e:#}"))),
         }
     }
 

@@ -1,0 +1,85 @@
+//! Screen 6: the graph drawn (small graphs whole, large ones around a vertex or a query), its DFS
+//! tree and intervals in one dimension, the stepper's progress and a query's search.
+
+use super::panel;
+use crate::telemetry::Backend;
+use crate::tui::app::App;
+use crate::tui::widgets::picture::PictureView;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let [main, side] = Layout::horizontal([Constraint::Min(40), Constraint::Length(36)]).areas(area);
+    let state = &app.picture;
+    let block = panel("Picture");
+    let inner = block.inner(main);
+    frame.render_widget(block, main);
+    match &state.result {
+        None => {
+            let text = if app.busy.is_some() { "drawing…" } else { "6 draws the graph here (r labels it first)" };
+            frame.render_widget(Paragraph::new(Line::styled(text, app.theme.dim())), inner);
+        }
+        Some(result) => {
+            let view = PictureView::new(&result.picture).no_color(!app.theme.color).selected(state.selected);
+            let (x, y) = scroll_for(&view, inner, state.selected);
+            frame.render_widget(view.scroll(x, y), inner);
+        }
+    }
+    sidebar(frame, side, app);
+}
+
+/// Scrolls so that the cursor's box is in view (centred when it would be off screen).
+fn scroll_for(view: &PictureView, area: Rect, selected: Option<usize>) -> (u16, u16) {
+    let (width, height) = view.content_size(area);
+    let Some((x, y)) = selected.and_then(|i| view.node_position(area, i)) else { return (0, 0) };
+    let fit = |at: u16, size: u16, room: u16| {
+        if at < room.saturating_sub(4) { 0 } else { at.saturating_sub(room / 2).min(size.saturating_sub(room)) }
+    };
+    (fit(x, width, area.width), fit(y, height, area.height))
+}
+
+fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let state = &app.picture;
+    let config = app.labels.config();
+    let mut lines = Vec::new();
+    let ran = app.labels.status.as_ref().map_or(config.backend, |s| s.backend);
+    lines.push(Line::styled(format!("back end: {}", ran.title()), theme.title()));
+    let stepping = match ran {
+        Backend::Dfs => {
+            "the DFS runs in one step: s shows its finished tree (pick the CPU pipeline in tab 2 to watch the levels)"
+        }
+        Backend::Cpu | Backend::Gpu => "s steps one level, f a phase, r to the end, x resets",
+    };
+    lines.push(Line::styled(stepping, theme.dim()));
+    lines.push(Line::raw(format!("dimension {} of {}  ([ ] or h l switch)", state.dim, config.dims)));
+    lines.push(Line::raw(""));
+    if let Some(result) = &state.result {
+        let picture = &result.picture;
+        lines.push(Line::styled(picture.title.clone(), theme.accent()));
+        for note in &picture.notes {
+            lines.push(Line::raw(note.clone()));
+        }
+        if !result.whole {
+            lines.push(Line::styled("Enter centres on the cursor; + and - resize", theme.dim()));
+        }
+        lines.push(Line::raw(""));
+        if let Some(node) = state.selected.and_then(|i| picture.nodes.get(i)) {
+            lines.push(Line::styled(format!("cursor: {}", node.one_line()), theme.title()));
+            if let Some(detail) = node.detail() {
+                lines.push(Line::raw(format!("  {detail}")));
+            }
+            if node.member_count > 1 {
+                lines.push(Line::raw(format!("  a strongly connected component of {}", node.member_count)));
+            }
+        } else {
+            lines.push(Line::styled("j/k move the cursor over the vertices", theme.dim()));
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("/ asks a query and draws its search", theme.dim()));
+    lines.push(Line::styled("Exceptions tab (5): Enter shows a false positive here", theme.dim()));
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel("What you see")), area);
+}

@@ -1,0 +1,121 @@
+//! The picture tab's drawing, built on the worker: which part of the DAG to draw, and what to lay
+//! over it (the labeler's snapshot while it is stepped, the finished labels, a query's search).
+
+use crate::draw::search_trace::search_overlay;
+use crate::draw::{self, ComponentMembers, Picture, Sources, StepOverlay, StepVertex, Subgraph};
+use crate::index::Labels;
+use crate::index::labeler::Snapshot;
+use crate::query::Engine;
+use crate::workspace::Workspace;
+use anyhow::Result;
+
+/// What the picture centres on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// The whole graph when small, else the neighbourhood of vertex 0.
+    Whole,
+    /// The neighbourhood of one DAG vertex (a component; on small graphs the whole graph is drawn).
+    Component(u32),
+    /// A query's two vertices (dense original ids, as the Query tab uses), with its search laid
+    /// over the picture.
+    Query { u: u32, v: u32 },
+}
+
+/// One picture to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PictureRequest {
+    pub focus: Focus,
+    pub dim: usize,
+    /// Neighbourhoods (large graphs): edges away from the focus, and most vertices drawn.
+    pub depth: u32,
+    pub cap: usize,
+}
+
+/// A built picture and what asked for it.
+#[derive(Clone, Debug)]
+pub struct PictureResult {
+    pub request: PictureRequest,
+    pub picture: Picture,
+    /// The whole graph is drawn (else a neighbourhood).
+    pub whole: bool,
+}
+
+/// Builds the picture for `request`: intervals and tree from `labels` once they exist, else what
+/// `snapshot` (a stepped run's view of the dimension) knows so far.
+pub fn build(
+    ws: &Workspace,
+    members: &ComponentMembers,
+    labels: Option<&Labels>,
+    snapshot: Option<&Snapshot>,
+    request: PictureRequest,
+) -> Result<PictureResult> {
+    let dag = ws.dag();
+    let component = &ws.condensation.component;
+    let seeds: Vec<u32> = match request.focus {
+        Focus::Whole => vec![0].into_iter().filter(|_| dag.num_vertices() > 0).collect(),
+        Focus::Component(c) => vec![c].into_iter().filter(|&c| (c as usize) < dag.num_vertices()).collect(),
+        Focus::Query { u, v } => vec![component[u as usize], component[v as usize]],
+    };
+    let (subgraph, whole) = match Subgraph::whole(dag) {
+        Ok(all) => (all, true),
+        Err(_) => (Subgraph::around(dag, &seeds, request.depth, request.cap), false),
+    };
+    let step = match (labels, snapshot) {
+        (None, Some(snap)) => Some(step_overlay(snap, &subgraph)),
+        _ => None,
+    };
+    let search = match (request.focus, labels) {
+        (Focus::Query { u, v }, Some(labels)) => {
+            let engine = Engine::new(dag, labels, component);
+            let names = &ws.loaded.names;
+            Some(search_overlay(&engine, u, v, (names.file_id(u), names.file_id(v))).0)
+        }
+        _ => None,
+    };
+    let dim = labels.map_or(request.dim, |l| request.dim.min(l.dims().saturating_sub(1)));
+    let sources =
+        Sources { dag, members, names: &ws.loaded.names, labels, dim, step: step.as_ref(), search: search.as_ref() };
+    let what = if whole {
+        let file = ws
+            .loaded
+            .path
+            .file_name()
+            .map_or_else(|| ws.loaded.path.display().to_string(), |f| f.to_string_lossy().into_owned());
+        format!("{file} ({} vertices)", dag.num_vertices())
+    } else {
+        let name = |c: u32| members.first(c, 1).first().map_or(c as u64, |&v| ws.loaded.names.file_id(v));
+        let around: Vec<String> = seeds.iter().map(|&c| name(c).to_string()).collect();
+        format!("around {} (depth {}, at most {} vertices)", around.join(" and "), request.depth, request.cap)
+    };
+    let picture = draw::build(&sources, &subgraph, format!("{what}, dimension {dim}"))?;
+    Ok(PictureResult { request: PictureRequest { dim, ..request }, picture, whole })
+}
+
+/// The snapshot's values for the drawn vertices, and its frontier among them.
+fn step_overlay(snap: &Snapshot, subgraph: &Subgraph) -> StepOverlay {
+    let vertices = subgraph
+        .vertices
+        .iter()
+        .map(|&v| {
+            let i = v as usize;
+            let known = StepVertex {
+                parent: snap.parent.get(i).copied().flatten().flatten(),
+                size: snap.size.get(i).copied().flatten(),
+                post: snap.post.get(i).copied().flatten(),
+                low: snap.low.get(i).copied().flatten(),
+            };
+            (v, known)
+        })
+        .collect();
+    let drawn: std::collections::HashSet<u32> = subgraph.vertices.iter().copied().collect();
+    let frontier = snap.frontier.iter().filter(|(v, _)| drawn.contains(v)).copied().collect();
+    let caption = match snap.phase {
+        Some(phase) => format!(
+            "dimension {}: {phase}, the level just run is the frontier ({} vertices)",
+            snap.dim,
+            snap.frontier.len()
+        ),
+        None => format!("dimension {}: not started (s steps one level)", snap.dim),
+    };
+    StepOverlay { vertices, frontier, caption }
+}

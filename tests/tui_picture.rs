@@ -1,0 +1,120 @@
+//! The explorer's picture tab (6) on the lesson graph: the stepper's progress drawn level by level,
+//! a query's search, and an exception chosen in tab 5, as a teacher would show them.
+
+mod tui_common;
+
+use grail::draw::NodeState;
+use grail::tui::action::Tab;
+use grail::tui::worker::Focus;
+use tui_common::{Harness, settings};
+
+fn lesson() -> Harness {
+    let mut h = Harness::on_sample("lesson.gra");
+    // The lesson uses one dimension, where the false positive 0 ⇝ 10 lives.
+    h.keys("2j<Enter>1<Enter>");
+    assert_eq!(h.app.labels.dims, 1);
+    h.keys("6");
+    assert_eq!(h.app.tab, Tab::Picture);
+    h.settle();
+    h
+}
+
+/// How many drawn vertices show a value the stepper computed (post numbers).
+fn with_post(h: &Harness) -> usize {
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    picture.nodes.iter().filter(|n| n.step.is_some_and(|s| s.post.is_some())).count()
+}
+
+#[test]
+fn stepping_fills_the_picture_in_phase_by_phase() {
+    let mut h = lesson();
+    let picture = &h.app.picture.result.as_ref().expect("the tab draws at once").picture;
+    assert_eq!(picture.nodes.len(), 12, "a small graph is drawn whole");
+    settings().bind(|| insta::assert_snapshot!("picture_tab_not_started", h.render(120, 36)));
+
+    // Parent selection, two levels: the frontier is highlighted, parents become tree edges.
+    h.keys("ss");
+    h.settle();
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    assert!(picture.nodes.iter().any(|n| matches!(n.state, NodeState::Frontier(_))), "the frontier shows");
+    assert_eq!(with_post(&h), 0, "no post numbers during parent selection");
+    settings().bind(|| insta::assert_snapshot!("picture_tab_parent_selection", h.render(120, 36)));
+
+    // The rest of phase 1, phase 2 (sizes), and phase 3 (post-order): post numbers land.
+    h.keys("fff");
+    h.settle();
+    assert_eq!(with_post(&h), 12, "post-order done: every vertex has its number");
+    settings().bind(|| insta::assert_snapshot!("picture_tab_post_order", h.render(120, 36)));
+
+    h.keys("r");
+    h.settle();
+    assert!(h.app.ready.is_some());
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    assert!(picture.nodes.iter().all(|n| n.interval.is_some()), "finished: every interval shown");
+}
+
+#[test]
+fn a_query_draws_its_search_with_the_dead_ends() {
+    let mut h = lesson();
+    h.keys("r");
+    h.settle();
+    h.keys("/0 10<Enter>");
+    h.settle();
+    assert_eq!(h.app.picture.focus, Focus::Query { u: 0, v: 10 });
+    h.settle();
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    let state = |v: u32| picture.nodes[picture.node_of(v).unwrap()].state;
+    assert_eq!((state(0), state(10)), (NodeState::Source, NodeState::Target));
+    assert!(picture.nodes.iter().any(|n| n.state == NodeState::DeadEnd), "the false positive's dead ends");
+    assert!(picture.notes.iter().any(|n| n.contains("no, decided by a search")), "{:?}", picture.notes);
+    settings().bind(|| insta::assert_snapshot!("picture_tab_search", h.render(120, 36)));
+}
+
+#[test]
+fn an_exception_chosen_in_tab_5_is_shown_on_the_picture() {
+    let mut h = lesson();
+    h.keys("5r");
+    h.settle();
+    let chosen = h.app.exceptions.chosen().expect("the lesson graph has a false positive");
+    h.keys("<Enter>");
+    assert_eq!(h.app.tab, Tab::Picture);
+    h.settle();
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    let state = |v: u32| picture.nodes[picture.node_of(v).unwrap()].state;
+    assert_eq!((state(chosen.0), state(chosen.1)), (NodeState::Source, NodeState::Target));
+    // Nested intervals in dimension 0, which is why the labels could not say no.
+    let interval = |v: u32| picture.nodes[picture.node_of(v).unwrap()].interval.unwrap();
+    assert!(interval(chosen.0).contains(interval(chosen.1)));
+}
+
+#[test]
+fn dimensions_switch_with_brackets_and_the_cursor_moves() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("6r");
+    h.settle();
+    h.keys("]");
+    h.settle();
+    assert_eq!(h.app.picture.result.as_ref().unwrap().picture.dim, 1);
+    h.keys("[");
+    h.settle();
+    assert_eq!(h.app.picture.result.as_ref().unwrap().picture.dim, 0);
+    h.keys("jj");
+    assert_eq!(h.app.picture.selected, Some(1));
+    let text = h.render(100, 30);
+    assert!(text.contains("cursor:"), "{text}");
+}
+
+#[test]
+fn a_large_graph_gets_a_neighbourhood_that_follows_the_cursor() {
+    let mut h = Harness::new();
+    h.keys("6");
+    h.settle();
+    let result = h.app.picture.result.as_ref().unwrap();
+    assert!(!result.whole, "kegg has 3,617 vertices: a neighbourhood, never the whole graph");
+    assert!(result.picture.nodes.len() <= 40);
+    h.keys("jjj<Enter>");
+    let centre = h.app.picture.selected_component().unwrap();
+    h.settle();
+    assert_eq!(h.app.picture.focus, Focus::Component(centre));
+    assert!(h.app.picture.result.as_ref().unwrap().picture.node_of(centre).is_some());
+}
