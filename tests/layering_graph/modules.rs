@@ -140,8 +140,11 @@ impl<'a> Builder<'a> {
     fn fill(&mut self, module: ModId, items: &'a [Item], dir: &str) -> Result<(), String> {
         for item in items {
             if item_attrs(item).is_some_and(is_test_only) {
+                // A test-only module brought in by `#[path]` (a build script's generator, tested
+                // against the real sources) lives outside src/: nothing to follow.
                 if let Item::Mod(m) = item
                     && m.content.is_none()
+                    && !m.attrs.iter().any(|a| a.path().is_ident("path"))
                 {
                     let file = self.module_file(dir, &m.ident.to_string())?;
                     self.test_only.insert(file);

@@ -9,7 +9,8 @@ use crate::index::pipeline::ParentMethod;
 use crate::index::{Order, PhaseTable};
 use crate::telemetry::{Backend, Event, Phase, QueueSizes};
 use crate::tui::action::Action;
-use crate::tui::worker::labeling::{DEFAULT_CONFIG, LabelStatus};
+use crate::tui::worker::LabelStatus;
+use crate::tui::worker::labeling::DEFAULT_CONFIG;
 use crate::tui::worker::{Job, LabelCmd, LabelConfig};
 use std::collections::{BTreeMap, VecDeque};
 

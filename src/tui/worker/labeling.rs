@@ -4,9 +4,9 @@
 //! Cancelling pauses a run at the next level boundary: the labeler stays where it was, so `s`, `f`
 //! or `r` carry on and `x` starts over.
 
-use super::Msg;
+use super::msg::{LabelStatus, Msg};
 use crate::backend::{self, LabelSpec, Opened};
-use crate::index::labeler::{Driven, Position, Snapshot, Status, Until, drive};
+use crate::index::labeler::{Driven, Snapshot, Until, drive};
 use crate::index::pipeline::ParentMethod;
 use crate::index::{Labeler, Labels, Order};
 use crate::telemetry::{Backend, Event, Sink};
@@ -58,20 +58,6 @@ impl LabelCmd {
         };
         format!("{what} ({})", config.describe())
     }
-}
-
-/// Where the session stands, for the Labels tab.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LabelStatus {
-    pub config: LabelConfig,
-    /// The back end that really runs.
-    pub backend: Backend,
-    /// Why that is not the one asked for.
-    pub fallback: Option<String>,
-    pub status: Status,
-    /// Per unfinished dimension: phase and next level.
-    pub positions: Vec<Position>,
-    pub seconds: f64,
 }
 
 /// Forwards telemetry to the UI.

@@ -4,20 +4,20 @@
 
 mod batch;
 pub mod labeling;
+mod msg;
 pub mod picture;
 
 pub use batch::{BatchResult, BatchRow, BatchSpec, QuerySource, RunSpec, export};
 pub use labeling::{LabelCmd, LabelConfig};
+pub use msg::{ExceptionResult, LabelStatus, Msg, QueryResult};
 pub use picture::{Focus, PictureRequest, PictureResult};
 
 use super::event::AppEvent;
-use super::exceptions::{self, ExceptionCounts};
-use super::trace::{Trace, trace_query};
+use super::exceptions;
+use super::trace::trace_query;
 use crate::draw::ComponentMembers;
-use crate::graph::stats::{self, GraphStats};
-use crate::index::{Interval, Labels};
-use crate::query::{Answer, Engine, Method};
-use crate::telemetry::Event;
+use crate::graph::stats;
+use crate::query::{Engine, Method};
 use crate::workspace::Workspace;
 use labeling::Session;
 use std::path::PathBuf;
@@ -56,92 +56,6 @@ pub enum Job {
     /// Draw (part of) the graph for the picture tab; a query's search needs labels, built with the
     /// config first if there are none.
     Picture(PictureRequest, LabelConfig),
-}
-
-/// One query's outcome, with everything the Query tab draws.
-#[derive(Clone, Debug)]
-pub struct QueryResult {
-    pub u: u32,
-    pub v: u32,
-    pub cu: u32,
-    pub cv: u32,
-    pub answer: Answer,
-    pub trace: Trace,
-    pub intervals_u: Vec<Interval>,
-    pub intervals_v: Vec<Interval>,
-    pub level_u: u32,
-    pub level_v: u32,
-    /// DAG vertices: post-order numbers run `1..=dag_vertices`.
-    pub dag_vertices: usize,
-}
-
-/// The exception counts and how they were made.
-#[derive(Clone, Debug)]
-pub struct ExceptionResult {
-    pub counts: ExceptionCounts,
-    pub seed: u64,
-    pub seconds: f64,
-}
-
-/// What the worker reports.
-pub enum Msg {
-    /// A job started: what it does and whether `c` can stop it.
-    Busy {
-        what: String,
-        cancellable: bool,
-    },
-    /// Fraction done of the running job, when known.
-    Progress(f64),
-    /// The job is over (done, failed or cancelled).
-    Idle,
-    Loaded(Arc<Workspace>, Box<GraphStats>),
-    LoadFailed(String),
-    Telemetry(Event),
-    LabelState(Box<labeling::LabelStatus>),
-    LabelsReady(Arc<Labels>),
-    LabelsCleared,
-    QueryDone(Box<QueryResult>),
-    BatchDone(Arc<BatchResult>),
-    ExceptionsDone(ExceptionResult),
-    PictureReady(Box<PictureResult>),
-    Info(String),
-    Error(String),
-}
-
-impl std::fmt::Debug for Msg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Msg::Loaded(ws, _) => write!(f, "Loaded({})", ws.loaded.path.display()),
-            Msg::Busy { what, .. } => write!(f, "Busy({what})"),
-            Msg::Telemetry(e) => write!(f, "Telemetry({e:?})"),
-            Msg::Info(t) => write!(f, "Info({t})"),
-            Msg::Error(t) => write!(f, "Error({t})"),
-            Msg::LoadFailed(t) => write!(f, "LoadFailed({t})"),
-            other => write!(f, "{}", other.kind()),
-        }
-    }
-}
-
-impl Msg {
-    fn kind(&self) -> &'static str {
-        match self {
-            Msg::Busy { .. } => "Busy",
-            Msg::Progress(_) => "Progress",
-            Msg::Idle => "Idle",
-            Msg::Loaded(..) => "Loaded",
-            Msg::LoadFailed(_) => "LoadFailed",
-            Msg::Telemetry(_) => "Telemetry",
-            Msg::LabelState(_) => "LabelState",
-            Msg::LabelsReady(_) => "LabelsReady",
-            Msg::LabelsCleared => "LabelsCleared",
-            Msg::QueryDone(_) => "QueryDone",
-            Msg::BatchDone(_) => "BatchDone",
-            Msg::ExceptionsDone(_) => "ExceptionsDone",
-            Msg::PictureReady(_) => "PictureReady",
-            Msg::Info(_) => "Info",
-            Msg::Error(_) => "Error",
-        }
-    }
 }
 
 /// The handle the UI keeps.

@@ -1,0 +1,115 @@
+//! What the worker reports to the UI, on its own so that the UI's event type can carry it without
+//! depending on the worker's code.
+
+use super::batch::BatchResult;
+use super::picture::PictureResult;
+use crate::backend::LabelSpec;
+use crate::graph::stats::GraphStats;
+use crate::index::labeler::{Position, Status};
+use crate::index::{Interval, Labels};
+use crate::query::Answer;
+use crate::telemetry::{Backend, Event};
+use crate::tui::exceptions::ExceptionCounts;
+use crate::tui::trace::Trace;
+use crate::workspace::Workspace;
+use std::sync::Arc;
+
+/// Where the session stands, for the Labels tab.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelStatus {
+    pub config: LabelSpec,
+    /// The back end that really runs.
+    pub backend: Backend,
+    /// Why that is not the one asked for.
+    pub fallback: Option<String>,
+    pub status: Status,
+    /// Per unfinished dimension: phase and next level.
+    pub positions: Vec<Position>,
+    pub seconds: f64,
+}
+
+/// One query's outcome, with everything the Query tab draws.
+#[derive(Clone, Debug)]
+pub struct QueryResult {
+    pub u: u32,
+    pub v: u32,
+    pub cu: u32,
+    pub cv: u32,
+    pub answer: Answer,
+    pub trace: Trace,
+    pub intervals_u: Vec<Interval>,
+    pub intervals_v: Vec<Interval>,
+    pub level_u: u32,
+    pub level_v: u32,
+    /// DAG vertices: post-order numbers run `1..=dag_vertices`.
+    pub dag_vertices: usize,
+}
+
+/// The exception counts and how they were made.
+#[derive(Clone, Debug)]
+pub struct ExceptionResult {
+    pub counts: ExceptionCounts,
+    pub seed: u64,
+    pub seconds: f64,
+}
+
+/// What the worker reports.
+pub enum Msg {
+    /// A job started: what it does and whether `c` can stop it.
+    Busy {
+        what: String,
+        cancellable: bool,
+    },
+    /// Fraction done of the running job, when known.
+    Progress(f64),
+    /// The job is over (done, failed or cancelled).
+    Idle,
+    Loaded(Arc<Workspace>, Box<GraphStats>),
+    LoadFailed(String),
+    Telemetry(Event),
+    LabelState(Box<LabelStatus>),
+    LabelsReady(Arc<Labels>),
+    LabelsCleared,
+    QueryDone(Box<QueryResult>),
+    BatchDone(Arc<BatchResult>),
+    ExceptionsDone(ExceptionResult),
+    PictureReady(Box<PictureResult>),
+    Info(String),
+    Error(String),
+}
+
+impl std::fmt::Debug for Msg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Msg::Loaded(ws, _) => write!(f, "Loaded({})", ws.loaded.path.display()),
+            Msg::Busy { what, .. } => write!(f, "Busy({what})"),
+            Msg::Telemetry(e) => write!(f, "Telemetry({e:?})"),
+            Msg::Info(t) => write!(f, "Info({t})"),
+            Msg::Error(t) => write!(f, "Error({t})"),
+            Msg::LoadFailed(t) => write!(f, "LoadFailed({t})"),
+            other => write!(f, "{}", other.kind()),
+        }
+    }
+}
+
+impl Msg {
+    fn kind(&self) -> &'static str {
+        match self {
+            Msg::Busy { .. } => "Busy",
+            Msg::Progress(_) => "Progress",
+            Msg::Idle => "Idle",
+            Msg::Loaded(..) => "Loaded",
+            Msg::LoadFailed(_) => "LoadFailed",
+            Msg::Telemetry(_) => "Telemetry",
+            Msg::LabelState(_) => "LabelState",
+            Msg::LabelsReady(_) => "LabelsReady",
+            Msg::LabelsCleared => "LabelsCleared",
+            Msg::QueryDone(_) => "QueryDone",
+            Msg::BatchDone(_) => "BatchDone",
+            Msg::ExceptionsDone(_) => "ExceptionsDone",
+            Msg::PictureReady(_) => "PictureReady",
+            Msg::Info(_) => "Info",
+            Msg::Error(_) => "Error",
+        }
+    }
+}
