@@ -94,7 +94,10 @@ impl<'a> Engine<'a> {
 
     /// [`Engine::query`], telling `observer` every step of the search, if one runs (the cheap rules
     /// and a tree cut's path walk are not reported).
-    #[inline]
+    ///
+    /// Always inlined: batches call [`Engine::query`] once per query in their hot loop, and this is
+    /// its whole body; left to itself the inliner stops at the wrapper and adds a call per query.
+    #[inline(always)]
     pub fn query_observed<O: SearchObserver>(
         &self,
         u: u32,
