@@ -23,7 +23,7 @@ pub fn contains_all(outer: &[Interval], target: &[Interval]) -> bool {
 }
 
 /// The first dimension where `L(v) ⊄ L(u)`.
-#[inline]
+#[inline(always)]
 pub fn label_cut(labels: &Labels, u: u32, v: u32) -> Option<usize> {
     labels.of(u).iter().zip(labels.of(v)).position(|(a, b)| !a.contains(*b))
 }
