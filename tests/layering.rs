@@ -80,7 +80,6 @@ fn the_checker_sees_the_real_crate() {
 }
 
 #[test]
-#[ignore = "enabled once the cycles are removed"]
 fn no_cycles_between_files() {
     let graph = src_graph();
     let cycles = graph.cycles();
@@ -102,7 +101,6 @@ fn no_cycles_between_files() {
 }
 
 #[test]
-#[ignore = "enabled once the cycles are removed"]
 fn layering_rules_hold() {
     let graph = src_graph();
     let report: Vec<String> = RULES.iter().flat_map(|rule| graph.violations(rule)).map(|v| v.to_string()).collect();

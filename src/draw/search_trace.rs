@@ -1,10 +1,10 @@
-//! The one place that turns a traced query into a [`SearchOverlay`]. The traced search lives in
-//! `crate::tui::trace` for now and is moving to `crate::query::trace`; only this file changes then.
+//! The one place that turns a traced query into a [`SearchOverlay`]: the engine's own guided DFS,
+//! answered once and recorded as it runs (`Engine::query_traced`), so the picture is of the very
+//! search that gave the answer.
 
 use super::overlay::SearchOverlay;
 use super::tree::{TreeParent, tree_parent};
-use crate::query::{Answer, Engine, Rule};
-use crate::tui::trace::{NodeKind, trace_query};
+use crate::query::{Answer, Engine, Method, NodeKind, Rule};
 
 /// Search-tree nodes recorded at most; the picture shows far fewer.
 const NODE_LIMIT: usize = 100_000;
@@ -12,20 +12,22 @@ const NODE_LIMIT: usize = 100_000;
 /// Answers `u ? v` (dense original ids, checked by the caller) with the traced label-guided DFS and
 /// lays its search over the picture. `shown` are the ids the caption names (the file's ids).
 pub fn search_overlay(engine: &Engine, u: u32, v: u32, shown: (u64, u64)) -> (SearchOverlay, Answer) {
-    let trace = trace_query(engine, u, v, NODE_LIMIT);
+    let (answer, trace) = engine.query_traced(u, v, Method::GuidedDfs, &mut engine.scratch(), NODE_LIMIT);
     let component = engine.component();
     let mut overlay = SearchOverlay {
         source: component[u as usize],
         target: component[v as usize],
-        path: trace.answer.path.clone().or_else(|| tree_path(engine, &trace.answer, u, v)).unwrap_or_default(),
-        caption: caption(&trace.answer, shown),
+        path: answer.path.clone().or_else(|| tree_path(engine, &answer, u, v)).unwrap_or_default(),
+        caption: caption(&answer, shown),
         ..SearchOverlay::default()
     };
     for node in &trace.nodes {
         match node.kind {
             NodeKind::Start | NodeKind::Entered => {
-                overlay.expanded.insert(node.vertex);
-                if node.is_dead_end() {
+                if node.expanded {
+                    overlay.expanded.insert(node.vertex);
+                }
+                if node.dead_end {
                     overlay.dead_ends.insert(node.vertex);
                 }
             }
@@ -35,7 +37,7 @@ pub fn search_overlay(engine: &Engine, u: u32, v: u32, shown: (u64, u64)) -> (Se
             NodeKind::Target => {}
         }
     }
-    (overlay, trace.answer)
+    (overlay, answer)
 }
 
 /// For a tree cut, the path down the DFS tree of the dimension that proved it (the trace records

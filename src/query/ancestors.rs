@@ -12,7 +12,7 @@
 //! BFS's own path to `v` is seeded as known ancestors, so it never counts as wasted.
 
 use super::rules::contains_all;
-use super::scratch::Stamps;
+use super::stamps::Stamps;
 use crate::graph::Graph;
 use crate::index::Labels;
 
@@ -67,9 +67,15 @@ impl ReverseSearch {
         true
     }
 
+    /// Whether `v` is known to reach the target.
+    #[inline]
+    pub fn reaches(&self, v: u32) -> bool {
+        self.ancestors.contains(v)
+    }
+
     /// How many of `vertices` are known to reach the target.
     pub fn count_among(&self, vertices: &[u32]) -> u64 {
-        vertices.iter().filter(|&&v| self.ancestors.contains(v)).count() as u64
+        vertices.iter().filter(|&&v| self.reaches(v)).count() as u64
     }
 }
 

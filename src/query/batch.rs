@@ -197,7 +197,8 @@ mod tests {
     use super::*;
     use crate::graph::{Graph, scc::condense};
     use crate::index::{Order, dfs};
-    use crate::query::{oracle::TransitiveClosure, random_queries};
+    use crate::query::oracle::TransitiveClosure;
+    use crate::query::random::random_queries;
     use std::sync::Arc;
 
     #[test]

@@ -1,20 +1,23 @@
 //! The label-guided breadth-first search: a queue instead of a stack, parent pointers for the path.
 
+use super::observer::SearchObserver;
+use super::outcome::SearchOutcome;
 use super::rules::contains_all;
 use super::scratch::Scratch;
-use super::search::SearchOutcome;
 use crate::graph::Graph;
 use crate::index::Labels;
 
 /// BFS from `from` to `to` (DAG ids, `from != to`). With `GUIDED`, children whose labels do not
 /// contain `L(to)` are pruned. Parent pointers give the path and credit it in the false positives.
-pub(crate) fn breadth_first<const GUIDED: bool>(
+/// `observer` hears every step (see [`SearchObserver`]).
+pub(crate) fn breadth_first<const GUIDED: bool, O: SearchObserver>(
     dag: &Graph,
     labels: &Labels,
     from: u32,
     to: u32,
     scratch: &mut Scratch,
     want_path: bool,
+    observer: &mut O,
 ) -> SearchOutcome {
     let n = dag.num_vertices();
     let csr = dag.children_csr();
@@ -26,15 +29,27 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
     queue.clear();
     visited.insert(from);
     queue.push(from);
+    observer.start(from, to);
     let (mut head, mut pruned, mut scanned) = (0usize, 0u64, 0u64);
+    // BFS level of the vertex being expanded, and the queue position where the next level starts
+    // (only observers need them).
+    let (mut level, mut level_end) = (0u32, 1usize);
     // The vertex whose children list holds `to`, once met.
     let mut last = None;
     'search: while let Some(&x) = queue.get(head) {
+        if O::RECORDS && head == level_end {
+            // Every vertex of the previous level is expanded, so the queue holds exactly the levels
+            // up to this one.
+            level += 1;
+            level_end = queue.len();
+        }
         head += 1;
+        observer.expand(x);
         let children = &targets[offsets[x as usize] as usize..offsets[x as usize + 1] as usize];
         for &c in children {
             scanned += 1;
             if c == to {
+                observer.target(level + 1);
                 last = Some(x);
                 break 'search;
             }
@@ -43,14 +58,21 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
             }
             if GUIDED && !contains_all(labels.of(c), target) {
                 pruned += 1;
+                observer.pruned(c, level + 1);
                 continue;
             }
             parent[c as usize] = x;
             queue.push(c);
+            observer.entered(c, level + 1);
         }
     }
     let expanded = head as u64;
     let Some(last) = last else {
+        if O::RECORDS {
+            for &x in &queue[..head] {
+                observer.dead_end(x);
+            }
+        }
         return SearchOutcome { reachable: false, expanded, pruned, false_positives: expanded, path: None };
     };
     // The tree path from `from` to `last` reaches `to`: seed it into the reverse search, and keep
@@ -60,6 +82,7 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
     let mut x = last;
     loop {
         reverse.add_ancestor(x);
+        observer.on_path(x);
         if let Some(path) = path.as_mut() {
             path.push(x);
         }
@@ -77,6 +100,11 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
         reverse.explore(dag, labels, from, expanded + scanned);
         reaching = reverse.count_among(&queue[..head]);
     }
+    if O::RECORDS {
+        for &x in queue[..head].iter().filter(|&&x| !reverse.reaches(x)) {
+            observer.dead_end(x);
+        }
+    }
     SearchOutcome { reachable: true, expanded, pruned, false_positives: expanded - reaching, path }
 }
 
@@ -84,6 +112,7 @@ pub(crate) fn breadth_first<const GUIDED: bool>(
 mod tests {
     use super::*;
     use crate::index::{Order, dfs};
+    use crate::query::observer::NoObserver;
 
     #[test]
     fn shortest_path_and_exact_false_positives() {
@@ -92,7 +121,7 @@ mod tests {
         let g = Graph::from_edges(7, &edges).unwrap();
         let labels = dfs::label(&g, 2, Order::Random { seed: 3 }).unwrap();
         let mut scratch = Scratch::new(7);
-        let out = breadth_first::<false>(&g, &labels, 0, 6, &mut scratch, true);
+        let out = breadth_first::<false, _>(&g, &labels, 0, 6, &mut scratch, true, &mut NoObserver);
         assert!(out.reachable);
         assert_eq!(out.path, Some(vec![0, 1, 4, 6]));
         // Expanded 0, 1, 2, 5, 4 (6 is met among 4's children); 5 is the only one that cannot reach 6.
@@ -104,10 +133,10 @@ mod tests {
         let g = Graph::from_edges(5, &[(0, 1), (1, 2), (0, 3), (3, 4)]).unwrap();
         let labels = dfs::label(&g, 1, Order::Lex).unwrap();
         let mut scratch = Scratch::new(5);
-        let out = breadth_first::<true>(&g, &labels, 0, 4, &mut scratch, true);
+        let out = breadth_first::<true, _>(&g, &labels, 0, 4, &mut scratch, true, &mut NoObserver);
         assert_eq!((out.reachable, out.expanded, out.pruned, out.false_positives), (true, 2, 1, 0));
         assert_eq!(out.path, Some(vec![0, 3, 4]));
-        let out = breadth_first::<false>(&g, &labels, 1, 4, &mut scratch, true);
+        let out = breadth_first::<false, _>(&g, &labels, 1, 4, &mut scratch, true, &mut NoObserver);
         assert_eq!((out.reachable, out.expanded, out.false_positives, out.path), (false, 2, 2, None));
     }
 }

@@ -1,20 +1,23 @@
 //! The label-guided depth-first search (GRAIL's), iterative with an explicit stack of frames.
 
+use super::observer::SearchObserver;
+use super::outcome::SearchOutcome;
 use super::rules::contains_all;
 use super::scratch::{Frame, Scratch};
-use super::search::SearchOutcome;
 use crate::graph::Graph;
 use crate::index::Labels;
 
 /// DFS from `from` to `to` (DAG ids, `from != to`). With `GUIDED`, children whose labels do not
 /// contain `L(to)` are pruned. The stack holds the current path, so a yes has its path for free.
-pub(crate) fn depth_first<const GUIDED: bool>(
+/// `observer` hears every step (see [`SearchObserver`]).
+pub(crate) fn depth_first<const GUIDED: bool, O: SearchObserver>(
     dag: &Graph,
     labels: &Labels,
     from: u32,
     to: u32,
     scratch: &mut Scratch,
     want_path: bool,
+    observer: &mut O,
 ) -> SearchOutcome {
     let csr = dag.children_csr();
     let (offsets, targets) = (csr.offsets(), csr.targets());
@@ -26,14 +29,19 @@ pub(crate) fn depth_first<const GUIDED: bool>(
     frames.clear();
     visited.insert(from);
     frames.push(frame_of(from));
+    observer.start(from, to);
+    observer.expand(from);
     let (mut expanded, mut pruned) = (1u64, 0u64);
     let found = 'search: loop {
+        // The children scanned now sit one below the top of the stack (the start is at depth 0).
+        let depth = frames.len() as u32;
         let Some(top) = frames.last_mut() else { break false };
         let mut next = top.next;
         while next < top.end {
             let c = targets[next];
             next += 1;
             if c == to {
+                observer.target(depth);
                 break 'search true;
             }
             if !visited.insert(c) {
@@ -41,17 +49,28 @@ pub(crate) fn depth_first<const GUIDED: bool>(
             }
             if GUIDED && !contains_all(labels.of(c), target) {
                 pruned += 1;
+                observer.pruned(c, depth);
                 continue;
             }
             top.next = next;
             frames.push(frame_of(c));
             expanded += 1;
+            observer.entered(c, depth);
+            observer.expand(c);
             continue 'search;
         }
+        // Finished without meeting `to`: in a DAG everything it reaches has been seen, so it cannot.
+        let finished = top.vertex;
         frames.pop();
+        observer.dead_end(finished);
     };
     if !found {
         return SearchOutcome { reachable: false, expanded, pruned, false_positives: expanded, path: None };
+    }
+    if O::RECORDS {
+        for frame in frames.iter() {
+            observer.on_path(frame.vertex);
+        }
     }
     let path = want_path.then(|| frames.iter().map(|f| f.vertex).chain(std::iter::once(to)).collect());
     SearchOutcome { reachable: true, expanded, pruned, false_positives: expanded - frames.len() as u64, path }
@@ -61,6 +80,7 @@ pub(crate) fn depth_first<const GUIDED: bool>(
 mod tests {
     use super::*;
     use crate::index::{Order, dfs};
+    use crate::query::observer::NoObserver;
 
     #[test]
     fn finds_the_path_and_counts_dead_ends() {
@@ -68,12 +88,12 @@ mod tests {
         let g = Graph::from_edges(5, &[(0, 1), (1, 2), (0, 3), (3, 4)]).unwrap();
         let labels = dfs::label(&g, 1, Order::Lex).unwrap();
         let mut scratch = Scratch::new(5);
-        let out = depth_first::<false>(&g, &labels, 0, 4, &mut scratch, true);
+        let out = depth_first::<false, _>(&g, &labels, 0, 4, &mut scratch, true, &mut NoObserver);
         assert!(out.reachable);
         assert_eq!(out.path, Some(vec![0, 3, 4]));
         assert_eq!((out.expanded, out.pruned, out.false_positives), (4, 0, 2));
         // Guided, 1's label [1,2] cannot hold 4's [3,3]: pruned, never expanded.
-        let out = depth_first::<true>(&g, &labels, 0, 4, &mut scratch, false);
+        let out = depth_first::<true, _>(&g, &labels, 0, 4, &mut scratch, false, &mut NoObserver);
         assert!(out.reachable && out.path.is_none());
         assert_eq!((out.expanded, out.pruned, out.false_positives), (2, 1, 0));
     }
@@ -82,7 +102,7 @@ mod tests {
     fn a_no_counts_every_expanded_vertex() {
         let g = Graph::from_edges(4, &[(0, 1), (1, 2), (3, 2)]).unwrap();
         let labels = dfs::label(&g, 1, Order::Lex).unwrap();
-        let out = depth_first::<false>(&g, &labels, 0, 3, &mut Scratch::new(4), true);
+        let out = depth_first::<false, _>(&g, &labels, 0, 3, &mut Scratch::new(4), true, &mut NoObserver);
         assert!(!out.reachable && out.path.is_none());
         assert_eq!((out.expanded, out.false_positives), (3, 3));
     }

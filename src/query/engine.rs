@@ -1,9 +1,11 @@
 //! One query, start to finish: map to components, try the cheap rules, then search.
 
 use super::answer::{Answer, Method, Rule};
+use super::observer::{NoObserver, SearchObserver};
 use super::rules::cheap_verdict;
 use super::scratch::Scratch;
 use super::search::search;
+use super::trace::{Trace, TraceRecorder};
 use super::tree_path::tree_path;
 use crate::graph::Graph;
 use crate::index::Labels;
@@ -71,6 +73,40 @@ impl<'a> Engine<'a> {
     /// and search without the index at all.
     #[inline]
     pub fn query(&self, u: u32, v: u32, method: Method, scratch: &mut Scratch, want_path: bool) -> Answer {
+        self.query_observed(u, v, method, scratch, want_path, &mut NoObserver)
+    }
+
+    /// [`Engine::query`] that also returns the search tree (at most `node_limit` nodes; empty when
+    /// a cheap rule decided). The answer, its counts and its path (always asked for) are exactly
+    /// `query(u, v, method, scratch, true)`'s: the tree is recorded from that very search.
+    pub fn query_traced(
+        &self,
+        u: u32,
+        v: u32,
+        method: Method,
+        scratch: &mut Scratch,
+        node_limit: usize,
+    ) -> (Answer, Trace) {
+        let mut recorder = TraceRecorder::new(self.labels, node_limit);
+        let answer = self.query_observed(u, v, method, scratch, true, &mut recorder);
+        (answer, recorder.finish(method))
+    }
+
+    /// [`Engine::query`], telling `observer` every step of the search, if one runs (the cheap rules
+    /// and a tree cut's path walk are not reported).
+    ///
+    /// Always inlined: batches call [`Engine::query`] once per query in their hot loop, and this is
+    /// its whole body; left to itself the inliner stops at the wrapper and adds a call per query.
+    #[inline(always)]
+    pub fn query_observed<O: SearchObserver>(
+        &self,
+        u: u32,
+        v: u32,
+        method: Method,
+        scratch: &mut Scratch,
+        want_path: bool,
+        observer: &mut O,
+    ) -> Answer {
         let (cu, cv) = (self.component[u as usize], self.component[v as usize]);
         if cu == cv {
             let mut answer = Answer::decided(Rule::SameComponent, true, None);
@@ -86,7 +122,7 @@ impl<'a> Engine<'a> {
             }
             return answer;
         }
-        let found = search(self.dag, self.labels, cu, cv, method, scratch, want_path);
+        let found = search(self.dag, self.labels, cu, cv, method, scratch, want_path, observer);
         Answer {
             reachable: found.reachable,
             rule: Rule::Search,
@@ -121,7 +157,7 @@ impl<'a> Engine<'a> {
     #[cold]
     fn tree_cut_path(&self, cu: u32, cv: u32, dim: Option<usize>, scratch: &mut Scratch) -> Option<Vec<u32>> {
         dim.and_then(|d| tree_path(self.dag, self.labels, cu, cv, d))
-            .or_else(|| search(self.dag, self.labels, cu, cv, Method::Dfs, scratch, true).path)
+            .or_else(|| search(self.dag, self.labels, cu, cv, Method::Dfs, scratch, true, &mut NoObserver).path)
     }
 }
 

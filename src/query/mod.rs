@@ -1,6 +1,8 @@
 //! Queries: the cheap rules, label-guided search, batches and the exact oracle.
 //!
-//! - [`Engine::query`] answers one query on original vertex ids and says how ([`Answer`]).
+//! - [`Engine::query`] answers one query on original vertex ids and says how ([`Answer`]);
+//!   [`Engine::query_traced`] also records the search tree ([`Trace`]), through the same search
+//!   with a [`SearchObserver`].
 //! - [`run_batch`] answers many in parallel and summarises them ([`BatchReport`]).
 //! - [`read_query_file`] and [`random_queries`] produce the queries.
 //! - [`oracle`] is the exact reference every answer is tested against.
@@ -11,17 +13,23 @@ mod batch;
 mod bfs;
 mod dfs;
 mod engine;
+mod observer;
 pub mod oracle;
+mod outcome;
 mod query_file;
 mod random;
 pub mod rules;
 mod scratch;
 pub mod search;
+mod stamps;
+mod trace;
 mod tree_path;
 
 pub use answer::{Answer, Method, Rule};
 pub use batch::{BatchReport, Mismatch, RuleCounts, run_batch};
 pub use engine::Engine;
+pub use observer::{NoObserver, SearchObserver};
 pub use query_file::{Query, read_query_file};
 pub use random::random_queries;
 pub use scratch::Scratch;
+pub use trace::{NodeKind, Trace, TraceNode, TraceRecorder};

@@ -23,7 +23,11 @@ pub fn contains_all(outer: &[Interval], target: &[Interval]) -> bool {
 }
 
 /// The first dimension where `L(v) ⊄ L(u)`.
-#[inline]
+///
+/// Always inlined: it is the hot loop of [`cheap_verdict`], and when another caller (the trace
+/// recorder) shares its codegen unit, the inliner otherwise compiles that loop worse (measured:
+/// about 36 more instructions per batch query).
+#[inline(always)]
 pub fn label_cut(labels: &Labels, u: u32, v: u32) -> Option<usize> {
     labels.of(u).iter().zip(labels.of(v)).position(|(a, b)| !a.contains(*b))
 }

@@ -18,23 +18,19 @@
 //!     has not resolved count as false positives, but the BFS path to `v` never does.
 
 use super::answer::Method;
+use super::bfs::breadth_first;
+use super::dfs::depth_first;
+use super::observer::SearchObserver;
+use super::outcome::SearchOutcome;
 use super::scratch::Scratch;
 use crate::graph::Graph;
 use crate::index::Labels;
 
-/// What a search found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SearchOutcome {
-    pub reachable: bool,
-    pub expanded: u64,
-    pub pruned: u64,
-    pub false_positives: u64,
-    pub path: Option<Vec<u32>>,
-}
-
-/// Searches the DAG from `from` to `to` (DAG ids, `from != to`) with `method`.
+/// Searches the DAG from `from` to `to` (DAG ids, `from != to`) with `method`, telling `observer`
+/// every step.
 #[inline]
-pub(crate) fn search(
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search<O: SearchObserver>(
     dag: &Graph,
     labels: &Labels,
     from: u32,
@@ -42,11 +38,12 @@ pub(crate) fn search(
     method: Method,
     scratch: &mut Scratch,
     want_path: bool,
+    observer: &mut O,
 ) -> SearchOutcome {
     match method {
-        Method::GuidedDfs => super::dfs::depth_first::<true>(dag, labels, from, to, scratch, want_path),
-        Method::Dfs => super::dfs::depth_first::<false>(dag, labels, from, to, scratch, want_path),
-        Method::GuidedBfs => super::bfs::breadth_first::<true>(dag, labels, from, to, scratch, want_path),
-        Method::Bfs => super::bfs::breadth_first::<false>(dag, labels, from, to, scratch, want_path),
+        Method::GuidedDfs => depth_first::<true, O>(dag, labels, from, to, scratch, want_path, observer),
+        Method::Dfs => depth_first::<false, O>(dag, labels, from, to, scratch, want_path, observer),
+        Method::GuidedBfs => breadth_first::<true, O>(dag, labels, from, to, scratch, want_path, observer),
+        Method::Bfs => breadth_first::<false, O>(dag, labels, from, to, scratch, want_path, observer),
     }
 }

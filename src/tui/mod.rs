@@ -3,8 +3,8 @@
 //! Layout (docs/ARCHITECTURE.md, "src/tui/"): [`app`] holds the state and turns [`action`]s into changes and
 //! [`worker`] jobs; [`keymap`] is the one table behind key lookup, the footer and the help;
 //! [`worker`] runs everything long on its own thread; [`ui`] and [`views`] draw (one file per
-//! screen), [`widgets`] holds the custom widgets; [`trace`] and [`exceptions`] are the small
-//! computations only the explorer needs.
+//! screen), [`widgets`] holds the custom widgets; [`exceptions`] is the small computation only the
+//! explorer needs (the Query tab's search tree comes from [`crate::query::Engine::query_traced`]).
 
 pub mod action;
 pub mod app;
@@ -15,7 +15,6 @@ pub mod keymap;
 pub mod state;
 pub mod terminal;
 pub mod theme;
-pub mod trace;
 pub mod ui;
 pub mod views;
 pub mod widgets;

@@ -2,8 +2,8 @@
 
 use super::prompt::{Prompt, PromptKind};
 use super::{Effect, step};
+use crate::query::TraceNode;
 use crate::tui::action::Action;
-use crate::tui::trace::TraceNode;
 use crate::tui::worker::{Job, LabelConfig, QueryResult};
 use crate::workspace::Workspace;
 use std::collections::HashSet;

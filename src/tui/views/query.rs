@@ -3,11 +3,10 @@
 
 use super::panel;
 use crate::format::thousands;
-use crate::query::Rule;
+use crate::query::{NodeKind, Rule};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::query::has_children;
-use crate::tui::trace::NodeKind;
 use crate::tui::widgets::number_line::NumberLine;
 use crate::tui::worker::{QueryResult, TRACE_NODE_LIMIT};
 use ratatui::Frame;
@@ -97,9 +96,10 @@ pub fn explain(app: &App, r: &QueryResult) -> String {
              without any search."
         ),
         Rule::Search => {
-            let t = &r.trace.answer;
+            let t = &r.answer;
+            let order = if r.trace.method.is_breadth_first() { "breadth-first" } else { "depth-first" };
             let start = format!(
-                "The labels said \"maybe\" and no cut applied, so a depth-first search from u entered only children \
+                "The labels said \"maybe\" and no cut applied, so a {order} search from u entered only children \
                  whose intervals contain v's. It expanded {} vertices and pruned {} children by label;",
                 thousands(t.expanded),
                 thousands(t.pruned)
@@ -166,7 +166,7 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
 
 fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hitmap) {
     let theme = &app.theme;
-    let (t, nodes) = (&r.trace.answer, &r.trace.nodes);
+    let (t, nodes) = (&r.answer, &r.trace.nodes);
     if t.rule != Rule::Search {
         let text = format!("No search was needed: the {} rule decided.", t.rule);
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(panel("Search tree")), area);
@@ -197,7 +197,10 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
             NodeKind::Start if node.on_path => ("start u, on the path".to_string(), theme.path()),
             NodeKind::Start => ("start u, dead end".to_string(), theme.warn()),
             NodeKind::Entered if node.on_path => ("on the path".to_string(), theme.path()),
-            NodeKind::Entered => ("dead end (false positive)".to_string(), theme.warn()),
+            NodeKind::Entered if node.dead_end => ("dead end (false positive)".to_string(), theme.warn()),
+            // Only a breadth-first search leaves these: queued, then the target turned up first.
+            NodeKind::Entered if !node.expanded => ("queued, not expanded".to_string(), theme.dim()),
+            NodeKind::Entered => ("reaches v".to_string(), theme.yes()),
             NodeKind::Pruned { dim } => (format!("pruned by label (dim {dim})"), theme.dim()),
             NodeKind::Target => ("target v".to_string(), theme.yes()),
         };

@@ -14,7 +14,6 @@ pub use picture::{Focus, PictureRequest, PictureResult};
 
 use super::event::AppEvent;
 use super::exceptions;
-use super::trace::trace_query;
 use crate::draw::ComponentMembers;
 use crate::graph::stats;
 use crate::query::{Engine, Method};
@@ -29,6 +28,8 @@ use std::time::Instant;
 
 /// Most nodes a traced query keeps for the tree view.
 pub const TRACE_NODE_LIMIT: usize = 20_000;
+/// The search the Query tab runs and draws: GRAIL's own.
+pub const QUERY_TAB_METHOD: Method = Method::GuidedDfs;
 /// Pairs sampled for the exception estimate on graphs too large for the exact closure.
 pub const EXCEPTION_SAMPLES: usize = 200_000;
 /// Dimensions the Exceptions tab compares.
@@ -175,8 +176,7 @@ impl State {
         let ws = &self.ws;
         let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
         let mut scratch = engine.scratch();
-        let answer = engine.query(u, v, Method::GuidedDfs, &mut scratch, true);
-        let trace = trace_query(&engine, u, v, TRACE_NODE_LIMIT);
+        let (answer, trace) = engine.query_traced(u, v, QUERY_TAB_METHOD, &mut scratch, TRACE_NODE_LIMIT);
         let (cu, cv) = (ws.condensation.component[u as usize], ws.condensation.component[v as usize]);
         let result = QueryResult {
             u,

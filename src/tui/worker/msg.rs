@@ -7,10 +7,9 @@ use crate::backend::LabelSpec;
 use crate::graph::stats::GraphStats;
 use crate::index::labeler::{Position, Status};
 use crate::index::{Interval, Labels};
-use crate::query::Answer;
+use crate::query::{Answer, Trace};
 use crate::telemetry::{Backend, Event};
 use crate::tui::exceptions::ExceptionCounts;
-use crate::tui::trace::Trace;
 use crate::workspace::Workspace;
 use std::sync::Arc;
 

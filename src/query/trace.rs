@@ -1,0 +1,203 @@
+//! A query's search tree: which children the search entered, which the labels pruned, which turned
+//! out to be dead ends (false positives) and the path it found. [`TraceRecorder`] builds it from
+//! the search's own hooks ([`SearchObserver`]), so it shows exactly the search the engine ran
+//! (see [`crate::query::Engine::query_traced`]).
+
+use super::answer::Method;
+use super::observer::SearchObserver;
+use super::rules::label_cut;
+use crate::index::Labels;
+use std::collections::HashMap;
+
+/// Why a node is in the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The search's start, `comp(u)`.
+    Start,
+    /// A child the labels let in: the DFS entered it, the BFS queued it.
+    Entered,
+    /// A child refused because `L(v) ⊄ L(c)`; `dim` is the first dimension where it fails.
+    Pruned { dim: usize },
+    /// The target, met among a vertex's children.
+    Target,
+}
+
+/// One node of the search tree, in the order the search met it: pre-order for a DFS, queue order
+/// for a BFS (levels one after the other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceNode {
+    /// DAG (component) id.
+    pub vertex: u32,
+    /// Edges from the start: the stack depth for a DFS, the level for a BFS.
+    pub depth: u32,
+    pub kind: NodeKind,
+    /// The search scanned this vertex's children. A DFS expands every node it enters; a BFS that
+    /// meets the target leaves the rest of its queue unexpanded.
+    pub expanded: bool,
+    /// Expanded, but it cannot reach the target: a false positive of the labels. (For a BFS yes
+    /// whose exact check ran out of budget, one not proved to reach it; see `search.rs`.)
+    pub dead_end: bool,
+    /// On the path from the start to the target.
+    pub on_path: bool,
+}
+
+/// The search tree behind one query. Empty when a cheap rule decided (no search ran).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The search it shows.
+    pub method: Method,
+    pub nodes: Vec<TraceNode>,
+    /// The tree was cut at the node limit (the answer's counts are still complete).
+    pub truncated: bool,
+}
+
+/// The observer that records a [`Trace`], keeping at most `node_limit` nodes.
+#[derive(Debug)]
+pub struct TraceRecorder<'a> {
+    labels: &'a Labels,
+    node_limit: usize,
+    /// The search's target (set when it starts).
+    to: u32,
+    nodes: Vec<TraceNode>,
+    /// The node of each vertex the search entered (the start included), for the hooks that name
+    /// it again. Each such vertex has one: the search marks it visited when it first meets it.
+    node_of: HashMap<u32, usize>,
+    truncated: bool,
+}
+
+impl<'a> TraceRecorder<'a> {
+    /// A recorder for a search on the DAG that `labels` label.
+    pub fn new(labels: &'a Labels, node_limit: usize) -> Self {
+        TraceRecorder { labels, node_limit, to: 0, nodes: Vec::new(), node_of: HashMap::new(), truncated: false }
+    }
+
+    /// The tree recorded, for a search run with `method`.
+    pub fn finish(self, method: Method) -> Trace {
+        Trace { method, nodes: self.nodes, truncated: self.truncated }
+    }
+
+    fn has_room(&mut self) -> bool {
+        let room = self.nodes.len() < self.node_limit;
+        self.truncated |= !room;
+        room
+    }
+
+    fn record(&mut self, vertex: u32, depth: u32, kind: NodeKind) -> Option<&mut TraceNode> {
+        if !self.has_room() {
+            return None;
+        }
+        if matches!(kind, NodeKind::Start | NodeKind::Entered) {
+            self.node_of.insert(vertex, self.nodes.len());
+        }
+        let node = TraceNode { vertex, depth, kind, expanded: false, dead_end: false, on_path: false };
+        self.nodes.push(node);
+        self.nodes.last_mut()
+    }
+
+    /// The recorded node of a vertex the search entered (`None` past the node limit).
+    fn entered_node(&mut self, vertex: u32) -> Option<&mut TraceNode> {
+        self.node_of.get(&vertex).map(|&i| &mut self.nodes[i])
+    }
+}
+
+impl SearchObserver for TraceRecorder<'_> {
+    const RECORDS: bool = true;
+
+    fn start(&mut self, from: u32, to: u32) {
+        self.to = to;
+        self.record(from, 0, NodeKind::Start);
+    }
+
+    fn expand(&mut self, vertex: u32) {
+        if let Some(node) = self.entered_node(vertex) {
+            node.expanded = true;
+        }
+    }
+
+    fn entered(&mut self, child: u32, depth: u32) {
+        self.record(child, depth, NodeKind::Entered);
+    }
+
+    fn pruned(&mut self, child: u32, depth: u32) {
+        // Only a kept node pays for finding the dimension. A pruned child always fails in some
+        // dimension; 0 only guards against labels that contradict the search.
+        if self.has_room() {
+            let dim = label_cut(self.labels, child, self.to).unwrap_or(0);
+            self.record(child, depth, NodeKind::Pruned { dim });
+        }
+    }
+
+    fn target(&mut self, depth: u32) {
+        if let Some(node) = self.record(self.to, depth, NodeKind::Target) {
+            node.on_path = true;
+        }
+    }
+
+    fn dead_end(&mut self, vertex: u32) {
+        if let Some(node) = self.entered_node(vertex) {
+            node.dead_end = true;
+        }
+    }
+
+    fn on_path(&mut self, vertex: u32) {
+        if let Some(node) = self.entered_node(vertex) {
+            node.on_path = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Graph;
+    use crate::index::{Order, dfs};
+
+    /// Drives the hooks by hand: what the searches call is tested against the engine in
+    /// `tests/query_trace.rs`; here, what the recorder makes of the calls.
+    #[test]
+    fn hooks_become_nodes_until_the_limit() {
+        // 0 -> 1, 0 -> 2 -> 3; lex DFS labels: L(1) = [1,1] cannot hold L(3) = [2,2].
+        let g = Graph::from_edges(4, &[(0, 1), (0, 2), (2, 3)]).unwrap();
+        let labels = dfs::label(&g, 1, Order::Lex).unwrap();
+        let mut recorder = TraceRecorder::new(&labels, 4);
+        recorder.start(0, 3);
+        recorder.expand(0);
+        recorder.pruned(1, 1);
+        recorder.entered(2, 1);
+        recorder.expand(2);
+        recorder.target(2);
+        recorder.on_path(0);
+        recorder.on_path(2);
+        let trace = recorder.finish(Method::GuidedDfs);
+        let node = |vertex, depth, kind, expanded, on_path| TraceNode {
+            vertex,
+            depth,
+            kind,
+            expanded,
+            dead_end: false,
+            on_path,
+        };
+        let want = vec![
+            node(0, 0, NodeKind::Start, true, true),
+            node(1, 1, NodeKind::Pruned { dim: 0 }, false, false),
+            node(2, 1, NodeKind::Entered, true, true),
+            node(3, 2, NodeKind::Target, false, true),
+        ];
+        assert_eq!(trace, Trace { method: Method::GuidedDfs, nodes: want.clone(), truncated: false });
+
+        // Two nodes fit: the later hooks only set the truncation flag, and flags for vertices past
+        // the limit go nowhere.
+        let mut recorder = TraceRecorder::new(&labels, 2);
+        recorder.start(0, 3);
+        recorder.expand(0);
+        recorder.entered(2, 1);
+        recorder.expand(2);
+        recorder.pruned(1, 1);
+        recorder.dead_end(1);
+        recorder.dead_end(2);
+        let trace = recorder.finish(Method::GuidedBfs);
+        assert!(trace.truncated);
+        let dead_two = TraceNode { dead_end: true, on_path: false, ..want[2] };
+        assert_eq!(trace.nodes, [TraceNode { on_path: false, ..want[0] }, dead_two]);
+    }
+}
