@@ -243,8 +243,10 @@ struct GpuBatchOutput<'a> {
     report: &'a crate::gpu::search::GpuBatchReport,
     /// Opening the GPU and compiling the kernels (once per process; not in the search time).
     gpu_startup_seconds: f64,
-    /// Answers that disagree with the file's expected column.
+    /// Answers checked against the file's expected column, and those that disagree.
+    checked: u64,
     mismatches: u64,
+    mismatch_examples: &'a [crate::query::Mismatch],
 }
 
 impl Report for GpuBatchOutput<'_> {
@@ -273,8 +275,15 @@ fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()>
     let startup = clock.elapsed().as_secs_f64();
     let words = args.words.unwrap_or_else(|| crate::gpu::search::default_words(engine.labels().dims()));
     let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
-    let mismatches = queries.iter().zip(&answers).filter(|(q, a)| q.expected.is_some_and(|e| e != **a)).count() as u64;
-    args.output.show(&GpuBatchOutput { report: &report, gpu_startup_seconds: startup, mismatches })?;
+    let checked = report.batch_report(queries, &answers, rayon::current_num_threads());
+    let mismatches = checked.mismatches;
+    args.output.show(&GpuBatchOutput {
+        report: &report,
+        gpu_startup_seconds: startup,
+        checked: checked.checked,
+        mismatches,
+        mismatch_examples: &checked.mismatch_examples,
+    })?;
     if mismatches > 0 {
         bail!("{mismatches} GPU answers disagree with the expected column");
     }

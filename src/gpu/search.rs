@@ -6,7 +6,7 @@ use super::context::Gpu;
 use super::kernels::search::{SearchExpand, SearchSeed};
 use super::memory::Ledger;
 use crate::query::rules::cheap_verdict;
-use crate::query::{Engine, Query, Rule, RuleCounts};
+use crate::query::{BatchReport, Engine, Method, Query, Rule, RuleCounts};
 use anyhow::{Result, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig, sys};
 use rayon::prelude::*;
@@ -45,6 +45,15 @@ pub struct GpuBatchReport {
     /// Upload, search and download, synchronised.
     pub gpu_seconds: f64,
     pub device: String,
+}
+
+impl GpuBatchReport {
+    /// The same batch in the CPU runs' report shape (answers checked against the expected ones; no
+    /// search counts: the device does not keep them). `threads` ran the CPU filter.
+    pub fn batch_report(&self, queries: &[Query], answers: &[bool], threads: usize) -> BatchReport {
+        let elapsed = std::time::Duration::from_secs_f64(self.cpu_filter_seconds + self.gpu_seconds);
+        BatchReport::of_answers(queries, answers, Method::GuidedBfs, threads, self.by_rule, elapsed)
+    }
 }
 
 /// Answers every query (true = reachable); also the report.

@@ -27,6 +27,15 @@ pub struct Mismatch {
     pub got: bool,
 }
 
+impl Mismatch {
+    /// The mismatch of `query` answered `got`, if its expected answer says otherwise.
+    #[inline]
+    fn of(query: &Query, got: bool) -> Option<Mismatch> {
+        let expected = query.expected?;
+        (expected != got).then_some(Mismatch { line: query.line, src: query.src, dst: query.dst, expected, got })
+    }
+}
+
 /// Queries decided by each rule, indexed like [`Rule::ALL`]. Serialises as `{"rule-name": count}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RuleCounts([u64; Rule::COUNT]);
@@ -150,18 +159,10 @@ pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchRep
                     tally.expanded += answer.expanded;
                     tally.pruned += answer.pruned;
                     tally.false_positives += answer.false_positives;
-                    let Some(expected) = query.expected else { continue };
-                    tally.checked += 1;
-                    if expected != answer.reachable {
+                    tally.checked += query.expected.is_some() as u64;
+                    if let Some(m) = Mismatch::of(query, answer.reachable) {
                         tally.mismatches += 1;
                         if tally.examples.len() < MAX_EXAMPLES {
-                            let m = Mismatch {
-                                line: query.line,
-                                src: query.src,
-                                dst: query.dst,
-                                expected,
-                                got: answer.reachable,
-                            };
                             tally.examples.push((chunk_index * CHUNK + offset, m));
                         }
                     }
@@ -189,6 +190,37 @@ pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchRep
         mismatches: tally.mismatches,
         mismatch_examples: tally.examples.into_iter().map(|(_, m)| m).collect(),
         elapsed,
+    }
+}
+
+impl BatchReport {
+    /// The report of answers found elsewhere (the GPU batch search), which keeps no search counts:
+    /// positives, the rule counts given, and the answers checked against the expected ones.
+    pub fn of_answers(
+        queries: &[Query],
+        answers: &[bool],
+        method: Method,
+        threads: usize,
+        by_rule: RuleCounts,
+        elapsed: Duration,
+    ) -> BatchReport {
+        let mismatches: Vec<Mismatch> =
+            queries.iter().zip(answers).filter_map(|(q, &got)| Mismatch::of(q, got)).collect();
+        BatchReport {
+            method,
+            threads,
+            queries: queries.len() as u64,
+            positives: answers.iter().filter(|&&a| a).count() as u64,
+            by_rule,
+            expanded: 0,
+            pruned: 0,
+            false_positives: 0,
+            false_positive_rate: 0.0,
+            checked: queries.iter().filter(|q| q.expected.is_some()).count() as u64,
+            mismatches: mismatches.len() as u64,
+            mismatch_examples: mismatches.into_iter().take(MAX_EXAMPLES).collect(),
+            elapsed,
+        }
     }
 }
 
@@ -240,6 +272,13 @@ mod tests {
             let json = serde_json::to_value(&report).unwrap();
             assert_eq!(json["by_rule"]["search"], report.by_rule.get(Rule::Search));
             assert!(json["elapsed"].is_f64());
+            // Answers found elsewhere (the GPU's) are checked the same way.
+            let answers: Vec<bool> = queries.iter().map(|q| closure.reachable(q.src, q.dst)).collect();
+            let other = BatchReport::of_answers(&queries, &answers, method, 1, report.by_rule, report.elapsed);
+            assert_eq!(
+                (other.positives, other.checked, other.mismatches, &other.mismatch_examples),
+                (report.positives, report.checked, report.mismatches, &report.mismatch_examples)
+            );
         }
     }
 }

@@ -136,28 +136,12 @@ pub fn run(
     Ok(BatchResult { source, expected, queries: queries.len(), rows, histogram })
 }
 
-/// The GPU batch search, in the CPU runs' report shape (no search counts: the device does not keep them).
+/// The GPU batch search, in the CPU runs' report shape.
 fn gpu_report(engine: &Engine, queries: &[Query], threads: usize) -> Result<BatchReport> {
     let gpu = crate::gpu::shared()?;
     let words = crate::gpu::search::default_words(engine.labels().dims());
     let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
-    let checked = queries.iter().filter(|q| q.expected.is_some()).count() as u64;
-    let mismatches = queries.iter().zip(&answers).filter(|(q, a)| q.expected.is_some_and(|e| e != **a)).count();
-    Ok(BatchReport {
-        method: Method::GuidedBfs,
-        threads,
-        queries: report.queries,
-        positives: report.positives,
-        by_rule: report.by_rule,
-        expanded: 0,
-        pruned: 0,
-        false_positives: 0,
-        false_positive_rate: 0.0,
-        checked,
-        mismatches: mismatches as u64,
-        mismatch_examples: Vec::new(),
-        elapsed: std::time::Duration::from_secs_f64(report.cpu_filter_seconds + report.gpu_seconds),
-    })
+    Ok(report.batch_report(queries, &answers, threads))
 }
 
 fn expanded_histogram(engine: &Engine, queries: &[Query], cancel: &AtomicBool) -> Result<Vec<(String, u64)>> {
