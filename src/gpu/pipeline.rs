@@ -52,6 +52,13 @@ struct Cursor {
     last_level: Option<usize>,
 }
 
+impl Cursor {
+    /// The start of dimension `dim`.
+    fn start(dim: usize) -> Cursor {
+        Cursor { dim, phase: 0, step: 0, edges: 0, seconds: 0.0, pending: Vec::new(), last_level: None }
+    }
+}
+
 /// The GPU labeler behind the [`Labeler`] contract: one BFS level per step, or many levels of a
 /// phase per call (the caller may cancel or reset it). The graph and all arrays stay on the device
 /// throughout.
@@ -146,15 +153,7 @@ impl GpuLabeler {
                     let (n, m) = (self.run.n as u64, self.edges);
                     let (dims, order) = (self.dims, self.order);
                     sink.emit(Event::RunStarted { backend: Backend::Gpu, dims, order, vertices: n, edges: m });
-                    self.cursor.insert(Cursor {
-                        dim: 0,
-                        phase: 0,
-                        step: 0,
-                        edges: 0,
-                        seconds: 0.0,
-                        pending: Vec::new(),
-                        last_level: None,
-                    })
+                    self.cursor.insert(Cursor::start(0))
                 }
             };
             let (dim, phase) = (cursor.dim, PHASES[cursor.phase]);
@@ -231,15 +230,7 @@ impl GpuLabeler {
         structures.push((DEVICE_TOTAL.into(), total));
         sink.emit(memory_event(structures));
         if dim + 1 < self.dims {
-            *cursor = Cursor {
-                dim: dim + 1,
-                phase: 0,
-                step: 0,
-                edges: 0,
-                seconds: 0.0,
-                pending: Vec::new(),
-                last_level: None,
-            };
+            *cursor = Cursor::start(dim + 1);
             return Ok(());
         }
         self.labels = Some(Labels::from_dimensions(self.order, &self.dimensions, std::mem::take(&mut self.level)));
