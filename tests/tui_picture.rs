@@ -118,3 +118,45 @@ fn a_large_graph_gets_a_neighbourhood_that_follows_the_cursor() {
     assert_eq!(h.app.picture.focus, Focus::Component(centre));
     assert!(h.app.picture.result.as_ref().unwrap().picture.node_of(centre).is_some());
 }
+
+/// The explorer on a graph made here (no file).
+fn on_graph(graph: grail::graph::Graph, name: &str) -> Harness {
+    let loaded = grail::graph::LoadedGraph {
+        graph: std::sync::Arc::new(graph),
+        names: grail::graph::VertexNames::Dense,
+        format: grail::graph::io::Format::EdgeList,
+        path: name.into(),
+    };
+    Harness::on(grail::workspace::Workspace::from_loaded(loaded, 0.0))
+}
+
+#[test]
+fn the_picture_tab_draws_any_graph_the_readers_accept() {
+    let cycle: Vec<(u32, u32)> = (0..500).map(|v| (v, (v + 1) % 500)).collect();
+    let fan = "fan:width=1000000,layers=2".parse::<grail::graph::generators::GeneratorSpec>().unwrap();
+    let cases = [
+        ("empty", grail::graph::Graph::from_edges(0, &[]).unwrap()),
+        ("one vertex", grail::graph::Graph::from_edges(1, &[]).unwrap()),
+        ("one giant SCC", grail::graph::Graph::from_edges(500, &cycle).unwrap()),
+        ("a 1M-wide fan", fan.generate().unwrap()),
+    ];
+    for (name, graph) in cases {
+        let n = graph.num_vertices();
+        let mut h = on_graph(graph, name);
+        // Label (the stepper's picture on the way), draw, move, resize, query: nothing may panic.
+        h.keys("6s");
+        h.settle();
+        h.keys("jjj<Enter>+-r");
+        h.settle();
+        for (w, ht) in [(80, 24), (200, 60)] {
+            let text = h.render(w, ht);
+            assert!(text.contains("What you see"), "{name}: {text}");
+        }
+        let result = h.app.picture.result.as_ref().unwrap_or_else(|| panic!("{name}: nothing drawn"));
+        assert!(result.picture.nodes.len() <= 400, "{name}: a neighbourhood is capped");
+        if n == 500 {
+            assert_eq!(result.picture.nodes.len(), 1, "a strongly connected component is one box");
+            assert_eq!(result.picture.nodes[0].member_count, 500);
+        }
+    }
+}
