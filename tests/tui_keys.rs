@@ -50,7 +50,8 @@ fn labels_keys_queue_commands_with_the_settings() {
         .iter()
         .map(|j| match j {
             Job::Label(cmd, config) => {
-                assert_eq!(config.dims, 3);
+                // One more than the default (l on 'dimensions').
+                assert_eq!(config.dims, grail::backend::DEFAULT_DIMS + 1);
                 // h on 'order' flipped random to lex; typing a seed switched back to random.
                 assert_eq!(config.order, grail::index::Order::Random { seed: 42 });
                 *cmd
