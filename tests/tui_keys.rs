@@ -66,6 +66,17 @@ fn labels_keys_queue_commands_with_the_settings() {
 }
 
 #[test]
+fn the_readme_lesson_keys_set_one_then_two_dimensions() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("2j<Enter>1<Enter>");
+    assert_eq!(h.app.labels.dims, 1);
+    // Step 6: back on tab 2 the cursor is still on "dimensions".
+    h.keys("6/0 10<Enter>2<Enter>2<Enter>");
+    assert_eq!(h.app.labels.dims, 2);
+    assert!(h.app.labels.random, "the order row was not touched");
+}
+
+#[test]
 fn prompt_takes_every_key_and_esc_cancels() {
     let mut h = Harness::new();
     h.keys("o");

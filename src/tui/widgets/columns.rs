@@ -106,18 +106,15 @@ impl XAxis<'_> {
     fn interval(&self) -> u64 {
         let shown = self.layout.shown;
         let widest = (0..shown).map(|i| width(&self.label(i))).max().unwrap_or(1) as u64;
-        let per = self.per.max(1);
-        let mut candidate = 1u64;
-        for k in 0.. {
-            let interval = [1, 2, 5][k % 3] * 10u64.saturating_pow(k as u32 / 3);
-            // Columns between two values that are multiples of `interval`.
-            let columns = interval / gcd(interval, per);
-            candidate = interval;
-            if columns * self.layout.step() as u64 > widest || columns >= shown as u64 {
-                break;
-            }
-        }
-        candidate
+        let (per, step) = (self.per.max(1), self.layout.step() as u64);
+        (0u32..)
+            .map(|k| [1u64, 2, 5][k as usize % 3].saturating_mul(10u64.saturating_pow(k / 3)))
+            .find(|&interval| {
+                // Columns between two values that are multiples of `interval`.
+                let columns = interval / gcd(interval, per);
+                columns.saturating_mul(step) > widest || columns >= shown as u64 || interval == u64::MAX
+            })
+            .unwrap_or(1)
     }
 }
 
