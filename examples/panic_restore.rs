@@ -4,13 +4,14 @@
 //! here so that no switch for it sits in the product's event loop.
 
 use grail::tui::app::App;
+use grail::tui::gpu_offer::GpuOffer;
 use grail::tui::terminal::TerminalGuard;
 use grail::tui::{theme::Theme, ui};
 use std::sync::Arc;
 
 fn main() -> anyhow::Result<()> {
     let ws = Arc::new(grail::cli::default_workspace()?);
-    let app = App::new(ws, Theme::detect(), false);
+    let app = App::new(ws, Theme::detect(), false, GpuOffer::none());
     let mut guard = TerminalGuard::enter(false)?;
     guard.terminal.draw(|frame| {
         ui::render(frame, &app);

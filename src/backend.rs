@@ -16,6 +16,10 @@ use crate::telemetry::{Backend, Event, Sink};
 use anyhow::{Context, Result};
 use std::sync::Arc;
 
+/// Label dimensions when nobody says otherwise: the command line's `--dims` and the explorer's
+/// Labels tab start here, so both build the same labels by default.
+pub const DEFAULT_DIMS: usize = 5;
+
 /// What to build and with which back end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LabelSpec {
@@ -36,7 +40,7 @@ impl LabelSpec {
         LabelSpec { backend, dims, order, parent_method: ParentMethod::Exact, all_dims_at_once: true }
     }
 
-    /// `CPU pipeline, d=2, random(seed 1)`.
+    /// `CPU pipeline, d=5, random(seed 1)`.
     pub fn describe(&self) -> String {
         format!("{}, d={}, {}", self.backend.title(), self.dims, self.order)
     }

@@ -101,6 +101,19 @@ fn gen_then_convert_round_trips() {
 }
 
 #[test]
+fn gen_writes_every_format_it_offers() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in ["gra", "edge-list", "matrix-market", "weighted", "header"] {
+        let out = dir.path().join(format!("c.{format}"));
+        let out = out.to_str().unwrap();
+        json(&grail(&["gen", "tree:n=40,arity=3", "--out", out, "--to", format, "--json"]));
+        let info = json(&grail(&["info", out, "--json"]));
+        assert_eq!((&info["vertices"], &info["edges"]), (&Value::from(40), &Value::from(39)), "{format}");
+        assert_eq!(info["format"], format, "the file reads back as {format}");
+    }
+}
+
+#[test]
 fn label_json_names_the_back_end_that_ran_and_any_fallback() {
     let graph = sample("kegg.gra");
     let dfs = json(&grail(&["label", &graph, "--dims", "2", "--json"]));

@@ -108,7 +108,7 @@ fn open_label_query_quit_restores_the_terminal() {
     };
 
     // Opens on the Graph tab in the alternate screen.
-    screen.wait_for("Vertices per topological level");
+    screen.wait_for("Vertices (y) per topological level");
     assert!(find(&screen.seen, b"\x1b[?1049h").is_some(), "no alternate screen");
     assert!(screen.parser.screen().alternate_screen());
     let (canonical, _) = local_modes(&*pair.master);
@@ -184,6 +184,40 @@ fn a_panic_restores_the_terminal() {
     assert!(find(&screen.seen, b"Labels").is_some(), "the explorer's tab bar was drawn before the panic");
     let (canonical, echo) = local_modes(&*pair.master);
     assert!(canonical && echo, "raw mode left on after a panic");
+}
+
+#[test]
+fn a_gpu_machine_shows_the_gpu_batch_row_checked() {
+    // The explorer offering a stand-in GPU (examples/gpu_stub.rs), at the smallest size it supports.
+    let pty = native_pty_system();
+    let pair = pty.openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 }).expect("a pty");
+    let mut cmd = CommandBuilder::new(example("gpu_stub"));
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("NO_COLOR", "1");
+    let mut child = pair.slave.spawn_command(cmd).expect("the fixture starts");
+    drop(pair.slave);
+    let reader = pair.master.try_clone_reader().unwrap();
+    let mut writer = pair.master.take_writer().unwrap();
+    let mut screen = Screen::follow(reader, 24, 80);
+    screen.wait_for("Vertices (y) per topological level");
+    writer.write_all(b"4").unwrap();
+    writer.flush().unwrap();
+    // The GPU run is listed first among the runs, checked, and names the device; every row fits.
+    screen.wait_for("[x] guided-bfs GPU: Stub GPU");
+    // The last row shows too (waited for: the frame may still be arriving).
+    screen.wait_for("[ ] bfs        all threads");
+    let contents = screen.parser.screen().contents();
+    let rows: Vec<&str> = contents.lines().collect();
+    let gpu_row = rows.iter().position(|r| r.contains("[x] guided-bfs GPU")).unwrap();
+    let first_cpu_row = rows.iter().position(|r| r.contains("guided-dfs 1 thread")).unwrap();
+    assert!(gpu_row < first_cpu_row, "the GPU row comes first:\n{contents}");
+    writer.write_all(b"q").unwrap();
+    writer.flush().unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < DEADLINE, "the fixture did not quit");
+        screen.drain(Duration::from_millis(50));
+    }
 }
 
 #[test]

@@ -50,7 +50,8 @@ fn labels_keys_queue_commands_with_the_settings() {
         .iter()
         .map(|j| match j {
             Job::Label(cmd, config) => {
-                assert_eq!(config.dims, 3);
+                // One more than the default (l on 'dimensions').
+                assert_eq!(config.dims, grail::backend::DEFAULT_DIMS + 1);
                 // h on 'order' flipped random to lex; typing a seed switched back to random.
                 assert_eq!(config.order, grail::index::Order::Random { seed: 42 });
                 *cmd
@@ -62,6 +63,17 @@ fn labels_keys_queue_commands_with_the_settings() {
     // Typing a seed switches back to a random order.
     assert_eq!(h.app.labels.seed, 42);
     assert!(h.app.labels.random);
+}
+
+#[test]
+fn the_readme_lesson_keys_set_one_then_two_dimensions() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("2j<Enter>1<Enter>");
+    assert_eq!(h.app.labels.dims, 1);
+    // Step 6: back on tab 2 the cursor is still on "dimensions".
+    h.keys("6/0 10<Enter>2<Enter>2<Enter>");
+    assert_eq!(h.app.labels.dims, 2);
+    assert!(h.app.labels.random, "the order row was not touched");
 }
 
 #[test]

@@ -3,8 +3,12 @@
 
 mod tui_common;
 
+use grail::backend::DEFAULT_DIMS;
 use grail::query::{Engine, Method, Rule, random_queries};
-use tui_common::{Harness, settings};
+use grail::tui::gpu_offer::GpuOffer;
+use grail::tui::state::query::TreeRow;
+use grail::workspace::Workspace;
+use tui_common::{Harness, kegg_path, settings};
 
 #[test]
 fn graph_screen() {
@@ -31,6 +35,19 @@ fn help_lists_every_binding() {
 }
 
 #[test]
+fn help_explains_the_batch_columns() {
+    let mut h = Harness::new();
+    h.keys("?");
+    for _ in 0..10 {
+        h.app.apply(grail::tui::action::Action::PageDown);
+    }
+    let text = h.render(80, 40);
+    assert!(text.contains("Batch tab results"), "{text}");
+    assert!(text.contains("FP%") && text.contains("search had to prove the no"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("help_batch_columns", text));
+}
+
+#[test]
 fn labels_screen_after_three_steps() {
     let mut h = Harness::new();
     h.keys("2sss");
@@ -54,10 +71,16 @@ fn labels_screen_dfs_says_it_has_no_levels() {
     assert!(h.app.ready.is_some());
 }
 
+/// The explorer's default labels of the bundled graph.
+fn default_labels(h: &Harness) -> grail::index::Labels {
+    assert_eq!(h.app.labels.dims, DEFAULT_DIMS, "the explorer labels as the command line does");
+    grail::index::dfs::label(h.app.ws.dag(), DEFAULT_DIMS, grail::index::Order::Random { seed: 1 }).unwrap()
+}
+
 /// A pair on the bundled graph that only the search decides, with a yes.
 fn searched_pair(h: &Harness) -> (u64, u64) {
     let ws = &h.app.ws;
-    let labels = grail::index::dfs::label(ws.dag(), 2, grail::index::Order::Random { seed: 1 }).unwrap();
+    let labels = default_labels(h);
     let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
     let mut scratch = engine.scratch();
     let q = random_queries(ws.loaded.graph.num_vertices(), 200_000, 1)
@@ -86,6 +109,40 @@ fn query_screen_shows_verdict_intervals_and_tree() {
     h.keys("/2 1<Enter>");
     h.settle();
     settings().bind(|| insta::assert_snapshot!("query_small", h.render(80, 24)));
+}
+
+#[test]
+fn pruned_children_are_grouped_into_one_foldable_line() {
+    let mut h = Harness::new();
+    // The searched pair whose search the labels prune most (kegg has hubs of 1,607 children).
+    let ws = std::sync::Arc::clone(&h.app.ws);
+    let labels = default_labels(&h);
+    let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
+    let mut scratch = engine.scratch();
+    let (q, pruned) = random_queries(ws.loaded.graph.num_vertices(), 200_000, 1)
+        .into_iter()
+        .map(|q| (q, engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, false)))
+        .filter(|(_, a)| a.rule == Rule::Search)
+        .map(|(q, a)| (q, a.pruned))
+        .max_by_key(|&(_, pruned)| pruned)
+        .expect("kegg has searched pairs");
+    assert!(pruned >= 100, "a hub search prunes many children: {pruned}");
+    let (u, v) = (ws.loaded.names.file_id(q.src), ws.loaded.names.file_id(q.dst));
+    h.keys(&format!("3/{u} {v}<Enter>"));
+    h.settle();
+    let rows = h.app.query.visible();
+    assert!(rows.len() * 10 < pruned as usize, "{} lines for {pruned} pruned children", rows.len());
+    let text = h.render(100, 30);
+    assert!(text.contains("children pruned by label (dim"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("query_pruned_groups", text));
+    // Space on the first group unfolds it: its children follow, one more step to the right.
+    let group = rows.iter().position(|r| matches!(r, TreeRow::Pruned { .. })).unwrap();
+    let TreeRow::Pruned { count, .. } = rows[group] else { unreachable!() };
+    for _ in 0..group {
+        h.keys("j");
+    }
+    h.keys(" ");
+    assert_eq!(h.app.query.visible().len(), rows.len() + count);
 }
 
 #[test]
@@ -121,6 +178,49 @@ fn batch_screen() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(base.with_extension("json")).unwrap()).unwrap();
     assert_eq!(json["queries"], 2000);
+}
+
+#[test]
+fn batch_screen_on_a_gpu_machine_checks_the_gpu_row() {
+    let gpu = GpuOffer::Present { name: "Stub GPU".into() };
+    let mut h = Harness::offering(Workspace::open(&kegg_path(), None).unwrap(), gpu);
+    h.app.graph.file = "sample-graphs/kegg.gra".into();
+    h.keys("4");
+    let runs = &h.app.batch.runs;
+    assert!(runs[0].0.gpu && runs[0].1, "the GPU run comes first, checked");
+    let text = h.render(80, 24);
+    assert!(text.contains("[x] guided-bfs GPU: Stub GPU"), "{text}");
+    assert!(text.contains("[ ] bfs        all threads"), "every run row fits: {text}");
+    settings().bind(|| insta::assert_snapshot!("batch_gpu", text));
+}
+
+#[test]
+fn batch_on_a_large_graph_says_why_there_are_no_expected_answers() {
+    let edges: Vec<(u32, u32)> = (0..29_999).map(|v| (v, v + 1)).collect();
+    let graph = grail::graph::Graph::from_edges(30_000, &edges).unwrap();
+    let loaded = grail::graph::LoadedGraph {
+        graph: std::sync::Arc::new(graph),
+        names: grail::graph::VertexNames::Dense,
+        format: grail::graph::io::Format::EdgeList,
+        path: "chain.txt".into(),
+    };
+    let ws = Workspace::from_loaded(loaded, 0.0);
+    let mut h = Harness::on(ws);
+    h.keys("4");
+    let text = h.render(100, 30);
+    assert!(text.contains("no expected answers: the exact closure is computed only up to 20,000 vertices"), "{text}");
+    assert!(text.contains("(this graph has") && text.contains("30,000); a query file's third column"), "{text}");
+}
+
+#[test]
+fn open_prompt_selects_the_pre_filled_folder() {
+    let mut h = Harness::new();
+    h.keys("o");
+    let text = h.render(80, 24);
+    assert!(text.contains("sample-graphs/▏  typing replaces it"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("open_prompt", text));
+    h.keys("/tmp/x.gra");
+    assert_eq!(h.app.prompt.as_ref().unwrap().text, "/tmp/x.gra");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! `grail convert`: read any supported format, write `.gra` or an edge list.
+//! `grail convert`: read any supported format, write any of them.
 
 use super::common::{GraphArgs, value_name};
 use crate::format::thousands;
@@ -19,7 +19,8 @@ pub struct ConvertArgs {
     #[arg(value_name = "OUT")]
     pub out: PathBuf,
 
-    /// Output format (default: from the extension, `.gra` → gra, else edge-list).
+    /// Output format, any the readers read (default: from the extension, `.gra` → gra, else
+    /// edge-list). Only the edge list keeps sparse vertex ids; the others number vertices densely.
     #[arg(long, value_enum)]
     pub to: Option<Format>,
 }

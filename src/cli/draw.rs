@@ -21,7 +21,7 @@ pub struct DrawArgs {
     pub graph: GraphArgs,
 
     /// Label dimensions to build (the search prunes with all of them).
-    #[arg(short = 'd', long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(short = 'd', long, default_value_t = crate::backend::DEFAULT_DIMS as u16, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub dims: u16,
 
     /// The dimension whose intervals and DFS tree the picture shows (numbered from 0).

@@ -22,7 +22,8 @@ use std::time::Instant;
     scalefree:n=10000,m=2,seed=1       preferential attachment, new -> old\n  \
     fan:width=20000,layers=3,seed=1    wide layers, vertices of very high degree\n  \
     digraph:n=10000,deg=3,seed=1       random digraph with cycles\n\n\
-Examples:\n  grail gen random:n=1000000,deg=50,seed=7 --out r1m.gra\n  grail gen ladder:k=70 --out ladder.txt")]
+Examples:\n  grail gen random:n=1000000,deg=50,seed=7 --out r1m.gra\n  grail gen ladder:k=70 --out ladder.txt\n  \
+grail gen tree:n=1000,arity=2 --out tree.mtx --to matrix-market")]
 pub struct GenArgs {
     /// What to generate, as `kind:key=value,...` (see below).
     #[arg(value_name = "SPEC")]
@@ -32,7 +33,8 @@ pub struct GenArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: PathBuf,
 
-    /// Output format (default: from the extension, `.gra` → gra, else edge-list).
+    /// Output format, any the readers read (default: from the extension, `.gra` → gra, else
+    /// edge-list). Only the edge list keeps sparse vertex ids; the others number vertices densely.
     #[arg(long, value_enum)]
     pub to: Option<Format>,
 

@@ -34,7 +34,7 @@ pub fn run(args: TuiArgs, threads: usize) -> Result<()> {
         anyhow::bail!("the explorer needs a terminal; use `grail info`, `grail query` or `grail label` in scripts");
     }
     let ws = open(args.graph.as_deref(), args.format)?;
-    tui::run(ws, tui::Options { mouse: !args.no_mouse, threads })
+    tui::run(ws, tui::Options { mouse: !args.no_mouse, threads, gpu: tui::gpu_offer::GpuOffer::probe() })
 }
 
 fn open(path: Option<&Path>, format: Option<Format>) -> Result<Workspace> {
@@ -54,5 +54,25 @@ pub fn run_default(graph: Option<PathBuf>, no_mouse: bool, threads: usize) -> Re
     match (graph, interactive) {
         (None, false) => info::run_default(),
         (graph, _) => run(TuiArgs { graph, format: None, no_mouse }, threads),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::common::LabelOptions;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Labeling {
+        #[command(flatten)]
+        options: LabelOptions,
+    }
+
+    #[test]
+    fn the_explorer_labels_as_the_command_line_does_by_default() {
+        let cli = Labeling::parse_from(["grail"]).options.spec();
+        let explorer = crate::tui::worker::labeling::DEFAULT_CONFIG;
+        // Same labels; only the back end differs (the explorer steps the CPU pipeline's levels).
+        assert_eq!((cli.dims, cli.order, cli.parent_method), (explorer.dims, explorer.order, explorer.parent_method));
     }
 }

@@ -194,6 +194,28 @@ pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchRep
 }
 
 impl BatchReport {
+    /// Queries answered no by a search: the index's false positives among the queries, pairs
+    /// whose labels nest in every dimension (and that the level cut let through) although `u`
+    /// does not reach `v`. Read off the rule counts, so the batch loop does no extra work: the
+    /// same-component rule and the tree cut only say yes, the label and level cuts only say no,
+    /// so the searches' yes answers are the positives those two rules did not give.
+    pub fn searched_negatives(&self) -> u64 {
+        let cut_yes = self.by_rule.get(Rule::SameComponent) + self.by_rule.get(Rule::TreeCut);
+        let searched_yes = self.positives.saturating_sub(cut_yes);
+        self.by_rule.get(Rule::Search).saturating_sub(searched_yes)
+    }
+
+    /// `searched_negatives / negatives` (0 without negatives): of the queries whose answer is no,
+    /// the share the labels could not rule out, the explorer's FP%. It depends only on the labels
+    /// and the queries, so guided DFS, guided BFS and the GPU (which share the cuts) report the
+    /// same rate; the unguided baselines, which use no labels, search every no: 1. Unlike
+    /// [`BatchReport::false_positive_rate`], which weighs the search's work and so differs
+    /// between search orders.
+    pub fn searched_negative_rate(&self) -> f64 {
+        let negatives = self.queries.saturating_sub(self.positives);
+        if negatives == 0 { 0.0 } else { self.searched_negatives() as f64 / negatives as f64 }
+    }
+
     /// The report of answers found elsewhere (the GPU batch search), which keeps no search counts:
     /// positives, the rule counts given, and the answers checked against the expected ones.
     pub fn of_answers(
@@ -280,5 +302,44 @@ mod tests {
                 (report.positives, report.checked, report.mismatches, &report.mismatch_examples)
             );
         }
+    }
+
+    #[test]
+    fn searched_negatives_are_counted_from_the_rules_and_agree_between_methods() {
+        // Layered, with one short cycle; one dimension leaves false positives for the search.
+        let n = 400u32;
+        let mut edges: Vec<(u32, u32)> = (0..n - 20).flat_map(|v| [(v, v + 7 + v % 13), (v, v + 19)]).collect();
+        edges.push((26, 0));
+        let graph = Graph::from_edges(n as usize, &edges).unwrap();
+        let c = condense(&Arc::new(graph));
+        let labels = dfs::label(&c.dag, 1, Order::Random { seed: 4 }).unwrap();
+        let engine = Engine::new(&c.dag, &labels, &c.component);
+        let queries = random_queries(n as usize, 5000, 2);
+        // The count, query by query.
+        let mut scratch = engine.scratch();
+        let mut searched_no = |method| {
+            queries
+                .iter()
+                .map(|q| engine.query(q.src, q.dst, method, &mut scratch, false))
+                .filter(|a| a.rule == Rule::Search && !a.reachable)
+                .count() as u64
+        };
+        let guided = searched_no(Method::GuidedDfs);
+        assert!(guided > 0, "the test needs false positives");
+        let rates: Vec<f64> = Method::ALL
+            .iter()
+            .map(|&method| {
+                let report = run_batch(&engine, &queries, method);
+                let expected = if method.is_guided() { guided } else { searched_no(method) };
+                assert_eq!(report.searched_negatives(), expected, "{method}");
+                let negatives = report.queries - report.positives;
+                assert_eq!(report.searched_negative_rate(), expected as f64 / negatives as f64, "{method}");
+                report.searched_negative_rate()
+            })
+            .collect();
+        // Guided DFS and BFS share the cuts, so the rate is the same; without labels every no is searched.
+        assert_eq!(rates[0], rates[1]);
+        assert!(rates[0] < 1.0);
+        assert_eq!((rates[2], rates[3]), (1.0, 1.0));
     }
 }

@@ -3,6 +3,7 @@
 //! jobs for the worker collect in `outbox`, which the UI loop sends (tests read it instead).
 
 use super::action::{Action, Tab};
+use super::gpu_offer::GpuOffer;
 use super::hitmap::{Hit, Hitmap};
 use super::keymap;
 use super::state::batch::BatchState;
@@ -69,10 +70,14 @@ pub struct App {
     pub hits: Hitmap,
     /// Total memory of the machine, for the memory gauge.
     pub total_memory: Option<u64>,
+    /// The GPU offered for labeling and batches, decided at start-up.
+    pub gpu: GpuOffer,
 }
 
 impl App {
-    pub fn new(ws: Arc<Workspace>, theme: Theme, mouse: bool) -> App {
+    /// The explorer on `ws`; `gpu` is what the Labels and Batch tabs offer ([`GpuOffer::probe`] in
+    /// the program, a fixed one in tests).
+    pub fn new(ws: Arc<Workspace>, theme: Theme, mouse: bool, gpu: GpuOffer) -> App {
         let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
         App {
             theme,
@@ -88,9 +93,9 @@ impl App {
             graph: GraphState::new(&ws, stats),
             representative: representatives(&ws),
             ws,
-            labels: LabelsState::default(),
+            labels: LabelsState::new(gpu.is_present()),
             query: QueryState::default(),
-            batch: BatchState::default(),
+            batch: BatchState::new(gpu.is_present()),
             exceptions: ExceptionsState::default(),
             picture: PictureState::default(),
             ready: None,
@@ -98,6 +103,7 @@ impl App {
             cancel_requested: false,
             hits: Hitmap::default(),
             total_memory: total_memory(),
+            gpu,
         }
     }
 

@@ -10,6 +10,7 @@ pub mod action;
 pub mod app;
 pub mod event;
 pub mod exceptions;
+pub mod gpu_offer;
 pub mod hitmap;
 pub mod keymap;
 pub mod state;
@@ -24,17 +25,20 @@ use crate::workspace::Workspace;
 use anyhow::{Result, anyhow};
 use app::App;
 use event::AppEvent;
+use gpu_offer::GpuOffer;
 use std::sync::Arc;
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 use worker::Worker;
 
 /// How the explorer starts.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
     pub mouse: bool,
     /// "All threads" for batches (0 = every core).
     pub threads: usize,
+    /// The GPU to offer: [`GpuOffer::probe`] in the program, a stand-in in test fixtures.
+    pub gpu: GpuOffer,
 }
 
 /// Longest the loop folds messages before it draws again (a fast labeler sends many).
@@ -46,7 +50,7 @@ const BUSY_FRAME: Duration = Duration::from_millis(100);
 /// way out (quit, error, panic).
 pub fn run(ws: Workspace, options: Options) -> Result<()> {
     let ws = Arc::new(ws);
-    let mut app = App::new(Arc::clone(&ws), theme::Theme::detect(), options.mouse);
+    let mut app = App::new(Arc::clone(&ws), theme::Theme::detect(), options.mouse, options.gpu);
     let mut guard = terminal::TerminalGuard::enter(options.mouse)?;
     let (tx, rx) = channel();
     let worker = Worker::spawn(ws, tx.clone(), options.threads);

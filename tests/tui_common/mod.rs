@@ -4,6 +4,7 @@
 
 use grail::tui::app::App;
 use grail::tui::event::AppEvent;
+use grail::tui::gpu_offer::GpuOffer;
 use grail::tui::theme::Theme;
 use grail::tui::ui;
 use grail::tui::worker::{Msg, Worker};
@@ -38,9 +39,16 @@ impl Harness {
         h
     }
 
+    /// The explorer on `ws`, offering no GPU whatever the machine has (snapshots must not differ
+    /// between machines).
     pub fn on(ws: Workspace) -> Harness {
+        Harness::offering(ws, GpuOffer::none())
+    }
+
+    /// The explorer on `ws`, offering `gpu` (a stand-in shows a GPU machine's screens anywhere).
+    pub fn offering(ws: Workspace, gpu: GpuOffer) -> Harness {
         let ws = Arc::new(ws);
-        let mut app = App::new(Arc::clone(&ws), Theme::plain(), true);
+        let mut app = App::new(Arc::clone(&ws), Theme::plain(), true, gpu);
         // Stable text for snapshots: the real values are shown in the running program.
         app.graph.file = "sample-graphs/kegg.gra".into();
         app.graph.load_seconds = 0.001;

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-/// The file formats `grail` reads (and, for `.gra` and edge lists, writes).
+/// The file formats `grail` reads and writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {

@@ -1,23 +1,24 @@
-//! Writers for the two formats worth producing: `.gra` and edge lists (gzip when the path ends in
-//! `.gz`).
+//! Writers for every format the readers read (gzip when the path ends in `.gz`), each the exact
+//! inverse of its reader: what is written reads back as the same graph, in the same format.
 
 use super::Format;
 use super::edge_list::WRITER_COMMENT;
 use crate::graph::{Graph, VertexNames};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use flate2::{Compression, write::GzEncoder};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-/// Writes `.gra` (with the `graph_for_greach` header, dense ids: `.gra` cannot carry names) or an
-/// edge list (`src dst` lines using the file ids of `names`, after a comment
-/// `# grail-explorer: N vertices, M edges` that lets the reader restore isolated vertices);
-/// gzip when the path ends in `.gz`. Other formats are an error, and nothing is created then.
+/// Writes `graph` in `format`, gzip when the path ends in `.gz`.
+///
+/// Only the edge list keeps the file's vertex ids (`names`): `src dst` lines after a comment
+/// `# grail-explorer: N vertices, M edges` that lets the reader restore isolated vertices. The other
+/// formats number vertices densely (their readers do too): `.gra` (`graph_for_greach` header,
+/// `u: v1 v2 ... #` lines), Matrix Market (`pattern general`, 1-based `row col` entries), the
+/// weighted format (`n m directed`, then `src dst 1`) and the plain header format (`n m`, then
+/// `src dst`).
 pub fn write(path: &Path, graph: &Graph, names: &VertexNames, format: Format) -> Result<()> {
-    if !matches!(format, Format::Gra | Format::EdgeList) {
-        bail!("cannot write {}: grail writes only the gra and edge-list formats", path.display());
-    }
     let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let gzip = path.extension().is_some_and(|e| e == "gz");
     let result = if gzip {
@@ -36,10 +37,36 @@ pub fn write(path: &Path, graph: &Graph, names: &VertexNames, format: Format) ->
 }
 
 fn emit(out: &mut impl Write, graph: &Graph, names: &VertexNames, format: Format) -> std::io::Result<()> {
+    let (n, m) = (graph.num_vertices(), graph.num_edges());
     match format {
         Format::Gra => emit_gra(out, graph),
-        _ => emit_edge_list(out, graph, names),
+        Format::EdgeList => emit_edge_list(out, graph, names),
+        Format::MatrixMarket => {
+            writeln!(out, "%%MatrixMarket matrix coordinate pattern general\n{n} {n} {m}")?;
+            emit_edges(out, graph, 1, "")
+        }
+        Format::Weighted => {
+            writeln!(out, "{n} {m} directed")?;
+            emit_edges(out, graph, 0, " 1")
+        }
+        Format::Header => {
+            writeln!(out, "{n} {m}")?;
+            emit_edges(out, graph, 0, "")
+        }
     }
+}
+
+/// `src dst` per edge on dense ids plus `base`, each line ending in `suffix` (a weight column).
+fn emit_edges(out: &mut impl Write, graph: &Graph, base: u64, suffix: &str) -> std::io::Result<()> {
+    let mut number = itoa::Buffer::new();
+    for (u, v) in graph.edges() {
+        out.write_all(number.format(u as u64 + base).as_bytes())?;
+        out.write_all(b" ")?;
+        out.write_all(number.format(v as u64 + base).as_bytes())?;
+        out.write_all(suffix.as_bytes())?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 /// `u: v1 v2 ... #` per vertex, as in the benchmark files.
@@ -130,13 +157,44 @@ mod tests {
         assert_eq!(file_edges(&loaded.graph, &loaded.names), file_edges(&sample(), &names));
     }
 
+    /// The formats whose readers number vertices themselves (every one but the edge list).
+    const DENSE: [Format; 4] = [Format::Gra, Format::MatrixMarket, Format::Weighted, Format::Header];
+
     #[test]
-    fn other_formats_are_refused_before_creating_a_file() {
+    fn every_format_round_trips_plain_and_gzipped() {
+        for format in DENSE {
+            for file in [format!("g.{format}"), format!("g.{format}.gz")] {
+                let loaded = round_trip(&file, &sample(), &VertexNames::Dense, format);
+                assert_eq!(*loaded.graph, sample(), "{file}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_format_keeps_a_graph_without_edges() {
+        let empty = Graph::from_edges(3, &[]).unwrap();
+        for format in DENSE {
+            let loaded = round_trip(&format!("e.{format}"), &empty, &VertexNames::Dense, format);
+            assert_eq!(*loaded.graph, empty, "{format}");
+        }
+    }
+
+    #[test]
+    fn formats_read_back_with_their_own_conventions() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("g.mtx");
-        let e = write(&path, &sample(), &VertexNames::Dense, Format::MatrixMarket).unwrap_err().to_string();
-        assert!(e.contains("only the gra and edge-list formats"), "{e}");
-        assert!(!path.exists());
+        let text = |format: Format| {
+            let path = dir.path().join(format!("s.{format}"));
+            write(&path, &sample(), &VertexNames::Dense, format).unwrap();
+            String::from_utf8(read_bytes(&path).unwrap()).unwrap()
+        };
+        assert!(
+            text(Format::MatrixMarket).starts_with("%%MatrixMarket matrix coordinate pattern general\n6 6 6\n1 2\n")
+        );
+        assert!(text(Format::Weighted).starts_with("6 6 directed\n0 1 1\n"));
+        assert!(text(Format::Header).starts_with("6 6\n0 1\n"));
+        // Matrix Market is 1-based: its reader names vertex 0 by file id 1.
+        let loaded = load(&dir.path().join("s.matrix-market"), None).unwrap();
+        assert_eq!(loaded.names, VertexNames::Offset(1));
     }
 
     #[test]
@@ -151,8 +209,10 @@ mod tests {
         fn random_graphs_round_trip(n in 1usize..40, raw in prop::collection::vec((0u32..40, 0u32..40), 0..120)) {
             let edges: Vec<(u32, u32)> = raw.into_iter().map(|(u, v)| (u % n as u32, v % n as u32)).collect();
             let graph = Graph::from_edges(n, &edges).unwrap();
-            let loaded = round_trip("r.gra", &graph, &VertexNames::Dense, Format::Gra);
-            prop_assert_eq!(&*loaded.graph, &graph);
+            for format in DENSE {
+                let loaded = round_trip(&format!("r.{format}"), &graph, &VertexNames::Dense, format);
+                prop_assert_eq!(&*loaded.graph, &graph, "{}", format);
+            }
             if graph.num_edges() > 0 {
                 let loaded = round_trip("r.txt.gz", &graph, &VertexNames::Dense, Format::EdgeList);
                 prop_assert_eq!(&*loaded.graph, &graph);

@@ -22,19 +22,19 @@ pub struct BatchState {
     pub result: Option<Arc<BatchResult>>,
 }
 
-impl Default for BatchState {
-    fn default() -> Self {
-        let runs = Method::ALL
+impl BatchState {
+    /// The default runs: guided DFS on 1 and all threads, guided BFS on all threads, and, when `gpu`
+    /// (a GPU is offered), the GPU batch search, listed first and checked so `r` runs it at once.
+    pub fn new(gpu: bool) -> Self {
+        let cpu = Method::ALL
             .iter()
             .flat_map(|&method| [1, 0].map(|threads| RunSpec { method, threads, gpu: false }))
-            .map(|r| (r, r.method == Method::GuidedDfs || (r.method == Method::GuidedBfs && r.threads == 0)))
-            .chain(crate::gpu::availability().is_ok().then_some((RunSpec::GPU, false)))
-            .collect();
+            .map(|r| (r, r.method == Method::GuidedDfs || (r.method == Method::GuidedBfs && r.threads == 0)));
+        let runs = gpu.then_some((RunSpec::GPU, true)).into_iter().chain(cpu).collect();
         BatchState { count: 100_000, seed: 1, file: None, use_file: false, runs, selected: 0, result: None }
     }
-}
 
-impl BatchState {
+    /// Settings rows plus run rows: what `j`/`k` move through.
     pub fn rows(&self) -> usize {
         SETTINGS.len() + self.runs.len()
     }

@@ -51,10 +51,13 @@ pub struct LabelsState {
     pub run_seconds: Option<f64>,
     /// The last command was a single step: log every level.
     stepping: bool,
+    /// The GPU back end is offered (the machine has a GPU).
+    gpu: bool,
 }
 
-impl Default for LabelsState {
-    fn default() -> Self {
+impl LabelsState {
+    /// The explorer's default settings; `gpu`: whether the GPU back end is offered.
+    pub fn new(gpu: bool) -> Self {
         let config = DEFAULT_CONFIG;
         LabelsState {
             backend: config.backend,
@@ -76,11 +79,10 @@ impl Default for LabelsState {
             label_bytes: None,
             run_seconds: None,
             stepping: false,
+            gpu,
         }
     }
-}
 
-impl LabelsState {
     pub fn config(&self) -> LabelConfig {
         LabelConfig {
             backend: self.backend,
@@ -154,10 +156,9 @@ impl LabelsState {
         match self.selected {
             0 => {
                 // The GPU joins the cycle only when this machine has one.
-                let gpu = crate::gpu::availability().is_ok();
                 self.backend = match self.backend {
                     Backend::Dfs => Backend::Cpu,
-                    Backend::Cpu if gpu => Backend::Gpu,
+                    Backend::Cpu if self.gpu => Backend::Gpu,
                     _ => Backend::Dfs,
                 }
             }

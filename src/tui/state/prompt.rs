@@ -30,13 +30,15 @@ pub struct Prompt {
     pub text: String,
     /// Completions offered by the last Tab (shown under the line).
     pub candidates: Vec<String>,
-    /// The text is the previous value: the first character typed replaces it (paths are extended).
+    /// The text is pre-filled (the previous value, the current graph's folder) and selected: the
+    /// first character typed replaces it, while Tab (completion) and Backspace keep it for editing.
     pub fresh: bool,
 }
 
 impl Prompt {
     pub fn new(kind: PromptKind, title: impl Into<String>, text: impl Into<String>) -> Prompt {
-        Prompt { kind, title: title.into(), text: text.into(), candidates: Vec::new(), fresh: !kind.is_path() }
+        let text = text.into();
+        Prompt { kind, title: title.into(), fresh: !text.is_empty(), text, candidates: Vec::new() }
     }
 
     pub fn push(&mut self, c: char) {
@@ -56,6 +58,7 @@ impl Prompt {
     }
 
     pub fn clear(&mut self) {
+        self.fresh = false;
         self.text.clear();
         self.candidates.clear();
     }
@@ -66,6 +69,7 @@ impl Prompt {
         if !self.kind.is_path() {
             return;
         }
+        self.fresh = false;
         let (dir, prefix) = match self.text.rfind('/') {
             Some(i) => (self.text[..=i].to_string(), self.text[i + 1..].to_string()),
             None => (String::new(), self.text.clone()),
@@ -162,7 +166,7 @@ mod tests {
     }
 
     #[test]
-    fn typing_replaces_a_previous_value_but_extends_a_path() {
+    fn typing_replaces_pre_filled_text_and_tab_or_backspace_keep_it() {
         let mut p = Prompt::new(PromptKind::Query, "q", "1 2");
         p.push('3');
         assert_eq!(p.text, "3");
@@ -170,9 +174,22 @@ mod tests {
         p.backspace();
         p.push('3');
         assert_eq!(p.text, "1 3");
-        let mut p = Prompt::new(PromptKind::OpenGraph, "open", "dir/");
+        // A pre-filled folder: an absolute path typed over it replaces it...
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", "sample-graphs/");
+        assert!(p.fresh);
+        "/tmp/g.gra".chars().for_each(|c| p.push(c));
+        assert_eq!(p.text, "/tmp/g.gra");
+        // ...while Tab completes from it and typing then goes on after it.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("only.gra"), "").unwrap();
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{}/", dir.path().display()));
+        p.complete();
+        assert!(!p.fresh);
+        assert_eq!(p.text, format!("{}/only.gra", dir.path().display()));
         p.push('x');
-        assert_eq!(p.text, "dir/x");
+        assert!(p.text.ends_with("only.grax"));
+        let p = Prompt::new(PromptKind::OpenGraph, "open", "");
+        assert!(!p.fresh, "nothing pre-filled, nothing selected");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::prompt::{Prompt, PromptKind};
 use super::{Effect, step};
-use crate::query::TraceNode;
+use crate::query::{NodeKind, TraceNode};
 use crate::tui::action::Action;
 use crate::tui::worker::{Job, LabelConfig, QueryResult};
 use crate::workspace::Workspace;
@@ -15,8 +15,25 @@ pub struct QueryState {
     pub result: Option<Box<QueryResult>>,
     /// Folded tree nodes (indices into the trace's nodes).
     pub folded: HashSet<usize>,
+    /// Unfolded groups of pruned children, by their first node (groups start folded).
+    pub open_groups: HashSet<usize>,
     /// Selected row among the visible ones.
     pub selected: usize,
+}
+
+/// From this many on, consecutive pruned children of one vertex are one line until unfolded.
+pub const GROUP_FROM: usize = 2;
+
+/// One line of the search tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeRow {
+    /// A node of the trace (index into its nodes).
+    Node(usize),
+    /// `count` consecutive siblings from node `first` on, all pruned by a label; bit `d` of `dims`
+    /// is set when one was pruned in dimension `d` (63 stands for 63 and above).
+    Pruned { first: usize, count: usize, dims: u64, open: bool },
+    /// A node of an unfolded group of pruned children, under the group's line.
+    Member(usize),
 }
 
 impl QueryState {
@@ -39,11 +56,15 @@ impl QueryState {
             Action::ToggleNode | Action::Enter => self.toggle(None),
             Action::Left => self.toggle(Some(true)),
             Action::Right => self.toggle(Some(false)),
-            Action::ExpandAll => self.folded.clear(),
+            Action::ExpandAll => {
+                self.folded.clear();
+                self.open_groups = pruned_runs(self.nodes()).collect();
+            }
             Action::CollapseAll => {
                 let nodes = self.nodes();
                 self.folded = (0..nodes.len()).filter(|&i| has_children(nodes, i)).collect();
                 self.folded.remove(&0);
+                self.open_groups.clear();
                 self.selected = 0;
             }
             _ => {}
@@ -55,17 +76,33 @@ impl QueryState {
         self.result.as_ref().map_or(&[], |r| &r.trace.nodes)
     }
 
-    /// Folds (`Some(true)`), unfolds (`Some(false)`) or toggles the selected node.
+    /// Folds (`Some(true)`), unfolds (`Some(false)`) or toggles the selected node or group.
     fn toggle(&mut self, fold: Option<bool>) {
-        let Some(&node) = self.visible().get(self.selected) else { return };
-        if !has_children(self.nodes(), node) {
-            return;
-        }
-        let fold = fold.unwrap_or(!self.folded.contains(&node));
-        if fold {
-            self.folded.insert(node);
-        } else {
-            self.folded.remove(&node);
+        let visible = self.visible();
+        match visible.get(self.selected).copied() {
+            Some(TreeRow::Node(node)) if has_children(self.nodes(), node) => {
+                if fold.unwrap_or(!self.folded.contains(&node)) {
+                    self.folded.insert(node);
+                } else {
+                    self.folded.remove(&node);
+                }
+            }
+            Some(TreeRow::Pruned { first, open, .. }) => {
+                if fold.unwrap_or(open) {
+                    self.open_groups.remove(&first);
+                } else {
+                    self.open_groups.insert(first);
+                }
+            }
+            // Folding inside a group folds the group, and the cursor moves to its line.
+            Some(TreeRow::Member(_)) if fold != Some(false) => {
+                let group = visible[..self.selected].iter().rposition(|r| matches!(r, TreeRow::Pruned { .. }));
+                if let Some((row, TreeRow::Pruned { first, .. })) = group.map(|row| (row, visible[row])) {
+                    self.open_groups.remove(&first);
+                    self.selected = row;
+                }
+            }
+            _ => {}
         }
     }
 
@@ -78,22 +115,43 @@ impl QueryState {
         }
     }
 
-    /// The node indices shown, skipping the insides of folded nodes.
-    pub fn visible(&self) -> Vec<usize> {
+    /// The lines shown: nodes, skipping the insides of folded nodes, with runs of pruned siblings
+    /// as one line each (followed by their nodes when unfolded).
+    pub fn visible(&self) -> Vec<TreeRow> {
         let nodes = self.nodes();
         let mut out = Vec::new();
         let mut hide_below: Option<u32> = None;
-        for (i, n) in nodes.iter().enumerate() {
+        let mut i = 0;
+        while i < nodes.len() {
+            let n = &nodes[i];
             if let Some(d) = hide_below {
                 if n.depth > d {
+                    i += 1;
                     continue;
                 }
                 hide_below = None;
             }
-            out.push(i);
+            if let NodeKind::Pruned { .. } = n.kind {
+                let count = pruned_run(nodes, i);
+                if count >= GROUP_FROM {
+                    let open = self.open_groups.contains(&i);
+                    let dims = nodes[i..i + count].iter().fold(0u64, |mask, n| match n.kind {
+                        NodeKind::Pruned { dim } => mask | 1 << dim.min(63),
+                        _ => mask,
+                    });
+                    out.push(TreeRow::Pruned { first: i, count, dims, open });
+                    if open {
+                        out.extend((i..i + count).map(TreeRow::Member));
+                    }
+                    i += count;
+                    continue;
+                }
+            }
+            out.push(TreeRow::Node(i));
             if self.folded.contains(&i) {
                 hide_below = Some(n.depth);
             }
+            i += 1;
         }
         out
     }
@@ -118,6 +176,7 @@ impl QueryState {
 
     pub fn set_result(&mut self, result: Box<QueryResult>) {
         self.folded.clear();
+        self.open_groups.clear();
         self.selected = 0;
         self.result = Some(result);
     }
@@ -126,4 +185,113 @@ impl QueryState {
 /// Whether node `i` has children in the pre-order list.
 pub fn has_children(nodes: &[TraceNode], i: usize) -> bool {
     nodes.get(i + 1).is_some_and(|next| next.depth > nodes[i].depth)
+}
+
+/// How many nodes from `i` on are pruned siblings (0 if `i` is not pruned). Pruned nodes are
+/// leaves, so siblings pruned one after the other sit next to each other.
+fn pruned_run(nodes: &[TraceNode], i: usize) -> usize {
+    let depth = nodes[i].depth;
+    nodes[i..].iter().take_while(|n| n.depth == depth && matches!(n.kind, NodeKind::Pruned { .. })).count()
+}
+
+/// The first node of every run of at least [`GROUP_FROM`] pruned siblings.
+fn pruned_runs(nodes: &[TraceNode]) -> impl Iterator<Item = usize> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < nodes.len() {
+            let (start, count) = (i, pruned_run(nodes, i));
+            i += count.max(1);
+            if count >= GROUP_FROM {
+                return Some(start);
+            }
+        }
+        None
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::{Answer, Method, Rule, Trace};
+
+    fn node(depth: u32, kind: NodeKind) -> TraceNode {
+        TraceNode { vertex: 0, depth, kind, expanded: false, dead_end: false, on_path: false }
+    }
+
+    /// A start with 3 children pruned in dimension 0, one entered child (with 1 pruned child of its
+    /// own), then 2 more pruned in dimension 0 and 1 in dimension 2.
+    fn state() -> QueryState {
+        let pruned = |depth, dim| node(depth, NodeKind::Pruned { dim });
+        let nodes = vec![
+            node(0, NodeKind::Start),
+            pruned(1, 0),
+            pruned(1, 0),
+            pruned(1, 0),
+            node(1, NodeKind::Entered),
+            pruned(2, 0),
+            pruned(1, 0),
+            pruned(1, 0),
+            pruned(1, 2),
+        ];
+        let result = QueryResult {
+            u: 0,
+            v: 1,
+            cu: 0,
+            cv: 1,
+            answer: Answer::decided(Rule::Search, false, None),
+            trace: Trace { method: Method::GuidedDfs, nodes, truncated: false },
+            intervals_u: Vec::new(),
+            intervals_v: Vec::new(),
+            level_u: 0,
+            level_v: 1,
+            dag_vertices: 2,
+        };
+        let mut state = QueryState::default();
+        state.set_result(Box::new(result));
+        state
+    }
+
+    #[test]
+    fn runs_of_pruned_siblings_are_one_folded_line() {
+        let state = state();
+        assert_eq!(
+            state.visible(),
+            vec![
+                TreeRow::Node(0),
+                TreeRow::Pruned { first: 1, count: 3, dims: 0b1, open: false },
+                TreeRow::Node(4),
+                TreeRow::Node(5),
+                TreeRow::Pruned { first: 6, count: 3, dims: 0b101, open: false },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_group_unfolds_and_folds_again_from_inside() {
+        let mut state = state();
+        state.handle(Action::Down);
+        state.handle(Action::ToggleNode);
+        let rows = state.visible();
+        assert_eq!(rows[1], TreeRow::Pruned { first: 1, count: 3, dims: 0b1, open: true });
+        assert_eq!(&rows[2..5], &[TreeRow::Member(1), TreeRow::Member(2), TreeRow::Member(3)]);
+        // h on a member folds its group and puts the cursor on the group's line.
+        state.handle(Action::Down);
+        state.handle(Action::Down);
+        state.handle(Action::Left);
+        assert_eq!(state.selected, 1);
+        assert_eq!(state.visible().len(), 5);
+        // e unfolds everything, E folds everything again.
+        state.handle(Action::ExpandAll);
+        assert_eq!(state.visible().len(), 5 + 3 + 3);
+        state.handle(Action::CollapseAll);
+        assert_eq!(
+            state.visible(),
+            vec![
+                TreeRow::Node(0),
+                TreeRow::Pruned { first: 1, count: 3, dims: 0b1, open: false },
+                TreeRow::Node(4),
+                TreeRow::Pruned { first: 6, count: 3, dims: 0b101, open: false },
+            ]
+        );
+    }
 }

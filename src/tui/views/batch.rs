@@ -1,22 +1,30 @@
 //! Screen 4: batches of queries on several methods and thread counts, side by side.
 
-use super::panel;
+use super::{SETTINGS_HINT, cursor, panel};
 use crate::query::{Method, Rule};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::batch::SETTINGS;
 use crate::tui::widgets::hbars::HBars;
+use crate::tui::worker::expected_answers;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Row, Table};
 
-/// `12345` → `12.3k`: five characters at most.
+/// `12345` → `12.3k`: five characters at most (digits are cut, not rounded, so a number never
+/// reads as the next unit: 99,999 is `99.9k`).
 pub fn compact(n: u64) -> String {
+    let with_tenth = |whole: u64, tenth: u64, unit: &str| {
+        if tenth == 0 { format!("{whole}{unit}") } else { format!("{whole}.{tenth}{unit}") }
+    };
     match n {
         0..=9_999 => n.to_string(),
-        10_000..=999_999 => format!("{:.1}k", n as f64 / 1e3).replace(".0k", "k"),
-        _ => format!("{:.1}M", n as f64 / 1e6).replace(".0M", "M"),
+        10_000..=99_999 => with_tenth(n / 1_000, n % 1_000 / 100, "k"),
+        100_000..=999_999 => format!("{}k", n / 1_000),
+        1_000_000..=99_999_999 => with_tenth(n / 1_000_000, n % 1_000_000 / 100_000, "M"),
+        100_000_000..=999_999_999 => format!("{}M", n / 1_000_000),
+        _ => with_tenth(n / 1_000_000_000, n % 1_000_000_000 / 100_000_000, "G"),
     }
 }
 
@@ -40,20 +48,67 @@ fn short_method(m: Method) -> &'static str {
     }
 }
 
+/// The results' columns, for the `?` help: the column and its meaning, in lines that fit the help.
+pub const COLUMN_HELP: &[(&str, &[&str])] = &[
+    ("run", &["method × threads: g-dfs, g-bfs label-guided search;", "dfs, bfs plain baselines; ×1, ×all, ×gpu"]),
+    ("time, q/s", &["wall time of the batch, queries per second"]),
+    ("scc", &["decided by the same-component rule (yes)"]),
+    ("label", &["decided by the label cut: L(v) ⊄ L(u) somewhere (no)"]),
+    ("level", &["decided by the level cut: level(u) ≥ level(v) (no)"]),
+    ("tree", &["decided by the tree cut: v in u's DFS subtree (yes)"]),
+    ("search", &["decided by a search (yes or no)"]),
+    ("yes", &["queries answered yes"]),
+    (
+        "FP%",
+        &[
+            "false positives of the labels: of the queries whose",
+            "answer is no, the share no cut could rule out, so a",
+            "search had to prove the no. The labels decide it, so",
+            "guided DFS, guided BFS and the GPU show the same",
+            "FP%; dfs and bfs use no labels: 100%.",
+        ],
+    ),
+    ("wrong", &["answers that differ from the expected ones", "(- where there are none to compare with)"]),
+];
+
+/// The legend under the results: one short line per group of columns (`?` explains each).
+const LEGEND: [&str; 2] = [
+    "scc: same component · label, level, tree: cuts · yes: answered yes",
+    "FP%: % of no-answers no cut ruled out (a search proved them) · ? explains",
+];
+
 pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
-    let [top, bottom] = Layout::vertical([Constraint::Length(13), Constraint::Min(5)]).areas(area);
+    let state = &app.batch;
+    let expected = match &state.result {
+        // After a run, where its expected answers really came from (a query file may lack them).
+        Some(result) => result.expected.clone(),
+        None => expected_answers(state.use_file, app.ws.loaded.graph.num_vertices()),
+    };
+    let rows = state.result.as_ref().map_or(1, |r| r.rows.len().max(1));
+    // The results need their rows and the legend; the settings get the rest, up to all their rows.
+    let width = area.width.saturating_sub(2).max(1) as usize;
+    let legend_rows = LEGEND.len() + expected.chars().count().div_ceil(width);
+    let results_height = (2 + 1 + rows + legend_rows) as u16;
+    let settings_height = (settings_lines(app) as u16 + 2).max(13);
+    let top = settings_height.min(area.height.saturating_sub(results_height)).max(8);
+    let [top, bottom] = Layout::vertical([Constraint::Length(top), Constraint::Min(5)]).areas(area);
     let [left, right] = Layout::horizontal([Constraint::Length(36), Constraint::Min(30)]).areas(top);
     settings(frame, left, app, hits);
     histogram(frame, right, app);
-    results(frame, bottom, app);
+    results(frame, bottom, app, expected, legend_rows as u16);
+}
+
+/// Lines of the settings list: the settings, the runs, and the note that there is no GPU.
+fn settings_lines(app: &App) -> usize {
+    app.batch.rows() + usize::from(!app.gpu.is_present())
 }
 
 fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let theme = &app.theme;
     let state = &app.batch;
-    let block = panel("Batch");
+    let title = format!("Batch: {SETTINGS_HINT}");
+    let mut block = panel(&title);
     let inner = block.inner(area);
-    frame.render_widget(block, area);
     let mut lines = Vec::new();
     for (i, name) in SETTINGS.iter().enumerate() {
         let value = state.setting_value(i);
@@ -65,33 +120,43 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         } else {
             theme.text()
         };
-        lines.push(Line::styled(format!("{name:<13}{value:>21}"), style));
+        lines.push(Line::styled(format!("{}{name:<13}{value:>19}", cursor(i == state.selected)), style));
     }
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let runs: Vec<Line> = state
-        .runs
-        .iter()
-        .enumerate()
-        .map(|(k, (run, on))| {
-            let i = SETTINGS.len() + k;
-            let threads = if run.gpu {
-                crate::gpu::describe()
-            } else if run.threads == 0 {
-                format!("all threads ({all})")
-            } else {
-                "1 thread".into()
-            };
-            let text = format!("[{}] {:<11}{threads}", if *on { "x" } else { " " }, run.method.name());
-            Line::styled(text, if i == state.selected { theme.selected() } else { theme.text() })
-        })
-        .collect();
-    lines.extend(runs);
-    if crate::gpu::availability().is_err() {
-        lines.push(Line::styled(crate::gpu::describe(), theme.dim()));
+    for (k, (run, on)) in state.runs.iter().enumerate() {
+        let i = SETTINGS.len() + k;
+        let threads = if run.gpu {
+            app.gpu.describe()
+        } else if run.threads == 0 {
+            format!("all threads ({all})")
+        } else {
+            "1 thread".into()
+        };
+        let text = format!(
+            "{}[{}] {:<11}{threads}",
+            cursor(i == state.selected),
+            if *on { "x" } else { " " },
+            run.method.name()
+        );
+        lines.push(Line::styled(text, if i == state.selected { theme.selected() } else { theme.text() }));
     }
-    // Scroll so the selected row stays visible.
+    if !app.gpu.is_present() {
+        lines.push(Line::styled(format!("    {}", app.gpu.describe()), theme.dim()));
+    }
+    // Scroll so the selected row stays visible, and say which way the rest of the list lies.
     let height = inner.height as usize;
     let offset = (state.selected + 1).saturating_sub(height);
+    let below = lines.len().saturating_sub(offset + height);
+    let more = match (offset, below) {
+        (0, 0) => None,
+        (0, b) => Some(format!(" ↓ {b} more (j) ")),
+        (a, 0) => Some(format!(" ↑ {a} more (k) ")),
+        (a, b) => Some(format!(" ↑ {a} ↓ {b} more ")),
+    };
+    if let Some(more) = more {
+        block = block.title_bottom(Line::styled(more, theme.accent()).right_aligned());
+    }
+    frame.render_widget(block, area);
     for row in 0..height.min(lines.len().saturating_sub(offset)) {
         let index = offset + row;
         if index < state.rows() {
@@ -112,7 +177,7 @@ fn histogram(frame: &mut Frame, area: Rect, app: &App) {
             frame.render_widget(HBars { rows: &rows, style: theme.bar() }, inner);
         }
         None => {
-            let text = "r runs the selected methods on the queries; Space toggles a run, Enter edits a value.";
+            let text = "r runs the checked rows on the queries; Space or Enter checks a run, Enter edits a value.";
             frame.render_widget(
                 Paragraph::new(Line::styled(text, theme.dim())).wrap(ratatui::widgets::Wrap { trim: true }),
                 inner,
@@ -121,14 +186,25 @@ fn histogram(frame: &mut Frame, area: Rect, app: &App) {
     }
 }
 
-fn results(frame: &mut Frame, area: Rect, app: &App) {
+fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_rows: u16) {
     let theme = &app.theme;
+    let title = match &app.batch.result {
+        Some(result) => format!("Results: {}", result.source),
+        None => "Results".to_string(),
+    };
+    let block = panel(&title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [table_area, legend_area] =
+        Layout::vertical([Constraint::Min(1), Constraint::Length(legend_rows)]).areas(inner);
+    let mut legend: Vec<Line> = LEGEND.iter().map(|l| Line::styled(*l, theme.dim())).collect();
+    legend.push(Line::styled(expected, theme.dim()));
+    frame.render_widget(Paragraph::new(legend).wrap(ratatui::widgets::Wrap { trim: true }), legend_area);
     let Some(result) = &app.batch.result else {
-        frame.render_widget(Paragraph::new("no batch run yet").block(panel("Results")), area);
+        frame.render_widget(Paragraph::new("no batch run yet: r runs the checked rows"), table_area);
         return;
     };
-    let title = format!("Results: {} · expected from {}", result.source, result.expected);
-    let header = Row::new(["run", "time", "q/s", "same", "label", "level", "tree", "search", "pos", "FP%", "mism"])
+    let header = Row::new(["run", "time", "q/s", "scc", "label", "level", "tree", "search", "yes", "FP%", "wrong"])
         .style(theme.title());
     let rows: Vec<Row> = result
         .rows
@@ -144,8 +220,8 @@ fn results(frame: &mut Frame, area: Rect, app: &App) {
             } else {
                 row.name.rsplit('×').next().unwrap_or("1")
             };
-            let mism = if r.checked == 0 { "-".to_string() } else { compact(r.mismatches) };
-            let mism_style = if r.mismatches > 0 { theme.error() } else { theme.text() };
+            let wrong = if r.checked == 0 { "-".to_string() } else { compact(r.mismatches) };
+            let wrong_style = if r.mismatches > 0 { theme.error() } else { theme.text() };
             Row::new(vec![
                 Line::raw(format!("{} ×{threads}", short_method(r.method))),
                 Line::raw(compact_time(secs)),
@@ -156,9 +232,8 @@ fn results(frame: &mut Frame, area: Rect, app: &App) {
                 Line::raw(compact(r.by_rule.get(Rule::TreeCut))),
                 Line::raw(compact(r.by_rule.get(Rule::Search))),
                 Line::raw(compact(r.positives)),
-                // The GPU does not count expanded vertices, so it has no false-positive rate.
-                Line::raw(if row.gpu { "-".into() } else { format!("{:.1}", r.false_positive_rate * 100.0) }),
-                Line::styled(mism, mism_style),
+                Line::raw(format!("{:.1}", row.searched_negative_rate * 100.0)),
+                Line::styled(wrong, wrong_style),
             ])
         })
         .collect();
@@ -173,10 +248,10 @@ fn results(frame: &mut Frame, area: Rect, app: &App) {
         Constraint::Length(6),
         Constraint::Length(5),
         Constraint::Length(5),
-        Constraint::Length(4),
+        Constraint::Length(5),
     ];
-    let table = Table::new(rows, widths).header(header).column_spacing(1).block(panel(&title));
-    frame.render_widget(table, area);
+    let table = Table::new(rows, widths).header(header).column_spacing(1);
+    frame.render_widget(table, table_area);
 }
 
 #[cfg(test)]
@@ -187,8 +262,16 @@ mod tests {
     fn compact_numbers_stay_short() {
         assert_eq!(compact(9_999), "9999");
         assert_eq!(compact(12_345), "12.3k");
+        assert_eq!(compact(99_999), "99.9k");
         assert_eq!(compact(100_000), "100k");
+        assert_eq!(compact(327_196), "327k");
         assert_eq!(compact(2_500_000), "2.5M");
+        assert_eq!(compact(12_000_000), "12M");
+        assert_eq!(compact(999_999_999), "999M");
+        assert_eq!(compact(u64::MAX), "18446744073.7G");
+        for n in [0, 9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000, 99_999_999, 100_000_000, 999_999_999] {
+            assert!(compact(n).chars().count() <= 5, "{n}: {}", compact(n));
+        }
         assert_eq!(compact_time(0.0123), "12.3ms");
     }
 }

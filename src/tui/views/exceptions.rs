@@ -4,11 +4,13 @@ use super::panel;
 use crate::format::{duration, thousands};
 use crate::tui::app::App;
 use crate::tui::exceptions::EXACT_LIMIT;
+use crate::tui::views::batch::compact;
+use crate::tui::widgets::columns::{self, ColumnLayout, Columns, XAxis, YAxis};
 use crate::tui::worker::{EXCEPTION_DIMS, EXCEPTION_SAMPLES};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Bar, BarChart, BarGroup, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
@@ -64,30 +66,29 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel("Exceptions")), text_area);
 
+    chart(frame, chart_area, app);
+}
+
+/// One bar per dimension count, its value above it, scaled to the panel, with both axes.
+fn chart(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
     let block = panel("False-positive pairs by dimensions");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
     let Some(result) = &app.exceptions.result else {
-        frame.render_widget(Paragraph::new("").block(block), chart_area);
+        frame.render_widget(Paragraph::new(Line::styled("r counts them", theme.dim())), inner);
         return;
     };
     let c = &result.counts;
-    let bars: Vec<Bar> = (1..=c.false_positives.len())
-        .map(|d| {
-            let value = c.scaled(d).round() as u64;
-            let label =
-                if c.exact { thousands(value) } else { format!("~{}", crate::tui::views::batch::compact(value)) };
-            Bar::default().value(value).label(Line::from(format!("d={d}"))).text_value(label)
-        })
-        .collect();
-    let inner_width = block.inner(chart_area).width;
-    let bar_width = (inner_width / c.false_positives.len().max(1) as u16).saturating_sub(1).clamp(3, 12);
-    let chart = BarChart::default()
-        .block(block)
-        .data(BarGroup::default().bars(&bars))
-        .bar_width(bar_width)
-        .bar_gap(1)
-        .bar_style(theme.bar())
-        .value_style(theme.selected());
-    frame.render_widget(chart, chart_area);
+    let values: Vec<u64> = (1..=c.false_positives.len()).map(|d| c.scaled(d).round() as u64).collect();
+    let short = |v: u64| if c.exact { compact(v) } else { format!("~{}", compact(v)) };
+    let labels: Vec<String> = values.iter().map(|&v| short(v)).collect();
+    let peak_label = short(values.iter().copied().max().unwrap_or(0));
+    let (y_axis, plot, x_axis) = columns::split(inner, &peak_label);
+    let layout = ColumnLayout::fit(values.len(), plot.width);
+    frame.render_widget(Columns { values: &values, layout, style: theme.bar(), labels: Some(&labels) }, plot);
+    frame.render_widget(YAxis { peak_label: &peak_label, style: theme.dim() }, y_axis);
+    frame.render_widget(XAxis { layout, first: 1, per: 1, prefix: "d=", style: theme.dim() }, x_axis);
 }
 
 /// The false-positive pairs found, most stubborn first; Enter shows the chosen one on the picture.

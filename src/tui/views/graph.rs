@@ -3,11 +3,12 @@
 use super::panel;
 use crate::format::{duration, thousands};
 use crate::tui::app::App;
+use crate::tui::widgets::columns::{self, ColumnLayout, Columns, XAxis, YAxis};
 use crate::tui::widgets::{hbars::HBars, resample};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Sparkline};
+use ratatui::widgets::Paragraph;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
@@ -38,26 +39,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(lines).block(panel("Graph")), left);
 
     let [levels, degrees] = Layout::vertical([Constraint::Percentage(45), Constraint::Min(6)]).areas(right);
-    let block = panel("Vertices per topological level (the graph's shape)");
-    let inner = block.inner(levels);
-    frame.render_widget(block, levels);
-    if inner.height >= 2 {
-        let [chart, axis] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
-        let (data, per) = resample(&s.vertices_per_level, chart.width as usize);
-        let max = data.iter().copied().max().unwrap_or(0);
-        frame.render_widget(Sparkline::default().data(&data).style(theme.bar()), chart);
-        let last = s.vertices_per_level.len().saturating_sub(1);
-        let left_text = "level 0".to_string();
-        let mid = if per > 1 {
-            format!("{per} levels per column, peak {}", thousands(max))
-        } else {
-            format!("peak {}", thousands(max))
-        };
-        let right_text = format!("level {last}");
-        let gap = (axis.width as usize).saturating_sub(left_text.len() + right_text.len() + mid.chars().count());
-        let axis_line = format!("{left_text}{}{mid}{}{right_text}", " ".repeat(gap / 2), " ".repeat(gap - gap / 2));
-        frame.render_widget(Paragraph::new(Line::styled(axis_line, theme.dim())), axis);
-    }
+    levels_chart(frame, levels, app);
     let [out_area, in_area] = Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(degrees);
     for (area, title, hist) in
         [(out_area, "Out-degree", &s.out_degree_histogram), (in_area, "In-degree", &s.in_degree_histogram)]
@@ -68,4 +50,31 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(block, area);
         frame.render_widget(HBars { rows: &rows, style: theme.bar() }, inner);
     }
+}
+
+/// Vertices per topological level: one column per level (or per run of levels on deep graphs), as
+/// wide as the panel allows, with the vertex count on the y axis and level numbers on the x axis.
+fn levels_chart(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let per_level = &app.graph.stats.vertices_per_level;
+    // The y axis's width depends on the peak, and the peak (of summed levels) on the plot's width:
+    // the peak of single levels is a lower bound, the total an upper one; size the axis for the total.
+    let total: u64 = per_level.iter().sum();
+    let (_, plot, _) = columns::split(panel("").inner(area), &thousands(total));
+    let (data, per) = resample(per_level, plot.width as usize);
+    let peak = data.iter().copied().max().unwrap_or(0);
+    let title = if per > 1 {
+        format!("Vertices (y) per topological level (x), {per} levels per column")
+    } else {
+        "Vertices (y) per topological level (x)".to_string()
+    };
+    let block = panel(&title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let peak_label = thousands(peak);
+    let (y_axis, plot, x_axis) = columns::split(inner, &peak_label);
+    let layout = ColumnLayout::fit(data.len(), plot.width);
+    frame.render_widget(Columns { values: &data, layout, style: theme.bar(), labels: None }, plot);
+    frame.render_widget(YAxis { peak_label: &peak_label, style: theme.dim() }, y_axis);
+    frame.render_widget(XAxis { layout, first: 0, per: per as u64, prefix: "", style: theme.dim() }, x_axis);
 }

@@ -3,6 +3,7 @@
 use super::panel;
 use crate::tui::app::App;
 use crate::tui::keymap;
+use crate::tui::views::batch::COLUMN_HELP;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -18,6 +19,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
                 Span::styled(format!("  {:<16}", b.keys_text()), theme.key()),
                 Span::raw(b.label),
             ]));
+        }
+    }
+    lines.push(Line::styled("Batch tab results", theme.title()));
+    for (column, meaning) in COLUMN_HELP {
+        for (k, text) in meaning.iter().enumerate() {
+            let name = if k == 0 { *column } else { "" };
+            lines.push(Line::from(vec![Span::styled(format!("  {name:<16}"), theme.key()), Span::raw(*text)]));
         }
     }
     lines.push(Line::raw(""));

@@ -1,11 +1,12 @@
 //! Screen 2: build labels step by step and watch the phases, the frontier and memory.
 
-use super::panel;
+use super::{SETTINGS_HINT, cursor, panel};
 use crate::format::{bytes, duration, thousands};
-use crate::telemetry::{Backend, LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
+use crate::telemetry::{Backend, LARGE_DEGREE_LIMIT, QueueSizes, SMALL_DEGREE_LIMIT};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::labels::FIELDS;
+use crate::tui::widgets::columns::{self, ColumnLayout, XAxis, YAxis};
 use crate::tui::widgets::stacked_bars::{LARGE_SYMBOL, MEDIUM_SYMBOL, SMALL_SYMBOL, StackedBars};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -33,26 +34,25 @@ fn settings_panel(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let mut lines = Vec::new();
     for (i, name) in FIELDS.iter().enumerate() {
         let value = state.field_value(i);
-        let text = format!("{name:<14}{value:>19}");
+        let text = format!("{}{name:<13}{value:>19}", cursor(i == state.selected));
         let style = if i == state.selected { theme.selected() } else { theme.text() };
         lines.push(Line::styled(text, style));
         if (i as u16) < inner.height {
             hits.add(Rect::new(inner.x, inner.y + i as u16, inner.width, 1), Hit::LabelField(i));
         }
     }
-    lines.push(Line::styled(crate::gpu::describe(), theme.dim()));
+    lines.push(Line::styled(SETTINGS_HINT, theme.dim()));
+    lines.push(Line::styled(app.gpu.describe(), theme.dim()));
     if let Some(status) = state.status.as_ref().filter(|s| s.fallback.is_some()) {
         let reason = status.fallback.as_deref().unwrap_or_default();
         lines.push(Line::styled(format!("running the {} ({reason})", status.backend.title()), theme.warn()));
     }
-    let note = if state.backend == Backend::Dfs {
-        "DFS has no levels: s/f/r run it all"
-    } else {
-        "s level f phase r end c stop x reset"
-    };
-    lines.push(Line::styled(note, theme.dim()));
+    if state.backend == Backend::Dfs {
+        lines.push(Line::styled("DFS has no levels: s/f/r run it all", theme.dim()));
+    }
     lines.push(Line::styled(state.summary(), theme.accent()));
-    frame.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }), inner);
+    // Untrimmed: the rows' leading spaces are where the cursor goes.
+    frame.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), inner);
 }
 
 fn memory_panel(frame: &mut Frame, area: Rect, app: &App) {
@@ -77,7 +77,7 @@ fn memory_panel(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(gauge(index_ratio, bytes(index), theme), rows[3]);
     }
     if rows.len() >= 5 {
-        frame.render_widget(Paragraph::new(Line::styled(crate::gpu::describe(), theme.dim())), rows[4]);
+        frame.render_widget(Paragraph::new(Line::styled(app.gpu.describe(), theme.dim())), rows[4]);
     }
     if let (Some((used, total)), true) = (state.gpu_memory(), rows.len() >= 6) {
         let label = format!("{} of {}", bytes(used), bytes(total));
@@ -130,13 +130,13 @@ fn phase_table(frame: &mut Frame, area: Rect, app: &App) {
 fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let Some((dim, f)) = app.labels.focused_frontier() else {
-        let block = panel("Frontier per level");
+        let block = panel("Frontier (y) per BFS level (x)");
         let text = Paragraph::new(Line::styled("the frontier of each BFS level shows here", theme.dim())).block(block);
         frame.render_widget(text, area);
         return;
     };
     let total = f.levels.len() + f.dropped;
-    let block = panel("Frontier per level");
+    let block = panel("Frontier (y) per BFS level (x)");
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.height < 2 {
@@ -144,18 +144,28 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
     }
     let [title, chart, legend] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(inner);
-    let width = chart.width as usize;
-    let shown_from = f.levels.len().saturating_sub(width);
-    let columns = &f.levels[shown_from..];
-    let peak = columns.iter().map(|q| q.total()).max().unwrap_or(0);
-    let range = if columns.is_empty() {
+    // The latest levels that fit, with the y axis sized for the largest frontier they could show.
+    let peak_of = |levels: &[QueueSizes]| levels.iter().map(|q| q.total()).max().unwrap_or(0);
+    let widest = thousands(peak_of(&f.levels[f.levels.len().saturating_sub(chart.width as usize)..]));
+    let (_, plot, _) = columns::split(chart, &widest);
+    let shown_from = f.levels.len().saturating_sub(plot.width as usize);
+    let shown = &f.levels[shown_from..];
+    let peak = peak_of(shown);
+    let range = if shown.is_empty() {
         "no level yet".to_string()
     } else {
         format!("levels {}-{} of {}", shown_from + f.dropped, total - 1, thousands(total as u64))
     };
-    let head = format!("dim {dim} {}: {range}, peak {}", f.phase, thousands(peak));
+    let head = format!("dim {dim} {}: {range}", f.phase);
     frame.render_widget(Paragraph::new(Line::styled(head, theme.dim())), title);
-    frame.render_widget(StackedBars { columns, styles: [theme.small(), theme.medium(), theme.large()] }, chart);
+    let peak_label = thousands(peak);
+    let (y_axis, plot, x_axis) = columns::split(chart, &peak_label);
+    let styles = [theme.small(), theme.medium(), theme.large()];
+    frame.render_widget(StackedBars { columns: shown, styles }, plot);
+    frame.render_widget(YAxis { peak_label: &peak_label, style: theme.dim() }, y_axis);
+    let layout = ColumnLayout::fit(shown.len(), plot.width);
+    let first = (shown_from + f.dropped) as u64;
+    frame.render_widget(XAxis { layout, first, per: 1, prefix: "", style: theme.dim() }, x_axis);
     let legend_line = Line::from(vec![
         Span::styled(SMALL_SYMBOL, theme.small()),
         Span::raw(format!(" small <{SMALL_DEGREE_LIMIT}  ")),

@@ -16,3 +16,11 @@ use ratatui::widgets::{Block, BorderType};
 pub fn panel(title: &str) -> Block<'_> {
     Block::bordered().border_type(BorderType::Rounded).title(format!(" {title} "))
 }
+
+/// How the settings lists (Labels, Batch) are used, said where they are.
+pub const SETTINGS_HINT: &str = "j/k select, Enter changes";
+
+/// The cursor in front of a settings row: visible on the selected one even without colour.
+pub fn cursor(selected: bool) -> &'static str {
+    if selected { "› " } else { "  " }
+}

@@ -29,6 +29,19 @@ pub fn render(frame: &mut Frame, area: Rect, prompt: &Prompt, theme: &Theme) {
     let inner_width = line_area.width.saturating_sub(3) as usize;
     let chars: Vec<char> = prompt.text.chars().collect();
     let visible: String = chars[chars.len().saturating_sub(inner_width)..].iter().collect();
-    let text = Line::from(vec![Span::raw(visible.clone()), Span::styled("▏", theme.accent())]);
+    // Pre-filled text is selected: it shows so, and says how to keep it.
+    let text = if prompt.fresh {
+        let hint =
+            if prompt.kind.is_path() { "  typing replaces it; Tab or Bksp keeps it" } else { "  typing replaces it" };
+        let room = inner_width.saturating_sub(visible.chars().count() + 1);
+        let hint: String = hint.chars().take(room).collect();
+        Line::from(vec![
+            Span::styled(visible, theme.selected()),
+            Span::styled("▏", theme.accent()),
+            Span::styled(hint, theme.dim()),
+        ])
+    } else {
+        Line::from(vec![Span::raw(visible), Span::styled("▏", theme.accent())])
+    };
     frame.render_widget(Paragraph::new(text).block(panel(&prompt.title)), line_area);
 }

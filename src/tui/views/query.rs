@@ -3,10 +3,10 @@
 
 use super::panel;
 use crate::format::thousands;
-use crate::query::{NodeKind, Rule};
+use crate::query::{NodeKind, Rule, TraceNode};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
-use crate::tui::state::query::has_children;
+use crate::tui::state::query::{TreeRow, has_children};
 use crate::tui::widgets::number_line::NumberLine;
 use crate::tui::worker::{QueryResult, TRACE_NODE_LIMIT};
 use ratatui::Frame;
@@ -187,28 +187,23 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
     let selected = app.query.selected.min(visible.len().saturating_sub(1));
     let offset = (selected + 1).saturating_sub(height);
     let mut lines = Vec::new();
-    for (row, &i) in visible.iter().enumerate().skip(offset).take(height) {
-        let node = &nodes[i];
-        let indent = "  ".repeat((node.depth as usize).min(12));
-        let fold =
-            if has_children(nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
-        let name = app.component_name(node.vertex);
-        let (tag, style) = match node.kind {
-            NodeKind::Start if node.on_path => ("start u, on the path".to_string(), theme.path()),
-            NodeKind::Start => ("start u, dead end".to_string(), theme.warn()),
-            NodeKind::Entered if node.on_path => ("on the path".to_string(), theme.path()),
-            NodeKind::Entered if node.dead_end => ("dead end (false positive)".to_string(), theme.warn()),
-            // Only a breadth-first search leaves these: queued, then the target turned up first.
-            NodeKind::Entered if !node.expanded => ("queued, not expanded".to_string(), theme.dim()),
-            NodeKind::Entered => ("reaches v".to_string(), theme.yes()),
-            NodeKind::Pruned { dim } => (format!("pruned by label (dim {dim})"), theme.dim()),
-            NodeKind::Target => ("target v".to_string(), theme.yes()),
+    for (row, &tree_row) in visible.iter().enumerate().skip(offset).take(height) {
+        let mut line = match tree_row {
+            TreeRow::Node(i) => node_line(app, nodes, i, 0),
+            TreeRow::Member(i) => node_line(app, nodes, i, 1),
+            TreeRow::Pruned { first, count, dims, open } => {
+                let indent = "  ".repeat((nodes[first].depth as usize).min(12));
+                let fold = if open { "▾ " } else { "▸ " };
+                let dims: Vec<String> = (0..64).filter(|d| dims >> d & 1 == 1).map(|d| d.to_string()).collect();
+                let which = if dims.len() == 1 { "dim" } else { "dims" };
+                let text = format!(
+                    "{indent}{fold}{} children pruned by label ({which} {})",
+                    thousands(count as u64),
+                    dims.join(", ")
+                );
+                Line::styled(text, theme.dim())
+            }
         };
-        let mut line = Line::from(vec![
-            Span::raw(format!("{indent}{fold}")),
-            Span::styled(name, style),
-            Span::styled(format!("  {tag}"), style),
-        ]);
         if row == selected {
             line = line.style(theme.selected());
         }
@@ -216,4 +211,30 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
         hits.add(Rect::new(inner.x, inner.y + (row - offset) as u16, inner.width, 1), Hit::TreeRow(row));
     }
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// One node of the tree: indented by its depth plus `extra` levels (1 under a group's line), with
+/// its fold mark, its name and what happened to it.
+fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, extra: usize) -> Line<'a> {
+    let theme = &app.theme;
+    let node = &nodes[i];
+    let indent = "  ".repeat((node.depth as usize + extra).min(12));
+    let fold = if has_children(nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
+    let name = app.component_name(node.vertex);
+    let (tag, style) = match node.kind {
+        NodeKind::Start if node.on_path => ("start u, on the path".to_string(), theme.path()),
+        NodeKind::Start => ("start u, dead end".to_string(), theme.warn()),
+        NodeKind::Entered if node.on_path => ("on the path".to_string(), theme.path()),
+        NodeKind::Entered if node.dead_end => ("dead end (false positive)".to_string(), theme.warn()),
+        // Only a breadth-first search leaves these: queued, then the target turned up first.
+        NodeKind::Entered if !node.expanded => ("queued, not expanded".to_string(), theme.dim()),
+        NodeKind::Entered => ("reaches v".to_string(), theme.yes()),
+        NodeKind::Pruned { dim } => (format!("pruned by label (dim {dim})"), theme.dim()),
+        NodeKind::Target => ("target v".to_string(), theme.yes()),
+    };
+    Line::from(vec![
+        Span::raw(format!("{indent}{fold}")),
+        Span::styled(name, style),
+        Span::styled(format!("  {tag}"), style),
+    ])
 }

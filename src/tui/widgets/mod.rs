@@ -1,5 +1,6 @@
 //! Small widgets the views share.
 
+pub mod columns;
 pub mod hbars;
 pub mod number_line;
 pub mod picture;

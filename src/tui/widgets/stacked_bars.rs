@@ -1,6 +1,7 @@
 //! The frontier of each BFS level as a stacked column: small (bottom), medium, large (top) queues.
 //! Each queue has its own symbol as well as its own colour, so the chart reads without colour.
 
+use super::columns::ColumnLayout;
 use crate::telemetry::QueueSizes;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -24,10 +25,10 @@ impl Widget for StackedBars<'_> {
             return;
         }
         let max = self.columns.iter().map(QueueSizes::total).max().unwrap_or(0).max(1);
-        // Few levels get wider columns (with a gap), many get one cell each.
-        let per = (area.width as usize / self.columns.len().max(1)).clamp(1, 4);
-        let (bar, step) = if per >= 2 { (per - 1, per) } else { (1, 1) };
-        for (i, q) in self.columns.iter().take(area.width as usize / step).enumerate() {
+        // Few levels get columns as wide as the panel allows (with a gap), many get one cell each.
+        let layout = ColumnLayout::fit(self.columns.len(), area.width);
+        let bar = layout.bar as usize;
+        for (i, q) in self.columns.iter().take(layout.shown).enumerate() {
             // Cells per segment, rounded up so a non-empty queue always shows.
             let cells = |n: u64| if n == 0 { 0 } else { (n * height).div_ceil(max) };
             let segments =
@@ -39,7 +40,7 @@ impl Widget for StackedBars<'_> {
                         break;
                     }
                     y -= 1;
-                    let x = area.x + (i * step) as u16;
+                    let x = area.x + layout.x(i);
                     buf.set_string(x, y, symbol.repeat(bar), self.styles[k]);
                 }
             }

@@ -12,8 +12,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Random queries get their expected answers from the exact closure up to this many vertices.
-const ORACLE_LIMIT: usize = 20_000;
+/// Random queries get their expected answers from the exact closure up to this many vertices
+/// (its bit matrix takes n² / 8 bytes: 50 MB here).
+pub const ORACLE_LIMIT: usize = 20_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QuerySource {
@@ -58,18 +59,47 @@ pub struct BatchRow {
     /// A GPU run: its report has no search counts (expanded, pruned, false positives).
     pub gpu: bool,
     pub report: BatchReport,
+    /// No-answers a search had to prove ([`BatchReport::searched_negatives`]).
+    pub searched_negatives: u64,
+    /// Their share of all no-answers: the tab's FP% ([`BatchReport::searched_negative_rate`]).
+    pub searched_negative_rate: f64,
+}
+
+impl BatchRow {
+    pub fn new(name: String, gpu: bool, report: BatchReport) -> BatchRow {
+        let (searched_negatives, searched_negative_rate) =
+            (report.searched_negatives(), report.searched_negative_rate());
+        BatchRow { name, gpu, report, searched_negatives, searched_negative_rate }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct BatchResult {
     /// `random 10000 (seed 1)` or the file.
     pub source: String,
-    /// Where the expected answers came from, if anywhere.
+    /// Where the expected answers came from, or why there are none (a sentence).
     pub expected: String,
     pub queries: usize,
     pub rows: Vec<BatchRow>,
     /// Nodes expanded per query (guided DFS): `(bucket, queries)`.
     pub histogram: Vec<(String, u64)>,
+}
+
+/// Where the expected answers of a batch (of queries from a file, or random pairs) on a graph of
+/// `vertices` come from, or why there are none, as the Batch tab says it before a run.
+pub fn expected_answers(from_file: bool, vertices: usize) -> String {
+    if from_file {
+        "expected answers: the query file's third column (when it has one)".into()
+    } else if vertices <= ORACLE_LIMIT {
+        "expected answers: the exact transitive closure".into()
+    } else {
+        format!(
+            "no expected answers: the exact closure is computed only up to {} vertices (this graph has {}); \
+             a query file's third column is checked",
+            crate::format::thousands(ORACLE_LIMIT as u64),
+            crate::format::thousands(vertices as u64)
+        )
+    }
 }
 
 fn bucket_name(i: usize) -> String {
@@ -102,18 +132,21 @@ pub fn run(
         }
         QuerySource::File(path) => (read_query_file(path, &ws.loaded.names, n)?, path.display().to_string()),
     };
-    let mut expected = if queries.iter().any(|q| q.expected.is_some()) {
-        "the query file's third column".to_string()
-    } else {
-        "none".to_string()
-    };
-    if matches!(spec.source, QuerySource::Random { .. }) && n <= ORACLE_LIMIT {
-        let closure = TransitiveClosure::new(&ws.loaded.graph)?;
-        for q in &mut queries {
-            q.expected = Some(closure.reachable(q.src, q.dst));
+    let expected = match spec.source {
+        QuerySource::File(_) if queries.iter().any(|q| q.expected.is_some()) => {
+            "expected answers: the query file's third column".into()
         }
-        expected = "the exact transitive closure".into();
-    }
+        QuerySource::File(_) => "no expected answers: the query file has no third column".into(),
+        QuerySource::Random { .. } => {
+            if n <= ORACLE_LIMIT {
+                let closure = TransitiveClosure::new(&ws.loaded.graph)?;
+                for q in &mut queries {
+                    q.expected = Some(closure.reachable(q.src, q.dst));
+                }
+            }
+            expected_answers(false, n)
+        }
+    };
     let engine = Engine::new(ws.dag(), labels, &ws.condensation.component);
     let all = if all_threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { all_threads };
     let mut rows = Vec::new();
@@ -129,7 +162,7 @@ pub fn run(
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start threads")?;
             pool.install(|| crate::query::run_batch(&engine, &queries, run.method))
         };
-        rows.push(BatchRow { name: run.name(all), gpu: run.gpu, report });
+        rows.push(BatchRow::new(run.name(all), run.gpu, report));
         progress((i + 1) as f64 / steps as f64);
     }
     let histogram = expanded_histogram(&engine, &queries, cancel)?;
@@ -167,7 +200,8 @@ pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
     let json_path = base.with_extension("json");
     let mut csv = String::from(
         "run,method,threads,queries,seconds,queries_per_second,same_component,label_cut,level_cut,tree_cut,search,\
-         positives,expanded,pruned,false_positives,false_positive_rate,checked,mismatches\n",
+         positives,searched_negatives,searched_negative_rate,expanded,pruned,false_positives,false_positive_rate,\
+         checked,mismatches\n",
     );
     for row in &result.rows {
         let r = &row.report;
@@ -182,13 +216,15 @@ pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
         };
         let _ = writeln!(
             csv,
-            "{},{},{},{},{seconds:.6},{qps:.1},{},{},{work},{},{}",
+            "{},{},{},{},{seconds:.6},{qps:.1},{},{},{},{:.6},{work},{},{}",
             row.name.replace(',', ";"),
             r.method,
             r.threads,
             r.queries,
             rules.join(","),
             r.positives,
+            row.searched_negatives,
+            row.searched_negative_rate,
             r.checked,
             r.mismatches
         );

@@ -23,10 +23,11 @@ const STATE_EVERY: Duration = Duration::from_millis(100);
 /// What to build: the same request the command line makes.
 pub type LabelConfig = LabelSpec;
 
-/// The explorer's starting settings: the CPU pipeline, whose levels can be stepped.
+/// The explorer's starting settings: the command line's dimensions, order and seed, but the CPU
+/// pipeline (the command line's default is the classic DFS), whose levels can be stepped.
 pub const DEFAULT_CONFIG: LabelConfig = LabelSpec {
     backend: Backend::Cpu,
-    dims: 2,
+    dims: crate::backend::DEFAULT_DIMS,
     order: Order::Random { seed: 1 },
     parent_method: ParentMethod::Exact,
     all_dims_at_once: false,

@@ -7,7 +7,7 @@ pub mod labeling;
 mod msg;
 pub mod picture;
 
-pub use batch::{BatchResult, BatchRow, BatchSpec, QuerySource, RunSpec, export};
+pub use batch::{BatchResult, BatchRow, BatchSpec, ORACLE_LIMIT, QuerySource, RunSpec, expected_answers, export};
 pub use labeling::{LabelCmd, LabelConfig};
 pub use msg::{ExceptionResult, LabelStatus, Msg, QueryResult};
 pub use picture::{Focus, PictureRequest, PictureResult};
