@@ -11,6 +11,7 @@ use grail::telemetry::{Backend, Event, NullSink, Phase, Sink};
 use proptest::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 // ---------------------------------------------------------------- generators
 
@@ -340,7 +341,8 @@ fn a_paused_drive_stops_at_a_level_boundary_and_resumes() {
     let dag = random_sparse(2000, 3, 4);
     let cfg = config(2, Order::Random { seed: 3 }, ParentMethod::Exact);
     let expected = pipeline(&dag, cfg).unwrap();
-    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+    // A zero call budget: every call runs one level, so the ticks count levels.
+    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap().with_call_budget(Duration::ZERO);
     let pause = AtomicBool::new(false);
     let mut ticks = 0;
     // Pause from the progress callback after a few levels, as the explorer's `c` does.
@@ -356,6 +358,31 @@ fn a_paused_drive_stops_at_a_level_boundary_and_resumes() {
     assert_eq!((at.dim, at.level), (0, 4), "four levels ran after the first, then the pause held");
     pause.store(false, Ordering::Relaxed);
     assert_same(&expected, &run_to_end(&mut labeler, &mut NullSink).unwrap(), "paused and resumed");
+}
+
+#[test]
+fn runs_to_the_end_take_many_levels_per_call() {
+    // A chain has a level per vertex: 4 phases x 20,000 levels per dimension.
+    let dag = chain(20_000);
+    for all_dims_at_once in [false, true] {
+        let cfg = PipelineConfig { all_dims_at_once, ..config(2, Order::Random { seed: 1 }, ParentMethod::Exact) };
+        let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+        let (mut calls, mut levels) = (0, 0);
+        let mut events = Vec::new();
+        let labels = loop {
+            let advance = labeler.advance(Until::End, &mut events).unwrap();
+            calls += 1;
+            levels += advance.steps.len();
+            if advance.finished {
+                break labeler.take_labels().unwrap();
+            }
+        };
+        // Per dimension, the Kahn levels twice and T's depth levels (rho's on top) twice.
+        assert_eq!(levels, 2 * (2 * 20_000 + 2 * 20_001), "every level reported once");
+        assert!(calls < levels / 100, "{calls} calls for {levels} levels");
+        assert_same(&dfs::label(&dag, 2, Order::Random { seed: 1 }).unwrap(), &labels, "batched levels");
+        check_telemetry(&dag, &events, 2, ParentMethod::Exact);
+    }
 }
 
 #[test]

@@ -60,17 +60,40 @@ pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>
 pub struct DimensionOrder {
     /// `rank[v]`: position of `v` in the dimension's global order; `None` for `lex` (rank = id).
     ranks: Option<Vec<u32>>,
-    /// Children sorted by rank; `None` for `lex`, whose lists are the graph's own.
-    children: Option<Csr>,
+    children: Lists,
     /// Roots sorted by rank: the ordered children of the virtual root ρ.
     roots: Vec<u32>,
+}
+
+/// Where a dimension's ordered children lists are.
+#[derive(Clone, Debug)]
+enum Lists {
+    /// `lex`: the graph's own lists, already sorted by id.
+    Graph,
+    /// Children sorted by rank.
+    Sorted(Csr),
+    /// Not built ([`DimensionOrder::keys_only`]).
+    Absent,
 }
 
 impl DimensionOrder {
     /// Orders `dag` for dimension `dim`.
     pub fn new(dag: &Graph, order: Order, dim: usize) -> DimensionOrder {
         let (ranks, roots) = keys_and_roots(dag, order, dim);
-        let children = ranks.as_ref().map(|ranks| dag.children_csr().sorted_by_key(|c| ranks[c as usize]));
+        let children = match &ranks {
+            Some(ranks) => Lists::Sorted(dag.children_csr().sorted_by_key(|c| ranks[c as usize])),
+            None => Lists::Graph,
+        };
+        DimensionOrder { ranks, children, roots }
+    }
+
+    /// The keys and roots without the ordered children lists, for labelers that compare keys and
+    /// never walk a list in order (the exact BFS pipeline): sorting every list is an O(m log d)
+    /// pass over the edges, as long as labeling a dimension itself. Asking such an order for its
+    /// lists is a bug and panics.
+    pub fn keys_only(dag: &Graph, order: Order, dim: usize) -> DimensionOrder {
+        let (ranks, roots) = keys_and_roots(dag, order, dim);
+        let children = if ranks.is_some() { Lists::Absent } else { Lists::Graph };
         DimensionOrder { ranks, children, roots }
     }
 
@@ -84,15 +107,16 @@ impl DimensionOrder {
     /// `v`'s children in this dimension's order.
     #[inline]
     pub fn children<'a>(&'a self, dag: &'a Graph, v: u32) -> &'a [u32] {
-        match &self.children {
-            Some(csr) => csr.neighbors(v),
-            None => dag.children(v),
-        }
+        self.children_csr(dag).neighbors(v)
     }
 
     /// The ordered children lists as one CSR (the graph's own for `lex`).
     pub fn children_csr<'a>(&'a self, dag: &'a Graph) -> &'a Csr {
-        self.children.as_ref().unwrap_or(dag.children_csr())
+        match &self.children {
+            Lists::Graph => dag.children_csr(),
+            Lists::Sorted(csr) => csr,
+            Lists::Absent => panic!("this order was built without its children lists (DimensionOrder::keys_only)"),
+        }
     }
 
     /// Position of `child` in `parent`'s ordered children (binary search by key), with the offset of
@@ -127,9 +151,11 @@ impl DimensionOrder {
 
     /// Bytes this order holds beyond the graph.
     pub fn heap_bytes(&self) -> usize {
-        self.ranks.as_ref().map_or(0, |r| r.len() * 4)
-            + self.children.as_ref().map_or(0, Csr::heap_bytes)
-            + self.roots.len() * 4
+        let lists = match &self.children {
+            Lists::Sorted(csr) => csr.heap_bytes(),
+            Lists::Graph | Lists::Absent => 0,
+        };
+        self.ranks.as_ref().map_or(0, |r| r.len() * 4) + lists + self.roots.len() * 4
     }
 }
 
@@ -186,6 +212,9 @@ mod tests {
                         assert_eq!(o.child_slot(&g, v, c), start + pos);
                     }
                 }
+                let keys_only = DimensionOrder::keys_only(&g, order, dim);
+                assert!((0..7).all(|v| keys_only.key(v) == o.key(v)));
+                assert_eq!(keys_only.roots(), o.roots());
                 let by_key = o.vertices_by_key(7);
                 assert!(by_key.windows(2).all(|w| o.key(w[0]) < o.key(w[1])));
                 if let Order::Random { seed } = order {
