@@ -7,6 +7,7 @@
 //! clock, the event, the step record) is kept to a few dozen nanoseconds.
 
 use super::frontier;
+use super::level_clock::{LevelClock, is_tiny};
 use super::levels::DagLevels;
 use super::min_post::MinPost;
 use super::parent_selection::ParentSelection;
@@ -37,7 +38,8 @@ enum Work {
     TreeReady(Tree),
     Sizing(Tree, SubtreeSizes),
     SizesReady(Tree, Sizes),
-    Numbering(Tree, Sizes, PostOrder),
+    /// T, the subtree sizes, and the post-order numbering (which took the sibling sums over).
+    Numbering(Tree, Vec<u32>, PostOrder),
     /// Post-order numbers and subtree sizes, per node (ρ last).
     PostReady(Vec<u32>, Vec<u32>),
     Lowering(Vec<u32>, Vec<u32>, MinPost),
@@ -61,7 +63,9 @@ impl Work {
             Work::TreeReady(t) => vec![tree(t)],
             Work::Sizing(t, s) => vec![tree(t), (name("subtree sizes"), s.heap_bytes() as u64)],
             Work::SizesReady(t, s) => vec![tree(t), sizes(s)],
-            Work::Numbering(t, s, p) => vec![tree(t), sizes(s), (name("post-order"), p.heap_bytes() as u64)],
+            Work::Numbering(t, s, p) => {
+                vec![tree(t), (name("subtree sizes"), s.len() as u64 * 4), (name("post-order"), p.heap_bytes() as u64)]
+            }
             Work::PostReady(p, s) => vec![(name("post and sizes"), (p.len() + s.len()) as u64 * 4)],
             Work::Lowering(p, s, m) => {
                 vec![
@@ -99,6 +103,11 @@ pub struct Stop<'a> {
     pub deadline: Instant,
     pub cancel: &'a AtomicBool,
 }
+
+/// The most levels one [`DimensionRun::run`] runs: every level is reported in the call's
+/// `Advance::steps`, and on a chain a 50 ms call would otherwise return a list of a million of them,
+/// tens of megabytes of fresh memory per call.
+const MAX_LEVELS_PER_RUN: usize = 8192;
 
 /// Running totals of the current phase.
 #[derive(Debug, Default)]
@@ -178,57 +187,58 @@ impl DimensionRun {
         sink: &mut dyn Sink,
         steps: &mut Vec<LevelStep>,
     ) -> Result<()> {
-        // One clock reading per level: where a level ends, the next one starts.
-        let mut clock = Instant::now();
-        loop {
-            let step = self.step(ctx, &mut clock, sink)?;
+        // Where a level ends, the next one starts: one clock reading per level at most.
+        let mut clock = LevelClock::start();
+        let first = steps.len();
+        let result = loop {
+            let step = match self.step(ctx, &mut clock, sink) {
+                Ok(step) => step,
+                Err(e) => break Err(e),
+            };
             steps.push(step);
             let reached = match goal {
                 Goal::Level => true,
                 Goal::PhaseEnd => step.phase_finished,
                 Goal::End => step.dimension_finished,
             };
-            if reached || step.dimension_finished || clock >= stop.deadline || stop.cancel.load(Ordering::Relaxed) {
-                return Ok(());
+            let late = clock.last_reading() >= stop.deadline || steps.len() - first >= MAX_LEVELS_PER_RUN;
+            if reached || step.dimension_finished || late || stop.cancel.load(Ordering::Relaxed) {
+                break Ok(());
             }
-        }
+        };
+        // Levels still waiting for their time (tiny ones, see `level_clock`) get it now.
+        self.totals.seconds += clock.flush(sink);
+        result
     }
 
     /// Runs one level of the current phase (starting it first if needed, finishing it after its last
-    /// level), emitting the events it produces. `clock` is when the step began; it is moved to
-    /// when it ended.
-    fn step(&mut self, ctx: &Context<'_>, clock: &mut Instant, sink: &mut dyn Sink) -> Result<LevelStep> {
-        let mut lap = || {
-            let now = Instant::now();
-            let seconds = now.duration_since(*clock).as_secs_f64();
-            *clock = now;
-            seconds
-        };
+    /// level), emitting the events it produces (those of a tiny level may wait in `clock`).
+    fn step(&mut self, ctx: &Context<'_>, clock: &mut LevelClock, sink: &mut dyn Sink) -> Result<LevelStep> {
         let phase = self.phases[self.phase];
         if !self.started {
-            lap();
+            clock.lap();
             sink.emit(Event::PhaseStarted { dim: self.dim, phase });
             self.start_phase(ctx, phase)?;
             self.started = true;
             self.level = 0;
-            self.totals = PhaseTotals { seconds: lap(), ..PhaseTotals::default() };
+            self.totals = PhaseTotals { seconds: clock.lap(), ..PhaseTotals::default() };
         }
         let levels = self.num_levels(ctx);
         let level = self.level;
         if level < levels {
             let (queues, edges) = self.run_level(ctx, phase, level)?;
-            let seconds = lap();
-            sink.emit(Event::LevelDone { dim: self.dim, phase, level, queues, edges_scanned: edges, seconds });
+            let event = Event::LevelDone { dim: self.dim, phase, level, queues, edges_scanned: edges, seconds: 0.0 };
+            self.totals.seconds += clock.level_done(event, is_tiny(queues.total(), edges), sink);
             self.totals.levels += 1;
             self.totals.vertices += queues.total();
             self.totals.edges += edges;
-            self.totals.seconds += seconds;
             self.level += 1;
         }
         let phase_finished = self.level >= levels;
         if phase_finished {
+            self.totals.seconds += clock.flush(sink);
             self.finish_phase(ctx, phase);
-            self.totals.seconds += lap();
+            self.totals.seconds += clock.lap();
             sink.emit(Event::PhaseDone {
                 dim: self.dim,
                 phase,
@@ -267,9 +277,9 @@ impl DimensionRun {
                 let sizes = SubtreeSizes::new(&t);
                 Work::Sizing(t, sizes)
             }
-            (Phase::PostOrder, Work::SizesReady(t, s)) => {
-                let post = PostOrder::new(&t);
-                Work::Numbering(t, s, post)
+            (Phase::PostOrder, Work::SizesReady(t, Sizes { size, before })) => {
+                let post = PostOrder::new(before);
+                Work::Numbering(t, size, post)
             }
             (Phase::MinPost, Work::PostReady(post, size)) => Work::Lowering(post, size, MinPost::new(n)),
             (phase, work) => unreachable!("phase {phase:?} cannot start from {work:?}"),
@@ -353,7 +363,7 @@ impl DimensionRun {
             Work::TreeReady(t) => (grown(t), none.clone(), none.clone(), none),
             Work::Sizing(t, s) => (grown(t), all(&|v| s.size_so_far(v)), none.clone(), none),
             Work::SizesReady(t, s) => (grown(t), known(&s.size), none.clone(), none),
-            Work::Numbering(t, s, p) => (grown(t), known(&s.size), all(&|v| p.post_so_far(v)), none),
+            Work::Numbering(t, s, p) => (grown(t), known(s), all(&|v| p.post_so_far(v)), none),
             Work::PostReady(post, size) => (derived(post, size), known(size), known(post), none),
             Work::Lowering(post, size, m) => (derived(post, size), known(size), known(post), all(&|v| m.low_so_far(v))),
             Work::Done(d) => {
@@ -380,7 +390,7 @@ impl DimensionRun {
             Work::Weighing(s) => Work::WeightsReady(s.finish()),
             Work::SelectingByWeight(s) => Work::TreeReady(s.finish(order, n)),
             Work::Sizing(t, s) => Work::SizesReady(t, s.finish()),
-            Work::Numbering(_, sizes, p) => Work::PostReady(p.finish(), sizes.size),
+            Work::Numbering(_, size, p) => Work::PostReady(p.finish(), size),
             Work::Lowering(mut post, mut size, m) => {
                 // Drop ρ, the last node: labels cover the DAG's vertices only.
                 post.truncate(n);

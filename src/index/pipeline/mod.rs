@@ -13,6 +13,7 @@
 mod dimension;
 pub mod frontier;
 mod labeler;
+pub mod level_clock;
 pub mod levels;
 pub mod min_post;
 pub mod parent_selection;

@@ -119,7 +119,6 @@ impl ParentSelection {
 
     /// The finished T (building its ordered children lists is O(n), done once after the last level).
     pub fn finish(self, order: &DimensionOrder, n: usize) -> Tree {
-        let (parent, depth) = self.tree.into_parent_depth();
-        Tree::build(&parent, &depth, &order.vertices_by_key(n))
+        self.tree.finish(&order.vertices_by_key(n))
     }
 }

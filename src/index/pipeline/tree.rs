@@ -166,9 +166,9 @@ impl GrowingTree {
         self.nodes.len() * std::mem::size_of::<Node>() + self.prefixes.len() * std::mem::size_of::<PrefixSlot>()
     }
 
-    /// The parent and depth arrays (jump pointers are dropped: later phases do not need them).
-    pub fn into_parent_depth(self) -> (Vec<u32>, Vec<u32>) {
-        self.nodes.into_iter().map(|node| (node.parent.into_inner(), node.depth.into_inner())).unzip()
+    /// The finished T, its children lists ordered by `vertices_by_key` (all vertices in key order).
+    pub fn finish(self, vertices_by_key: &[u32]) -> Tree {
+        Tree::build(self.nodes.len(), |v| self.parent(v), |v| self.depth(v), vertices_by_key)
     }
 }
 
@@ -181,27 +181,34 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// Builds from parents and depths (length `n + 1`, ρ last) and all vertices in key order.
-    /// Scattering vertices in key order by parent leaves every children list sorted by key: O(n).
-    pub fn build(parent: &[u32], depth: &[u32], vertices_by_key: &[u32]) -> Tree {
-        let nodes = parent.len();
+    /// Builds from every node's parent and depth (`nodes` nodes, ρ last) and all vertices in key
+    /// order. Scattering the vertices by parent, in key order, leaves every children list sorted by
+    /// key: O(n). The scatter runs backwards from each list's end, so the offsets themselves serve
+    /// as the cursors and end up as each list's start.
+    pub fn build(
+        nodes: usize,
+        parent: impl Fn(u32) -> u32,
+        depth: impl Fn(u32) -> u32,
+        vertices_by_key: &[u32],
+    ) -> Tree {
         let rho = (nodes - 1) as u32;
         let mut offsets = vec![0u64; nodes + 1];
         for &v in vertices_by_key {
-            offsets[parent[v as usize] as usize + 1] += 1;
+            offsets[parent(v) as usize] += 1;
         }
-        for i in 0..nodes {
-            offsets[i + 1] += offsets[i];
+        // Inclusive prefix sums: offsets[p] is where p's list ends.
+        for i in 1..nodes {
+            offsets[i] += offsets[i - 1];
         }
-        let mut cursor = offsets.clone();
+        offsets[nodes] = offsets[nodes - 1];
         let mut targets = vec![0u32; vertices_by_key.len()];
-        for &v in vertices_by_key {
-            let slot = &mut cursor[parent[v as usize] as usize];
+        for &v in vertices_by_key.iter().rev() {
+            let slot = &mut offsets[parent(v) as usize];
+            *slot -= 1;
             targets[*slot as usize] = v;
-            *slot += 1;
         }
         let children = Csr::from_parts(offsets, targets).expect("a parent array always gives a valid CSR");
-        let depth_levels = LevelBuckets::group(0..=rho, |v| depth[v as usize]);
+        let depth_levels = LevelBuckets::group(0..=rho, depth);
         Tree { children, depth_levels }
     }
 
@@ -303,9 +310,8 @@ mod tests {
 
     #[test]
     fn built_tree_orders_children_by_key() {
-        let (parent, depth) = small_tree().into_parent_depth();
         // Key order 4, 1, 0, 3, 2, 5: children of 0 must come out as [4, 1].
-        let tree = Tree::build(&parent, &depth, &[4, 1, 0, 3, 2, 5]);
+        let tree = small_tree().finish(&[4, 1, 0, 3, 2, 5]);
         assert_eq!(tree.children.neighbors(0), &[4, 1]);
         assert_eq!(tree.children.neighbors(6), &[0, 3]);
         assert_eq!(tree.depth_levels.num_levels(), 4);
