@@ -153,6 +153,21 @@ impl DimensionRun {
         self.dim
     }
 
+    /// The order this dimension's phases use (see [`Self::prepare_order`]).
+    pub fn order_for(dag: &Graph, config: &PipelineConfig, dim: usize) -> DimensionOrder {
+        // Only the weight method walks children lists in order; the exact method compares keys.
+        match config.parent_method {
+            ParentMethod::Exact => DimensionOrder::keys_only(dag, config.order, dim),
+            ParentMethod::Weights => DimensionOrder::new(dag, config.order, dim),
+        }
+    }
+
+    /// Hands over the order ahead of the first phase (which otherwise builds it), so that it can be
+    /// built beside other work.
+    pub fn prepare_order(&mut self, order: DimensionOrder) {
+        self.order.get_or_insert(order);
+    }
+
     pub fn is_finished(&self) -> bool {
         self.phase == self.phases.len()
     }
@@ -226,9 +241,18 @@ impl DimensionRun {
         let levels = self.num_levels(ctx);
         let level = self.level;
         if level < levels {
-            let (queues, edges) = self.run_level(ctx, phase, level)?;
+            // A level that is not tiny gets a clock reading of its own: the tiny ones before it are
+            // timed up to its start.
+            let (mut tiny, mut waited) = (false, 0.0);
+            let (queues, edges) = self.run_level(ctx, phase, level, &mut |queues, edges| {
+                tiny = is_tiny(queues.total(), edges);
+                if !tiny {
+                    waited = clock.flush(sink);
+                }
+            })?;
+            self.totals.seconds += waited;
             let event = Event::LevelDone { dim: self.dim, phase, level, queues, edges_scanned: edges, seconds: 0.0 };
-            self.totals.seconds += clock.level_done(event, is_tiny(queues.total(), edges), sink);
+            self.totals.seconds += clock.level_done(event, tiny, sink);
             self.totals.levels += 1;
             self.totals.vertices += queues.total();
             self.totals.edges += edges;
@@ -261,12 +285,8 @@ impl DimensionRun {
 
     fn start_phase(&mut self, ctx: &Context<'_>, phase: Phase) -> Result<()> {
         let (dag, n) = (ctx.dag, ctx.dag.num_vertices());
-        // The order is built by the first phase that needs it and kept for the others. Only the weight
-        // method walks children lists in order; the exact method compares keys.
-        let order = &*self.order.get_or_insert_with(|| match ctx.config.parent_method {
-            ParentMethod::Exact => DimensionOrder::keys_only(dag, ctx.config.order, self.dim),
-            ParentMethod::Weights => DimensionOrder::new(dag, ctx.config.order, self.dim),
-        });
+        // The order is built by the first phase that needs it (unless prepared) and kept for the others.
+        let order = &*self.order.get_or_insert_with(|| Self::order_for(dag, ctx.config, self.dim));
         self.work = match (phase, std::mem::take(&mut self.work)) {
             (Phase::ParentSelection, Work::Start) => Work::Selecting(ParentSelection::new(n)),
             (Phase::SubgraphSizes, Work::Start) => Work::Weighing(SubgraphSizes::new(dag)),
@@ -294,8 +314,15 @@ impl DimensionRun {
         }
     }
 
-    /// Runs level `step` of `phase`: the queue sizes and the edges its frontier scans.
-    fn run_level(&mut self, ctx: &Context<'_>, phase: Phase, step: usize) -> Result<(QueueSizes, u64)> {
+    /// Runs level `step` of `phase`: the queue sizes and the edges its frontier scans, which are
+    /// measured first and handed to `measured` before the level runs.
+    fn run_level(
+        &mut self,
+        ctx: &Context<'_>,
+        phase: Phase,
+        step: usize,
+        measured: &mut dyn FnMut(QueueSizes, u64),
+    ) -> Result<(QueueSizes, u64)> {
         let dag = ctx.dag;
         let buckets = &ctx.levels.buckets;
         let order = self.order.as_ref().expect("the order is built when the first phase starts");
@@ -307,44 +334,52 @@ impl DimensionRun {
             if keep {
                 kept = frontier.iter().map(|&v| (v, QueueClass::of(degree(v)))).collect();
             }
-            frontier::measure(frontier, degree)
+            let (queues, edges) = frontier::measure(frontier, degree);
+            measured(queues, edges);
+            (queues, edges)
         };
-        let measured = match &self.work {
+        let work = match &self.work {
             Work::Selecting(s) => {
                 let frontier = buckets.level(step);
+                let work = measure(frontier, &|v| ParentSelection::scanned_degree(dag, v));
                 s.run_level(dag, order, frontier);
-                measure(frontier, &|v| ParentSelection::scanned_degree(dag, v))
+                work
             }
             Work::Weighing(s) => {
                 let level = bottom_up(buckets.num_levels());
                 let frontier = buckets.level(level);
+                let work = measure(frontier, &|v| SubgraphSizes::scanned_degree(dag, v));
                 s.run_level(dag, order, frontier, self.dim, level as u32)?;
-                measure(frontier, &|v| SubgraphSizes::scanned_degree(dag, v))
+                work
             }
             Work::SelectingByWeight(s) => {
                 let frontier = buckets.level(step);
+                let work = measure(frontier, &|v| ParentSssp::scanned_degree(dag, v));
                 s.run_level(dag, order, frontier, step as u32)?;
-                measure(frontier, &|v| ParentSssp::scanned_degree(dag, v))
+                work
             }
             Work::Sizing(tree, s) => {
                 let frontier = tree.depth_levels.level(bottom_up(tree.depth_levels.num_levels()));
+                let work = measure(frontier, &|v| SubtreeSizes::scanned_degree(tree, v));
                 s.run_level(tree, frontier);
-                measure(frontier, &|v| SubtreeSizes::scanned_degree(tree, v))
+                work
             }
             Work::Numbering(tree, sizes, p) => {
                 let frontier = tree.depth_levels.level(step);
+                let work = measure(frontier, &|v| PostOrder::scanned_degree(tree, v));
                 p.run_level(tree, sizes, frontier);
-                measure(frontier, &|v| PostOrder::scanned_degree(tree, v))
+                work
             }
             Work::Lowering(post, _, m) => {
                 let frontier = buckets.level(bottom_up(buckets.num_levels()));
+                let work = measure(frontier, &|v| MinPost::scanned_degree(dag, v));
                 m.run_level(dag, post, frontier);
-                measure(frontier, &|v| MinPost::scanned_degree(dag, v))
+                work
             }
             other => unreachable!("no phase runs levels on {other:?} ({phase:?})"),
         };
         self.last_level = (Some(phase), kept);
-        Ok(measured)
+        Ok(work)
     }
 
     /// What this dimension knows so far (see [`Snapshot`]). The weight method's phase 1 shows its

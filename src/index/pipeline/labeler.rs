@@ -58,8 +58,19 @@ impl PipelineLabeler {
             "{} vertices are too many for 32-bit post-order numbers",
             dag.num_vertices()
         );
-        let levels = DagLevels::new(&dag)?;
-        let runs = Self::fresh_runs(&config);
+        // The Kahn levels come first, but the orders of the dimensions that will run first do not
+        // need them: both are built at once (as the classic DFS builds the levels beside its
+        // dimensions).
+        let mut runs = Self::fresh_runs(&config);
+        let first = if config.all_dims_at_once { rayon::current_num_threads().clamp(1, config.dims) } else { 1 };
+        let (levels, orders) = rayon::join(
+            || DagLevels::new(&dag),
+            || (0..first).into_par_iter().map(|dim| DimensionRun::order_for(&dag, &config, dim)).collect::<Vec<_>>(),
+        );
+        let levels = levels?;
+        for (run, order) in runs.iter_mut().zip(orders) {
+            run.prepare_order(order);
+        }
         Ok(PipelineLabeler {
             dag,
             config,

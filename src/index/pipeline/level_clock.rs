@@ -4,7 +4,8 @@
 //! level and a depth level per vertex) a reading per level was a third of the whole run. So a tiny
 //! level (see [`is_tiny`]) is not timed alone: its `LevelDone` event waits, with those of the tiny
 //! levels after it, up to [`TINY_BATCH`] of them, and the next reading gives each an equal share of
-//! the time since the previous one. Any other level gets a reading of its own. Events therefore
+//! the time since the previous one. Any other level gets a reading of its own: the caller flushes
+//! the waiting ones when it starts (a level's size is known before it runs). Events therefore
 //! reach the sink in order, tiny ones in small groups; phase totals are exact either way.
 
 use crate::telemetry::{Event, Sink};

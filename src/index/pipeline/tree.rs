@@ -168,7 +168,8 @@ impl GrowingTree {
 
     /// The finished T, its children lists ordered by `vertices_by_key` (all vertices in key order).
     pub fn finish(self, vertices_by_key: &[u32]) -> Tree {
-        Tree::build(self.nodes.len(), |v| self.parent(v), |v| self.depth(v), vertices_by_key)
+        let prefetch_node = |v: u32| prefetch(&self.nodes, v as usize);
+        Tree::build(self.nodes.len(), |v| self.parent(v), |v| self.depth(v), prefetch_node, vertices_by_key)
     }
 }
 
@@ -184,16 +185,19 @@ impl Tree {
     /// Builds from every node's parent and depth (`nodes` nodes, ρ last) and all vertices in key
     /// order. Scattering the vertices by parent, in key order, leaves every children list sorted by
     /// key: O(n). The scatter runs backwards from each list's end, so the offsets themselves serve
-    /// as the cursors and end up as each list's start.
+    /// as the cursors and end up as each list's start. Key order is random in memory: `hint` asks
+    /// for a vertex's parent a few vertices ahead.
     pub fn build(
         nodes: usize,
         parent: impl Fn(u32) -> u32,
         depth: impl Fn(u32) -> u32,
+        hint: impl Fn(u32),
         vertices_by_key: &[u32],
     ) -> Tree {
         let rho = (nodes - 1) as u32;
         let mut offsets = vec![0u64; nodes + 1];
-        for &v in vertices_by_key {
+        // Counting needs no order: by id, the parents are read in memory order.
+        for v in 0..rho {
             offsets[parent(v) as usize] += 1;
         }
         // Inclusive prefix sums: offsets[p] is where p's list ends.
@@ -202,7 +206,11 @@ impl Tree {
         }
         offsets[nodes] = offsets[nodes - 1];
         let mut targets = vec![0u32; vertices_by_key.len()];
-        for &v in vertices_by_key.iter().rev() {
+        const AHEAD: usize = 16;
+        for (i, &v) in vertices_by_key.iter().enumerate().rev() {
+            if let Some(&ahead) = i.checked_sub(AHEAD).and_then(|j| vertices_by_key.get(j)) {
+                hint(ahead);
+            }
             let slot = &mut offsets[parent(v) as usize];
             *slot -= 1;
             targets[*slot as usize] = v;
