@@ -115,6 +115,14 @@ impl DimensionOrder {
         self.ranks.as_ref().map_or(v, |r| r[v as usize])
     }
 
+    /// Asks for `v`'s key to be brought into the cache.
+    #[inline]
+    pub fn prefetch_key(&self, v: u32) {
+        if let Some(ranks) = &self.ranks {
+            crate::prefetch::prefetch(ranks, v as usize);
+        }
+    }
+
     /// `v`'s children in this dimension's order.
     #[inline]
     pub fn children<'a>(&'a self, dag: &'a Graph, v: u32) -> &'a [u32] {

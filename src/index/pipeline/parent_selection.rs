@@ -16,6 +16,7 @@ use super::path_prefix::PathPrefix;
 use super::tree::{Branch, GrowingTree, Tree};
 use crate::graph::Graph;
 use crate::index::order::DimensionOrder;
+use crate::prefetch::prefetch;
 use rayon::prelude::*;
 
 /// How many candidate parents ahead their prefixes are prefetched: each is a likely cache miss, and
@@ -44,11 +45,22 @@ impl ParentSelection {
 
     /// Attaches every vertex of one Kahn level to its DFS parent.
     pub fn run_level(&self, dag: &Graph, order: &DimensionOrder, frontier: &[u32]) {
-        frontier::for_each(frontier, |v| {
-            let key = order.key(v);
-            let (parent, prefix) = self.best_parent(dag, key, v);
-            self.tree.attach_with_prefix(v, parent, key, prefix);
-        });
+        let parents = dag.parents_csr();
+        frontier::for_each_prefetched(
+            frontier,
+            |v| {
+                prefetch(parents.offsets(), v as usize);
+                order.prefetch_key(v);
+            },
+            // The offsets are in the cache by now; the candidates' prefixes are prefetched as the
+            // scan of the list goes.
+            |v| prefetch(parents.targets(), parents.offsets()[v as usize] as usize),
+            |v| {
+                let key = order.key(v);
+                let (parent, prefix) = self.best_parent(dag, key, v);
+                self.tree.attach_with_prefix(v, parent, key, prefix);
+            },
+        );
     }
 
     /// The DFS parent of the ready vertex `v` (order key `key`), ρ for a root, with `v`'s prefix.
