@@ -39,6 +39,9 @@ pub struct PipelineLabeler {
     seconds: f64,
     labels: Option<Labels>,
     call_budget: Duration,
+    /// Where dimensions running in parallel collect their events and steps; kept between calls,
+    /// so that a deep graph's thousands of calls do not each allocate them afresh.
+    buffers: Vec<(Vec<Event>, Vec<LevelStep>)>,
 }
 
 impl fmt::Debug for PipelineLabeler {
@@ -81,6 +84,7 @@ impl PipelineLabeler {
             seconds: 0.0,
             labels: None,
             call_budget: CALL_BUDGET,
+            buffers: Vec::new(),
         })
     }
 
@@ -192,20 +196,19 @@ impl PipelineLabeler {
             }
             return (steps, None);
         }
-        let results: Vec<(Result<()>, Vec<Event>, Vec<LevelStep>)> = runs
+        let buffers = &mut self.buffers;
+        buffers.resize_with(runs.len(), Default::default);
+        let results: Vec<Result<()>> = runs
             .par_iter_mut()
-            .map(|run| {
-                let (mut events, mut steps) = (Vec::new(), Vec::new());
-                let result = run.run(&ctx, goal, stop, &mut events, &mut steps);
-                (result, events, steps)
-            })
+            .zip(buffers.par_iter_mut())
+            .map(|(run, (events, steps))| run.run(&ctx, goal, stop, events, steps))
             .collect();
         let mut error = None;
-        for (result, events, run_steps) in results {
-            for event in events {
+        for (result, (events, run_steps)) in results.into_iter().zip(buffers.iter_mut()) {
+            for event in events.drain(..) {
                 sink.emit(event);
             }
-            steps.extend(run_steps);
+            steps.append(run_steps);
             if let Err(e) = result {
                 error.get_or_insert(e);
             }
