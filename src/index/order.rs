@@ -46,8 +46,11 @@ pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>
     (ranked.map(|(ranks, _)| ranks), roots)
 }
 
+/// A random order's ranks (`ranks[v]`: `v`'s key) and its vertices in key order.
+type Ranking = (Vec<u32>, Vec<u32>);
+
 /// [`keys_and_roots`], with the vertices in key order beside the keys (`None` for `lex`).
-fn ranked(dag: &Graph, order: Order, dim: usize) -> (Option<(Vec<u32>, Vec<u32>)>, Vec<u32>) {
+fn ranked(dag: &Graph, order: Order, dim: usize) -> (Option<Ranking>, Vec<u32>) {
     let Order::Random { seed } = order else {
         return (None, dag.roots());
     };
