@@ -5,12 +5,14 @@ use grail::backend::{LabelSpec, build_labels};
 use grail::graph::Graph;
 use grail::index::labeler::{Cancelled, Driven, Status, Until, drive, run_to_end};
 use grail::index::order::splitmix64;
+use grail::index::pipeline::level_clock::TINY_BATCH;
 use grail::index::pipeline::{ParentMethod, PipelineConfig, PipelineLabeler, WeightOverflow};
 use grail::index::{Labeler, Labels, Order, PhaseTable, dfs};
 use grail::telemetry::{Backend, Event, NullSink, Phase, Sink};
 use proptest::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 // ---------------------------------------------------------------- generators
 
@@ -39,6 +41,13 @@ fn graph(n: usize, edges: &[(u32, u32)]) -> Arc<Graph> {
 /// 0 -> 1 -> ... -> n-1: one level per vertex.
 fn chain(n: u32) -> Arc<Graph> {
     graph(n as usize, &(1..n).map(|v| (v - 1, v)).collect::<Vec<_>>())
+}
+
+/// `width` chains of `length` vertices side by side: `length` levels of `width` vertices.
+fn parallel_chains(width: u32, length: u32) -> Arc<Graph> {
+    let edges: Vec<(u32, u32)> =
+        (0..width).flat_map(|c| (1..length).map(move |i| (c * length + i - 1, c * length + i))).collect();
+    graph((width * length) as usize, &edges)
 }
 
 /// Rung k: 3k -> 3k+1, 3k -> 3k+2, 3k+1 -> 3k+3, 3k+2 -> 3k+3. Path counts double per rung.
@@ -340,7 +349,8 @@ fn a_paused_drive_stops_at_a_level_boundary_and_resumes() {
     let dag = random_sparse(2000, 3, 4);
     let cfg = config(2, Order::Random { seed: 3 }, ParentMethod::Exact);
     let expected = pipeline(&dag, cfg).unwrap();
-    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+    // A zero call budget: every call runs one level, so the ticks count levels.
+    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap().with_call_budget(Duration::ZERO);
     let pause = AtomicBool::new(false);
     let mut ticks = 0;
     // Pause from the progress callback after a few levels, as the explorer's `c` does.
@@ -356,6 +366,31 @@ fn a_paused_drive_stops_at_a_level_boundary_and_resumes() {
     assert_eq!((at.dim, at.level), (0, 4), "four levels ran after the first, then the pause held");
     pause.store(false, Ordering::Relaxed);
     assert_same(&expected, &run_to_end(&mut labeler, &mut NullSink).unwrap(), "paused and resumed");
+}
+
+#[test]
+fn runs_to_the_end_take_many_levels_per_call() {
+    // A chain has a level per vertex: 4 phases x 20,000 levels per dimension.
+    let dag = chain(20_000);
+    for all_dims_at_once in [false, true] {
+        let cfg = PipelineConfig { all_dims_at_once, ..config(2, Order::Random { seed: 1 }, ParentMethod::Exact) };
+        let mut labeler = PipelineLabeler::new(Arc::clone(&dag), cfg).unwrap();
+        let (mut calls, mut levels) = (0, 0);
+        let mut events = Vec::new();
+        let labels = loop {
+            let advance = labeler.advance(Until::End, &mut events).unwrap();
+            calls += 1;
+            levels += advance.steps.len();
+            if advance.finished {
+                break labeler.take_labels().unwrap();
+            }
+        };
+        // Per dimension, the Kahn levels twice and T's depth levels (rho's on top) twice.
+        assert_eq!(levels, 2 * (2 * 20_000 + 2 * 20_001), "every level reported once");
+        assert!(calls < levels / 100, "{calls} calls for {levels} levels");
+        assert_same(&dfs::label(&dag, 2, Order::Random { seed: 1 }).unwrap(), &labels, "batched levels");
+        check_telemetry(&dag, &events, 2, ParentMethod::Exact);
+    }
 }
 
 #[test]
@@ -404,10 +439,10 @@ struct CancelAfterLevels {
 impl Sink for CancelAfterLevels {
     fn emit(&mut self, event: Event) {
         if matches!(event, Event::LevelDone { .. }) {
-            self.levels -= 1;
-            if self.levels == 0 {
+            if self.levels == 1 {
                 self.token.store(true, Ordering::Relaxed);
             }
+            self.levels = self.levels.saturating_sub(1);
         }
         let cancelled = matches!(event, Event::Cancelled);
         self.events.push(event);
@@ -419,7 +454,10 @@ impl Sink for CancelAfterLevels {
 
 #[test]
 fn cancel_stops_at_the_next_level_boundary() {
-    let mut labeler = PipelineLabeler::new(chain(100_000), PipelineConfig::new(2, Order::Lex)).unwrap();
+    // Levels of 100 vertices: each is timed, and its event emitted, as it ends (the events of tiny
+    // levels wait for a batch: see `cancel_stops_within_a_batch_of_tiny_levels`).
+    let dag = parallel_chains(100, 1000);
+    let mut labeler = PipelineLabeler::new(Arc::clone(&dag), PipelineConfig::new(2, Order::Lex)).unwrap();
     let (done, receive) = std::sync::mpsc::channel();
     let mut sink = CancelAfterLevels { levels: 3, token: labeler.cancel_token(), events: Vec::new(), done };
     // The labeler is Send: a worker thread runs it while this thread waits.
@@ -438,6 +476,21 @@ fn cancel_stops_at_the_next_level_boundary() {
     // A reset clears the cancellation.
     labeler.reset();
     assert_eq!(run_to_end(&mut labeler, &mut NullSink).unwrap().num_vertices(), 100_000);
+}
+
+#[test]
+fn cancel_stops_within_a_batch_of_tiny_levels() {
+    let mut labeler = PipelineLabeler::new(chain(100_000), PipelineConfig::new(2, Order::Lex)).unwrap();
+    let (done, receive) = std::sync::mpsc::channel();
+    let mut sink = CancelAfterLevels { levels: 3, token: labeler.cancel_token(), events: Vec::new(), done };
+    let result = run_to_end(&mut labeler, &mut sink);
+    assert!(result.unwrap_err().downcast_ref::<Cancelled>().is_some());
+    let events = receive.recv().unwrap();
+    let levels = events.iter().filter(|e| matches!(e, Event::LevelDone { .. })).count();
+    // The third event came in a batch of tiny levels already run; none ran after it.
+    assert!((3..=TINY_BATCH).contains(&levels), "{levels} levels");
+    assert_eq!(labeler.positions()[0].level, levels, "every level run was reported");
+    assert!(matches!(events.last(), Some(Event::Cancelled)));
 }
 
 #[test]

@@ -8,6 +8,7 @@ use crate::graph::{Csr, Graph};
 pub use crate::mix::{mix64, splitmix64};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 
 /// How children and roots are ordered in every dimension.
@@ -41,6 +42,15 @@ pub fn priority_order(n: usize, seed: u64, dim: usize) -> Vec<u32> {
 /// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:
 /// all a labeler needs when it compares keys instead of walking sorted lists (the GPU does).
 pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>>, Vec<u32>) {
+    let (ranked, roots) = ranked(dag, order, dim);
+    (ranked.map(|(ranks, _)| ranks), roots)
+}
+
+/// A random order's ranks (`ranks[v]`: `v`'s key) and its vertices in key order.
+type Ranking = (Vec<u32>, Vec<u32>);
+
+/// [`keys_and_roots`], with the vertices in key order beside the keys (`None` for `lex`).
+fn ranked(dag: &Graph, order: Order, dim: usize) -> (Option<Ranking>, Vec<u32>) {
     let Order::Random { seed } = order else {
         return (None, dag.roots());
     };
@@ -50,8 +60,8 @@ pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>
         ranks[v as usize] = r as u32;
     }
     // Filtering the global order keeps the roots sorted without a second sort.
-    let roots = by_priority.into_par_iter().filter(|&v| dag.parents(v).is_empty()).collect();
-    (Some(ranks), roots)
+    let roots = by_priority.par_iter().copied().filter(|&v| dag.parents(v).is_empty()).collect();
+    (Some((ranks, by_priority)), roots)
 }
 
 /// One dimension's traversal order: children lists and roots, each in order, and the rank that
@@ -60,18 +70,45 @@ pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>
 pub struct DimensionOrder {
     /// `rank[v]`: position of `v` in the dimension's global order; `None` for `lex` (rank = id).
     ranks: Option<Vec<u32>>,
-    /// Children sorted by rank; `None` for `lex`, whose lists are the graph's own.
-    children: Option<Csr>,
+    children: Lists,
     /// Roots sorted by rank: the ordered children of the virtual root ρ.
     roots: Vec<u32>,
+    /// Every vertex sorted by rank, kept by [`DimensionOrder::keys_only`] (the pipeline needs it
+    /// once, and keeping it saves a scatter pass).
+    by_key: Option<Vec<u32>>,
+}
+
+/// Where a dimension's ordered children lists are.
+#[derive(Clone, Debug)]
+enum Lists {
+    /// `lex`: the graph's own lists, already sorted by id.
+    Graph,
+    /// Children sorted by rank.
+    Sorted(Csr),
+    /// Not built ([`DimensionOrder::keys_only`]).
+    Absent,
 }
 
 impl DimensionOrder {
     /// Orders `dag` for dimension `dim`.
     pub fn new(dag: &Graph, order: Order, dim: usize) -> DimensionOrder {
         let (ranks, roots) = keys_and_roots(dag, order, dim);
-        let children = ranks.as_ref().map(|ranks| dag.children_csr().sorted_by_key(|c| ranks[c as usize]));
-        DimensionOrder { ranks, children, roots }
+        let children = match &ranks {
+            Some(ranks) => Lists::Sorted(dag.children_csr().sorted_by_key(|c| ranks[c as usize])),
+            None => Lists::Graph,
+        };
+        DimensionOrder { ranks, children, roots, by_key: None }
+    }
+
+    /// The keys and roots without the ordered children lists, for labelers that compare keys and
+    /// never walk a list in order (the exact BFS pipeline): sorting every list is an O(m log d)
+    /// pass over the edges, as long as labeling a dimension itself. Asking such an order for its
+    /// lists is a bug and panics.
+    pub fn keys_only(dag: &Graph, order: Order, dim: usize) -> DimensionOrder {
+        let (ranked, roots) = ranked(dag, order, dim);
+        let (ranks, by_key) = ranked.unzip();
+        let children = if ranks.is_some() { Lists::Absent } else { Lists::Graph };
+        DimensionOrder { ranks, children, roots, by_key }
     }
 
     /// The sort key of `v`. Every ordered list (children of any vertex, roots) is sorted by it, so
@@ -81,18 +118,27 @@ impl DimensionOrder {
         self.ranks.as_ref().map_or(v, |r| r[v as usize])
     }
 
+    /// Asks for `v`'s key to be brought into the cache.
+    #[inline]
+    pub fn prefetch_key(&self, v: u32) {
+        if let Some(ranks) = &self.ranks {
+            crate::prefetch::prefetch(ranks, v as usize);
+        }
+    }
+
     /// `v`'s children in this dimension's order.
     #[inline]
     pub fn children<'a>(&'a self, dag: &'a Graph, v: u32) -> &'a [u32] {
-        match &self.children {
-            Some(csr) => csr.neighbors(v),
-            None => dag.children(v),
-        }
+        self.children_csr(dag).neighbors(v)
     }
 
     /// The ordered children lists as one CSR (the graph's own for `lex`).
     pub fn children_csr<'a>(&'a self, dag: &'a Graph) -> &'a Csr {
-        self.children.as_ref().unwrap_or(dag.children_csr())
+        match &self.children {
+            Lists::Graph => dag.children_csr(),
+            Lists::Sorted(csr) => csr,
+            Lists::Absent => panic!("this order was built without its children lists (DimensionOrder::keys_only)"),
+        }
     }
 
     /// Position of `child` in `parent`'s ordered children (binary search by key), with the offset of
@@ -112,24 +158,28 @@ impl DimensionOrder {
     }
 
     /// All vertices sorted by key (the global order of this dimension).
-    pub fn vertices_by_key(&self, n: usize) -> Vec<u32> {
-        match &self.ranks {
-            None => (0..n as u32).collect(),
-            Some(ranks) => {
+    pub fn vertices_by_key(&self, n: usize) -> Cow<'_, [u32]> {
+        match (&self.by_key, &self.ranks) {
+            (Some(by_key), _) => Cow::Borrowed(by_key),
+            (None, None) => Cow::Owned((0..n as u32).collect()),
+            (None, Some(ranks)) => {
                 let mut by_key = vec![0u32; n];
                 for (v, &r) in ranks.iter().enumerate() {
                     by_key[r as usize] = v as u32;
                 }
-                by_key
+                Cow::Owned(by_key)
             }
         }
     }
 
     /// Bytes this order holds beyond the graph.
     pub fn heap_bytes(&self) -> usize {
-        self.ranks.as_ref().map_or(0, |r| r.len() * 4)
-            + self.children.as_ref().map_or(0, Csr::heap_bytes)
-            + self.roots.len() * 4
+        let lists = match &self.children {
+            Lists::Sorted(csr) => csr.heap_bytes(),
+            Lists::Graph | Lists::Absent => 0,
+        };
+        let by_key = self.by_key.as_ref().map_or(0, |b| b.len() * 4);
+        self.ranks.as_ref().map_or(0, |r| r.len() * 4) + lists + self.roots.len() * 4 + by_key
     }
 }
 
@@ -186,6 +236,10 @@ mod tests {
                         assert_eq!(o.child_slot(&g, v, c), start + pos);
                     }
                 }
+                let keys_only = DimensionOrder::keys_only(&g, order, dim);
+                assert!((0..7).all(|v| keys_only.key(v) == o.key(v)));
+                assert_eq!(keys_only.roots(), o.roots());
+                assert_eq!(keys_only.vertices_by_key(7), o.vertices_by_key(7));
                 let by_key = o.vertices_by_key(7);
                 assert!(by_key.windows(2).all(|w| o.key(w[0]) < o.key(w[1])));
                 if let Order::Random { seed } = order {

@@ -1,9 +1,13 @@
-//! One dimension's run through the phases, one level per step.
+//! One dimension's run through the phases, level by level.
 //!
 //! The phases hand their results to each other through [`Work`]: a phase's state is created when it
-//! starts, and turned into the next phase's input when its last level is done.
+//! starts, and turned into the next phase's input when its last level is done. [`DimensionRun::run`]
+//! runs levels in a tight loop up to a [`Goal`], a deadline or a cancellation: deep, narrow graphs
+//! (a chain has a level per vertex) have millions of levels, so the cost around one level (the
+//! clock, the event, the step record) is kept to a few dozen nanoseconds.
 
 use super::frontier;
+use super::level_clock::{LevelClock, is_tiny};
 use super::levels::DagLevels;
 use super::min_post::MinPost;
 use super::parent_selection::ParentSelection;
@@ -17,8 +21,9 @@ use crate::graph::Graph;
 use crate::index::DimensionLabels;
 use crate::index::labeler::{LevelStep, SNAPSHOT_MAX_VERTICES, Snapshot, tree_parents};
 use crate::index::order::DimensionOrder;
-use crate::telemetry::{Event, Phase, QueueClass, QueueSizes, memory_event};
+use crate::telemetry::{Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
 use anyhow::Result;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What a dimension holds between and during phases.
@@ -33,7 +38,8 @@ enum Work {
     TreeReady(Tree),
     Sizing(Tree, SubtreeSizes),
     SizesReady(Tree, Sizes),
-    Numbering(Tree, Sizes, PostOrder),
+    /// T, the subtree sizes, and the post-order numbering (which took the sibling sums over).
+    Numbering(Tree, Vec<u32>, PostOrder),
     /// Post-order numbers and subtree sizes, per node (ρ last).
     PostReady(Vec<u32>, Vec<u32>),
     Lowering(Vec<u32>, Vec<u32>, MinPost),
@@ -57,7 +63,9 @@ impl Work {
             Work::TreeReady(t) => vec![tree(t)],
             Work::Sizing(t, s) => vec![tree(t), (name("subtree sizes"), s.heap_bytes() as u64)],
             Work::SizesReady(t, s) => vec![tree(t), sizes(s)],
-            Work::Numbering(t, s, p) => vec![tree(t), sizes(s), (name("post-order"), p.heap_bytes() as u64)],
+            Work::Numbering(t, s, p) => {
+                vec![tree(t), (name("subtree sizes"), s.len() as u64 * 4), (name("post-order"), p.heap_bytes() as u64)]
+            }
             Work::PostReady(p, s) => vec![(name("post and sizes"), (p.len() + s.len()) as u64 * 4)],
             Work::Lowering(p, s, m) => {
                 vec![
@@ -76,6 +84,30 @@ pub struct Context<'a> {
     pub levels: &'a DagLevels,
     pub config: &'a PipelineConfig,
 }
+
+/// How far one [`DimensionRun::run`] goes (unless stopped earlier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// One level.
+    Level,
+    /// The end of the current phase.
+    PhaseEnd,
+    /// The dimension's labels.
+    End,
+}
+
+/// What stops a run of levels before its goal, checked after every level.
+#[derive(Clone, Copy, Debug)]
+pub struct Stop<'a> {
+    /// No new level starts after this instant.
+    pub deadline: Instant,
+    pub cancel: &'a AtomicBool,
+}
+
+/// The most levels one [`DimensionRun::run`] runs: every level is reported in the call's
+/// `Advance::steps`, and on a chain a 50 ms call would otherwise return a list of a million of them,
+/// tens of megabytes of fresh memory per call.
+const MAX_LEVELS_PER_RUN: usize = 8192;
 
 /// Running totals of the current phase.
 #[derive(Debug, Default)]
@@ -121,6 +153,21 @@ impl DimensionRun {
         self.dim
     }
 
+    /// The order this dimension's phases use (see [`Self::prepare_order`]).
+    pub fn order_for(dag: &Graph, config: &PipelineConfig, dim: usize) -> DimensionOrder {
+        // Only the weight method walks children lists in order; the exact method compares keys.
+        match config.parent_method {
+            ParentMethod::Exact => DimensionOrder::keys_only(dag, config.order, dim),
+            ParentMethod::Weights => DimensionOrder::new(dag, config.order, dim),
+        }
+    }
+
+    /// Hands over the order ahead of the first phase (which otherwise builds it), so that it can be
+    /// built beside other work.
+    pub fn prepare_order(&mut self, order: DimensionOrder) {
+        self.order.get_or_insert(order);
+    }
+
     pub fn is_finished(&self) -> bool {
         self.phase == self.phases.len()
     }
@@ -144,37 +191,79 @@ impl DimensionRun {
         }
     }
 
+    /// Runs levels (starting and finishing phases on the way) until `goal`, the end of the
+    /// dimension, or `stop`, whichever comes first, but at least one level. Events go to `sink` as
+    /// each level ends; each level run is appended to `steps`. Call only while not finished.
+    pub fn run(
+        &mut self,
+        ctx: &Context<'_>,
+        goal: Goal,
+        stop: Stop<'_>,
+        sink: &mut dyn Sink,
+        steps: &mut Vec<LevelStep>,
+    ) -> Result<()> {
+        // Where a level ends, the next one starts: one clock reading per level at most.
+        let mut clock = LevelClock::start();
+        let first = steps.len();
+        let result = loop {
+            let step = match self.step(ctx, &mut clock, sink) {
+                Ok(step) => step,
+                Err(e) => break Err(e),
+            };
+            steps.push(step);
+            let reached = match goal {
+                Goal::Level => true,
+                Goal::PhaseEnd => step.phase_finished,
+                Goal::End => step.dimension_finished,
+            };
+            let late = clock.last_reading() >= stop.deadline || steps.len() - first >= MAX_LEVELS_PER_RUN;
+            if reached || step.dimension_finished || late || stop.cancel.load(Ordering::Relaxed) {
+                break Ok(());
+            }
+        };
+        // Levels still waiting for their time (tiny ones, see `level_clock`) get it now.
+        self.totals.seconds += clock.flush(sink);
+        result
+    }
+
     /// Runs one level of the current phase (starting it first if needed, finishing it after its last
-    /// level), pushing the events it produces. Call only while not finished.
-    pub fn step(&mut self, ctx: &Context<'_>, events: &mut Vec<Event>) -> Result<LevelStep> {
+    /// level), emitting the events it produces (those of a tiny level may wait in `clock`).
+    fn step(&mut self, ctx: &Context<'_>, clock: &mut LevelClock, sink: &mut dyn Sink) -> Result<LevelStep> {
         let phase = self.phases[self.phase];
         if !self.started {
-            let clock = Instant::now();
-            events.push(Event::PhaseStarted { dim: self.dim, phase });
+            clock.lap();
+            sink.emit(Event::PhaseStarted { dim: self.dim, phase });
             self.start_phase(ctx, phase)?;
             self.started = true;
             self.level = 0;
-            self.totals = PhaseTotals { seconds: clock.elapsed().as_secs_f64(), ..PhaseTotals::default() };
+            self.totals = PhaseTotals { seconds: clock.lap(), ..PhaseTotals::default() };
         }
         let levels = self.num_levels(ctx);
         let level = self.level;
         if level < levels {
-            let clock = Instant::now();
-            let (queues, edges) = self.run_level(ctx, phase, level)?;
-            let seconds = clock.elapsed().as_secs_f64();
-            events.push(Event::LevelDone { dim: self.dim, phase, level, queues, edges_scanned: edges, seconds });
+            // A level that is not tiny gets a clock reading of its own: the tiny ones before it are
+            // timed up to its start.
+            let (mut tiny, mut waited) = (false, 0.0);
+            let (queues, edges) = self.run_level(ctx, phase, level, &mut |queues, edges| {
+                tiny = is_tiny(queues.total(), edges);
+                if !tiny {
+                    waited = clock.flush(sink);
+                }
+            })?;
+            self.totals.seconds += waited;
+            let event = Event::LevelDone { dim: self.dim, phase, level, queues, edges_scanned: edges, seconds: 0.0 };
+            self.totals.seconds += clock.level_done(event, tiny, sink);
             self.totals.levels += 1;
             self.totals.vertices += queues.total();
             self.totals.edges += edges;
-            self.totals.seconds += seconds;
             self.level += 1;
         }
         let phase_finished = self.level >= levels;
         if phase_finished {
-            let clock = Instant::now();
+            self.totals.seconds += clock.flush(sink);
             self.finish_phase(ctx, phase);
-            self.totals.seconds += clock.elapsed().as_secs_f64();
-            events.push(Event::PhaseDone {
+            self.totals.seconds += clock.lap();
+            sink.emit(Event::PhaseDone {
                 dim: self.dim,
                 phase,
                 levels: self.totals.levels,
@@ -186,7 +275,7 @@ impl DimensionRun {
             if let Some(order) = &self.order {
                 structures.push((format!("dim {} order", self.dim), order.heap_bytes() as u64));
             }
-            events.push(memory_event(structures));
+            sink.emit(memory_event(structures));
             self.phase += 1;
             self.started = false;
             self.level = 0;
@@ -196,8 +285,8 @@ impl DimensionRun {
 
     fn start_phase(&mut self, ctx: &Context<'_>, phase: Phase) -> Result<()> {
         let (dag, n) = (ctx.dag, ctx.dag.num_vertices());
-        // The order is built by the first phase that needs it and kept for the others.
-        let order = &*self.order.get_or_insert_with(|| DimensionOrder::new(dag, ctx.config.order, self.dim));
+        // The order is built by the first phase that needs it (unless prepared) and kept for the others.
+        let order = &*self.order.get_or_insert_with(|| Self::order_for(dag, ctx.config, self.dim));
         self.work = match (phase, std::mem::take(&mut self.work)) {
             (Phase::ParentSelection, Work::Start) => Work::Selecting(ParentSelection::new(n)),
             (Phase::SubgraphSizes, Work::Start) => Work::Weighing(SubgraphSizes::new(dag)),
@@ -208,9 +297,9 @@ impl DimensionRun {
                 let sizes = SubtreeSizes::new(&t);
                 Work::Sizing(t, sizes)
             }
-            (Phase::PostOrder, Work::SizesReady(t, s)) => {
-                let post = PostOrder::new(&t);
-                Work::Numbering(t, s, post)
+            (Phase::PostOrder, Work::SizesReady(t, Sizes { size, before })) => {
+                let post = PostOrder::new(before);
+                Work::Numbering(t, size, post)
             }
             (Phase::MinPost, Work::PostReady(post, size)) => Work::Lowering(post, size, MinPost::new(n)),
             (phase, work) => unreachable!("phase {phase:?} cannot start from {work:?}"),
@@ -225,8 +314,15 @@ impl DimensionRun {
         }
     }
 
-    /// Runs level `step` of `phase`: the queue sizes and the edges its frontier scans.
-    fn run_level(&mut self, ctx: &Context<'_>, phase: Phase, step: usize) -> Result<(QueueSizes, u64)> {
+    /// Runs level `step` of `phase`: the queue sizes and the edges its frontier scans, which are
+    /// measured first and handed to `measured` before the level runs.
+    fn run_level(
+        &mut self,
+        ctx: &Context<'_>,
+        phase: Phase,
+        step: usize,
+        measured: &mut dyn FnMut(QueueSizes, u64),
+    ) -> Result<(QueueSizes, u64)> {
         let dag = ctx.dag;
         let buckets = &ctx.levels.buckets;
         let order = self.order.as_ref().expect("the order is built when the first phase starts");
@@ -238,44 +334,52 @@ impl DimensionRun {
             if keep {
                 kept = frontier.iter().map(|&v| (v, QueueClass::of(degree(v)))).collect();
             }
-            frontier::measure(frontier, degree)
+            let (queues, edges) = frontier::measure(frontier, degree);
+            measured(queues, edges);
+            (queues, edges)
         };
-        let measured = match &self.work {
+        let work = match &self.work {
             Work::Selecting(s) => {
                 let frontier = buckets.level(step);
+                let work = measure(frontier, &|v| ParentSelection::scanned_degree(dag, v));
                 s.run_level(dag, order, frontier);
-                measure(frontier, &|v| ParentSelection::scanned_degree(dag, v))
+                work
             }
             Work::Weighing(s) => {
                 let level = bottom_up(buckets.num_levels());
                 let frontier = buckets.level(level);
+                let work = measure(frontier, &|v| SubgraphSizes::scanned_degree(dag, v));
                 s.run_level(dag, order, frontier, self.dim, level as u32)?;
-                measure(frontier, &|v| SubgraphSizes::scanned_degree(dag, v))
+                work
             }
             Work::SelectingByWeight(s) => {
                 let frontier = buckets.level(step);
+                let work = measure(frontier, &|v| ParentSssp::scanned_degree(dag, v));
                 s.run_level(dag, order, frontier, step as u32)?;
-                measure(frontier, &|v| ParentSssp::scanned_degree(dag, v))
+                work
             }
             Work::Sizing(tree, s) => {
                 let frontier = tree.depth_levels.level(bottom_up(tree.depth_levels.num_levels()));
+                let work = measure(frontier, &|v| SubtreeSizes::scanned_degree(tree, v));
                 s.run_level(tree, frontier);
-                measure(frontier, &|v| SubtreeSizes::scanned_degree(tree, v))
+                work
             }
             Work::Numbering(tree, sizes, p) => {
                 let frontier = tree.depth_levels.level(step);
+                let work = measure(frontier, &|v| PostOrder::scanned_degree(tree, v));
                 p.run_level(tree, sizes, frontier);
-                measure(frontier, &|v| PostOrder::scanned_degree(tree, v))
+                work
             }
             Work::Lowering(post, _, m) => {
                 let frontier = buckets.level(bottom_up(buckets.num_levels()));
+                let work = measure(frontier, &|v| MinPost::scanned_degree(dag, v));
                 m.run_level(dag, post, frontier);
-                measure(frontier, &|v| MinPost::scanned_degree(dag, v))
+                work
             }
             other => unreachable!("no phase runs levels on {other:?} ({phase:?})"),
         };
         self.last_level = (Some(phase), kept);
-        Ok(measured)
+        Ok(work)
     }
 
     /// What this dimension knows so far (see [`Snapshot`]). The weight method's phase 1 shows its
@@ -294,7 +398,7 @@ impl DimensionRun {
             Work::TreeReady(t) => (grown(t), none.clone(), none.clone(), none),
             Work::Sizing(t, s) => (grown(t), all(&|v| s.size_so_far(v)), none.clone(), none),
             Work::SizesReady(t, s) => (grown(t), known(&s.size), none.clone(), none),
-            Work::Numbering(t, s, p) => (grown(t), known(&s.size), all(&|v| p.post_so_far(v)), none),
+            Work::Numbering(t, s, p) => (grown(t), known(s), all(&|v| p.post_so_far(v)), none),
             Work::PostReady(post, size) => (derived(post, size), known(size), known(post), none),
             Work::Lowering(post, size, m) => (derived(post, size), known(size), known(post), all(&|v| m.low_so_far(v))),
             Work::Done(d) => {
@@ -321,7 +425,7 @@ impl DimensionRun {
             Work::Weighing(s) => Work::WeightsReady(s.finish()),
             Work::SelectingByWeight(s) => Work::TreeReady(s.finish(order, n)),
             Work::Sizing(t, s) => Work::SizesReady(t, s.finish()),
-            Work::Numbering(_, sizes, p) => Work::PostReady(p.finish(), sizes.size),
+            Work::Numbering(_, size, p) => Work::PostReady(p.finish(), size),
             Work::Lowering(mut post, mut size, m) => {
                 // Drop ρ, the last node: labels cover the DAG's vertices only.
                 post.truncate(n);

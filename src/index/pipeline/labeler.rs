@@ -1,10 +1,12 @@
-//! [`PipelineLabeler`]: the BFS pipeline behind the [`Labeler`] contract, one level per step.
+//! [`PipelineLabeler`]: the BFS pipeline behind the [`Labeler`] contract.
 //!
-//! It emits telemetry into the sink each step is given, can be cancelled from another thread
-//! between levels, and can be reset.
+//! `Until::Level` runs one level; `Until::Phase` and `Until::End` run levels for up to
+//! [`CALL_BUDGET`] per call, so the driver can pause and report between calls while deep graphs do
+//! not pay a return trip per level. It emits telemetry into the sink each call is given, can be
+//! cancelled from another thread between levels, and can be reset.
 
 use super::PipelineConfig;
-use super::dimension::{Context, DimensionRun};
+use super::dimension::{Context, DimensionRun, Goal, Stop};
 use super::levels::DagLevels;
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
@@ -15,10 +17,16 @@ use rayon::prelude::*;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// Average vertices per Kahn level from which `all_dims_at_once` steps the dimensions in parallel.
+/// Average vertices per Kahn level from which `all_dims_at_once` steps the dimensions in parallel
+/// one level at a time (`Until::Level`).
 const PARALLEL_DIMENSIONS_MIN_WIDTH: usize = 64;
+
+/// How long one call toward a phase's end or the end runs levels before it returns (the GPU's
+/// calls return after about as long): short enough for the explorer to redraw and pause, long
+/// enough that a call's own cost vanishes.
+pub const CALL_BUDGET: Duration = Duration::from_millis(50);
 
 /// Builds GRAIL labels with the BFS pipeline, one level per call if asked.
 pub struct PipelineLabeler {
@@ -30,6 +38,10 @@ pub struct PipelineLabeler {
     status: Status,
     seconds: f64,
     labels: Option<Labels>,
+    call_budget: Duration,
+    /// Where dimensions running in parallel collect their events and steps; kept between calls,
+    /// so that a deep graph's thousands of calls do not each allocate them afresh.
+    buffers: Vec<(Vec<Event>, Vec<LevelStep>)>,
 }
 
 impl fmt::Debug for PipelineLabeler {
@@ -49,8 +61,19 @@ impl PipelineLabeler {
             "{} vertices are too many for 32-bit post-order numbers",
             dag.num_vertices()
         );
-        let levels = DagLevels::new(&dag)?;
-        let runs = Self::fresh_runs(&config);
+        // The Kahn levels come first, but the orders of the dimensions that will run first do not
+        // need them: both are built at once (as the classic DFS builds the levels beside its
+        // dimensions).
+        let mut runs = Self::fresh_runs(&config);
+        let first = if config.all_dims_at_once { rayon::current_num_threads().clamp(1, config.dims) } else { 1 };
+        let (levels, orders) = rayon::join(
+            || DagLevels::new(&dag),
+            || (0..first).into_par_iter().map(|dim| DimensionRun::order_for(&dag, &config, dim)).collect::<Vec<_>>(),
+        );
+        let levels = levels?;
+        for (run, order) in runs.iter_mut().zip(orders) {
+            run.prepare_order(order);
+        }
         Ok(PipelineLabeler {
             dag,
             config,
@@ -60,7 +83,16 @@ impl PipelineLabeler {
             status: Status::NotStarted,
             seconds: 0.0,
             labels: None,
+            call_budget: CALL_BUDGET,
+            buffers: Vec::new(),
         })
+    }
+
+    /// Sets how long a call toward a phase's end or the end may run levels ([`CALL_BUDGET`] by
+    /// default); zero makes every call run one level, as `Until::Level` does.
+    pub fn with_call_budget(mut self, budget: Duration) -> PipelineLabeler {
+        self.call_budget = budget;
+        self
     }
 
     fn fresh_runs(config: &PipelineConfig) -> Vec<DimensionRun> {
@@ -71,9 +103,9 @@ impl PipelineLabeler {
         &self.config
     }
 
-    /// Runs one BFS level of the current phase (of every unfinished dimension with
-    /// `all_dims_at_once`). After the last level, the labels are assembled and `RunDone` emitted.
-    fn step(&mut self, sink: &mut dyn Sink) -> Result<Advance> {
+    /// Runs levels up to `until` (see [`Self::advance_dimensions`]). After the last level, the labels
+    /// are assembled and `RunDone` emitted.
+    fn step(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
         match &self.status {
             Status::Finished => return Ok(Advance { steps: Vec::new(), finished: true }),
             Status::Cancelled => return Err(Cancelled.into()),
@@ -102,12 +134,9 @@ impl PipelineLabeler {
             sink.emit(memory_event(shared));
         }
         let clock = Instant::now();
-        let outcome = self.advance_dimensions();
+        let outcome = self.advance_dimensions(until, clock + self.call_budget, sink);
         self.seconds += clock.elapsed().as_secs_f64();
-        let (steps, events, error) = outcome;
-        for event in events {
-            sink.emit(event);
-        }
+        let (steps, error) = outcome;
         if let Some(error) = error {
             self.status = Status::Failed(format!("{error:#}"));
             return Err(error);
@@ -121,40 +150,70 @@ impl PipelineLabeler {
         Ok(Advance { steps, finished })
     }
 
-    /// Steps the current dimension, or every unfinished one. Returns the steps, the events in
-    /// dimension order, and the first error.
-    fn advance_dimensions(&mut self) -> (Vec<LevelStep>, Vec<Event>, Option<anyhow::Error>) {
+    /// Advances the dimensions toward `until`, each stopping at `deadline` at the latest:
+    /// - one dimension at a time (the first unfinished one) unless `all_dims_at_once`;
+    /// - `Until::Level` with `all_dims_at_once`: every unfinished dimension by one level, in parallel
+    ///   on wide graphs;
+    /// - `Until::Phase` with `all_dims_at_once`: every unfinished dimension to the end of its phase,
+    ///   in parallel;
+    /// - `Until::End` with `all_dims_at_once`: as many unfinished dimensions as there are threads, in
+    ///   parallel, each in its own tight loop. Like the classic DFS, this keeps at most that many
+    ///   dimensions' structures in memory and needs no synchronisation per level; the threads left
+    ///   over (more threads than dimensions) share the frontiers.
+    ///
+    /// Events reach `sink` as levels end when one dimension runs; parallel dimensions collect theirs
+    /// and hand them over in dimension order. Returns the steps and the first error.
+    fn advance_dimensions(
+        &mut self,
+        until: Until,
+        deadline: Instant,
+        sink: &mut dyn Sink,
+    ) -> (Vec<LevelStep>, Option<anyhow::Error>) {
         let ctx = Context { dag: &self.dag, levels: &self.levels, config: &self.config };
-        let step_one = |run: &mut DimensionRun| {
-            let mut events = Vec::new();
-            let step = run.step(&ctx, &mut events);
-            (step, events)
+        let stop = Stop { deadline, cancel: &self.cancel };
+        let goal = match until {
+            Until::Level => Goal::Level,
+            Until::Phase => Goal::PhaseEnd,
+            Until::End => Goal::End,
         };
-        // Dimensions are independent, so with `all_dims_at_once` they step in parallel, except on
-        // narrow graphs (a chain: one vertex per level) where waking threads for every level would
-        // cost far more than the level itself.
+        let unfinished = self.runs.iter_mut().filter(|r| !r.is_finished());
+        let mut runs: Vec<&mut DimensionRun> = match (self.config.all_dims_at_once, until) {
+            (false, _) => unfinished.take(1).collect(),
+            (true, Until::End) => unfinished.take(rayon::current_num_threads().max(1)).collect(),
+            (true, Until::Level | Until::Phase) => unfinished.collect(),
+        };
+        // Narrow graphs (a chain: one vertex per level) step dimensions one level at a time on one
+        // thread: waking threads for every level would cost far more than the level itself.
         let levels = self.levels.buckets.num_levels().max(1);
         let wide = self.dag.num_vertices() / levels >= PARALLEL_DIMENSIONS_MIN_WIDTH;
-        let results: Vec<(Result<LevelStep>, Vec<Event>)> = if self.config.all_dims_at_once && wide {
-            self.runs.par_iter_mut().filter(|r| !r.is_finished()).map(step_one).collect()
-        } else if self.config.all_dims_at_once {
-            self.runs.iter_mut().filter(|r| !r.is_finished()).map(step_one).collect()
-        } else {
-            self.runs.iter_mut().find(|r| !r.is_finished()).map(step_one).into_iter().collect()
-        };
+        let parallel = runs.len() > 1 && (goal != Goal::Level || wide);
         let mut steps = Vec::new();
-        let mut all_events = Vec::new();
-        let mut error = None;
-        for (step, events) in results {
-            all_events.extend(events);
-            match step {
-                Ok(s) => steps.push(s),
-                Err(e) => {
-                    error.get_or_insert(e);
+        if !parallel {
+            for run in runs {
+                if let Err(e) = run.run(&ctx, goal, stop, sink, &mut steps) {
+                    return (steps, Some(e));
                 }
             }
+            return (steps, None);
         }
-        (steps, all_events, error)
+        let buffers = &mut self.buffers;
+        buffers.resize_with(runs.len(), Default::default);
+        let results: Vec<Result<()>> = runs
+            .par_iter_mut()
+            .zip(buffers.par_iter_mut())
+            .map(|(run, (events, steps))| run.run(&ctx, goal, stop, events, steps))
+            .collect();
+        let mut error = None;
+        for (result, (events, run_steps)) in results.into_iter().zip(buffers.iter_mut()) {
+            for event in events.drain(..) {
+                sink.emit(event);
+            }
+            steps.append(run_steps);
+            if let Err(e) = result {
+                error.get_or_insert(e);
+            }
+        }
+        (steps, error)
     }
 
     fn assemble(&mut self) {
@@ -169,10 +228,9 @@ impl Labeler for PipelineLabeler {
         Backend::Cpu
     }
 
-    /// One level per call whatever `until` says: a level is cheap to return from, so the driver can
-    /// pause between any two.
-    fn advance(&mut self, _until: Until, sink: &mut dyn Sink) -> Result<Advance> {
-        self.step(sink)
+    /// One level with `Until::Level`; otherwise levels up to `until` for at most the call budget.
+    fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
+        self.step(until, sink)
     }
 
     fn positions(&self) -> Vec<Position> {

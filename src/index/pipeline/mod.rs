@@ -13,10 +13,12 @@
 mod dimension;
 pub mod frontier;
 mod labeler;
+pub mod level_clock;
 pub mod levels;
 pub mod min_post;
 pub mod parent_selection;
 pub mod parent_sssp;
+pub mod path_prefix;
 pub mod post_order;
 pub mod subgraph_sizes;
 pub mod subtree_sizes;

@@ -90,7 +90,6 @@ impl ParentSssp {
     }
 
     pub fn finish(self, order: &DimensionOrder, n: usize) -> Tree {
-        let (parent, depth) = self.tree.into_parent_depth();
-        Tree::build(&parent, &depth, &order.vertices_by_key(n))
+        self.tree.finish(&order.vertices_by_key(n))
     }
 }

@@ -2,12 +2,13 @@
 //!
 //! `offset(ρ) = 0`, `offset(c) = offset(v) + before(c)` for a T-child `c` of `v`, and
 //! `post(v) = offset(v) + size(v)`: `offset(v)` counts the nodes the DFS finishes before it enters
-//! `v`, and `v` finishes after its whole subtree.
+//! `v`, and `v` finishes after its whole subtree. The offsets start as the sibling sums `before(c)`
+//! of phase 2 (the array is taken over, not copied), and a node adds its own offset to its
+//! children's when its level comes.
 //!
 //! Telemetry: as for subtree sizes, `n + 1` nodes and the `n` tree edges.
 
 use super::frontier::{self, atomic};
-use super::subtree_sizes::Sizes;
 use super::tree::Tree;
 use std::sync::atomic::AtomicU32;
 
@@ -18,10 +19,10 @@ pub struct PostOrder {
 }
 
 impl PostOrder {
-    /// All offsets start at 0, which is already ρ's.
-    pub fn new(tree: &Tree) -> PostOrder {
-        let nodes = tree.children.num_vertices();
-        PostOrder { offset: atomic::zeroed_u32(nodes), post: atomic::zeroed_u32(nodes) }
+    /// From the sibling sums `before` of phase 2 (ρ's is 0, which is already its offset).
+    pub fn new(before: Vec<u32>) -> PostOrder {
+        let nodes = before.len();
+        PostOrder { offset: before.into_iter().map(AtomicU32::new).collect(), post: atomic::zeroed_u32(nodes) }
     }
 
     pub fn scanned_degree(tree: &Tree, v: u32) -> usize {
@@ -29,13 +30,13 @@ impl PostOrder {
     }
 
     /// One depth level; every node above it has its offset. A node writes its own post and the
-    /// offsets of its own children.
-    pub fn run_level(&self, tree: &Tree, sizes: &Sizes, frontier: &[u32]) {
+    /// offsets of its own children (which still hold their `before`).
+    pub fn run_level(&self, tree: &Tree, size: &[u32], frontier: &[u32]) {
         frontier::for_each(frontier, |v| {
             let offset = atomic::get(&self.offset, v);
-            atomic::set(&self.post, v, offset + sizes.size[v as usize]);
+            atomic::set(&self.post, v, offset + size[v as usize]);
             for &c in tree.children.neighbors(v) {
-                atomic::set(&self.offset, c, offset + sizes.before[c as usize]);
+                atomic::set(&self.offset, c, atomic::get(&self.offset, c) + offset);
             }
         });
     }

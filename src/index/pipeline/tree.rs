@@ -6,9 +6,15 @@
 //! depths, else `p`. Jump lengths then follow the skew-binary numbers, so a level-ancestor query and
 //! the lowest-common-ancestor walk below take O(log depth) steps, with three `u32` per vertex and no
 //! arithmetic that can overflow. The virtual root ρ is node `n` (depth 0, its own parent and jump).
+//!
+//! Beside them, every node keeps the first [`PATH_PREFIX_STEPS`] steps of its T-path as order keys
+//! ([`PathPrefix`]), as the GPU does (docs/ALGORITHMS.md, section 6): parent selection compares two
+//! candidates by reading two prefixes, and climbs the tree only when they agree.
 
 use super::levels::LevelBuckets;
+use super::path_prefix::{PathPrefix, PrefixSlot};
 use crate::graph::Csr;
+use crate::prefetch::prefetch;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -26,9 +32,12 @@ pub enum Branch {
 /// T while it grows: parent, depth, jump pointer and order key per node, written once when the node
 /// becomes final (a vertex writes only its own slot, so a whole level attaches in parallel). The four
 /// fields share one 16-byte slot: an ancestor walk touches one cache line per node it visits.
+/// The path prefixes live apart: a candidate reads only its parent's prefix, and an ancestor walk
+/// only nodes, so neither drags the other's bytes through the cache.
 #[derive(Debug)]
 pub struct GrowingTree {
     nodes: Vec<Node>,
+    prefixes: Vec<PrefixSlot>,
 }
 
 #[derive(Debug, Default)]
@@ -47,7 +56,9 @@ impl GrowingTree {
         let rho = n as u32;
         nodes[n].parent.store(rho, Relaxed);
         nodes[n].jump.store(rho, Relaxed);
-        GrowingTree { nodes }
+        // Every slot starts as the empty path, which is ρ's; the others are written on attach.
+        let prefixes = (0..=n).map(|_| PrefixSlot::default()).collect();
+        GrowingTree { nodes, prefixes }
     }
 
     /// The virtual root ρ.
@@ -76,8 +87,27 @@ impl GrowingTree {
         self.nodes[v as usize].key.load(Relaxed)
     }
 
+    /// The first steps of the T-path of the final node `v`.
+    #[inline]
+    pub fn prefix(&self, v: u32) -> PathPrefix {
+        self.prefixes[v as usize].load()
+    }
+
+    /// Asks for `v`'s prefix to be brought into the cache (a candidate will read it soon).
+    #[inline]
+    pub fn prefetch_prefix(&self, v: u32) {
+        prefetch(&self.prefixes, v as usize);
+    }
+
     /// Makes `v` (with order key `key`) a T-child of the final node `p`.
     pub fn attach(&self, v: u32, p: u32, key: u32) {
+        self.attach_with_prefix(v, p, key, self.prefix(p).extended(key));
+    }
+
+    /// [`Self::attach`] when the caller already holds `v`'s path prefix, `prefix(p).extended(key)`
+    /// (parent selection compared exactly that).
+    pub fn attach_with_prefix(&self, v: u32, p: u32, key: u32, prefix: PathPrefix) {
+        debug_assert_eq!(prefix, self.prefix(p).extended(key));
         let jp = self.jump(p);
         let jump = if self.depth(p) - self.depth(jp) == self.depth(jp) - self.depth(self.jump(jp)) {
             self.jump(jp)
@@ -89,6 +119,7 @@ impl GrowingTree {
         node.depth.store(self.depth(p) + 1, Relaxed);
         node.jump.store(jump, Relaxed);
         node.key.store(key, Relaxed);
+        self.prefixes[v as usize].store(prefix);
     }
 
     /// The ancestor of `v` at depth `d <= depth(v)`.
@@ -132,12 +163,13 @@ impl GrowingTree {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.nodes.len() * std::mem::size_of::<Node>()
+        self.nodes.len() * std::mem::size_of::<Node>() + self.prefixes.len() * std::mem::size_of::<PrefixSlot>()
     }
 
-    /// The parent and depth arrays (jump pointers are dropped: later phases do not need them).
-    pub fn into_parent_depth(self) -> (Vec<u32>, Vec<u32>) {
-        self.nodes.into_iter().map(|node| (node.parent.into_inner(), node.depth.into_inner())).unzip()
+    /// The finished T, its children lists ordered by `vertices_by_key` (all vertices in key order).
+    pub fn finish(self, vertices_by_key: &[u32]) -> Tree {
+        let prefetch_node = |v: u32| prefetch(&self.nodes, v as usize);
+        Tree::build(self.nodes.len(), |v| self.parent(v), |v| self.depth(v), prefetch_node, vertices_by_key)
     }
 }
 
@@ -150,27 +182,41 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// Builds from parents and depths (length `n + 1`, ρ last) and all vertices in key order.
-    /// Scattering vertices in key order by parent leaves every children list sorted by key: O(n).
-    pub fn build(parent: &[u32], depth: &[u32], vertices_by_key: &[u32]) -> Tree {
-        let nodes = parent.len();
+    /// Builds from every node's parent and depth (`nodes` nodes, ρ last) and all vertices in key
+    /// order. Scattering the vertices by parent, in key order, leaves every children list sorted by
+    /// key: O(n). The scatter runs backwards from each list's end, so the offsets themselves serve
+    /// as the cursors and end up as each list's start. Key order is random in memory: `hint` asks
+    /// for a vertex's parent a few vertices ahead.
+    pub fn build(
+        nodes: usize,
+        parent: impl Fn(u32) -> u32,
+        depth: impl Fn(u32) -> u32,
+        hint: impl Fn(u32),
+        vertices_by_key: &[u32],
+    ) -> Tree {
         let rho = (nodes - 1) as u32;
         let mut offsets = vec![0u64; nodes + 1];
-        for &v in vertices_by_key {
-            offsets[parent[v as usize] as usize + 1] += 1;
+        // Counting needs no order: by id, the parents are read in memory order.
+        for v in 0..rho {
+            offsets[parent(v) as usize] += 1;
         }
-        for i in 0..nodes {
-            offsets[i + 1] += offsets[i];
+        // Inclusive prefix sums: offsets[p] is where p's list ends.
+        for i in 1..nodes {
+            offsets[i] += offsets[i - 1];
         }
-        let mut cursor = offsets.clone();
+        offsets[nodes] = offsets[nodes - 1];
         let mut targets = vec![0u32; vertices_by_key.len()];
-        for &v in vertices_by_key {
-            let slot = &mut cursor[parent[v as usize] as usize];
+        const AHEAD: usize = 16;
+        for (i, &v) in vertices_by_key.iter().enumerate().rev() {
+            if let Some(&ahead) = i.checked_sub(AHEAD).and_then(|j| vertices_by_key.get(j)) {
+                hint(ahead);
+            }
+            let slot = &mut offsets[parent(v) as usize];
+            *slot -= 1;
             targets[*slot as usize] = v;
-            *slot += 1;
         }
         let children = Csr::from_parts(offsets, targets).expect("a parent array always gives a valid CSR");
-        let depth_levels = LevelBuckets::group(0..=rho, |v| depth[v as usize]);
+        let depth_levels = LevelBuckets::group(0..=rho, depth);
         Tree { children, depth_levels }
     }
 
@@ -206,6 +252,22 @@ mod tests {
             t.attach(v, p, v);
         }
         t
+    }
+
+    #[test]
+    fn prefixes_hold_the_first_keys_of_each_path() {
+        let t = small_tree();
+        assert_eq!(t.prefix(6), PathPrefix::EMPTY);
+        assert_eq!(&t.prefix(2).keys()[..4], &[0, 1, 2, u32::MAX]);
+        assert_eq!(&t.prefix(5).keys()[..3], &[3, 5, u32::MAX]);
+        // Past eight steps the prefix stops growing.
+        let n = 12;
+        let chain = GrowingTree::new(n);
+        chain.attach(0, n as u32, 0);
+        for v in 1..n as u32 {
+            chain.attach(v, v - 1, v);
+        }
+        assert_eq!(chain.prefix(11).keys(), [0, 1, 2, 3, 4, 5, 6, 7]);
     }
 
     #[test]
@@ -256,9 +318,8 @@ mod tests {
 
     #[test]
     fn built_tree_orders_children_by_key() {
-        let (parent, depth) = small_tree().into_parent_depth();
         // Key order 4, 1, 0, 3, 2, 5: children of 0 must come out as [4, 1].
-        let tree = Tree::build(&parent, &depth, &[4, 1, 0, 3, 2, 5]);
+        let tree = small_tree().finish(&[4, 1, 0, 3, 2, 5]);
         assert_eq!(tree.children.neighbors(0), &[4, 1]);
         assert_eq!(tree.children.neighbors(6), &[0, 3]);
         assert_eq!(tree.depth_levels.num_levels(), 4);
