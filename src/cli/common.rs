@@ -85,12 +85,19 @@ pub struct LabelOptions {
     pub index: Option<PathBuf>,
 }
 
+impl OrderKind {
+    /// The order this kind names, with `seed` for the random one.
+    pub fn with_seed(self, seed: u64) -> Order {
+        match self {
+            OrderKind::Lex => Order::Lex,
+            OrderKind::Random => Order::Random { seed },
+        }
+    }
+}
+
 impl LabelOptions {
     pub fn order(&self) -> Order {
-        match self.order {
-            OrderKind::Lex => Order::Lex,
-            OrderKind::Random => Order::Random { seed: self.seed },
-        }
+        self.order.with_seed(self.seed)
     }
 
     /// What to build (without `--index`).

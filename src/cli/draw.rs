@@ -5,7 +5,7 @@
 use super::common::{GraphArgs, OrderKind};
 use crate::draw::search_trace::search_overlay;
 use crate::draw::{self, ComponentMembers, EdgeKind, MAX_CAP, SearchOverlay, Sources, Subgraph};
-use crate::index::{Order, dfs};
+use crate::index::dfs;
 use crate::query::Engine;
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
@@ -80,10 +80,7 @@ pub fn run(args: DrawArgs) -> Result<()> {
         None => None,
     };
     let around = args.around.map(|id| ws.resolve(id)).transpose()?;
-    let order = match args.order {
-        OrderKind::Lex => Order::Lex,
-        OrderKind::Random => Order::Random { seed: args.seed },
-    };
+    let order = args.order.with_seed(args.seed);
     let labels = dfs::label(ws.dag(), dims, order).context("cannot label the graph")?;
     let engine = Engine::new(ws.dag(), &labels, component);
     let search: Option<SearchOverlay> = query.map(|((u, v), shown)| search_overlay(&engine, u, v, shown).0);
