@@ -2,7 +2,7 @@
 //! answer on queries, on generated graphs of every shape, the bundled graph and (when given) a folder
 //! of data sets. Integration tests call the same checks.
 
-use crate::backend::{LabelSpec, open_exactly};
+use crate::backend::{LabelRun, LabelSpec, build_labels, open_exactly};
 use crate::gpu::{Gpu, search};
 use crate::graph::generators::GeneratorSpec;
 use crate::graph::{Graph, io};
@@ -30,12 +30,14 @@ pub struct CaseResult {
     pub problems: Vec<String>,
 }
 
-/// The generated shapes every run checks.
-pub const GENERATED: [&str; 9] = [
+/// The generated shapes every run checks (the GPU running every level, deep ones included).
+pub const GENERATED: [&str; 11] = [
     "random:n=20000,deg=5,seed=1",
     "random:n=3000,deg=40,seed=2",
     "chain:n=100000",
     "ladder:k=60",
+    "ladder:k=3000",
+    "deep:n=30000,deg=2,depth=3000,seed=6",
     "tree:n=50000,arity=3",
     // 100 T-children per vertex: the hub path of the GPU's sibling sums.
     "tree:n=30000,arity=100",
@@ -52,7 +54,7 @@ pub fn run(
     report: &mut dyn FnMut(&CaseResult),
 ) -> Result<Vec<CaseResult>> {
     let mut results = Vec::new();
-    for case in [check_stepper()?, check_snapshots()?] {
+    for case in [check_stepper()?, check_snapshots()?, check_handover()?] {
         report(&case);
         results.push(case);
     }
@@ -183,6 +185,41 @@ fn check_stepper() -> Result<CaseResult> {
         vertices: dag.num_vertices(),
         edges: dag.num_edges(),
         label_checks: 2,
+        queries: 0,
+        problems,
+    })
+}
+
+/// Deep, narrow shapes, asked of the GPU as every front end asks (`backend::build_labels`): the GPU
+/// hands them to the CPU pipeline and says so, and the labels are still the DFS's; a wide graph
+/// stays on the GPU.
+fn check_handover() -> Result<CaseResult> {
+    let shapes = [
+        ("chain:n=200000", true),
+        ("ladder:k=20000", true),
+        ("deep:n=200000,deg=2,depth=20000,seed=7", true),
+        ("random:n=20000,deg=5,seed=1", false),
+    ];
+    let (dims, order) = (3, Order::Random { seed: 7 });
+    let (mut problems, mut vertices, mut edges) = (Vec::new(), 0, 0);
+    for (spec, narrow) in shapes {
+        let dag = Arc::new(spec.parse::<GeneratorSpec>()?.generate()?);
+        (vertices, edges) = (vertices + dag.num_vertices(), edges + dag.num_edges());
+        let LabelRun { labels, backend, fallback } =
+            build_labels(&dag, &LabelSpec::new(Backend::Gpu, dims, order), &mut NullSink)?;
+        let handed_over = fallback.as_deref().is_some_and(|reason| reason.contains("narrow"));
+        if narrow != handed_over || (backend == Backend::Cpu) != narrow {
+            problems.push(format!("{spec}: ran on the {}, fallback {fallback:?}", backend.title()));
+        }
+        if let Some(diff) = first_difference(&dfs::label(&dag, dims, order)?, &labels) {
+            problems.push(format!("{spec}: {diff}"));
+        }
+    }
+    Ok(CaseResult {
+        graph: "GPU handing deep, narrow graphs to the CPU pipeline (chain, ladder, deep; a wide one stays)".into(),
+        vertices,
+        edges,
+        label_checks: shapes.len(),
         queries: 0,
         problems,
     })

@@ -39,6 +39,10 @@ impl Backend {
     }
 }
 
+fn one() -> usize {
+    1
+}
+
 /// One step of a labeler. Serialised as JSON objects tagged by `"event"`, e.g.
 /// `{"event":"level_done","dim":0,"phase":"min_post",...}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -51,10 +55,22 @@ pub enum Event {
     RunStarted { backend: Backend, dims: usize, order: Order, vertices: u64, edges: u64 },
     /// A phase of one dimension begins.
     PhaseStarted { dim: usize, phase: Phase },
-    /// One BFS level of a phase is done. `level` counts the phase's steps from 0 in processing order
-    /// (bottom-up phases start at the deepest level). `queues` splits the frontier by the degree the
-    /// phase scans; `edges_scanned` is the sum of those degrees.
-    LevelDone { dim: usize, phase: Phase, level: usize, queues: QueueSizes, edges_scanned: u64, seconds: f64 },
+    /// One BFS level of a phase is done, or `span` consecutive ones reported together (`level` the
+    /// first): deep, narrow graphs have millions of tiny levels, whose events would cost more than
+    /// the levels themselves (see `index/pipeline/level_clock.rs`). `level` counts the phase's steps
+    /// from 0 in processing order (bottom-up phases start at the deepest level). `queues` splits the
+    /// frontier by the degree the phase scans; `edges_scanned` is the sum of those degrees (both summed
+    /// over a span).
+    LevelDone {
+        dim: usize,
+        phase: Phase,
+        level: usize,
+        #[serde(default = "one")]
+        span: usize,
+        queues: QueueSizes,
+        edges_scanned: u64,
+        seconds: f64,
+    },
     /// A phase of one dimension is done: totals over its levels.
     PhaseDone { dim: usize, phase: Phase, levels: usize, vertices: u64, edges_scanned: u64, seconds: f64 },
     /// A memory sample: the process's resident set (when the platform reports it) and the bytes held
@@ -292,6 +308,7 @@ mod tests {
                 dim: 1,
                 phase: Phase::PostOrder,
                 level: 0,
+                span: 1,
                 queues: QueueSizes { small: 1, medium: 0, large: 0 },
                 edges_scanned: 3,
                 seconds: 0.5,

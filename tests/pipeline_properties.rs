@@ -5,7 +5,7 @@ use grail::backend::{LabelSpec, build_labels};
 use grail::graph::Graph;
 use grail::index::labeler::{Cancelled, Driven, Status, Until, drive, run_to_end};
 use grail::index::order::splitmix64;
-use grail::index::pipeline::level_clock::TINY_BATCH;
+use grail::index::pipeline::level_clock::MAX_SPAN;
 use grail::index::pipeline::{ParentMethod, PipelineConfig, PipelineLabeler, WeightOverflow};
 use grail::index::{Labeler, Labels, Order, PhaseTable, dfs};
 use grail::telemetry::{Backend, Event, NullSink, Phase, Sink};
@@ -380,7 +380,7 @@ fn runs_to_the_end_take_many_levels_per_call() {
         let labels = loop {
             let advance = labeler.advance(Until::End, &mut events).unwrap();
             calls += 1;
-            levels += advance.steps.len();
+            levels += advance.steps.iter().map(|s| s.span).sum::<usize>();
             if advance.finished {
                 break labeler.take_labels().unwrap();
             }
@@ -388,6 +388,9 @@ fn runs_to_the_end_take_many_levels_per_call() {
         // Per dimension, the Kahn levels twice and T's depth levels (rho's on top) twice.
         assert_eq!(levels, 2 * (2 * 20_000 + 2 * 20_001), "every level reported once");
         assert!(calls < levels / 100, "{calls} calls for {levels} levels");
+        // A chain's levels are tiny: they are reported in spans, not one by one.
+        let events = events.iter().filter(|e| matches!(e, Event::LevelDone { .. })).count();
+        assert!(events < levels / 100, "{events} level events for {levels} levels");
         assert_same(&dfs::label(&dag, 2, Order::Random { seed: 1 }).unwrap(), &labels, "batched levels");
         check_telemetry(&dag, &events, 2, ParentMethod::Exact);
     }
@@ -486,9 +489,12 @@ fn cancel_stops_within_a_batch_of_tiny_levels() {
     let result = run_to_end(&mut labeler, &mut sink);
     assert!(result.unwrap_err().downcast_ref::<Cancelled>().is_some());
     let events = receive.recv().unwrap();
-    let levels = events.iter().filter(|e| matches!(e, Event::LevelDone { .. })).count();
-    // The third event came in a batch of tiny levels already run; none ran after it.
-    assert!((3..=TINY_BATCH).contains(&levels), "{levels} levels");
+    let spans: Vec<usize> =
+        events.iter().filter_map(|e| if let Event::LevelDone { span, .. } = e { Some(*span) } else { None }).collect();
+    let levels: usize = spans.iter().sum();
+    // The third event reported a span of tiny levels already run; none ran after it.
+    assert_eq!(spans.len(), 3);
+    assert!((3..=3 * MAX_SPAN).contains(&levels), "{levels} levels");
     assert_eq!(labeler.positions()[0].level, levels, "every level run was reported");
     assert!(matches!(events.last(), Some(Event::Cancelled)));
 }
@@ -533,15 +539,17 @@ fn check_telemetry(dag: &Graph, events: &[Event], dims: usize, method: ParentMet
                 panic!("{phase:?} of dim {dim} has no PhaseDone last");
             };
             let level_events = &mine[1..mine.len() - 1];
-            assert_eq!(level_events.len(), levels);
-            let (mut frontier_sum, mut edge_sum) = (0, 0);
-            for (i, e) in level_events.iter().enumerate() {
-                let Event::LevelDone { level, queues, edges_scanned, .. } = e else { unreachable!() };
-                assert_eq!(*level, i);
-                assert!(queues.total() > 0, "no empty levels");
+            // Every level once, in order: spans of tiny levels follow each other without gaps.
+            let (mut next, mut frontier_sum, mut edge_sum) = (0, 0, 0);
+            for e in level_events {
+                let Event::LevelDone { level, span, queues, edges_scanned, .. } = e else { unreachable!() };
+                assert_eq!(*level, next);
+                assert!(*span >= 1 && queues.total() >= *span as u64, "no empty levels");
+                next += span;
                 frontier_sum += queues.total();
                 edge_sum += edges_scanned;
             }
+            assert_eq!(next, levels);
             assert_eq!((frontier_sum, edge_sum), (vertices, edges_scanned), "{phase:?}: levels add up to the phase");
             assert_eq!((vertices, edges_scanned), expected_work(phase), "{phase:?}: the phase's documented work");
             seen.push(phase);

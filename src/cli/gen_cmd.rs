@@ -17,6 +17,7 @@ use std::time::Instant;
 #[command(after_help = "Specs (every random one takes a seed, so graphs can be regenerated):\n  \
     random:n=1000000,deg=50,seed=7     random DAG like the papers' home-made graphs\n  \
     chain:n=100000                     one long path\n  \
+    deep:n=200000,deg=2,depth=20000,seed=7   deep, narrow random DAG (20,000 Kahn levels)\n  \
     tree:n=100000,arity=3              a complete tree, edges parent -> child\n  \
     ladder:k=64                        diamond ladder (path counts double per rung)\n  \
     scalefree:n=10000,m=2,seed=1       preferential attachment, new -> old\n  \

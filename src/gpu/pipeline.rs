@@ -36,6 +36,38 @@ const ADVANCE_BUDGET: Duration = Duration::from_millis(50);
 pub const DEVICE_USED: &str = "gpu used (whole device)";
 pub const DEVICE_TOTAL: &str = "gpu total";
 
+/// Deep, narrow graphs: once dimension 0's parent selection has found this many Kahn levels (and
+/// every time as many again), a labeler that may hand over checks their average width.
+const NARROW_CHECK_LEVELS: usize = 128;
+/// Kahn levels averaging fewer vertices than this are cheaper on the CPU pipeline: a GPU level
+/// costs tens of microseconds of launches and waits whatever its size, a CPU level of this size a
+/// few microseconds.
+const NARROW_WIDTH: u64 = 1024;
+
+/// A labeler that may hand over stops with this error when the graph turned out deep and narrow
+/// (see [`GpuLabeler::handing_over_narrow_graphs`]); the back-end switch then runs the CPU
+/// pipeline and says why.
+#[derive(Debug)]
+pub struct NarrowGraph {
+    pub levels: usize,
+    pub vertices: u64,
+}
+
+impl std::fmt::Display for NarrowGraph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a deep, narrow graph: its first {} Kahn levels average {} vertices, and a GPU level costs \
+             tens of microseconds of launches and waits however small it is; the CPU pipeline runs \
+             such levels faster",
+            self.levels,
+            self.vertices / self.levels.max(1) as u64
+        )
+    }
+}
+
+impl std::error::Error for NarrowGraph {}
+
 /// The phases in the order a dimension runs them.
 const PHASES: [Phase; 4] = [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost];
 
@@ -82,6 +114,8 @@ pub struct GpuLabeler {
     cancel: Arc<AtomicBool>,
     /// Device time of the phases so far (pauses between steps excluded).
     compute_seconds: f64,
+    /// Whether to stop with [`NarrowGraph`] on a deep, narrow graph.
+    hand_over_narrow: bool,
 }
 
 impl GpuLabeler {
@@ -118,7 +152,26 @@ impl GpuLabeler {
             failed: None,
             cancel: Arc::new(AtomicBool::new(false)),
             compute_seconds: 0.0,
+            hand_over_narrow: false,
         })
+    }
+
+    /// Makes dimension 0's parent selection stop with [`NarrowGraph`] when the Kahn levels found so
+    /// far are many and narrow (checked every [`NARROW_CHECK_LEVELS`] levels), before the GPU spends
+    /// more than a few milliseconds on them.
+    pub fn handing_over_narrow_graphs(mut self) -> GpuLabeler {
+        self.hand_over_narrow = true;
+        self
+    }
+
+    /// Whether the Kahn levels found so far call for [`NarrowGraph`].
+    fn narrow(&self) -> Option<NarrowGraph> {
+        let levels = self.run.levels.len();
+        if !self.hand_over_narrow || self.run.levels_complete || !levels.is_multiple_of(NARROW_CHECK_LEVELS) {
+            return None;
+        }
+        let vertices: u64 = self.run.levels.iter().map(LevelQueues::vertices).sum();
+        (vertices < NARROW_WIDTH * levels as u64).then_some(NarrowGraph { levels, vertices })
     }
 
     /// Runs levels up to `until`: one level, or the rest of the current phase (at most about
@@ -164,6 +217,9 @@ impl GpuLabeler {
                     self.run.start_dimension(keys, roots)?;
                 }
             }
+            if let Some(narrow) = self.narrow() {
+                return Err(narrow.into());
+            }
             let cursor = self.cursor.as_mut().expect("set above");
             self.run.mark(cursor.pending.len())?;
             let (record, more) = self.run.run_level(phase, cursor.step)?;
@@ -176,6 +232,7 @@ impl GpuLabeler {
                 dim,
                 phase,
                 level: cursor.step - 1,
+                span: 1,
                 levels: if more { self.run.levels.len() } else { cursor.step },
                 phase_finished: !more,
                 dimension_finished: last_of_dimension,
@@ -877,7 +934,7 @@ impl<'g> DeviceRun<'g> {
             let seconds = self.marks[i].elapsed_ms(&self.marks[i + 1])? as f64 / 1e3;
             total += seconds;
             let (level, queues, edges_scanned) = (r.level, r.queues, r.edges_scanned);
-            sink.emit(Event::LevelDone { dim, phase, level, queues, edges_scanned, seconds });
+            sink.emit(Event::LevelDone { dim, phase, level, span: 1, queues, edges_scanned, seconds });
         }
         Ok(total)
     }

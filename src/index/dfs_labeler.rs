@@ -59,6 +59,7 @@ impl Labeler for DfsLabeler {
                     dim,
                     phase: Phase::Dfs,
                     level: 0,
+                    span: 1,
                     levels: 1,
                     phase_finished: true,
                     dimension_finished: true,

@@ -32,8 +32,10 @@ pub enum Until {
 pub struct LevelStep {
     pub dim: usize,
     pub phase: Phase,
-    /// The level just run (a step index within the phase, from 0 in processing order).
+    /// The level just run (a step index within the phase, from 0 in processing order); with `span`
+    /// above 1, the last of that many consecutive levels run (tiny levels are reported together).
     pub level: usize,
+    pub span: usize,
     /// The phase's number of levels.
     pub levels: usize,
     /// The step finished the phase.
@@ -159,6 +161,13 @@ pub trait Labeler: Send {
 
     /// Back to the start: same graph and settings; work, labels and cancellation cleared.
     fn reset(&mut self);
+
+    /// Why this labeler runs on another back end than the one asked for, when it decided that itself
+    /// mid-run (a GPU run handing a deep, narrow graph to the CPU pipeline); `None` otherwise.
+    /// Fallbacks decided before a run are `backend::Opened::fallback`.
+    fn handed_over(&self) -> Option<&str> {
+        None
+    }
 
     /// What is known so far of dimension `dim`, on graphs of at most [`SNAPSHOT_MAX_VERTICES`]
     /// vertices; `None` elsewhere or where the back end has no view inside a run (the DFS, whose

@@ -40,9 +40,9 @@ impl PhaseTable {
                 seconds: 0.0,
                 done: false,
             }),
-            &Event::LevelDone { dim, phase, queues, edges_scanned, seconds, .. } => {
+            &Event::LevelDone { dim, phase, span, queues, edges_scanned, seconds, .. } => {
                 if let Some(row) = self.row_mut(dim, phase) {
-                    row.levels_done += 1;
+                    row.levels_done += span;
                     row.vertices += queues.total();
                     row.edges_scanned += edges_scanned;
                     row.seconds += seconds;
@@ -70,19 +70,21 @@ mod tests {
     #[test]
     fn table_folds_levels_then_takes_the_phase_totals() {
         let mut table = PhaseTable::default();
-        let level = |level, small, edges| Event::LevelDone {
+        let level = |level, span, small, edges| Event::LevelDone {
             dim: 1,
             phase: Phase::MinPost,
             level,
+            span,
             queues: QueueSizes { small, medium: 0, large: 1 },
             edges_scanned: edges,
             seconds: 0.25,
         };
         table.apply(&Event::PhaseStarted { dim: 1, phase: Phase::MinPost });
-        table.apply(&level(0, 2, 10));
-        table.apply(&level(1, 3, 5));
+        table.apply(&level(0, 1, 2, 10));
+        // Three tiny levels reported together.
+        table.apply(&level(1, 3, 3, 5));
         let row = &table.rows[0];
-        assert_eq!((row.levels_done, row.vertices, row.edges_scanned, row.seconds, row.done), (2, 7, 15, 0.5, false));
+        assert_eq!((row.levels_done, row.vertices, row.edges_scanned, row.seconds, row.done), (4, 7, 15, 0.5, false));
         table.apply(&Event::PhaseDone {
             dim: 1,
             phase: Phase::MinPost,

@@ -6,12 +6,13 @@
 //! [`GeneratorSpec`] parses the CLI's `kind:key=value,...` strings.
 //!
 //! Families: [`random_dag`] (the papers' random DAGs), [`random_digraph`] (cycles, for condensation),
-//! [`chain`] (deepest), [`tree`], [`diamond_ladder`] (exponential path counts), [`scale_free`]
+//! [`chain`] (deepest), [`deep_dag`] (deep and narrow, with cross edges), [`tree`], [`diamond_ladder`] (exponential path counts), [`scale_free`]
 //! (Barabási–Albert, like the benchmark's ba10k graphs), [`wide_fan`] (degree > 10,000 hubs) and
 //! [`many_roots`] (uniprot-like: one sink, almost all roots). Absurd parameters are errors, checked
 //! before anything large is allocated.
 
 mod chain;
+mod deep;
 mod digraph;
 mod fan;
 mod ladder;
@@ -24,6 +25,7 @@ mod spec;
 mod tree;
 
 pub use chain::chain;
+pub use deep::deep_dag;
 pub use digraph::random_digraph;
 pub use fan::wide_fan;
 pub use ladder::diamond_ladder;

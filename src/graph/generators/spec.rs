@@ -2,7 +2,7 @@
 //! (`random:n=1000000,deg=50,seed=7`). `Display` writes the canonical form, which parses back to the
 //! same spec, so a run can print exactly what it generated.
 
-use super::{chain, diamond_ladder, many_roots, random_dag, random_digraph, scale_free, tree, wide_fan};
+use super::{chain, deep_dag, diamond_ladder, many_roots, random_dag, random_digraph, scale_free, tree, wide_fan};
 use crate::graph::Graph;
 use anyhow::{Context, Result, anyhow, bail};
 use std::collections::BTreeMap;
@@ -14,6 +14,7 @@ use std::str::FromStr;
 pub enum GeneratorSpec {
     Random { n: usize, deg: f64, seed: u64 },
     Chain { n: usize },
+    Deep { n: usize, deg: f64, depth: usize, seed: u64 },
     Tree { n: usize, arity: usize },
     Ladder { k: usize },
     ScaleFree { n: usize, m: usize, seed: u64 },
@@ -26,6 +27,7 @@ pub enum GeneratorSpec {
 const KINDS: &[(&str, &[&str])] = &[
     ("random", &["n", "deg", "seed"]),
     ("chain", &["n"]),
+    ("deep", &["n", "deg", "depth", "seed"]),
     ("tree", &["n", "arity"]),
     ("ladder", &["k"]),
     ("scalefree", &["n", "m", "seed"]),
@@ -52,6 +54,7 @@ impl GeneratorSpec {
         match *self {
             GeneratorSpec::Random { n, deg, seed } => random_dag(n, deg, seed),
             GeneratorSpec::Chain { n } => chain(n),
+            GeneratorSpec::Deep { n, deg, depth, seed } => deep_dag(n, deg, depth, seed),
             GeneratorSpec::Tree { n, arity } => tree(n, arity),
             GeneratorSpec::Ladder { k } => diamond_ladder(k),
             GeneratorSpec::ScaleFree { n, m, seed } => scale_free(n, m, seed),
@@ -73,6 +76,7 @@ impl fmt::Display for GeneratorSpec {
         match self {
             GeneratorSpec::Random { n, deg, seed } => write!(f, "random:n={n},deg={deg},seed={seed}"),
             GeneratorSpec::Chain { n } => write!(f, "chain:n={n}"),
+            GeneratorSpec::Deep { n, deg, depth, seed } => write!(f, "deep:n={n},deg={deg},depth={depth},seed={seed}"),
             GeneratorSpec::Tree { n, arity } => write!(f, "tree:n={n},arity={arity}"),
             GeneratorSpec::Ladder { k } => write!(f, "ladder:k={k}"),
             GeneratorSpec::ScaleFree { n, m, seed } => write!(f, "scalefree:n={n},m={m},seed={seed}"),
@@ -96,6 +100,12 @@ impl FromStr for GeneratorSpec {
         let spec = match kind {
             "random" => GeneratorSpec::Random { n: values.int("n")?, deg: values.float("deg")?, seed: values.seed()? },
             "chain" => GeneratorSpec::Chain { n: values.int("n")? },
+            "deep" => GeneratorSpec::Deep {
+                n: values.int("n")?,
+                deg: values.float("deg")?,
+                depth: values.int("depth")?,
+                seed: values.seed()?,
+            },
             "tree" => GeneratorSpec::Tree { n: values.int("n")?, arity: values.int("arity")? },
             "ladder" => GeneratorSpec::Ladder { k: values.int("k")? },
             "scalefree" => GeneratorSpec::ScaleFree { n: values.int("n")?, m: values.int("m")?, seed: values.seed()? },
@@ -182,6 +192,10 @@ mod tests {
         let cases = [
             ("random:n=1000000,deg=50,seed=7", GeneratorSpec::Random { n: 1_000_000, deg: 50.0, seed: 7 }),
             ("chain:n=100000", GeneratorSpec::Chain { n: 100_000 }),
+            (
+                "deep:n=200000,deg=2,depth=20000,seed=7",
+                GeneratorSpec::Deep { n: 200_000, deg: 2.0, depth: 20_000, seed: 7 },
+            ),
             ("tree:n=1000,arity=3", GeneratorSpec::Tree { n: 1000, arity: 3 }),
             ("ladder:k=40", GeneratorSpec::Ladder { k: 40 }),
             ("scalefree:n=10000,m=2,seed=1", GeneratorSpec::ScaleFree { n: 10_000, m: 2, seed: 1 }),

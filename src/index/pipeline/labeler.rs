@@ -41,7 +41,16 @@ pub struct PipelineLabeler {
     call_budget: Duration,
     /// Where dimensions running in parallel collect their events and steps; kept between calls,
     /// so that a deep graph's thousands of calls do not each allocate them afresh.
-    buffers: Vec<(Vec<Event>, Vec<LevelStep>)>,
+    buffers: Vec<Buffers>,
+}
+
+/// One parallel dimension's events and steps, on cache lines of its own (the vectors' lengths
+/// change as levels end).
+#[derive(Default)]
+#[repr(align(128))]
+struct Buffers {
+    events: Vec<Event>,
+    steps: Vec<LevelStep>,
 }
 
 impl fmt::Debug for PipelineLabeler {
@@ -92,6 +101,13 @@ impl PipelineLabeler {
     /// default); zero makes every call run one level, as `Until::Level` does.
     pub fn with_call_budget(mut self, budget: Duration) -> PipelineLabeler {
         self.call_budget = budget;
+        self
+    }
+
+    /// Uses `token` as the cancel flag (a labeler taking over another's run keeps the flag its
+    /// caller already holds).
+    pub fn with_cancel_token(mut self, token: Arc<AtomicBool>) -> PipelineLabeler {
+        self.cancel = token;
         self
     }
 
@@ -201,14 +217,14 @@ impl PipelineLabeler {
         let results: Vec<Result<()>> = runs
             .par_iter_mut()
             .zip(buffers.par_iter_mut())
-            .map(|(run, (events, steps))| run.run(&ctx, goal, stop, events, steps))
+            .map(|(run, b)| run.run(&ctx, goal, stop, &mut b.events, &mut b.steps))
             .collect();
         let mut error = None;
-        for (result, (events, run_steps)) in results.into_iter().zip(buffers.iter_mut()) {
-            for event in events.drain(..) {
+        for (result, b) in results.into_iter().zip(buffers.iter_mut()) {
+            for event in b.events.drain(..) {
                 sink.emit(event);
             }
-            steps.append(run_steps);
+            steps.append(&mut b.steps);
             if let Err(e) = result {
                 error.get_or_insert(e);
             }

@@ -1,37 +1,51 @@
-//! Timing levels without letting the clock dominate deep, narrow graphs.
+//! Timing and reporting levels without letting either dominate deep, narrow graphs.
 //!
-//! Reading the clock costs about 30 ns, as much as a level of one vertex does: on a chain (a Kahn
-//! level and a depth level per vertex) a reading per level was a third of the whole run. So a tiny
-//! level (see [`is_tiny`]) is not timed alone: its `LevelDone` event waits, with those of the tiny
-//! levels after it, up to [`TINY_BATCH`] of them, and the next reading gives each an equal share of
-//! the time since the previous one. Any other level gets a reading of its own: the caller flushes
-//! the waiting ones when it starts (a level's size is known before it runs). Events therefore
-//! reach the sink in order, tiny ones in small groups; phase totals are exact either way.
+//! Reading the clock costs about 30 ns, as much as a level of one vertex does, and so does an event
+//! (the driver folds every one into tables; dimensions running in parallel hand theirs over on one
+//! thread). On a chain (a Kahn level and a depth level per vertex) a reading and an event per level
+//! were most of the run, and with several dimensions in parallel the hand-over made it slower than
+//! one thread. So consecutive tiny levels (see [`is_tiny`]) share one `LevelDone` event, whose
+//! `span` says how many levels it covers (queues and edges summed), up to [`MAX_SPAN`] of them, and
+//! one clock reading. Any other level gets an event and a reading of its own: the caller flushes
+//! the waiting span when it starts (a level's size is known before it runs). Events therefore reach
+//! the sink in order; phase totals are exact either way.
 
-use crate::telemetry::{Event, Sink};
+use crate::telemetry::{Event, Phase, QueueSizes, Sink};
 use std::time::Instant;
 
-/// The most tiny levels whose events wait for one clock reading.
-pub const TINY_BATCH: usize = 32;
+/// The most tiny levels one event covers. Large enough that a chain's events cost nothing beside
+/// its levels, small enough that a cancelled run reports its last levels promptly.
+pub const MAX_SPAN: usize = 1024;
 
 /// A level whose frontier and scanned edges together stay below this is tiny.
 const TINY_WORK: u64 = 64;
 
-/// Whether a level is too small to be worth a clock reading of its own.
+/// Whether a level is too small to be worth a clock reading and an event of its own.
 pub fn is_tiny(vertices: u64, edges: u64) -> bool {
     vertices + edges < TINY_WORK
 }
 
-/// The clock of one call's run of levels and the level events waiting for a reading.
+/// One level that just ended (or, waiting in the clock, a span of tiny ones from `level` on).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    pub dim: usize,
+    pub phase: Phase,
+    pub level: usize,
+    pub queues: QueueSizes,
+    pub edges: u64,
+}
+
+/// The clock of one call's run of levels and the span of tiny levels waiting for a reading.
 #[derive(Debug)]
 pub struct LevelClock {
     since: Instant,
-    pending: Vec<Event>,
+    /// The first level waiting, with the queues and edges of the whole span, and its length.
+    pending: Option<(Level, usize)>,
 }
 
 impl LevelClock {
     pub fn start() -> LevelClock {
-        LevelClock { since: Instant::now(), pending: Vec::with_capacity(TINY_BATCH) }
+        LevelClock { since: Instant::now(), pending: None }
     }
 
     /// The last reading.
@@ -42,37 +56,43 @@ impl LevelClock {
     /// Seconds since the last reading, for work outside levels (starting or finishing a phase).
     /// Call only with no level waiting (after [`Self::flush`]).
     pub fn lap(&mut self) -> f64 {
-        debug_assert!(self.pending.is_empty(), "levels waiting for their time");
+        debug_assert!(self.pending.is_none(), "levels waiting for their time");
         let now = Instant::now();
         let seconds = now.duration_since(self.since).as_secs_f64();
         self.since = now;
         seconds
     }
 
-    /// A level just ended with this `LevelDone` event (its `seconds` is filled in here). Emits it,
-    /// and any waiting before it, unless it is tiny and the batch has room. Returns the seconds
+    /// `level` just ended. A tiny level joins the waiting span (of the same dimension and phase)
+    /// unless that is full; any other level is emitted at once, after the span. Returns the seconds
     /// given out to the events emitted.
-    pub fn level_done(&mut self, event: Event, tiny: bool, sink: &mut dyn Sink) -> f64 {
-        self.pending.push(event);
-        if tiny && self.pending.len() < TINY_BATCH { 0.0 } else { self.flush(sink) }
-    }
-
-    /// Emits the waiting level events, sharing the time since the last reading among them; returns
-    /// that time (0 when none waits).
-    pub fn flush(&mut self, sink: &mut dyn Sink) -> f64 {
-        if self.pending.is_empty() {
+    #[inline]
+    pub fn level_done(&mut self, level: Level, tiny: bool, sink: &mut dyn Sink) -> f64 {
+        if tiny
+            && let Some((first, span)) = &mut self.pending
+            && (first.dim, first.phase) == (level.dim, level.phase)
+            && *span < MAX_SPAN
+        {
+            *span += 1;
+            first.queues = first.queues.merged(level.queues);
+            first.edges += level.edges;
             return 0.0;
         }
+        let waited = self.flush(sink);
+        self.pending = Some((level, 1));
+        if tiny { waited } else { waited + self.flush(sink) }
+    }
+
+    /// Emits the waiting span with the time since the last reading; returns that time (0 when
+    /// nothing waits).
+    pub fn flush(&mut self, sink: &mut dyn Sink) -> f64 {
+        let Some((Level { dim, phase, level, queues, edges }, span)) = self.pending.take() else {
+            return 0.0;
+        };
         let now = Instant::now();
         let seconds = now.duration_since(self.since).as_secs_f64();
         self.since = now;
-        let share = seconds / self.pending.len() as f64;
-        for mut event in self.pending.drain(..) {
-            if let Event::LevelDone { seconds, .. } = &mut event {
-                *seconds = share;
-            }
-            sink.emit(event);
-        }
+        sink.emit(Event::LevelDone { dim, phase, level, span, queues, edges_scanned: edges, seconds });
         seconds
     }
 }
@@ -80,49 +100,63 @@ impl LevelClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::telemetry::{Phase, QueueSizes};
 
-    fn level(level: usize) -> Event {
+    fn level(level: usize) -> Level {
         let queues = QueueSizes { small: 1, medium: 0, large: 0 };
-        Event::LevelDone { dim: 0, phase: Phase::MinPost, level, queues, edges_scanned: 1, seconds: -1.0 }
+        Level { dim: 0, phase: Phase::MinPost, level, queues, edges: 1 }
     }
 
-    fn seconds(event: &Event) -> f64 {
+    fn fields(event: &Event) -> (usize, usize, u64, u64, f64) {
         match event {
-            Event::LevelDone { seconds, .. } => *seconds,
+            Event::LevelDone { level, span, queues, edges_scanned, seconds, .. } => {
+                (*level, *span, queues.total(), *edges_scanned, *seconds)
+            }
             other => panic!("not a level: {other:?}"),
         }
     }
 
     #[test]
-    fn tiny_levels_wait_for_a_batch_and_share_its_time() {
+    fn tiny_levels_share_one_event_up_to_a_full_span() {
         let mut clock = LevelClock::start();
         let mut events: Vec<Event> = Vec::new();
         let mut given = 0.0;
-        for i in 0..TINY_BATCH - 1 {
+        for i in 0..MAX_SPAN {
             given += clock.level_done(level(i), true, &mut events);
         }
         assert!(events.is_empty(), "tiny levels wait");
         std::thread::sleep(std::time::Duration::from_millis(2));
-        given += clock.level_done(level(TINY_BATCH - 1), true, &mut events);
-        assert_eq!(events.len(), TINY_BATCH, "a full batch is emitted");
-        let levels: Vec<usize> =
-            events.iter().map(|e| if let Event::LevelDone { level, .. } = e { *level } else { 0 }).collect();
-        assert_eq!(levels, (0..TINY_BATCH).collect::<Vec<_>>(), "in order");
-        let first = seconds(&events[0]);
-        assert!(first > 0.0 && events.iter().all(|e| seconds(e) == first), "equal shares");
-        assert!((first * TINY_BATCH as f64 - given).abs() < 1e-9 && given >= 0.002);
+        // The next tiny level does not fit: the full span goes out, the new one waits.
+        given += clock.level_done(level(MAX_SPAN), true, &mut events);
+        assert_eq!(events.len(), 1);
+        let (first, span, vertices, edges, seconds) = fields(&events[0]);
+        assert_eq!((first, span, vertices, edges), (0, MAX_SPAN, MAX_SPAN as u64, MAX_SPAN as u64));
+        assert!(seconds >= 0.002 && (seconds - given).abs() < 1e-12);
+        given += clock.flush(&mut events);
+        assert_eq!(fields(&events[1]).0..fields(&events[1]).0 + fields(&events[1]).1, MAX_SPAN..MAX_SPAN + 1);
+        assert!(given >= seconds);
     }
 
     #[test]
-    fn a_level_that_is_not_tiny_is_timed_at_once_with_those_waiting() {
+    fn a_level_that_is_not_tiny_gets_its_own_event_after_the_waiting_span() {
         let mut clock = LevelClock::start();
         let mut events: Vec<Event> = Vec::new();
         clock.level_done(level(0), true, &mut events);
-        let given = clock.level_done(level(1), false, &mut events);
-        assert_eq!(events.len(), 2);
-        assert!(given >= 0.0 && seconds(&events[1]) >= 0.0);
+        clock.level_done(level(1), true, &mut events);
+        let given = clock.level_done(level(2), false, &mut events);
+        assert_eq!(events.iter().map(|e| (fields(e).0, fields(e).1)).collect::<Vec<_>>(), vec![(0, 2), (2, 1)]);
+        assert!(given >= 0.0 && fields(&events[1]).4 >= 0.0);
         assert_eq!(clock.flush(&mut events), 0.0, "nothing left");
         assert!(is_tiny(1, 1) && !is_tiny(10, 60));
+    }
+
+    #[test]
+    fn spans_never_mix_phases() {
+        let mut clock = LevelClock::start();
+        let mut events: Vec<Event> = Vec::new();
+        clock.level_done(level(0), true, &mut events);
+        let other = Level { phase: Phase::PostOrder, ..level(0) };
+        clock.level_done(other, true, &mut events);
+        clock.flush(&mut events);
+        assert_eq!(events.len(), 2);
     }
 }

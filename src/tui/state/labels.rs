@@ -236,7 +236,7 @@ impl LabelsState {
                 self.frontier.insert(dim, Frontier { phase, levels: Vec::new(), dropped: 0, done: false });
                 self.log_line(format!("dim {dim}: {phase} started"));
             }
-            &Event::LevelDone { dim, phase, level, queues, edges_scanned, .. } => {
+            &Event::LevelDone { dim, phase, level, span, queues, edges_scanned, .. } => {
                 if let Some(f) = self.frontier.get_mut(&dim).filter(|f| f.phase == phase) {
                     if f.levels.len() < MAX_LEVELS {
                         f.levels.push(queues);
@@ -245,8 +245,13 @@ impl LabelsState {
                     }
                 }
                 if self.stepping {
+                    let levels = if span > 1 {
+                        format!("levels {level}-{}", level + span - 1)
+                    } else {
+                        format!("level {level}")
+                    };
                     self.log_line(format!(
-                        "dim {dim}: {phase} level {level}: {} small, {} medium, {} large, {} edges",
+                        "dim {dim}: {phase} {levels}: {} small, {} medium, {} large, {} edges",
                         queues.small,
                         queues.medium,
                         queues.large,

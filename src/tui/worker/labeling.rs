@@ -155,7 +155,7 @@ impl Session {
         let status_of = |labeler: &dyn Labeler| LabelStatus {
             config,
             backend: labeler.backend(),
-            fallback: fallback.clone(),
+            fallback: fallback.clone().or_else(|| labeler.handed_over().map(str::to_string)),
             status: labeler.status(),
             positions: labeler.positions(),
             seconds: labeler.seconds(),

@@ -7,6 +7,10 @@
 //! printed from inside the library. The command line prints it, the explorer shows it, `--json`
 //! carries it.
 
+mod handover;
+
+pub use handover::GpuOrCpu;
+
 use crate::gpu::pipeline::GpuLabeler;
 use crate::graph::Graph;
 use crate::index::labeler::{Cancelled, run_to_end};
@@ -57,11 +61,13 @@ pub struct Opened {
 }
 
 /// Opens the labeler for `spec` on `dag`. A GPU request without a usable GPU opens the CPU pipeline
-/// and says why in [`Opened::fallback`].
+/// and says why in [`Opened::fallback`]; with a GPU it opens [`GpuOrCpu`], which hands a deep,
+/// narrow graph to the CPU pipeline when it finds one (and says so through
+/// [`Labeler::handed_over`]).
 pub fn open(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Opened> {
     match spec.backend {
-        Backend::Gpu => match open_exactly(dag, spec) {
-            Ok(labeler) => Ok(Opened { labeler, fallback: None }),
+        Backend::Gpu => match GpuOrCpu::new(dag, spec) {
+            Ok(labeler) => Ok(Opened { labeler: Box::new(labeler), fallback: None }),
             Err(reason) => {
                 let labeler = open_exactly(dag, &spec.with_backend(Backend::Cpu))?;
                 Ok(Opened { labeler, fallback: Some(format!("{reason:#}")) })
@@ -98,8 +104,9 @@ pub struct LabelRun {
     pub fallback: Option<String>,
 }
 
-/// Labels `dag` as `spec` asks, emitting telemetry into `sink`. A GPU that is missing or fails
-/// half-way hands the work to the CPU pipeline; the returned run and an [`Event::Fallback`] say so.
+/// Labels `dag` as `spec` asks, emitting telemetry into `sink`. A GPU that is missing, fails
+/// half-way or finds a deep, narrow graph hands the work to the CPU pipeline; the returned run and
+/// an [`Event::Fallback`] say so.
 pub fn build_labels(dag: &Arc<Graph>, spec: &LabelSpec, sink: &mut dyn Sink) -> Result<LabelRun> {
     let Opened { mut labeler, fallback } = open(dag, spec)?;
     let backend = labeler.backend();
@@ -107,7 +114,10 @@ pub fn build_labels(dag: &Arc<Graph>, spec: &LabelSpec, sink: &mut dyn Sink) -> 
         sink.emit(Event::Fallback { requested: spec.backend, ran: backend, reason: reason.clone() });
     }
     match run_to_end(labeler.as_mut(), sink) {
-        Ok(labels) => Ok(LabelRun { labels, backend, fallback }),
+        Ok(labels) => {
+            let fallback = fallback.or_else(|| labeler.handed_over().map(str::to_string));
+            Ok(LabelRun { labels, backend: labeler.backend(), fallback })
+        }
         Err(e) if backend == Backend::Gpu && e.downcast_ref::<Cancelled>().is_none() => {
             let reason = format!("{:#}", e.context("GPU labeling failed"));
             sink.emit(Event::Fallback { requested: Backend::Gpu, ran: Backend::Cpu, reason: reason.clone() });
