@@ -278,6 +278,51 @@ extern "C" __global__ void select_block(const u32* queue, u32 count, const u64* 
     }
 }
 
+// Hubs: a vertex with more candidate parents than one block scans quickly (uniprot's sink has 1.5
+// million: one block took 6 ms per dimension). The large queue is split over gridDim.y blocks per
+// vertex, each leaving its share's best in partial[blockIdx.x * gridDim.y + blockIdx.y];
+// `select_hub_finish` reduces them. "Precedes" is a strict total order, so any grouping of the
+// reduction finds the same parent.
+extern "C" __global__ void select_hub_partial(const u32* queue, u32 count, const u64* poff, const u32* padj,
+                                              const Node* T, const u32* P, u32* partial) {
+    __shared__ u32 warp_bests[32];
+    u32 v = queue[blockIdx.x];
+    u32 kv = T[v].key;
+    u32 best = NONE;
+    Prefix bp;
+    u64 stride = (u64)blockDim.x * gridDim.y;
+    for (u64 e = poff[v] + (u64)blockIdx.y * blockDim.x + threadIdx.x; e < poff[v + 1]; e += stride) {
+        u32 p = padj[e];
+        offer(T, p, load_prefix(P, p), best, bp, kv);
+    }
+    best = warp_best(T, P, best, kv);
+    if (threadIdx.x % WARP_SIZE == 0) warp_bests[threadIdx.x / WARP_SIZE] = best;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        best = threadIdx.x < blockDim.x / WARP_SIZE ? warp_bests[threadIdx.x] : NONE;
+        best = warp_best(T, P, best, kv);
+        if (threadIdx.x == 0) partial[(u64)blockIdx.x * gridDim.y + blockIdx.y] = best;
+    }
+}
+
+// A warp per vertex of the large queue: the best of its `splits` partial bests becomes its parent.
+extern "C" __global__ void select_hub_finish(const u32* queue, u32 count, u32 splits, const u32* partial, Node* T,
+                                             u32* P) {
+    u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
+    u32 lane = threadIdx.x % WARP_SIZE;
+    if (i >= count) return;
+    u32 v = queue[i];
+    u32 kv = T[v].key;
+    u32 best = NONE;
+    Prefix bp;
+    for (u32 s = lane; s < splits; s += WARP_SIZE) {
+        u32 p = partial[(u64)i * splits + s];
+        if (p != NONE) offer(T, p, load_prefix(P, p), best, bp, kv);
+    }
+    best = warp_best(T, P, best, kv);
+    if (lane == 0) attach(T, P, v, best);
+}
+
 // Release: each vertex of the level takes one from its children's pending-parent counts; a child
 // whose last parent this was is ready and joins the next level's queues. Queue by out-degree.
 extern "C" __global__ void release_small(const u32* queue, u32 count, const u64* poff, const u64* coff,
@@ -340,7 +385,7 @@ extern "C" __global__ void push_sizes(const u32* bins, u32 n, u32 base0, u32 cou
 // Exclusive prefix sums of size[] over the vertices vertex_at(0), ..., vertex_at(count - 1), in that
 // order, written to offset[]. Called by every thread of one block of SCAN_BLOCK_THREADS.
 template <typename At>
-__device__ void block_offsets(u32 count, At vertex_at, const u32* size, u32* offset) {
+__device__ u32 block_offsets(u32 count, At vertex_at, const u32* size, u32* offset) {
     __shared__ u32 warp_sums[SCAN_BLOCK_THREADS / WARP_SIZE];
     __shared__ u32 carry;
     u32 lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE, warps = blockDim.x / WARP_SIZE;
@@ -372,6 +417,7 @@ __device__ void block_offsets(u32 count, At vertex_at, const u32* size, u32* off
         if (threadIdx.x == blockDim.x - 1) carry = inclusive;
         __syncthreads();
     }
+    return carry;
 }
 
 // The scratch a hub of `count` T-children sorts in: the next power of two (bitonic sort).
@@ -469,6 +515,30 @@ extern "C" __global__ void root_offsets(const u32* roots, u32 count, const u32* 
     block_offsets(count, [&](u32 i) { return roots[i]; }, size, offset);
 }
 
+// The same on many blocks, for graphs with many roots (uniprot has 1.5 million, which one block
+// took 4 ms to sum): block b sums the roots [b chunk, (b + 1) chunk), writing each root's offset
+// within its chunk and the chunk's total; `chunk_carries` turns the totals into each chunk's start,
+// which `add_chunk_carries` adds. Blocks of SCAN_BLOCK_THREADS.
+extern "C" __global__ void root_offsets_chunked(const u32* roots, u32 count, u32 chunk, const u32* size,
+                                                u32* offset, u32* totals) {
+    u32 start = blockIdx.x * chunk;
+    if (start >= count) return;  // the whole block
+    u32 len = min(chunk, count - start);
+    u32 total = block_offsets(len, [&](u32 i) { return roots[start + i]; }, size, offset);
+    if (threadIdx.x == 0) totals[blockIdx.x] = total;
+}
+
+// One block of SCAN_BLOCK_THREADS: carries[b] = totals[0] + ... + totals[b - 1].
+extern "C" __global__ void chunk_carries(const u32* totals, u32 chunks, u32* carries) {
+    block_offsets(chunks, [](u32 i) { return i; }, totals, carries);
+}
+
+extern "C" __global__ void add_chunk_carries(const u32* roots, u32 count, u32 chunk, const u32* carries,
+                                             u32* offset) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count) offset[roots[i]] += carries[i / chunk];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Phase 3: post-order (top-down over Kahn levels): offset(c) = offset(T-parent) + before(c), with
 // before(c) already in offset[c] (roots: their final offsets), and post = offset + size.
@@ -520,4 +590,19 @@ extern "C" __global__ void min_post_wide(const u32* queue, u32 count, u32 vertic
         m = __reduce_min_sync(0xffffffffu, m);
         if (threadIdx.x == 0) low[v] = min(m, post[v]);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results: each dimension, once done, into the labels' final layout (vertex-major, as `Labels`
+// keeps them), so the host downloads two arrays at the end instead of three per dimension and
+// interleaving them itself.
+
+extern "C" __global__ void store_dimension(const u32* low, const u32* post, const u32* size, u32 n, u32 dims,
+                                           u32 dim, u32* intervals, u32* subtree) {
+    u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n) return;
+    u64 at = (u64)v * dims + dim;
+    intervals[2 * at] = low[v];
+    intervals[2 * at + 1] = post[v];
+    subtree[at] = size[v];
 }

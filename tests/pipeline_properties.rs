@@ -389,8 +389,8 @@ fn runs_to_the_end_take_many_levels_per_call() {
         assert_eq!(levels, 2 * (2 * 20_000 + 2 * 20_001), "every level reported once");
         assert!(calls < levels / 100, "{calls} calls for {levels} levels");
         // A chain's levels are tiny: they are reported in spans, not one by one.
-        let events = events.iter().filter(|e| matches!(e, Event::LevelDone { .. })).count();
-        assert!(events < levels / 100, "{events} level events for {levels} levels");
+        let level_events = events.iter().filter(|e| matches!(e, Event::LevelDone { .. })).count();
+        assert!(level_events < levels / 100, "{level_events} level events for {levels} levels");
         assert_same(&dfs::label(&dag, 2, Order::Random { seed: 1 }).unwrap(), &labels, "batched levels");
         check_telemetry(&dag, &events, 2, ParentMethod::Exact);
     }

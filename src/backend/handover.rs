@@ -8,7 +8,7 @@
 //! so: an [`Event::Fallback`] in the stream, [`Labeler::handed_over`] and [`Labeler::backend`] name
 //! the CPU from then on. Labels are the same either way; the run is never presented as GPU work.
 
-use super::LabelSpec;
+use super::spec::LabelSpec;
 use crate::gpu::pipeline::{GpuLabeler, NarrowGraph};
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Position, Snapshot, Status, Until};

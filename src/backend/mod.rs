@@ -8,51 +8,19 @@
 //! carries it.
 
 mod handover;
+mod spec;
 
 pub use handover::GpuOrCpu;
+pub use spec::{DEFAULT_DIMS, LabelSpec};
 
 use crate::gpu::pipeline::GpuLabeler;
 use crate::graph::Graph;
 use crate::index::labeler::{Cancelled, run_to_end};
-use crate::index::pipeline::{ParentMethod, PipelineConfig, PipelineLabeler};
-use crate::index::{DfsLabeler, Labeler, Labels, Order};
+use crate::index::pipeline::{PipelineConfig, PipelineLabeler};
+use crate::index::{DfsLabeler, Labeler, Labels};
 use crate::telemetry::{Backend, Event, Sink};
 use anyhow::{Context, Result};
 use std::sync::Arc;
-
-/// Label dimensions when nobody says otherwise: the command line's `--dims` and the explorer's
-/// Labels tab start here, so both build the same labels by default.
-pub const DEFAULT_DIMS: usize = 5;
-
-/// What to build and with which back end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LabelSpec {
-    pub backend: Backend,
-    pub dims: usize,
-    pub order: Order,
-    /// How the CPU pipeline picks DFS-tree parents (the DFS walks; the GPU compares paths exactly).
-    pub parent_method: ParentMethod,
-    /// CPU pipeline: every step advances every unfinished dimension by one level, in parallel, instead
-    /// of running the dimensions one after another.
-    pub all_dims_at_once: bool,
-}
-
-impl LabelSpec {
-    /// `dims` dimensions in `order` on `backend`, exact parents, all dimensions at once (what the
-    /// command line wants: deep narrow graphs still keep several threads busy).
-    pub fn new(backend: Backend, dims: usize, order: Order) -> LabelSpec {
-        LabelSpec { backend, dims, order, parent_method: ParentMethod::Exact, all_dims_at_once: true }
-    }
-
-    /// `CPU pipeline, d=5, random(seed 1)`.
-    pub fn describe(&self) -> String {
-        format!("{}, d={}, {}", self.backend.title(), self.dims, self.order)
-    }
-
-    fn with_backend(self, backend: Backend) -> LabelSpec {
-        LabelSpec { backend, ..self }
-    }
-}
 
 /// A labeler ready to run, and why it is not the one asked for (if it is not).
 pub struct Opened {

@@ -7,20 +7,21 @@
 //! them (parent selection releases each level's children into the next level's queues) and the
 //! other dimensions replay them.
 
-use super::constants::{BLOCK_THREADS, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
+use super::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
 use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
 use super::memory::Ledger;
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::order::keys_and_roots;
-use crate::index::{DimensionLabels, Labeler, Labels, Order};
+use crate::index::{DimensionLabels, Interval, Labeler, Labels, Order};
 use crate::telemetry::{Backend, Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
-use anyhow::{Result, bail, ensure};
+use anyhow::{Context, Result, bail, ensure};
 use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, sys};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 const WARPS_PER_BLOCK: u32 = BLOCK_THREADS / WARP_SIZE;
@@ -68,6 +69,14 @@ impl std::fmt::Display for NarrowGraph {
 
 impl std::error::Error for NarrowGraph {}
 
+/// One dimension's order keys (ids for `lex`) and its roots in key order.
+type DimensionKeys = (Vec<u32>, Vec<u32>);
+
+fn dimension_keys(dag: &Graph, order: Order, dim: usize) -> DimensionKeys {
+    let (keys, roots) = keys_and_roots(dag, order, dim);
+    (keys.unwrap_or_else(|| (0..dag.num_vertices() as u32).collect()), roots)
+}
+
 /// The phases in the order a dimension runs them.
 const PHASES: [Phase; 4] = [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost];
 
@@ -101,8 +110,12 @@ pub struct GpuLabeler {
     dims: usize,
     order: Order,
     edges: u64,
-    /// Per dimension: the order keys and the roots in order.
-    orders: Vec<(Vec<u32>, Vec<u32>)>,
+    /// Per dimension so far: the order keys and the roots in order.
+    orders: Vec<DimensionKeys>,
+    /// The later dimensions' keys, computed on a thread of their own while the GPU labels the
+    /// first ones (a random order sorts every vertex: on uniprot, five such sorts took longer than
+    /// the GPU's whole run).
+    later_orders: Option<Receiver<DimensionKeys>>,
     cursor: Option<Cursor>,
     dimensions: Vec<DimensionLabels>,
     level: Vec<u32>,
@@ -123,27 +136,26 @@ impl GpuLabeler {
     pub fn new(dag: &Arc<Graph>, dims: usize, order: Order) -> Result<GpuLabeler> {
         ensure!(dims >= 1, "at least one dimension is needed");
         let gpu = super::shared()?;
-        let n = dag.num_vertices() as u32;
-        // The order keys of every dimension, on the CPU cores while the graph goes to the device.
-        let (orders, run) = rayon::join(
-            || -> Vec<(Vec<u32>, Vec<u32>)> {
-                (0..dims)
-                    .into_par_iter()
-                    .map(|dim| {
-                        let (keys, roots) = keys_and_roots(dag, order, dim);
-                        (keys.unwrap_or_else(|| (0..n).collect()), roots)
-                    })
-                    .collect()
-            },
-            || DeviceRun::new(gpu, dag),
-        );
+        // Dimension 0's order keys on the CPU cores while the graph goes to the device; the others'
+        // on a thread of their own, in order, while the GPU works.
+        let (first, run) = rayon::join(|| dimension_keys(dag, order, 0), || DeviceRun::new(gpu, dag, dims));
+        let later_orders = (dims > 1).then(|| {
+            let (send, receive) = mpsc::channel();
+            let dag = Arc::clone(dag);
+            std::thread::spawn(move || {
+                // A labeler dropped early closes the channel: stop then.
+                (1..dims).try_for_each(|dim| send.send(dimension_keys(&dag, order, dim)))
+            });
+            receive
+        });
         Ok(GpuLabeler {
             dag: Arc::clone(dag),
             run: run?,
             dims,
             order,
             edges: dag.num_edges() as u64,
-            orders,
+            orders: vec![first],
+            later_orders,
             cursor: None,
             dimensions: Vec::new(),
             level: Vec::new(),
@@ -213,6 +225,10 @@ impl GpuLabeler {
             if cursor.step == 0 && cursor.pending.is_empty() {
                 sink.emit(Event::PhaseStarted { dim, phase });
                 if phase == Phase::ParentSelection {
+                    while self.orders.len() <= dim {
+                        let later = self.later_orders.as_ref().and_then(|r| r.recv().ok());
+                        self.orders.push(later.context("the thread computing the order keys stopped")?);
+                    }
                     let (keys, roots) = &self.orders[dim];
                     self.run.start_dimension(keys, roots)?;
                 }
@@ -274,7 +290,11 @@ impl GpuLabeler {
             };
             return Ok(());
         }
-        self.dimensions.push(self.run.download_dimension()?);
+        self.run.store_dimension(dim)?;
+        if self.run.n as usize <= SNAPSHOT_MAX_VERTICES {
+            // Kept for the snapshots of finished dimensions (small graphs only have them).
+            self.dimensions.push(self.run.download_dimension()?);
+        }
         if dim == 0 {
             // Dimension 0 found the Kahn levels; a vertex never released lies on a cycle.
             let placed: u64 = self.run.levels.iter().map(LevelQueues::vertices).sum();
@@ -290,7 +310,10 @@ impl GpuLabeler {
             *cursor = Cursor::start(dim + 1);
             return Ok(());
         }
-        self.labels = Some(Labels::from_dimensions(self.order, &self.dimensions, std::mem::take(&mut self.level)));
+        let (intervals, subtree) = self.run.download_labels()?;
+        let level = std::mem::take(&mut self.level);
+        let labels = Labels::from_raw(self.order, self.dims, intervals, subtree, level);
+        self.labels = Some(labels.context("the GPU's labels do not cover every vertex")?);
         self.finished = true;
         sink.emit(Event::RunDone { seconds: self.compute_seconds });
         Ok(())
@@ -410,9 +433,15 @@ struct Kernels {
     sibling_sums: labeling::SiblingSums,
     hub_sibling_sums: labeling::HubSiblingSums,
     root_offsets: labeling::RootOffsets,
+    root_offsets_chunked: labeling::RootOffsetsChunked,
+    chunk_carries: labeling::ChunkCarries,
+    add_chunk_carries: labeling::AddChunkCarries,
+    select_hub_partial: labeling::SelectHubPartial,
+    select_hub_finish: labeling::SelectHubFinish,
     post_order: labeling::PostOrder,
     min_post_small: labeling::MinPostSmall,
     min_post_wide: labeling::MinPostWide,
+    store_dimension: labeling::StoreDimension,
 }
 
 impl Kernels {
@@ -430,9 +459,15 @@ impl Kernels {
             sibling_sums: labeling::SiblingSums::load(gpu)?,
             hub_sibling_sums: labeling::HubSiblingSums::load(gpu)?,
             root_offsets: labeling::RootOffsets::load(gpu)?,
+            root_offsets_chunked: labeling::RootOffsetsChunked::load(gpu)?,
+            chunk_carries: labeling::ChunkCarries::load(gpu)?,
+            add_chunk_carries: labeling::AddChunkCarries::load(gpu)?,
+            select_hub_partial: labeling::SelectHubPartial::load(gpu)?,
+            select_hub_finish: labeling::SelectHubFinish::load(gpu)?,
             post_order: labeling::PostOrder::load(gpu)?,
             min_post_small: labeling::MinPostSmall::load(gpu)?,
             min_post_wide: labeling::MinPostWide::load(gpu)?,
+            store_dimension: labeling::StoreDimension::load(gpu)?,
         })
     }
 }
@@ -456,6 +491,13 @@ struct DeviceRun<'g> {
     /// The dimension's roots in order (the first `root_count` entries).
     roots: CudaSlice<u32>,
     root_count: u32,
+    /// Per chunk of [`ROOT_CHUNK`] roots: its total size, then where it starts.
+    chunk_totals: CudaSlice<u32>,
+    chunk_carries: CudaSlice<u32>,
+    /// Blocks per vertex of the large in-degree queue (1: one block, `select_block`; more: the hub
+    /// path, whose partial bests go to `hub_partial`).
+    hub_splits: u32,
+    hub_partial: CudaSlice<u32>,
     pending: CudaSlice<u32>,
     size: CudaSlice<u32>,
     offset: CudaSlice<u32>,
@@ -466,6 +508,11 @@ struct DeviceRun<'g> {
     hub_scratch: CudaSlice<u64>,
     post: CudaSlice<u32>,
     low: CudaSlice<u32>,
+    /// The finished dimensions in the labels' final layout: `[low, post]` and the subtree size of
+    /// vertex v, dimension d at `v * dims + d` (see `store_dimension`).
+    intervals: CudaSlice<u32>,
+    subtree: CudaSlice<u32>,
+    dims: u32,
     bins_in: CudaSlice<u32>,
     bins_out: CudaSlice<u32>,
     /// Each vertex's Kahn level (the longest path from a root), found by dimension 0.
@@ -493,7 +540,7 @@ struct LevelRecord {
 }
 
 impl<'g> DeviceRun<'g> {
-    fn new(gpu: &'g Gpu, dag: &Graph) -> Result<DeviceRun<'g>> {
+    fn new(gpu: &'g Gpu, dag: &Graph, dims: usize) -> Result<DeviceRun<'g>> {
         let n = dag.num_vertices();
         ensure!(n < u32::MAX as usize - 1, "{n} vertices do not fit the GPU labeler's 32-bit ids");
         let stream = &gpu.stream;
@@ -519,6 +566,12 @@ impl<'g> DeviceRun<'g> {
         let prefix = ledger.zeros(stream, "DFS tree path prefixes", PATH_PREFIX_STEPS * (n + 1))?;
         let key = ledger.zeros(stream, "order keys", n)?;
         let roots = ledger.zeros(stream, "roots in order", n)?;
+        let chunks = n.div_ceil(ROOT_CHUNK as usize);
+        let chunk_totals = ledger.zeros(stream, "root chunk totals", chunks)?;
+        let chunk_carries = ledger.zeros(stream, "root chunk starts", chunks)?;
+        let (hub_splits, large) = hub_splits(dag);
+        let hub_partial =
+            ledger.zeros(stream, "hub partial parents", if hub_splits > 1 { large * hub_splits } else { 0 })?;
         let size = ledger.zeros(stream, "subtree sizes", n)?;
         let offset = ledger.zeros(stream, "offsets", n)?;
         let hub_state = ledger.zeros(stream, "hub counters", 2)?;
@@ -527,6 +580,8 @@ impl<'g> DeviceRun<'g> {
         let hub_scratch = ledger.zeros(stream, "hub sort scratch", 2 * n)?;
         let post = ledger.zeros(stream, "post", n)?;
         let low = ledger.zeros(stream, "low", n)?;
+        let intervals = ledger.zeros(stream, "labels: intervals", 2 * n * dims)?;
+        let subtree = ledger.zeros(stream, "labels: subtree sizes", n * dims)?;
         let bins_in = ledger.zeros(stream, "queues by in-degree", 3 * n)?;
         let bins_out = ledger.zeros(stream, "queues by out-degree", 3 * n)?;
         let level = ledger.zeros(stream, "levels", n)?;
@@ -546,6 +601,10 @@ impl<'g> DeviceRun<'g> {
             key,
             roots,
             root_count: 0,
+            chunk_totals,
+            chunk_carries,
+            hub_splits: hub_splits as u32,
+            hub_partial,
             pending,
             size,
             offset,
@@ -554,6 +613,9 @@ impl<'g> DeviceRun<'g> {
             hub_scratch,
             post,
             low,
+            intervals,
+            subtree,
+            dims: dims as u32,
             bins_in,
             bins_out,
             level,
@@ -650,6 +712,42 @@ impl<'g> DeviceRun<'g> {
             low: known(&low, 3),
             frontier,
         })
+    }
+
+    /// Copies the dimension just finished into the final layout (on the device).
+    fn store_dimension(&mut self, dim: usize) -> Result<()> {
+        let (n, dims) = (self.n, self.dims);
+        let (low, post, size) = (&self.low, &self.post, &self.size);
+        let (intervals, subtree) = (&mut self.intervals, &mut self.subtree);
+        // SAFETY: grid(n) gives a thread to each v < n (the kernel returns past n), which reads
+        // low, post and size [v] (n entries each) and writes intervals [2 (v dims + dim) + 0..2]
+        // and subtree [v dims + dim], below the 2 n dims and n dims entries allocated, as dim < dims.
+        unsafe {
+            self.kernels.store_dimension.launch(
+                &self.gpu.stream,
+                grid(n),
+                low,
+                post,
+                size,
+                n,
+                dims,
+                dim as u32,
+                intervals,
+                subtree,
+            )
+        }?;
+        Ok(())
+    }
+
+    /// Every dimension's labels, in their final layout, once all are stored.
+    fn download_labels(&self) -> Result<(Vec<Interval>, Vec<u32>)> {
+        let stream = &self.gpu.stream;
+        let mut intervals = vec![Interval::default(); self.intervals.len() / 2];
+        let mut subtree = vec![0u32; self.subtree.len()];
+        stream.memcpy_dtoh(&self.intervals, bytemuck::cast_slice_mut::<Interval, u32>(&mut intervals))?;
+        stream.memcpy_dtoh(&self.subtree, &mut subtree)?;
+        stream.synchronize()?;
+        Ok((intervals, subtree))
     }
 
     fn download_dimension(&self) -> Result<DimensionLabels> {
@@ -812,7 +910,21 @@ impl<'g> DeviceRun<'g> {
             match class {
                 0 => k.select_small.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho),
                 1 => k.select_warp.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho),
-                _ => k.select_block.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho),
+                _ if self.hub_splits == 1 => {
+                    k.select_block.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho)
+                }
+                _ => {
+                    let (splits, partial) = (self.hub_splits, &mut self.hub_partial);
+                    let blocks = LaunchConfig { grid_dim: (count, splits, 1), ..config };
+                    // SAFETY (beyond the above): block (i, s) writes partial[i * splits + s] for
+                    // i < count, at most the graph's vertices of in-degree above LARGE_DEGREE_LIMIT
+                    // (a level holds each once), s < splits: inside the large * splits entries
+                    // allocated. Then a warp per vertex (warp_grid) reads its splits entries and
+                    // attaches it, as select_block does.
+                    k.select_hub_partial
+                        .launch(stream, blocks, &queue, count, poff, padj, &*tree, &*prefix, partial)?;
+                    k.select_hub_finish.launch(stream, warp_grid(count), &queue, count, splits, &*partial, tree, prefix)
+                }
             }
         }
     }
@@ -885,7 +997,31 @@ impl<'g> DeviceRun<'g> {
         // SAFETY: one block of SCAN_BLOCK_THREADS (as `block_offsets` needs) reads the first
         // root_count entries of roots (n entries, root_count = the roots uploaded, at most n) and
         // the sizes of those roots, and writes their offsets (n entries).
-        unsafe { k.root_offsets.launch(stream, scan_grid(1), &self.roots, self.root_count, size, &mut self.offset) }
+        let (roots, count) = (&self.roots, self.root_count);
+        if count <= ROOT_CHUNK {
+            return unsafe { k.root_offsets.launch(stream, scan_grid(1), roots, count, size, &mut self.offset) };
+        }
+        let chunks = count.div_ceil(ROOT_CHUNK);
+        let (totals, carries, offset) = (&mut self.chunk_totals, &mut self.chunk_carries, &mut self.offset);
+        // SAFETY: as root_offsets, per chunk: block b reads roots [b ROOT_CHUNK, min(count, (b + 1)
+        // ROOT_CHUNK)) (count <= n entries) and their sizes, writes their offsets and totals[b], one
+        // of the n / ROOT_CHUNK rounded up entries allocated, as chunks is for count <= n. Then one
+        // block reads those `chunks` totals and writes as many carries; then a thread per root adds
+        // its chunk's carry to its offset.
+        unsafe {
+            k.root_offsets_chunked.launch(
+                stream,
+                scan_grid(chunks),
+                roots,
+                count,
+                ROOT_CHUNK,
+                size,
+                &mut *offset,
+                &mut *totals,
+            )?;
+            k.chunk_carries.launch(stream, scan_grid(1), &*totals, chunks, &mut *carries)?;
+            k.add_chunk_carries.launch(stream, grid(count), roots, count, ROOT_CHUNK, &*carries, offset)
+        }
     }
 
     /// Phase 4 (bottom-up): low(v) = min(post(v), low of every DAG child); a thread, warp or block
@@ -950,6 +1086,27 @@ enum PerVertex {
 /// A level's vertices by out-degree class (the queues phases 2-4 run on).
 fn out_queues(q: &LevelQueues) -> QueueSizes {
     QueueSizes { small: q.out_count[0] as u64, medium: q.out_count[1] as u64, large: q.out_count[2] as u64 }
+}
+
+/// Roots per block of `root_offsets_chunked`.
+const ROOT_CHUNK: u32 = 16 * SCAN_BLOCK_THREADS;
+
+/// Candidate parents one block of `select_hub_partial` takes at most (a few dozen per thread).
+const HUB_CANDIDATES_PER_BLOCK: usize = 8192;
+
+/// Blocks per vertex for the large in-degree queue, from the graph's largest in-degree, and how
+/// many vertices can be in that queue (in-degree above `LARGE_DEGREE_LIMIT`). The partial bests take
+/// at most 2 n entries: a graph with many large vertices gets fewer splits.
+fn hub_splits(dag: &Graph) -> (usize, usize) {
+    let offsets = dag.parents_csr().offsets();
+    let (large, max) = offsets
+        .par_windows(2)
+        .map(|w| (w[1] - w[0]) as usize)
+        .fold(|| (0, 0), |(large, max), d| (large + usize::from(d > LARGE_DEGREE_LIMIT), max.max(d)))
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+    let wanted = max.div_ceil(HUB_CANDIDATES_PER_BLOCK).clamp(1, 1024);
+    let affordable = (2 * dag.num_vertices()).checked_div(large).unwrap_or(1).max(1);
+    (wanted.min(affordable), large)
 }
 
 /// A thread per item.
