@@ -492,9 +492,10 @@ fn cancel_stops_within_a_batch_of_tiny_levels() {
     let spans: Vec<usize> =
         events.iter().filter_map(|e| if let Event::LevelDone { span, .. } = e { Some(*span) } else { None }).collect();
     let levels: usize = spans.iter().sum();
-    // The third event reported a span of tiny levels already run; none ran after it.
-    assert_eq!(spans.len(), 3);
-    assert!((3..=3 * MAX_SPAN).contains(&levels), "{levels} levels");
+    // The third event cancelled the run at the next level boundary; the span of tiny levels that
+    // was waiting by then is reported too, and nothing ran after it.
+    assert!((3..=4).contains(&spans.len()), "{spans:?}");
+    assert!((3..=4 * MAX_SPAN).contains(&levels), "{levels} levels");
     assert_eq!(labeler.positions()[0].level, levels, "every level run was reported");
     assert!(matches!(events.last(), Some(Event::Cancelled)));
 }

@@ -110,12 +110,12 @@ pub struct GpuLabeler {
     dims: usize,
     order: Order,
     edges: u64,
-    /// Per dimension so far: the order keys and the roots in order.
-    orders: Vec<DimensionKeys>,
-    /// The later dimensions' keys, computed on a thread of their own while the GPU labels the
-    /// first ones (a random order sorts every vertex: on uniprot, five such sorts took longer than
-    /// the GPU's whole run).
-    later_orders: Option<Receiver<DimensionKeys>>,
+    /// Per dimension, once computed: the order keys and the roots in order.
+    orders: Vec<Option<DimensionKeys>>,
+    /// The later dimensions' keys, computed together in the background while the GPU labels the
+    /// first one (a random order sorts every vertex: on uniprot, five such sorts one after another
+    /// took longer than the GPU's whole run).
+    later_orders: Option<Receiver<(usize, DimensionKeys)>>,
     cursor: Option<Cursor>,
     dimensions: Vec<DimensionLabels>,
     level: Vec<u32>,
@@ -141,20 +141,22 @@ impl GpuLabeler {
         let (first, run) = rayon::join(|| dimension_keys(dag, order, 0), || DeviceRun::new(gpu, dag, dims));
         let later_orders = (dims > 1).then(|| {
             let (send, receive) = mpsc::channel();
-            let dag = Arc::clone(dag);
-            std::thread::spawn(move || {
-                // A labeler dropped early closes the channel: stop then.
-                (1..dims).try_for_each(|dim| send.send(dimension_keys(&dag, order, dim)))
-            });
+            for dim in 1..dims {
+                let (dag, send) = (Arc::clone(dag), send.clone());
+                // A labeler dropped early has closed the channel: the keys are not needed then.
+                rayon::spawn(move || drop(send.send((dim, dimension_keys(&dag, order, dim)))));
+            }
             receive
         });
+        let mut orders: Vec<Option<DimensionKeys>> = (0..dims).map(|_| None).collect();
+        orders[0] = Some(first);
         Ok(GpuLabeler {
             dag: Arc::clone(dag),
             run: run?,
             dims,
             order,
             edges: dag.num_edges() as u64,
-            orders: vec![first],
+            orders,
             later_orders,
             cursor: None,
             dimensions: Vec::new(),
@@ -225,11 +227,12 @@ impl GpuLabeler {
             if cursor.step == 0 && cursor.pending.is_empty() {
                 sink.emit(Event::PhaseStarted { dim, phase });
                 if phase == Phase::ParentSelection {
-                    while self.orders.len() <= dim {
+                    while self.orders[dim].is_none() {
                         let later = self.later_orders.as_ref().and_then(|r| r.recv().ok());
-                        self.orders.push(later.context("the thread computing the order keys stopped")?);
+                        let (d, keys) = later.context("the order keys of a later dimension were not computed")?;
+                        self.orders[d] = Some(keys);
                     }
-                    let (keys, roots) = &self.orders[dim];
+                    let (keys, roots) = self.orders[dim].as_ref().expect("received above");
                     self.run.start_dimension(keys, roots)?;
                 }
             }

@@ -9,6 +9,8 @@ pub use crate::mix::{mix64, splitmix64};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 use std::fmt;
 
 /// How children and roots are ordered in every dimension.
@@ -55,10 +57,11 @@ fn ranked(dag: &Graph, order: Order, dim: usize) -> (Option<Ranking>, Vec<u32>) 
         return (None, dag.roots());
     };
     let by_priority = priority_order(dag.num_vertices(), seed, dim);
-    let mut ranks = vec![0u32; by_priority.len()];
-    for (r, &v) in by_priority.iter().enumerate() {
-        ranks[v as usize] = r as u32;
-    }
+    // The inverse permutation, scattered by every core (a million random writes took longer on one
+    // than the sort itself on all); each slot is written once.
+    let ranks: Vec<AtomicU32> = (0..by_priority.len()).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    by_priority.par_iter().enumerate().for_each(|(r, &v)| ranks[v as usize].store(r as u32, Relaxed));
+    let ranks: Vec<u32> = ranks.into_par_iter().map(AtomicU32::into_inner).collect();
     // Filtering the global order keeps the roots sorted without a second sort.
     let roots = by_priority.par_iter().copied().filter(|&v| dag.parents(v).is_empty()).collect();
     (Some((ranks, by_priority)), roots)
