@@ -606,3 +606,81 @@ extern "C" __global__ void store_dimension(const u32* low, const u32* post, cons
     intervals[2 * at + 1] = post[v];
     subtree[at] = size[v];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Order keys on the device (docs/ALGORITHMS.md, sections 2 and 15): no sort on the host, no upload.
+
+__device__ __forceinline__ u64 splitmix64(u64 x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+// A random order's priority of v is splitmix64(base ^ v), base = splitmix64(splitmix64(seed) ^ dim)
+// (the CPU's mix64), and v's key is its rank among all priorities. splitmix64 is a bijection, so
+// priorities never tie, and it spreads them evenly: bucketed by their top bits (about two per
+// bucket), counted (`priority_counts`), the buckets' starts summed (`scan_chunked`), each bucket's
+// members listed (`priority_members`), every vertex's rank is its bucket's start plus the smaller
+// priorities among its few bucket mates (`priority_ranks`). Exact, with no sort.
+extern "C" __global__ void priority_counts(u32 n, u64 base, u32 shift, u32* count) {
+    u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n) atomicAdd(&count[splitmix64(base ^ v) >> shift], 1u);
+}
+
+extern "C" __global__ void priority_members(u32 n, u64 base, u32 shift, const u32* start, u32* cursor,
+                                            u32* members) {
+    u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n) return;
+    u32 b = (u32)(splitmix64(base ^ v) >> shift);
+    members[start[b] + atomicAdd(&cursor[b], 1u)] = v;
+}
+
+extern "C" __global__ void priority_ranks(u32 n, u64 base, u32 shift, const u32* start, const u32* count,
+                                          const u32* members, u32* key, u32* by_key) {
+    u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n) return;
+    u64 p = splitmix64(base ^ v);
+    u32 b = (u32)(p >> shift);
+    u32 rank = start[b];
+    for (u32 j = 0; j < count[b]; j++) rank += splitmix64(base ^ members[start[b] + j]) < p;
+    key[v] = rank;
+    by_key[rank] = v;
+}
+
+// The lex order: keys are ids.
+extern "C" __global__ void lex_order(u32 n, u32* key, u32* by_key) {
+    u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n) key[v] = by_key[v] = v;
+}
+
+// The roots in key order: a flag per position of by_key, its prefix sums (`scan_chunked`), and each
+// root written to its place.
+extern "C" __global__ void root_flags(const u32* by_key, u32 n, const u64* poff, u32* flag) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    u32 w = by_key[i];
+    flag[i] = poff[w + 1] == poff[w];
+}
+
+extern "C" __global__ void compact_roots(const u32* by_key, u32 n, const u32* flag, const u32* position,
+                                         u32* roots) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && flag[i]) roots[position[i]] = by_key[i];
+}
+
+// Exclusive prefix sums of `values` on many blocks, as `root_offsets_chunked` does for the roots:
+// block b sums [b chunk, (b + 1) chunk) into `sums` and leaves the chunk's total; `chunk_carries`
+// and `add_scan_carries` finish. Blocks of SCAN_BLOCK_THREADS.
+extern "C" __global__ void scan_chunked(const u32* values, u32 count, u32 chunk, u32* sums, u32* totals) {
+    u32 start = blockIdx.x * chunk;
+    if (start >= count) return;  // the whole block
+    u32 len = min(chunk, count - start);
+    u32 total = block_offsets(len, [&](u32 i) { return start + i; }, values, sums);
+    if (threadIdx.x == 0) totals[blockIdx.x] = total;
+}
+
+extern "C" __global__ void add_scan_carries(u32 count, u32 chunk, const u32* carries, u32* sums) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count) sums[i] += carries[i / chunk];
+}

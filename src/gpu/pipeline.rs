@@ -13,11 +13,11 @@ use super::kernels::{Aliased, labeling};
 use super::memory::Ledger;
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
-use crate::index::order::keys_and_roots;
 use crate::index::{DimensionLabels, Interval, Labeler, Labels, Order};
+use crate::mix::splitmix64;
 use crate::telemetry::{Backend, Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
 use anyhow::{Context, Result, bail, ensure};
-use cudarc::driver::{CudaEvent, CudaSlice, LaunchConfig, sys};
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, LaunchConfig, sys};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,14 +69,6 @@ impl std::fmt::Display for NarrowGraph {
 
 impl std::error::Error for NarrowGraph {}
 
-/// One dimension's order keys (ids for `lex`) and its roots in key order.
-type DimensionKeys = (Vec<u32>, Vec<u32>);
-
-fn dimension_keys(dag: &Graph, order: Order, dim: usize) -> DimensionKeys {
-    let (keys, roots) = keys_and_roots(dag, order, dim);
-    (keys.unwrap_or_else(|| (0..dag.num_vertices() as u32).collect()), roots)
-}
-
 /// The phases in the order a dimension runs them.
 const PHASES: [Phase; 4] = [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost];
 
@@ -110,12 +102,6 @@ pub struct GpuLabeler {
     dims: usize,
     order: Order,
     edges: u64,
-    /// Per dimension, once computed: the order keys and the roots in order.
-    orders: Vec<Option<DimensionKeys>>,
-    /// The later dimensions' keys, computed together in the background while the GPU labels the
-    /// first one (a random order sorts every vertex: on uniprot, five such sorts one after another
-    /// took longer than the GPU's whole run).
-    later_orders: Option<Receiver<(usize, DimensionKeys)>>,
     cursor: Option<Cursor>,
     dimensions: Vec<DimensionLabels>,
     level: Vec<u32>,
@@ -129,6 +115,24 @@ pub struct GpuLabeler {
     compute_seconds: f64,
     /// Whether to stop with [`NarrowGraph`] on a deep, narrow graph.
     hand_over_narrow: bool,
+    /// Host memory for the labels, made ready in the background while the GPU works.
+    label_buffers: Option<Receiver<LabelBuffers>>,
+}
+
+/// Host memory for every dimension's intervals and subtree sizes.
+type LabelBuffers = (Vec<Interval>, Vec<u32>);
+
+/// Label arrays for `n` vertices and `dims` dimensions, every page already touched (by all cores):
+/// a download into fresh memory runs at the pace of the kernel handing out pages one by one,
+/// which on uniprot was most of the time the labels took to come back.
+fn label_buffers(n: usize, dims: usize) -> LabelBuffers {
+    const PAGE: usize = 4096;
+    let mut intervals = vec![Interval::default(); n * dims];
+    let mut subtree = vec![0u32; n * dims];
+    let per_page = PAGE / std::mem::size_of::<Interval>();
+    intervals.par_chunks_mut(per_page).for_each(|page| page[0] = Interval::default());
+    subtree.par_chunks_mut(PAGE / 4).for_each(|page| page[0] = 0);
+    (intervals, subtree)
 }
 
 impl GpuLabeler {
@@ -136,28 +140,17 @@ impl GpuLabeler {
     pub fn new(dag: &Arc<Graph>, dims: usize, order: Order) -> Result<GpuLabeler> {
         ensure!(dims >= 1, "at least one dimension is needed");
         let gpu = super::shared()?;
-        // Dimension 0's order keys on the CPU cores while the graph goes to the device; the others'
-        // on a thread of their own, in order, while the GPU works.
-        let (first, run) = rayon::join(|| dimension_keys(dag, order, 0), || DeviceRun::new(gpu, dag, dims));
-        let later_orders = (dims > 1).then(|| {
-            let (send, receive) = mpsc::channel();
-            for dim in 1..dims {
-                let (dag, send) = (Arc::clone(dag), send.clone());
-                // A labeler dropped early has closed the channel: the keys are not needed then.
-                rayon::spawn(move || drop(send.send((dim, dimension_keys(&dag, order, dim)))));
-            }
-            receive
-        });
-        let mut orders: Vec<Option<DimensionKeys>> = (0..dims).map(|_| None).collect();
-        orders[0] = Some(first);
+        // The labels' host memory, made ready on the CPU cores while the GPU works (a labeler
+        // dropped early has closed the channel: the buffers are dropped then).
+        let (ready, buffers) = mpsc::sync_channel(1);
+        let n = dag.num_vertices();
+        rayon::spawn(move || drop(ready.send(label_buffers(n, dims))));
         Ok(GpuLabeler {
             dag: Arc::clone(dag),
-            run: run?,
+            run: DeviceRun::new(gpu, dag, dims)?,
             dims,
             order,
             edges: dag.num_edges() as u64,
-            orders,
-            later_orders,
             cursor: None,
             dimensions: Vec::new(),
             level: Vec::new(),
@@ -167,6 +160,7 @@ impl GpuLabeler {
             cancel: Arc::new(AtomicBool::new(false)),
             compute_seconds: 0.0,
             hand_over_narrow: false,
+            label_buffers: Some(buffers),
         })
     }
 
@@ -227,13 +221,7 @@ impl GpuLabeler {
             if cursor.step == 0 && cursor.pending.is_empty() {
                 sink.emit(Event::PhaseStarted { dim, phase });
                 if phase == Phase::ParentSelection {
-                    while self.orders[dim].is_none() {
-                        let later = self.later_orders.as_ref().and_then(|r| r.recv().ok());
-                        let (d, keys) = later.context("the order keys of a later dimension were not computed")?;
-                        self.orders[d] = Some(keys);
-                    }
-                    let (keys, roots) = self.orders[dim].as_ref().expect("received above");
-                    self.run.start_dimension(keys, roots)?;
+                    self.run.start_dimension(self.order, dim)?;
                 }
             }
             if let Some(narrow) = self.narrow() {
@@ -313,7 +301,9 @@ impl GpuLabeler {
             *cursor = Cursor::start(dim + 1);
             return Ok(());
         }
-        let (intervals, subtree) = self.run.download_labels()?;
+        let buffers = self.label_buffers.take().and_then(|ready| ready.recv().ok());
+        let (n, dims) = (self.run.n as usize, self.dims);
+        let (intervals, subtree) = self.run.download_labels(buffers.unwrap_or_else(|| label_buffers(n, dims)))?;
         let level = std::mem::take(&mut self.level);
         let labels = Labels::from_raw(self.order, self.dims, intervals, subtree, level);
         self.labels = Some(labels.context("the GPU's labels do not cover every vertex")?);
@@ -445,6 +435,14 @@ struct Kernels {
     min_post_small: labeling::MinPostSmall,
     min_post_wide: labeling::MinPostWide,
     store_dimension: labeling::StoreDimension,
+    priority_counts: labeling::PriorityCounts,
+    priority_members: labeling::PriorityMembers,
+    priority_ranks: labeling::PriorityRanks,
+    lex_order: labeling::LexOrder,
+    root_flags: labeling::RootFlags,
+    compact_roots: labeling::CompactRoots,
+    scan_chunked: labeling::ScanChunked,
+    add_scan_carries: labeling::AddScanCarries,
 }
 
 impl Kernels {
@@ -471,6 +469,14 @@ impl Kernels {
             min_post_small: labeling::MinPostSmall::load(gpu)?,
             min_post_wide: labeling::MinPostWide::load(gpu)?,
             store_dimension: labeling::StoreDimension::load(gpu)?,
+            priority_counts: labeling::PriorityCounts::load(gpu)?,
+            priority_members: labeling::PriorityMembers::load(gpu)?,
+            priority_ranks: labeling::PriorityRanks::load(gpu)?,
+            lex_order: labeling::LexOrder::load(gpu)?,
+            root_flags: labeling::RootFlags::load(gpu)?,
+            compact_roots: labeling::CompactRoots::load(gpu)?,
+            scan_chunked: labeling::ScanChunked::load(gpu)?,
+            add_scan_carries: labeling::AddScanCarries::load(gpu)?,
         })
     }
 }
@@ -494,9 +500,23 @@ struct DeviceRun<'g> {
     /// The dimension's roots in order (the first `root_count` entries).
     roots: CudaSlice<u32>,
     root_count: u32,
-    /// Per chunk of [`ROOT_CHUNK`] roots: its total size, then where it starts.
+    /// Per chunk of [`ROOT_CHUNK`] roots (or values of another scan): its total, then where it starts.
     chunk_totals: CudaSlice<u32>,
     chunk_carries: CudaSlice<u32>,
+    /// The vertices in key order (position = key).
+    by_key: CudaSlice<u32>,
+    /// The random order's priority buckets (see `priority_counts`): `1 << (64 - bucket_shift)` of
+    /// them, with their sizes, starts, fill cursors and members.
+    bucket_shift: u32,
+    bucket_count: CudaSlice<u32>,
+    bucket_start: CudaSlice<u32>,
+    bucket_cursor: CudaSlice<u32>,
+    bucket_members: CudaSlice<u32>,
+    /// Per position of `by_key`: whether the vertex is a root, and the roots before it.
+    root_flag: CudaSlice<u32>,
+    root_position: CudaSlice<u32>,
+    /// The roots (vertices without parents) in the whole graph.
+    roots_total: u32,
     /// Blocks per vertex of the large in-degree queue (1: one block, `select_block`; more: the hub
     /// path, whose partial bests go to `hub_partial`).
     hub_splits: u32,
@@ -570,9 +590,20 @@ impl<'g> DeviceRun<'g> {
         let key = ledger.zeros(stream, "order keys", n)?;
         let roots = ledger.zeros(stream, "roots in order", n)?;
         let chunks = n.div_ceil(ROOT_CHUNK as usize);
-        let chunk_totals = ledger.zeros(stream, "root chunk totals", chunks)?;
-        let chunk_carries = ledger.zeros(stream, "root chunk starts", chunks)?;
-        let (hub_splits, large) = hub_splits(dag);
+        let chunk_totals = ledger.zeros(stream, "scan chunk totals", chunks)?;
+        let chunk_carries = ledger.zeros(stream, "scan chunk starts", chunks)?;
+        // About two vertices per priority bucket: a power of two, at most n (and at least 2, so
+        // that the shift stays below 64).
+        let buckets = (n.next_power_of_two() / 2).max(2);
+        let bucket_shift = 64 - buckets.trailing_zeros();
+        let by_key = ledger.zeros(stream, "vertices in key order", n)?;
+        let bucket_count = ledger.zeros(stream, "priority bucket sizes", buckets)?;
+        let bucket_start = ledger.zeros(stream, "priority bucket starts", buckets)?;
+        let bucket_cursor = ledger.zeros(stream, "priority bucket cursors", buckets)?;
+        let bucket_members = ledger.zeros(stream, "priority bucket members", n)?;
+        let root_flag = ledger.zeros(stream, "root flags", n)?;
+        let root_position = ledger.zeros(stream, "root positions", n)?;
+        let GraphShape { hub_splits, large, roots: roots_total } = GraphShape::of(dag);
         let hub_partial =
             ledger.zeros(stream, "hub partial parents", if hub_splits > 1 { large * hub_splits } else { 0 })?;
         let size = ledger.zeros(stream, "subtree sizes", n)?;
@@ -606,6 +637,15 @@ impl<'g> DeviceRun<'g> {
             root_count: 0,
             chunk_totals,
             chunk_carries,
+            by_key,
+            bucket_shift,
+            bucket_count,
+            bucket_start,
+            bucket_cursor,
+            bucket_members,
+            root_flag,
+            root_position,
+            roots_total: roots_total as u32,
             hub_splits: hub_splits as u32,
             hub_partial,
             pending,
@@ -630,14 +670,10 @@ impl<'g> DeviceRun<'g> {
         })
     }
 
-    /// Uploads a dimension's keys and roots and resets the per-dimension arrays.
-    fn start_dimension(&mut self, keys: &[u32], roots: &[u32]) -> Result<()> {
+    /// Computes a dimension's keys and roots in order and resets the per-dimension arrays.
+    fn start_dimension(&mut self, order: Order, dim: usize) -> Result<()> {
+        self.order_keys(order, dim)?;
         let stream = &self.gpu.stream;
-        stream.memcpy_htod(keys, &mut self.key)?;
-        if !roots.is_empty() {
-            stream.memcpy_htod(roots, &mut self.roots.slice_mut(..roots.len()))?;
-        }
-        self.root_count = roots.len() as u32;
         let n = self.n;
         let (tree, prefix, key, poff) = (&mut self.tree, &mut self.prefix, &self.key, &self.poff);
         let (pending, size, offset) = (&mut self.pending, &mut self.size, &mut self.offset);
@@ -652,6 +688,54 @@ impl<'g> DeviceRun<'g> {
             let roots = self.seed_roots()?;
             self.levels.push(roots);
         }
+        Ok(())
+    }
+
+    /// The order keys of dimension `dim` into `key` and `by_key`, and the roots in key order into
+    /// `roots` (docs/ALGORITHMS.md, section 15).
+    fn order_keys(&mut self, order: Order, dim: usize) -> Result<()> {
+        let stream = &self.gpu.stream;
+        let (n, k) = (self.n, &self.kernels);
+        match order {
+            Order::Random { seed } => {
+                // mix64(seed, dim, v) = splitmix64(base ^ v).
+                let base = splitmix64(splitmix64(seed) ^ dim as u64);
+                let shift = self.bucket_shift;
+                stream.memset_zeros(&mut self.bucket_count)?;
+                stream.memset_zeros(&mut self.bucket_cursor)?;
+                // SAFETY: grid(n) gives a thread to each v < n (the kernel returns past n), whose
+                // bucket, priority >> shift, is below 1 << (64 - shift) = the buckets allocated.
+                unsafe { k.priority_counts.launch(stream, grid(n), n, base, shift, &mut self.bucket_count) }?;
+                let buckets = self.bucket_count.len() as u32;
+                let (totals, carries) = (&mut self.chunk_totals, &mut self.chunk_carries);
+                scan(k, stream, &self.bucket_count, buckets, &mut self.bucket_start, totals, carries)?;
+                let (start, count, cursor, members) =
+                    (&self.bucket_start, &self.bucket_count, &mut self.bucket_cursor, &mut self.bucket_members);
+                // SAFETY: as above; a bucket's members go to start[b] + 0..count[b] (the cursor
+                // counts from 0 up to the bucket's size, counted above), inside the n entries, as
+                // the starts are the exclusive sums of the n vertices' counts.
+                unsafe { k.priority_members.launch(stream, grid(n), n, base, shift, start, cursor, &mut *members) }?;
+                let (key, by_key) = (&mut self.key, &mut self.by_key);
+                // SAFETY: as above; a vertex reads its bucket's members and writes key[v] and
+                // by_key[rank], rank < n as it counts distinct smaller priorities.
+                unsafe {
+                    k.priority_ranks.launch(stream, grid(n), n, base, shift, start, count, &*members, key, by_key)
+                }?;
+            }
+            // SAFETY: a thread per v < n writes key[v] and by_key[v] (n entries each).
+            Order::Lex => unsafe { k.lex_order.launch(stream, grid(n), n, &mut self.key, &mut self.by_key) }?,
+        }
+        let (by_key, poff) = (&self.by_key, &self.poff);
+        // SAFETY: a thread per i < n reads by_key[i] (a vertex w < n) and poff[w..=w + 1] (n + 1
+        // entries), and writes flag[i] (n).
+        unsafe { k.root_flags.launch(stream, grid(n), by_key, n, poff, &mut self.root_flag) }?;
+        let (totals, carries) = (&mut self.chunk_totals, &mut self.chunk_carries);
+        scan(k, stream, &self.root_flag, n, &mut self.root_position, totals, carries)?;
+        let (flag, position) = (&self.root_flag, &self.root_position);
+        // SAFETY: a thread per i < n; a root's position counts the roots before it, below the
+        // graph's roots_total <= n entries of `roots`.
+        unsafe { k.compact_roots.launch(stream, grid(n), by_key, n, flag, position, &mut self.roots) }?;
+        self.root_count = self.roots_total;
         Ok(())
     }
 
@@ -742,11 +826,11 @@ impl<'g> DeviceRun<'g> {
         Ok(())
     }
 
-    /// Every dimension's labels, in their final layout, once all are stored.
-    fn download_labels(&self) -> Result<(Vec<Interval>, Vec<u32>)> {
+    /// Every dimension's labels, in their final layout, once all are stored, into `buffers` (see
+    /// [`label_buffers`]).
+    fn download_labels(&self, buffers: LabelBuffers) -> Result<(Vec<Interval>, Vec<u32>)> {
         let stream = &self.gpu.stream;
-        let mut intervals = vec![Interval::default(); self.intervals.len() / 2];
-        let mut subtree = vec![0u32; self.subtree.len()];
+        let (mut intervals, mut subtree) = buffers;
         stream.memcpy_dtoh(&self.intervals, bytemuck::cast_slice_mut::<Interval, u32>(&mut intervals))?;
         stream.memcpy_dtoh(&self.subtree, &mut subtree)?;
         stream.synchronize()?;
@@ -1097,19 +1181,52 @@ const ROOT_CHUNK: u32 = 16 * SCAN_BLOCK_THREADS;
 /// Candidate parents one block of `select_hub_partial` takes at most (a few dozen per thread).
 const HUB_CANDIDATES_PER_BLOCK: usize = 8192;
 
-/// Blocks per vertex for the large in-degree queue, from the graph's largest in-degree, and how
-/// many vertices can be in that queue (in-degree above `LARGE_DEGREE_LIMIT`). The partial bests take
-/// at most 2 n entries: a graph with many large vertices gets fewer splits.
-fn hub_splits(dag: &Graph) -> (usize, usize) {
-    let offsets = dag.parents_csr().offsets();
-    let (large, max) = offsets
-        .par_windows(2)
-        .map(|w| (w[1] - w[0]) as usize)
-        .fold(|| (0, 0), |(large, max), d| (large + usize::from(d > LARGE_DEGREE_LIMIT), max.max(d)))
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
-    let wanted = max.div_ceil(HUB_CANDIDATES_PER_BLOCK).clamp(1, 1024);
-    let affordable = (2 * dag.num_vertices()).checked_div(large).unwrap_or(1).max(1);
-    (wanted.min(affordable), large)
+/// What the launches need to know of the graph's in-degrees, read once on the host.
+struct GraphShape {
+    /// Blocks per vertex for the large in-degree queue, from the largest in-degree. The partial
+    /// bests take at most 2 n entries: a graph with many large vertices gets fewer splits.
+    hub_splits: usize,
+    /// Vertices of in-degree above `LARGE_DEGREE_LIMIT` (the most a large queue can hold).
+    large: usize,
+    /// Vertices without parents.
+    roots: usize,
+}
+
+impl GraphShape {
+    fn of(dag: &Graph) -> GraphShape {
+        let in_degrees = dag.parents_csr().offsets().par_windows(2).map(|w| (w[1] - w[0]) as usize);
+        let count = |d: usize| (usize::from(d > LARGE_DEGREE_LIMIT), usize::from(d == 0), d);
+        let add = |a: (usize, usize, usize), b: (usize, usize, usize)| (a.0 + b.0, a.1 + b.1, a.2.max(b.2));
+        let (large, roots, max) = in_degrees.map(count).reduce(|| (0, 0, 0), add);
+        let wanted = max.div_ceil(HUB_CANDIDATES_PER_BLOCK).clamp(1, 1024);
+        let affordable = (2 * dag.num_vertices()).checked_div(large).unwrap_or(1).max(1);
+        GraphShape { hub_splits: wanted.min(affordable), large, roots }
+    }
+}
+
+/// Exclusive prefix sums of the first `count` values into `sums`, on many blocks (`scan_chunked`,
+/// `chunk_carries`, `add_scan_carries`); `totals` and `carries` hold a value per [`ROOT_CHUNK`].
+fn scan(
+    k: &Kernels,
+    stream: &Arc<CudaStream>,
+    values: &CudaSlice<u32>,
+    count: u32,
+    sums: &mut CudaSlice<u32>,
+    totals: &mut CudaSlice<u32>,
+    carries: &mut CudaSlice<u32>,
+) -> Result<()> {
+    let chunks = count.div_ceil(ROOT_CHUNK);
+    // SAFETY: `count` is at most the length of `values` and `sums`, and `totals` and `carries`
+    // hold count / ROOT_CHUNK rounded up entries (the callers scan at most n values, for which
+    // they were allocated). Block b reads and writes [b ROOT_CHUNK, min(count, (b + 1) ROOT_CHUNK))
+    // and totals[b]; one block turns the `chunks` totals into as many carries; a thread per value
+    // adds its chunk's carry.
+    unsafe {
+        k.scan_chunked.launch(stream, scan_grid(chunks.max(1)), values, count, ROOT_CHUNK, &mut *sums, &mut *totals)?;
+        k.chunk_carries.launch(stream, scan_grid(1), &*totals, chunks, &mut *carries)?;
+        k.add_scan_carries.launch(stream, grid(count), count, ROOT_CHUNK, &*carries, sums)
+    }?;
+    Ok(())
 }
 
 /// A thread per item.

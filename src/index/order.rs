@@ -9,9 +9,9 @@ pub use crate::mix::{mix64, splitmix64};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::fmt;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
-use std::fmt;
 
 /// How children and roots are ordered in every dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
