@@ -42,7 +42,7 @@ pub fn priority_order(n: usize, seed: u64, dim: usize) -> Vec<u32> {
 }
 
 /// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:
-/// all a labeler needs when it compares keys instead of walking sorted lists (the GPU does).
+/// all a labeler needs when it compares keys instead of walking sorted lists.
 pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>>, Vec<u32>) {
     let (ranked, roots) = ranked(dag, order, dim);
     (ranked.map(|(ranks, _)| ranks), roots)

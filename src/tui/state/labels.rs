@@ -238,10 +238,17 @@ impl LabelsState {
             }
             &Event::LevelDone { dim, phase, level, span, queues, edges_scanned, .. } => {
                 if let Some(f) = self.frontier.get_mut(&dim).filter(|f| f.phase == phase) {
-                    if f.levels.len() < MAX_LEVELS {
-                        f.levels.push(queues);
-                    } else {
-                        f.dropped += 1;
+                    // Tiny levels come in spans (see `index/pipeline/level_clock.rs`): the chart
+                    // draws each of them at the span's average, so its x axis stays the level.
+                    let each = |total: u64, i: u64| total / span as u64 + u64::from(i < total % span as u64);
+                    for i in 0..span as u64 {
+                        if f.levels.len() < MAX_LEVELS {
+                            let (small, medium, large) =
+                                (each(queues.small, i), each(queues.medium, i), each(queues.large, i));
+                            f.levels.push(QueueSizes { small, medium, large });
+                        } else {
+                            f.dropped += 1;
+                        }
                     }
                 }
                 if self.stepping {
