@@ -2,14 +2,16 @@
 //!
 //! The GPU runs a level in tens of microseconds of launches and waits however small it is, so a
 //! chain of a million vertices (four million levels per dimension) took minutes on it and a fraction
-//! of a second on the CPU. The GPU labeler notices while dimension 0's parent selection discovers
-//! the Kahn levels (`gpu::pipeline::NarrowGraph`, after a few milliseconds); this wrapper then
-//! starts the CPU pipeline in its place, with the same settings and the same cancel flag, and says
+//! of a second on the CPU. A short walk of the first Kahn levels on the CPU ([`narrow_start`])
+//! catches graphs that are narrow from the start before the GPU is even set up; the GPU labeler
+//! catches the rest while dimension 0's parent selection discovers the levels
+//! (`gpu::pipeline::NarrowGraph`, every 128 levels); this wrapper then starts the CPU pipeline in
+//! its place, with the same settings and the same cancel flag, and says
 //! so: an [`Event::Fallback`] in the stream, [`Labeler::handed_over`] and [`Labeler::backend`] name
 //! the CPU from then on. Labels are the same either way; the run is never presented as GPU work.
 
 use super::spec::LabelSpec;
-use crate::gpu::pipeline::{GpuLabeler, NarrowGraph};
+use crate::gpu::pipeline::{GpuLabeler, NARROW_CHECK_LEVELS, NARROW_WIDTH, NarrowGraph};
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Position, Snapshot, Status, Until};
 use crate::index::pipeline::{PipelineConfig, PipelineLabeler};
@@ -26,12 +28,29 @@ pub struct GpuOrCpu {
     cancel: Arc<AtomicBool>,
     /// Why the CPU pipeline took over, once it has.
     handed_over: Option<String>,
+    /// Whether the hand-over's `Fallback` event went out (a run handed over before it started
+    /// announces it with its first step).
+    announced: bool,
     /// Seconds the GPU spent before it handed over (part of the run's time).
     gpu_seconds: f64,
 }
 
 impl GpuOrCpu {
+    /// The GPU labeler, or at once the CPU pipeline when the graph's first Kahn levels are already
+    /// known to be narrow (see [`narrow_start`]: then the GPU is not even set up).
     pub fn new(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<GpuOrCpu> {
+        if let Some(narrow) = narrow_start(dag) {
+            let cpu = cpu_pipeline(dag, spec)?;
+            return Ok(GpuOrCpu {
+                dag: Arc::clone(dag),
+                spec: *spec,
+                cancel: cpu.cancel_token(),
+                current: Box::new(cpu),
+                handed_over: Some(narrow.to_string()),
+                announced: false,
+                gpu_seconds: 0.0,
+            });
+        }
         let gpu = GpuLabeler::new(dag, spec.dims, spec.order).context("cannot start the GPU pipeline")?;
         let gpu = gpu.handing_over_narrow_graphs();
         Ok(GpuOrCpu {
@@ -40,22 +59,82 @@ impl GpuOrCpu {
             cancel: gpu.cancel_token(),
             current: Box::new(gpu),
             handed_over: None,
+            announced: false,
             gpu_seconds: 0.0,
         })
     }
 
     /// Replaces the GPU labeler by the CPU pipeline, telling `sink` why.
     fn hand_over(&mut self, narrow: &NarrowGraph, sink: &mut dyn Sink) -> Result<()> {
-        let LabelSpec { dims, order, parent_method, all_dims_at_once, .. } = self.spec;
-        let config = PipelineConfig { dims, order, parent_method, all_dims_at_once };
-        let cpu = PipelineLabeler::new(Arc::clone(&self.dag), config).context("cannot start the CPU pipeline")?;
-        let reason = narrow.to_string();
-        sink.emit(Event::Fallback { requested: Backend::Gpu, ran: Backend::Cpu, reason: reason.clone() });
+        let cpu = cpu_pipeline(&self.dag, &self.spec)?;
         self.gpu_seconds = self.current.seconds();
         self.current = Box::new(cpu.with_cancel_token(Arc::clone(&self.cancel)));
-        self.handed_over = Some(reason);
+        self.handed_over = Some(narrow.to_string());
+        self.announce(sink);
         Ok(())
     }
+
+    /// Tells `sink` once that the CPU pipeline runs instead of the GPU, and why.
+    fn announce(&mut self, sink: &mut dyn Sink) {
+        if let (Some(reason), false) = (&self.handed_over, self.announced) {
+            sink.emit(Event::Fallback { requested: Backend::Gpu, ran: Backend::Cpu, reason: reason.clone() });
+            self.announced = true;
+        }
+    }
+}
+
+fn cpu_pipeline(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<PipelineLabeler> {
+    let LabelSpec { dims, order, parent_method, all_dims_at_once, .. } = *spec;
+    let config = PipelineConfig { dims, order, parent_method, all_dims_at_once };
+    PipelineLabeler::new(Arc::clone(dag), config).context("cannot start the CPU pipeline")
+}
+
+/// The most edges [`narrow_start`] reads before it concludes the graph is wide enough for the GPU.
+const PROBE_EDGES: usize = 1 << 18;
+
+/// Whether `dag`'s first [`NARROW_CHECK_LEVELS`] Kahn levels average fewer than [`NARROW_WIDTH`]
+/// vertices, found on the CPU before the GPU is set up (setting it up and running those levels took
+/// longer than the CPU pipeline's whole run on a 60,000-vertex ladder). The walk stops as soon as
+/// the answer is no: too many roots, too many vertices or edges for narrow levels, or a graph with
+/// fewer levels; so on wide graphs it reads at most a few hundred thousand edges.
+fn narrow_start(dag: &Graph) -> Option<NarrowGraph> {
+    let most = NARROW_CHECK_LEVELS * NARROW_WIDTH as usize;
+    let n = dag.num_vertices();
+    let mut frontier = Vec::new();
+    for v in 0..n as u32 {
+        if dag.parents(v).is_empty() {
+            frontier.push(v);
+            if frontier.len() >= most {
+                return None;
+            }
+        }
+    }
+    // Parents not yet placed, per vertex (u32::MAX: not reached yet).
+    let mut waiting = vec![u32::MAX; n];
+    let (mut levels, mut vertices, mut edges) = (1, frontier.len(), 0);
+    while levels < NARROW_CHECK_LEVELS {
+        let mut next = Vec::new();
+        for &v in &frontier {
+            let children = dag.children(v);
+            edges += children.len();
+            for &c in children {
+                let left = &mut waiting[c as usize];
+                if *left == u32::MAX {
+                    *left = dag.parents(c).len() as u32;
+                }
+                *left -= 1;
+                if *left == 0 {
+                    next.push(c);
+                }
+            }
+        }
+        (levels, vertices) = (levels + 1, vertices + next.len());
+        if next.is_empty() || vertices >= most || edges >= PROBE_EDGES {
+            return None;
+        }
+        frontier = next;
+    }
+    Some(NarrowGraph { levels, vertices: vertices as u64 })
 }
 
 impl Labeler for GpuOrCpu {
@@ -64,6 +143,7 @@ impl Labeler for GpuOrCpu {
     }
 
     fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
+        self.announce(sink);
         match self.current.advance(until, sink) {
             Err(e) if self.handed_over.is_none() && e.downcast_ref::<NarrowGraph>().is_some() => {
                 let narrow = e.downcast_ref::<NarrowGraph>().expect("checked above");
@@ -106,5 +186,34 @@ impl Labeler for GpuOrCpu {
 
     fn snapshot(&self, dim: usize) -> Option<Snapshot> {
         self.current.snapshot(dim)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::generators::GeneratorSpec;
+
+    fn probe(spec: &str) -> Option<NarrowGraph> {
+        narrow_start(&spec.parse::<GeneratorSpec>().unwrap().generate().unwrap())
+    }
+
+    #[test]
+    fn the_probe_finds_deep_narrow_graphs_and_only_those() {
+        for narrow in ["chain:n=5000", "ladder:k=2000", "deep:n=100000,deg=2,depth=10000,seed=1"] {
+            let found = probe(narrow).unwrap_or_else(|| panic!("{narrow} is narrow"));
+            assert_eq!(found.levels, NARROW_CHECK_LEVELS, "{narrow}");
+            assert!(found.vertices < NARROW_CHECK_LEVELS as u64 * NARROW_WIDTH);
+        }
+        // Too shallow, too wide at the top, too many edges per level, too many roots.
+        for wide in [
+            "chain:n=100",
+            "tree:n=100000,arity=2",
+            "random:n=200000,deg=20,seed=1",
+            "fan:width=3000,layers=200,seed=1",
+            "roots:n=300000,fan=40,seed=2",
+        ] {
+            assert!(probe(wide).is_none(), "{wide} is not narrow");
+        }
     }
 }

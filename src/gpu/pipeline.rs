@@ -39,11 +39,11 @@ pub const DEVICE_TOTAL: &str = "gpu total";
 
 /// Deep, narrow graphs: once dimension 0's parent selection has found this many Kahn levels (and
 /// every time as many again), a labeler that may hand over checks their average width.
-const NARROW_CHECK_LEVELS: usize = 128;
+pub const NARROW_CHECK_LEVELS: usize = 128;
 /// Kahn levels averaging fewer vertices than this are cheaper on the CPU pipeline: a GPU level
 /// costs tens of microseconds of launches and waits whatever its size, a CPU level of this size a
 /// few microseconds.
-const NARROW_WIDTH: u64 = 1024;
+pub const NARROW_WIDTH: u64 = 1024;
 
 /// A labeler that may hand over stops with this error when the graph turned out deep and narrow
 /// (see [`GpuLabeler::handing_over_narrow_graphs`]); the back-end switch then runs the CPU
