@@ -8,6 +8,8 @@
 //! Vertices are DAG (component) ids. Depths count edges from the start (depth 0): a DFS child's
 //! depth is its place on the stack, a BFS child's its BFS level.
 
+use super::answer::Rule;
+
 /// What a search reports as it runs, in the order it happens.
 pub trait SearchObserver {
     /// False when every hook is a no-op: the searches then skip the bookkeeping that only feeds
@@ -21,8 +23,12 @@ pub trait SearchObserver {
     fn expand(&mut self, vertex: u32);
     /// `child`, first met at `depth`, passed the label test: the DFS enters it, the BFS queues it.
     fn entered(&mut self, child: u32, depth: u32);
-    /// `child`, first met at `depth`, was refused because `L(to) ⊄ L(child)`.
-    fn pruned(&mut self, child: u32, depth: u32);
+    /// `child`, first met at `depth`, was refused: `rule` proves it cannot reach the target
+    /// (GRAIL's search: always the label cut, `L(to) ⊄ L(child)`).
+    fn pruned(&mut self, child: u32, depth: u32, rule: Rule);
+    /// `child`, first met at `depth`, is proved by `rule` to reach the target: the answer is yes
+    /// and the search ends, as if it had met the target.
+    fn reached(&mut self, child: u32, depth: u32, rule: Rule);
     /// The target was met among the children of a vertex, at `depth`: the answer is yes.
     fn target(&mut self, depth: u32);
     /// An expanded vertex that cannot reach the target (for a BFS yes past its exactness budget:
@@ -46,7 +52,9 @@ impl SearchObserver for NoObserver {
     #[inline(always)]
     fn entered(&mut self, _child: u32, _depth: u32) {}
     #[inline(always)]
-    fn pruned(&mut self, _child: u32, _depth: u32) {}
+    fn pruned(&mut self, _child: u32, _depth: u32, _rule: Rule) {}
+    #[inline(always)]
+    fn reached(&mut self, _child: u32, _depth: u32, _rule: Rule) {}
     #[inline(always)]
     fn target(&mut self, _depth: u32) {}
     #[inline(always)]

@@ -20,19 +20,24 @@
 use super::answer::Method;
 use super::bfs::breadth_first;
 use super::dfs::depth_first;
-use super::observer::SearchObserver;
+use super::guide::{CutGuide, Guide, LabelGuide, Unguided};
+use super::lookahead::depth_first_lookahead;
+use super::observer::{NoObserver, SearchObserver};
 use super::outcome::SearchOutcome;
+use super::query_index::QueryIndex;
 use super::scratch::Scratch;
 use crate::graph::Graph;
 use crate::index::Labels;
 
 /// Searches the DAG from `from` to `to` (DAG ids, `from != to`) with `method`, telling `observer`
-/// every step.
+/// every step. With a query index the guided searches are pruned by every cut (and end as soon as
+/// a cut proves a child reaches `to`); without, by GRAIL's labels only.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<O: SearchObserver>(
     dag: &Graph,
     labels: &Labels,
+    index: Option<&QueryIndex>,
     from: u32,
     to: u32,
     method: Method,
@@ -40,10 +45,35 @@ pub(crate) fn search<O: SearchObserver>(
     want_path: bool,
     observer: &mut O,
 ) -> SearchOutcome {
-    match method {
-        Method::GuidedDfs => depth_first::<true, O>(dag, labels, from, to, scratch, want_path, observer),
-        Method::Dfs => depth_first::<false, O>(dag, labels, from, to, scratch, want_path, observer),
-        Method::GuidedBfs => breadth_first::<true, O>(dag, labels, from, to, scratch, want_path, observer),
-        Method::Bfs => breadth_first::<false, O>(dag, labels, from, to, scratch, want_path, observer),
+    let grail = LabelGuide { labels, target: labels.of(to) };
+    let mut found = match (method, index) {
+        (Method::GuidedDfs, Some(index)) => {
+            let guide = CutGuide::new(index, labels, to);
+            depth_first_lookahead(dag, &guide, from, to, scratch, want_path, observer)
+        }
+        (Method::GuidedBfs, Some(index)) => {
+            let guide = CutGuide::new(index, labels, to);
+            breadth_first(dag, labels, &guide, from, to, scratch, want_path, observer)
+        }
+        (Method::GuidedDfs, None) => depth_first(dag, &grail, from, to, scratch, want_path, observer),
+        (Method::GuidedBfs, None) => breadth_first(dag, labels, &grail, from, to, scratch, want_path, observer),
+        (Method::Dfs, _) => depth_first(dag, &Unguided, from, to, scratch, want_path, observer),
+        (Method::Bfs, _) => breadth_first(dag, labels, &Unguided, from, to, scratch, want_path, observer),
+    };
+    complete_path(dag, &grail, to, scratch, &mut found);
+    found
+}
+
+/// A search that ended because a cut proved a child reaches `to` returns the path up to that
+/// child: a GRAIL-guided DFS from there (which must succeed) supplies the rest. Its work is not
+/// counted, so the counts stay those of the search the batches run.
+#[cold]
+fn complete_path<G: Guide>(dag: &Graph, guide: &G, to: u32, scratch: &mut Scratch, found: &mut SearchOutcome) {
+    let Some(path) = found.path.as_mut() else { return };
+    let Some(&via) = path.last() else { return };
+    if via == to {
+        return;
     }
+    let rest = depth_first(dag, guide, via, to, scratch, true, &mut NoObserver).path;
+    path.extend(rest.expect("a cut proved that this vertex reaches the target").into_iter().skip(1));
 }

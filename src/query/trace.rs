@@ -3,7 +3,7 @@
 //! the search's own hooks ([`SearchObserver`]), so it shows exactly the search the engine ran
 //! (see [`crate::query::Engine::query_traced`]).
 
-use super::answer::Method;
+use super::answer::{Method, Rule};
 use super::observer::SearchObserver;
 use super::rules::label_cut;
 use crate::index::Labels;
@@ -18,6 +18,12 @@ pub enum NodeKind {
     Entered,
     /// A child refused because `L(v) ⊄ L(c)`; `dim` is the first dimension where it fails.
     Pruned { dim: usize },
+    /// A child refused by another cut of the query index (level, topological order, supportive
+    /// vertex, Bloom filter): it cannot reach the target.
+    Cut { rule: Rule },
+    /// A child that a cut proves reaches the target (supportive vertex, tree cut): the search
+    /// ends there with a yes, as if it had met the target.
+    Reached { rule: Rule },
     /// The target, met among a vertex's children.
     Target,
 }
@@ -118,12 +124,22 @@ impl SearchObserver for TraceRecorder<'_> {
         self.record(child, depth, NodeKind::Entered);
     }
 
-    fn pruned(&mut self, child: u32, depth: u32) {
-        // Only a kept node pays for finding the dimension. A pruned child always fails in some
-        // dimension; 0 only guards against labels that contradict the search.
+    fn pruned(&mut self, child: u32, depth: u32, rule: Rule) {
+        // Only a kept node pays for finding the dimension. A label-pruned child always fails in
+        // some dimension; 0 only guards against labels that contradict the search.
         if self.has_room() {
-            let dim = label_cut(self.labels, child, self.to).unwrap_or(0);
-            self.record(child, depth, NodeKind::Pruned { dim });
+            let kind = if rule == Rule::LabelCut {
+                NodeKind::Pruned { dim: label_cut(self.labels, child, self.to).unwrap_or(0) }
+            } else {
+                NodeKind::Cut { rule }
+            };
+            self.record(child, depth, kind);
+        }
+    }
+
+    fn reached(&mut self, child: u32, depth: u32, rule: Rule) {
+        if let Some(node) = self.record(child, depth, NodeKind::Reached { rule }) {
+            node.on_path = true;
         }
     }
 
@@ -162,7 +178,7 @@ mod tests {
         let mut recorder = TraceRecorder::new(&labels, 4);
         recorder.start(0, 3);
         recorder.expand(0);
-        recorder.pruned(1, 1);
+        recorder.pruned(1, 1, Rule::LabelCut);
         recorder.entered(2, 1);
         recorder.expand(2);
         recorder.target(2);
@@ -192,7 +208,7 @@ mod tests {
         recorder.expand(0);
         recorder.entered(2, 1);
         recorder.expand(2);
-        recorder.pruned(1, 1);
+        recorder.pruned(1, 1, Rule::LabelCut);
         recorder.dead_end(1);
         recorder.dead_end(2);
         let trace = recorder.finish(Method::GuidedBfs);
