@@ -66,9 +66,10 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
-    /// Search method for undecided queries.
-    #[arg(long, value_enum, default_value_t = Method::GuidedDfs)]
-    pub method: Method,
+    /// Search method for undecided queries. Default: guided-bfs (bidirectional) with `--rules all`,
+    /// guided-dfs (GRAIL's) with `--rules grail`.
+    #[arg(long, value_enum)]
+    pub method: Option<Method>,
 
     /// Which cuts decide and prune: `all` builds the query index after labeling (its time is part
     /// of the label time measured), `grail` uses the paper's only.
@@ -81,6 +82,11 @@ pub struct BenchArgs {
     /// Internal: measure one setting (`GRAPH_INDEX,BACKEND,DIMS,THREADS`) and print it as JSON.
     #[arg(long, hide = true)]
     pub one: Option<String>,
+}
+
+/// The search asked for, or the one that goes with the rules.
+fn method_of(args: &BenchArgs) -> Method {
+    args.method.unwrap_or(args.rules.default_method())
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {
@@ -147,7 +153,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             }
             child.args(["--random", &args.random.to_string(), "--repeat", &args.repeat.to_string()]);
             child.args(["--seed", &args.seed.to_string(), "--order", order_name(args.order)]);
-            child.arg("--method").arg(value_name(&args.method));
+            child.arg("--method").arg(value_name(&method_of(&args)));
             child.arg("--rules").arg(args.rules.name());
             child.arg("--parent-method").arg(value_name(&args.parent_method));
             eprintln!(
@@ -163,7 +169,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             rows.push(serde_json::from_slice::<Row>(&out.stdout).context("a benchmark setting printed no result")?);
         }
     }
-    args.output.show(&BenchReport { method: args.method, rules: args.rules, order: args.order, seed: args.seed, rows })
+    args.output.show(&BenchReport { method: method_of(&args), rules: args.rules, order: args.order, seed: args.seed, rows })
 }
 
 /// Every measured setting.
@@ -248,7 +254,7 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
             sizes = (labels.heap_bytes(), index.as_ref().map_or(0, QueryIndex::heap_bytes));
             digest = labels.digest();
             let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_ref());
-            let report = query::run_batch(&engine, &queries, args.method);
+            let report = query::run_batch(&engine, &queries, method_of(args));
             best_query = best_query.min(report.elapsed.as_secs_f64());
             last = Some(report);
         }

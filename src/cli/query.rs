@@ -41,9 +41,11 @@ pub struct QueryArgs {
     #[arg(long, default_value_t = 1)]
     pub query_seed: u64,
 
-    /// How undecided queries are searched: label-guided DFS/BFS, or unguided DFS/BFS as baselines.
-    #[arg(long, short = 'm', value_enum, default_value_t = Method::GuidedDfs)]
-    pub method: Method,
+    /// How undecided queries are searched: guided DFS/BFS (with every rule, guided BFS is
+    /// bidirectional), or unguided DFS/BFS as baselines. Default: guided-bfs with `--rules all`,
+    /// guided-dfs (GRAIL's) with `--rules grail`.
+    #[arg(long, short = 'm', value_enum)]
+    pub method: Option<Method>,
 
     /// Which cuts decide and prune: `all` (GRAIL's plus the query index's: topological orders,
     /// supportive vertices, Bloom filters; built after labeling) or `grail` (the paper's only).
@@ -109,7 +111,7 @@ struct SingleReport<'a> {
 fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, args: &QueryArgs) -> Result<()> {
     let (u, v) = (ws.resolve(src)?, ws.resolve(dst)?);
     let mut scratch = Scratch::new(ws.dag().num_vertices());
-    let answer = engine.query(u, v, args.method, &mut scratch, true);
+    let answer = engine.query(u, v, method_of(args), &mut scratch, true);
     let representative = representatives(ws);
     let path_ids = answer
         .path
@@ -175,6 +177,11 @@ fn explain(answer: &Answer) -> String {
     }
 }
 
+/// The search asked for, or the one that goes with the rules.
+fn method_of(args: &QueryArgs) -> Method {
+    args.method.unwrap_or(args.rules.default_method())
+}
+
 /// For each component, its smallest original vertex (components are numbered by it).
 fn representatives(ws: &Workspace) -> Vec<u32> {
     let mut rep = vec![u32::MAX; ws.condensation.num_components()];
@@ -207,7 +214,7 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         return gpu_batch(engine, queries, args);
     }
     let spinner = spinner(format!("answering {} queries", thousands(queries.len() as u64)));
-    let report = query::run_batch(engine, queries, args.method);
+    let report = query::run_batch(engine, queries, method_of(args));
     spinner.finish_and_clear();
     let source = match &args.file {
         Some(path) => path.display().to_string(),

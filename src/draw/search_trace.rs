@@ -36,7 +36,7 @@ pub fn search_overlay(engine: &Engine, u: u32, v: u32, shown: (u64, u64)) -> (Se
             }
             // The pictures trace GRAIL's search (an engine without a query index), which prunes by
             // label only; other cuts, if any, leave their children undrawn.
-            NodeKind::Target | NodeKind::Cut { .. } | NodeKind::Reached { .. } => {}
+            NodeKind::Target | NodeKind::Meeting | NodeKind::Cut { .. } | NodeKind::Reached { .. } => {}
         }
     }
     (overlay, answer)

@@ -7,10 +7,11 @@ use serde::Serialize;
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// GRAIL's search: an iterative depth-first search that enters a child only if its labels may
-    /// reach the target.
+    /// reach the target. With every rule, pruned by every cut, looking one level ahead.
     #[default]
     GuidedDfs,
-    /// The same pruning, breadth first.
+    /// The same pruning, breadth first. With every rule: bidirectional, forward from the source and
+    /// backward from the target, both sides pruned by every cut (the default with every rule).
     GuidedBfs,
     /// Baseline: a plain depth-first search (no label, level or tree cuts, no pruning).
     Dfs,
@@ -134,6 +135,15 @@ impl RuleSet {
         match self {
             RuleSet::All => &Rule::ALL,
             RuleSet::Grail => &[Rule::SameComponent, Rule::LabelCut, Rule::LevelCut, Rule::TreeCut, Rule::Search],
+        }
+    }
+
+    /// The search that goes with this set when none is named: the bidirectional search (which
+    /// `guided-bfs` becomes with every rule) for `all`, GRAIL's DFS for `grail`.
+    pub fn default_method(self) -> Method {
+        match self {
+            RuleSet::All => Method::GuidedBfs,
+            RuleSet::Grail => Method::GuidedDfs,
         }
     }
 

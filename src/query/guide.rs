@@ -4,7 +4,7 @@
 
 use super::answer::Rule;
 use super::query_index::QueryIndex;
-use super::rules::{TargetKeys, contains_all, index_no, supportive_path, tree_cut};
+use super::rules::{TargetKeys, contains_all, index_no, source_no, supportive_path, tree_cut};
 use crate::index::{Interval, Labels};
 
 /// A guide's decision about one child.
@@ -74,6 +74,41 @@ impl Guide for CutGuide<'_> {
             return Step::Prune(Rule::LabelCut);
         }
         if tree_cut(self.labels, child, self.to).is_some() {
+            return Step::Reach(Rule::TreeCut);
+        }
+        Step::Enter
+    }
+}
+
+/// The default set turned around, for a backward search: can `from` reach the parent `p`?
+pub(crate) struct BackCutGuide<'a> {
+    pub index: &'a QueryIndex,
+    pub labels: &'a Labels,
+    pub from: u32,
+    /// The source's labels, level, positions and record, read once.
+    pub source: &'a [Interval],
+    pub keys: TargetKeys,
+}
+
+impl<'a> BackCutGuide<'a> {
+    pub fn new(index: &'a QueryIndex, labels: &'a Labels, from: u32) -> Self {
+        BackCutGuide { index, labels, from, source: labels.of(from), keys: TargetKeys::of(index, labels, from) }
+    }
+}
+
+impl Guide for BackCutGuide<'_> {
+    #[inline(always)]
+    fn check(&self, p: u32) -> Step {
+        if let Some((rule, _)) = source_no(self.index, self.labels, &self.keys, p) {
+            return Step::Prune(rule);
+        }
+        if supportive_path(&self.keys.record, self.index.of(p)).is_some() {
+            return Step::Reach(Rule::SupportivePath);
+        }
+        if !contains_all(self.source, self.labels.of(p)) {
+            return Step::Prune(Rule::LabelCut);
+        }
+        if tree_cut(self.labels, self.from, p).is_some() {
             return Step::Reach(Rule::TreeCut);
         }
         Step::Enter

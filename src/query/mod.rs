@@ -13,6 +13,7 @@ mod ancestors;
 mod answer;
 mod batch;
 mod bfs;
+mod bidirectional;
 mod bloom;
 mod dfs;
 mod engine;

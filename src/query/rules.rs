@@ -115,7 +115,7 @@ pub fn bloom_cut(a: &VertexCuts, b: &VertexCuts) -> Option<usize> {
     None
 }
 
-/// What the default set knows about the target `v` of a query or a search, read once.
+/// What the default set knows about one end of a query or a search, read once.
 #[derive(Clone, Copy, Debug)]
 pub struct TargetKeys {
     pub level: u32,
@@ -142,6 +142,18 @@ pub fn index_no(index: &QueryIndex, labels: &Labels, u: u32, v: &TargetKeys) -> 
         return Some((Rule::TopoCut, Some(order)));
     }
     record_no(index.of(u), &v.record)
+}
+
+/// [`index_no`] with the known end first: can the source `u` (read once into `u`) reach `v`?
+#[inline(always)]
+pub fn source_no(index: &QueryIndex, labels: &Labels, u: &TargetKeys, v: u32) -> Option<(Rule, Option<usize>)> {
+    if u.level >= labels.level(v) {
+        return Some((Rule::LevelCut, None));
+    }
+    if let Some(order) = topo_cut(&u.topo, index.topo(v)) {
+        return Some((Rule::TopoCut, Some(order)));
+    }
+    record_no(&u.record, index.of(v))
 }
 
 /// The record's negative rules: supportive vertices, then Bloom filters.

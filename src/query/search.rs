@@ -20,7 +20,8 @@
 use super::answer::Method;
 use super::bfs::breadth_first;
 use super::dfs::depth_first;
-use super::guide::{CutGuide, Guide, LabelGuide, Unguided};
+use super::bidirectional::bidirectional;
+use super::guide::{BackCutGuide, CutGuide, Guide, LabelGuide, Unguided};
 use super::lookahead::depth_first_lookahead;
 use super::observer::{NoObserver, SearchObserver};
 use super::outcome::SearchOutcome;
@@ -52,8 +53,12 @@ pub(crate) fn search<O: SearchObserver>(
             depth_first_lookahead(dag, &guide, from, to, scratch, want_path, observer)
         }
         (Method::GuidedBfs, Some(index)) => {
-            let guide = CutGuide::new(index, labels, to);
-            breadth_first(dag, labels, &guide, from, to, scratch, want_path, observer)
+            let (ahead, back) = (CutGuide::new(index, labels, to), BackCutGuide::new(index, labels, from));
+            let mut found = bidirectional(dag, &ahead, &back, from, to, scratch, observer);
+            if want_path && found.reachable {
+                found.path = depth_first(dag, &grail, from, to, scratch, true, &mut NoObserver).path;
+            }
+            found
         }
         (Method::GuidedDfs, None) => depth_first(dag, &grail, from, to, scratch, want_path, observer),
         (Method::GuidedBfs, None) => breadth_first(dag, labels, &grail, from, to, scratch, want_path, observer),

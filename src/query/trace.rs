@@ -12,7 +12,8 @@ use std::collections::HashMap;
 /// Why a node is in the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
-    /// The search's start, `comp(u)`.
+    /// The search's start, `comp(u)` (and, for the backward side of a bidirectional search,
+    /// `comp(v)`).
     Start,
     /// A child the labels let in: the DFS entered it, the BFS queued it.
     Entered,
@@ -26,6 +27,9 @@ pub enum NodeKind {
     Reached { rule: Rule },
     /// The target, met among a vertex's children.
     Target,
+    /// Where the two sides of a bidirectional search met: a vertex the other side had entered
+    /// (it has a node of its own on that side).
+    Meeting,
 }
 
 /// One node of the search tree, in the order the search met it: pre-order for a DFS, queue order
@@ -45,6 +49,9 @@ pub struct TraceNode {
     pub dead_end: bool,
     /// On the path from the start to the target.
     pub on_path: bool,
+    /// Met by the backward side of a bidirectional search (over parents, from the target; its
+    /// start is the target itself, at depth 0).
+    pub backward: bool,
 }
 
 /// The search tree behind one query. Empty when a cheap rule decided (no search ran).
@@ -69,12 +76,22 @@ pub struct TraceRecorder<'a> {
     /// it again. Each such vertex has one: the search marks it visited when it first meets it.
     node_of: HashMap<u32, usize>,
     truncated: bool,
+    /// The side the next nodes belong to (bidirectional searches).
+    backward: bool,
 }
 
 impl<'a> TraceRecorder<'a> {
     /// A recorder for a search on the DAG that `labels` label.
     pub fn new(labels: &'a Labels, node_limit: usize) -> Self {
-        TraceRecorder { labels, node_limit, to: 0, nodes: Vec::new(), node_of: HashMap::new(), truncated: false }
+        TraceRecorder {
+            labels,
+            node_limit,
+            to: 0,
+            nodes: Vec::new(),
+            node_of: HashMap::new(),
+            truncated: false,
+            backward: false,
+        }
     }
 
     /// The tree recorded, for a search run with `method`.
@@ -95,7 +112,8 @@ impl<'a> TraceRecorder<'a> {
         if matches!(kind, NodeKind::Start | NodeKind::Entered) {
             self.node_of.insert(vertex, self.nodes.len());
         }
-        let node = TraceNode { vertex, depth, kind, expanded: false, dead_end: false, on_path: false };
+        let backward = self.backward;
+        let node = TraceNode { vertex, depth, kind, expanded: false, dead_end: false, on_path: false, backward };
         self.nodes.push(node);
         self.nodes.last_mut()
     }
@@ -112,6 +130,13 @@ impl SearchObserver for TraceRecorder<'_> {
     fn start(&mut self, from: u32, to: u32) {
         self.to = to;
         self.record(from, 0, NodeKind::Start);
+    }
+
+    fn side(&mut self, backward: bool) {
+        self.backward = backward;
+        if backward && !self.node_of.contains_key(&self.to) {
+            self.record(self.to, 0, NodeKind::Start);
+        }
     }
 
     fn expand(&mut self, vertex: u32) {
@@ -145,6 +170,12 @@ impl SearchObserver for TraceRecorder<'_> {
 
     fn target(&mut self, depth: u32) {
         if let Some(node) = self.record(self.to, depth, NodeKind::Target) {
+            node.on_path = true;
+        }
+    }
+
+    fn met(&mut self, vertex: u32, depth: u32) {
+        if let Some(node) = self.record(vertex, depth, NodeKind::Meeting) {
             node.on_path = true;
         }
     }
@@ -192,6 +223,7 @@ mod tests {
             expanded,
             dead_end: false,
             on_path,
+            backward: false,
         };
         let want = vec![
             node(0, 0, NodeKind::Start, true, true),

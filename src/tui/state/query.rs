@@ -222,7 +222,7 @@ mod tests {
     use crate::query::{Answer, Method, Rule, RuleSet, Trace};
 
     fn node(depth: u32, kind: NodeKind) -> TraceNode {
-        TraceNode { vertex: 0, depth, kind, expanded: false, dead_end: false, on_path: false }
+        TraceNode { vertex: 0, depth, kind, expanded: false, dead_end: false, on_path: false, backward: false }
     }
 
     /// A start with 3 children pruned in dimension 0, one entered child (with 1 pruned child of its

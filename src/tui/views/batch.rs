@@ -39,6 +39,21 @@ pub fn compact_time(s: f64) -> String {
     }
 }
 
+/// Column titles of the rules, five characters at most.
+fn short_rule(rule: Rule) -> &'static str {
+    match rule {
+        Rule::SameComponent => "scc",
+        Rule::LevelCut => "level",
+        Rule::TopoCut => "topo",
+        Rule::SupportiveCut => "sup-",
+        Rule::BloomCut => "bloom",
+        Rule::SupportivePath => "sup+",
+        Rule::LabelCut => "label",
+        Rule::TreeCut => "tree",
+        Rule::Search => "search",
+    }
+}
+
 fn short_method(m: Method) -> &'static str {
     match m {
         Method::GuidedDfs => "g-dfs",
@@ -73,7 +88,8 @@ pub const COLUMN_HELP: &[(&str, &[&str])] = &[
 
 /// The legend under the results: one short line per group of columns (`?` explains each).
 const LEGEND: [&str; 2] = [
-    "scc: same component · label, level, tree: cuts · yes: answered yes",
+    "scc: same component · level, topo(logical order), sup-/sup+ (supportive vertex no/yes), bloom, label, tree: \
+     cuts · yes: answered yes · R: all rules / GRAIL's",
     "FP%: % of no-answers no cut ruled out (a search proved them) · ? explains",
 ];
 
@@ -189,7 +205,7 @@ fn histogram(frame: &mut Frame, area: Rect, app: &App) {
 fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_rows: u16) {
     let theme = &app.theme;
     let title = match &app.batch.result {
-        Some(result) => format!("Results: {}", result.source),
+        Some(result) => format!("Results: {}   (rules: {}; R switches for the next run)", result.source, result.rules),
         None => "Results".to_string(),
     };
     let block = panel(&title);
@@ -204,8 +220,12 @@ fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_ro
         frame.render_widget(Paragraph::new("no batch run yet: r runs the checked rows"), table_area);
         return;
     };
-    let header = Row::new(["run", "time", "q/s", "scc", "label", "level", "tree", "search", "yes", "FP%", "wrong"])
-        .style(theme.title());
+    // One column per rule that can decide: every rule, or GRAIL's when the batch ran with those.
+    let rules: Vec<Rule> = result.rules.rules().to_vec();
+    let mut titles = vec!["run", "time", "q/s"];
+    titles.extend(rules.iter().map(|&r| short_rule(r)));
+    titles.extend(["yes", "FP%", "wrong"]);
+    let header = Row::new(titles).style(theme.title());
     let rows: Vec<Row> = result
         .rows
         .iter()
@@ -222,34 +242,23 @@ fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_ro
             };
             let wrong = if r.checked == 0 { "-".to_string() } else { compact(r.mismatches) };
             let wrong_style = if r.mismatches > 0 { theme.error() } else { theme.text() };
-            Row::new(vec![
+            let mut cells = vec![
                 Line::raw(format!("{} ×{threads}", short_method(r.method))),
                 Line::raw(compact_time(secs)),
                 Line::raw(compact(qps)),
-                Line::raw(compact(r.by_rule.get(Rule::SameComponent))),
-                Line::raw(compact(r.by_rule.get(Rule::LabelCut))),
-                Line::raw(compact(r.by_rule.get(Rule::LevelCut))),
-                Line::raw(compact(r.by_rule.get(Rule::TreeCut))),
-                Line::raw(compact(r.by_rule.get(Rule::Search))),
+            ];
+            cells.extend(rules.iter().map(|&rule| Line::raw(compact(r.by_rule.get(rule)))));
+            cells.extend([
                 Line::raw(compact(r.positives)),
                 Line::raw(format!("{:.1}", row.searched_negative_rate * 100.0)),
                 Line::styled(wrong, wrong_style),
-            ])
+            ]);
+            Row::new(cells)
         })
         .collect();
-    let widths = [
-        Constraint::Length(10),
-        Constraint::Length(7),
-        Constraint::Length(6),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(6),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(5),
-    ];
+    let mut widths = vec![Constraint::Length(10), Constraint::Length(7), Constraint::Length(6)];
+    widths.extend(rules.iter().map(|&r| Constraint::Length(if r == Rule::Search { 6 } else { 5 })));
+    widths.extend([Constraint::Length(5); 3]);
     let table = Table::new(rows, widths).header(header).column_spacing(1);
     frame.render_widget(table, table_area);
 }

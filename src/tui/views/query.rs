@@ -107,7 +107,11 @@ pub fn explain(app: &App, r: &QueryResult) -> String {
         }
         Rule::Search => {
             let t = &r.answer;
-            let order = if r.trace.method.is_breadth_first() { "breadth-first" } else { "depth-first" };
+            let order = match (r.rules, r.trace.method.is_breadth_first()) {
+                (RuleSet::All, true) => "bidirectional (forward from u, backward from v)",
+                (_, true) => "breadth-first",
+                _ => "depth-first",
+            };
             let start = if r.rules == RuleSet::Grail {
                 format!(
                     "The labels said \"maybe\" and no cut applied, so a {order} search from u entered only children \
@@ -249,8 +253,11 @@ fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, extra: usize) -> Line
     let fold = if has_children(nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
     let name = app.component_name(node.vertex);
     let (tag, style) = match node.kind {
+        NodeKind::Start if node.backward && node.on_path => ("start v (backward), on the path".to_string(), theme.path()),
+        NodeKind::Start if node.backward => ("start v (backward), not reached".to_string(), theme.warn()),
         NodeKind::Start if node.on_path => ("start u, on the path".to_string(), theme.path()),
         NodeKind::Start => ("start u, dead end".to_string(), theme.warn()),
+        NodeKind::Meeting => ("the two searches meet here".to_string(), theme.yes()),
         NodeKind::Entered if node.on_path => ("on the path".to_string(), theme.path()),
         NodeKind::Entered if node.dead_end => ("dead end (false positive)".to_string(), theme.warn()),
         // Only a breadth-first search leaves these: queued, then the target turned up first.
@@ -261,8 +268,10 @@ fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, extra: usize) -> Line
         NodeKind::Reached { rule } => (search_step_phrase(rule).to_string(), theme.path()),
         NodeKind::Target => ("target v".to_string(), theme.yes()),
     };
+    // The backward side of a bidirectional search climbs over parents, from v.
+    let side = if node.backward { "← " } else { "" };
     Line::from(vec![
-        Span::raw(format!("{indent}{fold}")),
+        Span::raw(format!("{indent}{fold}{side}")),
         Span::styled(name, style),
         Span::styled(format!("  {tag}"), style),
     ])

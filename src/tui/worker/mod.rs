@@ -30,8 +30,8 @@ use std::time::Instant;
 
 /// Most nodes a traced query keeps for the tree view.
 pub const TRACE_NODE_LIMIT: usize = 20_000;
-/// The search the Query tab runs and draws: GRAIL's own DFS (pruned by every cut unless the tab's
-/// rules are GRAIL's).
+/// The search the Query tab runs and draws with GRAIL's rules: GRAIL's own DFS. With every rule it
+/// runs that set's default, the bidirectional search ([`RuleSet::default_method`]).
 pub const QUERY_TAB_METHOD: Method = Method::GuidedDfs;
 /// Pairs sampled for the exception estimate on graphs too large for the exact closure.
 pub const EXCEPTION_SAMPLES: usize = 200_000;
@@ -202,7 +202,7 @@ impl State {
         let ws = &self.ws;
         let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_deref());
         let mut scratch = engine.scratch();
-        let (answer, trace) = engine.query_traced(u, v, QUERY_TAB_METHOD, &mut scratch, TRACE_NODE_LIMIT);
+        let (answer, trace) = engine.query_traced(u, v, rules.default_method(), &mut scratch, TRACE_NODE_LIMIT);
         let (cu, cv) = (ws.condensation.component[u as usize], ws.condensation.component[v as usize]);
         let names = (ws.loaded.names.file_id(u).to_string(), ws.loaded.names.file_id(v).to_string());
         // A supportive vertex by one of its original vertices' file ids.
