@@ -177,3 +177,27 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
 
 /// Marks "no vertex" in the trees' links.
 const NONE: u32 = u32::MAX;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::guide::Unguided;
+    use crate::query::observer::NoObserver;
+
+    #[test]
+    fn the_sides_meet_in_the_middle_or_one_runs_dry() {
+        // A chain 0 -> 1 -> ... -> 6 and a branch 0 -> 7 that leads nowhere.
+        let mut edges: Vec<(u32, u32)> = (0..6).map(|v| (v, v + 1)).collect();
+        edges.push((0, 7));
+        let g = Graph::from_edges(8, &edges).unwrap();
+        let mut scratch = Scratch::new(8);
+        let out = bidirectional(&g, &Unguided, &Unguided, 0, 6, &mut scratch, &mut NoObserver);
+        // Forward expands 0 (queueing 1 and 7); the backward queue is then the shorter one, so the
+        // backward side climbs 6, 5, 4, 3, 2 and meets 1: the dead branch 7 is never expanded.
+        assert!(out.reachable && out.path.is_none());
+        assert_eq!((out.expanded, out.false_positives), (6, 0));
+        // 7 has no children: the forward side runs dry at once, whatever the backward side holds.
+        let out = bidirectional(&g, &Unguided, &Unguided, 7, 6, &mut scratch, &mut NoObserver);
+        assert_eq!((out.reachable, out.expanded, out.false_positives), (false, 1, 1));
+    }
+}
