@@ -137,7 +137,8 @@ fn rules_pick_every_cut_or_grails_and_say_which() {
     let graph = dir.path().join("g.gra");
     let out = grail(&["gen", "random:n=3000,deg=3,seed=1", "-o", graph.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let ask = |rules: &str| json(&grail(&["query", graph.to_str().unwrap(), "--random", "5000", "--rules", rules, "--json"]));
+    let ask =
+        |rules: &str| json(&grail(&["query", graph.to_str().unwrap(), "--random", "5000", "--rules", rules, "--json"]));
     let (all, paper) = (ask("all"), ask("grail"));
     assert_eq!(all["positives"], paper["positives"]);
     assert_eq!((all["rules"].as_str(), paper["rules"].as_str()), (Some("all"), Some("grail")));

@@ -354,9 +354,11 @@ proptest! {
 fn searches_with_every_rule_agree_with_the_closure_on_larger_graphs() {
     use grail::graph::generators::GeneratorSpec;
     use grail::query::random_queries;
-    for (spec, searches_both) in
-        [("random:n=3000,deg=3,seed=1", true), ("digraph:n=3000,deg=1.3,seed=4", false), ("random:n=2000,deg=6,seed=9", true)]
-    {
+    for (spec, searches_both) in [
+        ("random:n=3000,deg=3,seed=1", true),
+        ("digraph:n=3000,deg=1.3,seed=4", false),
+        ("random:n=2000,deg=6,seed=9", true),
+    ] {
         let graph = spec.parse::<GeneratorSpec>().unwrap().generate().unwrap();
         let closure = TransitiveClosure::new(&graph).unwrap();
         let c = condense(&Arc::new(graph));

@@ -169,7 +169,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
             rows.push(serde_json::from_slice::<Row>(&out.stdout).context("a benchmark setting printed no result")?);
         }
     }
-    args.output.show(&BenchReport { method: method_of(&args), rules: args.rules, order: args.order, seed: args.seed, rows })
+    args.output.show(&BenchReport {
+        method: method_of(&args),
+        rules: args.rules,
+        order: args.order,
+        seed: args.seed,
+        rows,
+    })
 }
 
 /// Every measured setting.
@@ -360,8 +366,7 @@ fn print_rows(rows: &[Row]) {
     println!("Labeling time per phase (summed over dimensions, which may run concurrently) and wall time:");
     let mut t = table(&["graph", "backend", "threads", "dims", "phases", "wall", "digest"]);
     for r in rows {
-        let mut phases: Vec<String> =
-            r.phases.iter().map(|(p, s)| format!("{} {}", p.name(), duration(*s))).collect();
+        let mut phases: Vec<String> = r.phases.iter().map(|(p, s)| format!("{} {}", p.name(), duration(*s))).collect();
         if r.rules == RuleSet::All {
             phases.push(format!("query index {}", duration(r.query_index_seconds)));
         }

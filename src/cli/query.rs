@@ -125,7 +125,15 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, 
     let explanation = engine
         .query_index()
         .and_then(|index| {
-            explain_index_rule(ws.dag(), index, answer.rule, answer.cut_dimension, (cu, cv), (&src_name, &dst_name), &name)
+            explain_index_rule(
+                ws.dag(),
+                index,
+                answer.rule,
+                answer.cut_dimension,
+                (cu, cv),
+                (&src_name, &dst_name),
+                &name,
+            )
         })
         .unwrap_or_else(|| explain(&answer));
     let rules = engine.rule_set();

@@ -159,11 +159,8 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
         path.push(at);
         at = if at == to { NONE } else { child[at as usize] };
     }
-    let expanded_on_path = queue[..head]
-        .iter()
-        .chain(&backward_queue[..back_head])
-        .filter(|v| path.contains(v))
-        .count() as u64;
+    let expanded_on_path =
+        queue[..head].iter().chain(&backward_queue[..back_head]).filter(|v| path.contains(v)).count() as u64;
     if O::RECORDS {
         for &v in &path {
             observer.on_path(v);

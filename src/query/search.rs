@@ -19,8 +19,8 @@
 
 use super::answer::Method;
 use super::bfs::breadth_first;
-use super::dfs::depth_first;
 use super::bidirectional::bidirectional;
+use super::dfs::depth_first;
 use super::guide::{BackCutGuide, CutGuide, Guide, LabelGuide, Unguided};
 use super::lookahead::depth_first_lookahead;
 use super::observer::{NoObserver, SearchObserver};

@@ -225,7 +225,8 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
                 let fold = if open { "▾ " } else { "▸ " };
                 let dims: Vec<String> = (0..64).filter(|d| dims >> d & 1 == 1).map(|d| d.to_string()).collect();
                 let which = if dims.len() == 1 { "dim" } else { "dims" };
-                let by_cut = nodes[first..first + count].iter().filter(|n| matches!(n.kind, NodeKind::Cut { .. })).count();
+                let by_cut =
+                    nodes[first..first + count].iter().filter(|n| matches!(n.kind, NodeKind::Cut { .. })).count();
                 let why = match (dims.is_empty(), by_cut) {
                     (false, 0) => format!("by label ({which} {})", dims.join(", ")),
                     (true, _) => "by level, topological order, supportive vertices or Bloom filter".to_string(),
@@ -253,7 +254,9 @@ fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, extra: usize) -> Line
     let fold = if has_children(nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
     let name = app.component_name(node.vertex);
     let (tag, style) = match node.kind {
-        NodeKind::Start if node.backward && node.on_path => ("start v (backward), on the path".to_string(), theme.path()),
+        NodeKind::Start if node.backward && node.on_path => {
+            ("start v (backward), on the path".to_string(), theme.path())
+        }
         NodeKind::Start if node.backward => ("start v (backward), not reached".to_string(), theme.warn()),
         NodeKind::Start if node.on_path => ("start u, on the path".to_string(), theme.path()),
         NodeKind::Start => ("start u, dead end".to_string(), theme.warn()),

@@ -211,7 +211,15 @@ impl State {
             ws.loaded.names.file_id(member as u32).to_string()
         };
         let index_explanation = index.as_deref().and_then(|index| {
-            explain_index_rule(ws.dag(), index, answer.rule, answer.cut_dimension, (cu, cv), (&names.0, &names.1), &name)
+            explain_index_rule(
+                ws.dag(),
+                index,
+                answer.rule,
+                answer.cut_dimension,
+                (cu, cv),
+                (&names.0, &names.1),
+                &name,
+            )
         });
         let result = QueryResult {
             u,
