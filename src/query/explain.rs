@@ -30,7 +30,7 @@ pub fn explain_index_rule(
             let order = detail.unwrap_or(0).min(pa.len() - 1);
             let which = if order == 0 { "forward DFS" } else { "backward DFS" };
             format!(
-                "topological order {} ({which}): {u} is at {}, {v} at {}; {u} does not come before {v}, and every \
+                "Topological order {} ({which}): {u} is at {}, {v} at {}; {u} does not come before {v}, and every \
                  edge goes forward in a topological order, so {u} cannot reach {v}.",
                 order + 1,
                 thousands(u64::from(pa[order])),
@@ -42,7 +42,7 @@ pub fn explain_index_rule(
             let s = supportive(bit);
             if has_bit(&a.from_support, bit) && !has_bit(&b.from_support, bit) {
                 format!(
-                    "supportive vertex {s} reaches {u} but not {v}: if {u} reached {v}, {s} would reach {v} through \
+                    "Supportive vertex {s} reaches {u} but not {v}: if {u} reached {v}, {s} would reach {v} through \
                      {u}, so {u} cannot reach {v}."
                 )
             } else {
@@ -53,7 +53,21 @@ pub fn explain_index_rule(
             }
         }
         Rule::SupportivePath => {
-            let s = supportive(detail.unwrap_or(0));
+            let bit = detail.unwrap_or(0);
+            let vertex = chosen().get(bit).copied();
+            let s = supportive(bit);
+            if vertex == Some(cu) {
+                return Some(format!(
+                    "{u} is a supportive vertex: everything it reaches is stored for every vertex, and {v} is among \
+                     it, so {u} reaches {v}."
+                ));
+            }
+            if vertex == Some(cv) {
+                return Some(format!(
+                    "{v} is a supportive vertex: everything that reaches it is stored for every vertex, and {u} is \
+                     among it, so {u} reaches {v}."
+                ));
+            }
             format!(
                 "{u} reaches supportive vertex {s} and {s} reaches {v} (both stored for every vertex), so {u} reaches \
                  {v} through {s}."
@@ -104,7 +118,7 @@ mod tests {
         let index = QueryIndex::build(&g, &labels).unwrap();
         let name = |x: u32| format!("v{x}");
         let topo = explain_index_rule(&g, &index, Rule::TopoCut, Some(0), (2, 0), ("u", "v"), &name).unwrap();
-        assert!(topo.contains("topological order 1") && topo.contains("cannot reach"), "{topo}");
+        assert!(topo.contains("Topological order 1") && topo.contains("cannot reach"), "{topo}");
         let path = explain_index_rule(&g, &index, Rule::SupportivePath, Some(0), (0, 2), ("u", "v"), &name).unwrap();
         assert!(path.contains("supportive vertex v"), "{path}");
         assert!(explain_index_rule(&g, &index, Rule::LabelCut, Some(0), (0, 2), ("u", "v"), &name).is_none());

@@ -248,4 +248,35 @@ mod tests {
         let dead_two = TraceNode { dead_end: true, on_path: false, ..want[2] };
         assert_eq!(trace.nodes, [TraceNode { on_path: false, ..want[0] }, dead_two]);
     }
+
+    #[test]
+    fn a_bidirectional_search_records_both_sides() {
+        // 0 -> 2 -> 3 and 1 -> 3: forward from 0, backward from 3 over parents; they meet at 2.
+        let g = Graph::from_edges(4, &[(0, 2), (2, 3), (1, 3)]).unwrap();
+        let labels = dfs::label(&g, 1, Order::Lex).unwrap();
+        let mut recorder = TraceRecorder::new(&labels, 100);
+        recorder.start(0, 3);
+        recorder.expand(0);
+        recorder.entered(2, 1);
+        recorder.side(true);
+        recorder.expand(3);
+        recorder.pruned(1, 1, Rule::LevelCut);
+        recorder.met(2, 1);
+        for v in [0, 2, 3] {
+            recorder.on_path(v);
+        }
+        let nodes = recorder.finish(Method::GuidedBfs).nodes;
+        let kinds: Vec<(u32, NodeKind, bool)> = nodes.iter().map(|n| (n.vertex, n.kind, n.backward)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (0, NodeKind::Start, false),
+                (2, NodeKind::Entered, false),
+                (3, NodeKind::Start, true),
+                (1, NodeKind::Cut { rule: Rule::LevelCut }, true),
+                (2, NodeKind::Meeting, true),
+            ]
+        );
+        assert!(nodes[2].expanded && nodes.iter().filter(|n| n.on_path).count() == 4);
+    }
 }

@@ -77,7 +77,7 @@ pub fn explain(app: &App, r: &QueryResult) -> String {
     let (u, v) = (app.file_id(r.u), app.file_id(r.v));
     let dim = a.cut_dimension.unwrap_or(0);
     if let Some(sentence) = &r.index_explanation {
-        return format!("{}{sentence}", sentence_case_prefix(r));
+        return sentence.clone();
     }
     match a.rule {
         Rule::SameComponent if r.u == r.v => format!("{u} is {v}: every vertex reaches itself."),
@@ -139,11 +139,6 @@ pub fn explain(app: &App, r: &QueryResult) -> String {
             }
         }
     }
-}
-
-/// "Topological order ..." reads as a sentence once it says which rule set spoke.
-fn sentence_case_prefix(r: &QueryResult) -> &'static str {
-    if r.answer.reachable { "Yes by " } else { "No by " }
 }
 
 fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
