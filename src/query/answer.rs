@@ -184,8 +184,8 @@ pub struct Answer {
     /// What proved it: for [`Rule::LabelCut`], the first dimension with `L(v) ⊄ L(u)`; for
     /// [`Rule::TreeCut`], the first dimension whose DFS tree holds `v` under `u`; for
     /// [`Rule::TopoCut`], the topological order (0 forward, 1 backward); for the supportive rules,
-    /// the supportive vertex's bit; for [`Rule::BloomCut`], the filter bit (0..128 descendant
-    /// filter, 128.. ancestor filter). `None` otherwise.
+    /// the supportive vertex's bit; for [`Rule::BloomCut`], the filter bit (`0..64` descendant
+    /// filter, `64..` ancestor filter). `None` otherwise.
     pub cut_dimension: Option<usize>,
     /// Vertices the search popped and scanned (the start included); 0 when a cut decided.
     pub expanded: u64,

@@ -97,7 +97,7 @@ pub fn supportive_path(a: &VertexCuts, b: &VertexCuts) -> Option<usize> {
 }
 
 /// A filter bit that disproves `u ⇝ v`: set in `v`'s descendant filter but not `u`'s (bits
-/// `0..128`), or in `u`'s ancestor filter but not `v`'s (bits `128..256`).
+/// `0..64`), or in `u`'s ancestor filter but not `v`'s (bits `64..128`).
 #[inline(always)]
 pub fn bloom_cut(a: &VertexCuts, b: &VertexCuts) -> Option<usize> {
     for w in 0..BLOOM_WORDS {

@@ -3,7 +3,9 @@
 //! The guided searches enter a child `c` only if `L(v) ⊆ L(c)` in every dimension; a child refused
 //! that way is counted once in `pruned` (it is marked visited, so a second parent does not test it
 //! again). Meeting `v` among the children ends the search with a yes. The unguided baselines run
-//! the same code without the label test.
+//! the same code without the label test. With every rule (a query index), each child is judged by
+//! every cut instead (`guide.rs`): `guided-dfs` looks one level ahead (`lookahead.rs`) and
+//! `guided-bfs` runs bidirectionally (`bidirectional.rs`, where the counts are described).
 //!
 //! Bookkeeping, shared by both orders:
 //! - `expanded`: vertices whose children list the search scanned (the start included).

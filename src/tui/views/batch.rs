@@ -205,7 +205,7 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
 
 fn histogram(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let block = panel("Nodes expanded per query (guided DFS)");
+    let block = panel("Nodes expanded per query (the rules' default search)");
     let inner = block.inner(area);
     frame.render_widget(block, area);
     match &app.batch.result {
