@@ -8,7 +8,7 @@ use crate::graph::generators::GeneratorSpec;
 use crate::graph::{Graph, io};
 use crate::index::labeler::{Driven, Until, drive, run_to_end};
 use crate::index::{Labeler, Labels, Order, dfs};
-use crate::query::{Engine, Method, Scratch, random_queries};
+use crate::query::{Engine, Method, QueryIndex, Scratch, random_queries};
 use crate::telemetry::{Backend, Event, NullSink};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result};
@@ -110,18 +110,27 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
         last = Some(cpu);
     }
     let labels = last.expect("two label runs");
-    let engine = Engine::new(dag, &labels, &ws.condensation.component);
     let queries = random_queries(ws.loaded.graph.num_vertices(), 20_000, 11);
-    let (gpu_answers, _) = search::run_batch(gpu, &engine, &queries, search::default_words(labels.dims()))?;
+    // The GPU's CPU pre-filter runs the engine's rules: GRAIL's, then every cut of the query index.
+    let index = QueryIndex::build(dag, &labels)?;
     let mut scratch = Scratch::new(dag.num_vertices());
     let mut wrong = 0;
-    for (q, &got) in queries.iter().zip(&gpu_answers) {
-        let want = engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, false).reachable;
-        if want != got {
-            if wrong < 3 {
-                problems.push(format!("query {} -> {}: CPU says {want}, GPU says {got}", q.src, q.dst));
+    for with_index in [None, Some(&index)] {
+        let engine = Engine::new(dag, &labels, &ws.condensation.component).with_index(with_index);
+        let (gpu_answers, _) = search::run_batch(gpu, &engine, &queries, search::default_words(labels.dims()))?;
+        for (q, &got) in queries.iter().zip(&gpu_answers) {
+            let want = engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, false).reachable;
+            if want != got {
+                if wrong < 3 {
+                    problems.push(format!(
+                        "query {} -> {} ({} rules): CPU says {want}, GPU says {got}",
+                        q.src,
+                        q.dst,
+                        engine.rule_set()
+                    ));
+                }
+                wrong += 1;
             }
-            wrong += 1;
         }
     }
     if wrong > 3 {

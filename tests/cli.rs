@@ -128,3 +128,65 @@ fn label_json_names_the_back_end_that_ran_and_any_fallback() {
         assert!(reason.contains("GPU"), "the reason says what is missing: {reason}");
     }
 }
+
+#[test]
+fn rules_pick_every_cut_or_grails_and_say_which() {
+    // A random DAG with searches left, answered with both rule sets: same answers, the rule counts
+    // name the rules of each set only, and the JSON says which set and what the query index cost.
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.gra");
+    let out = grail(&["gen", "random:n=3000,deg=3,seed=1", "-o", graph.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let ask =
+        |rules: &str| json(&grail(&["query", graph.to_str().unwrap(), "--random", "5000", "--rules", rules, "--json"]));
+    let (all, paper) = (ask("all"), ask("grail"));
+    assert_eq!(all["positives"], paper["positives"]);
+    assert_eq!((all["rules"].as_str(), paper["rules"].as_str()), (Some("all"), Some("grail")));
+    assert_eq!((all["method"].as_str(), paper["method"].as_str()), (Some("guided-bfs"), Some("guided-dfs")));
+    assert!(all["query_index_bytes"].as_u64().unwrap() > 0 && paper["query_index_bytes"] == 0);
+    for rule in ["topo-cut", "supportive-cut", "bloom-cut", "supportive-path"] {
+        assert_eq!(paper["by_rule"][rule], 0, "{rule} is not GRAIL's");
+    }
+    let new_cuts: u64 = ["topo-cut", "supportive-cut", "bloom-cut", "supportive-path"]
+        .iter()
+        .map(|rule| all["by_rule"][rule].as_u64().unwrap())
+        .sum();
+    assert!(new_cuts > 0, "{all}");
+    assert!(all["by_rule"]["search"].as_u64() < paper["by_rule"]["search"].as_u64());
+
+    // One query by a new rule explains itself in a sentence with its numbers.
+    let out = grail(&["query", &sample("tiny-cycles.txt"), "8", "0"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("decided by") && text.contains("(all rules)"), "{text}");
+    let out = grail(&["query", &sample("tiny-cycles.txt"), "8", "0", "--rules", "grail", "--json"]);
+    assert_eq!(json(&out)["rules"], "grail");
+}
+
+#[test]
+fn bench_counts_the_query_index_in_the_index_time_and_size() {
+    let bench = |rules: &str| {
+        json(&grail(&[
+            "bench",
+            &sample("tiny-cycles.txt"),
+            "--random",
+            "200",
+            "--dims",
+            "2",
+            "--thread-counts",
+            "1",
+            "--repeat",
+            "1",
+            "--rules",
+            rules,
+            "--json",
+        ]))
+    };
+    let (all, paper) = (bench("all"), bench("grail"));
+    let (a, p) = (&all["rows"][0], &paper["rows"][0]);
+    assert_eq!((all["rules"].as_str(), paper["rules"].as_str()), (Some("all"), Some("grail")));
+    assert_eq!(a["positives"], p["positives"]);
+    assert_eq!(a["labels_digest"], p["labels_digest"], "the query index leaves the labels alone");
+    assert!(a["query_index_bytes"].as_u64().unwrap() > 0 && p["query_index_bytes"] == 0);
+    assert!(a["query_index_seconds"].as_f64().unwrap() <= a["label_seconds"].as_f64().unwrap());
+}

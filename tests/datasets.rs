@@ -3,7 +3,7 @@
 //! data set folder is absent.
 
 use grail::index::{Order, dfs};
-use grail::query::{self, Engine, Method};
+use grail::query::{self, Engine, Method, QueryIndex};
 use grail::workspace::Workspace;
 use std::path::{Path, PathBuf};
 
@@ -39,7 +39,9 @@ fn every_data_set_answers_its_query_files_exactly() {
         let name = graph.file_name().unwrap().to_string_lossy().into_owned();
         let ws = Workspace::open(&graph, None).unwrap_or_else(|e| panic!("{name}: {e:#}"));
         let labels = dfs::label(ws.dag(), 5, Order::Random { seed: 11 }).unwrap();
-        let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
+        let index = QueryIndex::build(ws.dag(), &labels).unwrap();
+        let grail_only = Engine::new(ws.dag(), &labels, &ws.condensation.component);
+        let every_rule = grail_only.with_index(Some(&index));
         for file in query_files(&dir.join("queries"), &name) {
             assert!(file.exists(), "{name}: query file {} is missing", file.display());
             let queries = query::read_query_file(&file, &ws.loaded.names, ws.loaded.graph.num_vertices())
@@ -52,15 +54,17 @@ fn every_data_set_answers_its_query_files_exactly() {
             } else {
                 &[Method::GuidedDfs]
             };
-            for &method in methods {
-                let report = query::run_batch(&engine, &queries, method);
+            // GRAIL's rules and every rule (whose guided BFS is the bidirectional search).
+            for (engine, &method) in [grail_only, every_rule].iter().flat_map(|e| methods.iter().map(move |m| (e, m))) {
+                let report = query::run_batch(engine, &queries, method);
                 assert_eq!(report.queries, 100_000);
                 assert_eq!(
                     report.mismatches,
                     0,
-                    "{name} with {}: {:?} disagree, e.g. {:?}",
+                    "{name} with {}: {:?} ({} rules) disagree, e.g. {:?}",
                     file.display(),
                     method,
+                    engine.rule_set(),
                     report.mismatch_examples
                 );
                 checked += 1;
@@ -68,7 +72,7 @@ fn every_data_set_answers_its_query_files_exactly() {
         }
     }
     eprintln!("{checked} (graph, query file, method) combinations matched their expected answers");
-    assert!(checked >= 21, "expected every data set to be checked, got {checked}");
+    assert!(checked >= 42, "expected every data set to be checked with both rule sets, got {checked}");
 }
 
 /// The BFS pipeline reproduces the classic DFS labels on every real graph, per dimension.

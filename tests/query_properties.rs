@@ -5,7 +5,7 @@ use grail::graph::Graph;
 use grail::graph::scc::{Condensation, condense};
 use grail::index::{Labels, Order, dfs};
 use grail::query::oracle::{TransitiveClosure, reachable_bfs};
-use grail::query::{Answer, Engine, Method, Rule};
+use grail::query::{Answer, Engine, Method, QueryIndex, Rule, RuleSet, Trace};
 use proptest::prelude::*;
 use proptest::sample::SizeRange;
 use std::sync::Arc;
@@ -254,8 +254,77 @@ fn check_graph(case: &Case, dims: usize, order: Order) {
     }
 }
 
+/// Every rule on: every method on every pair agrees with the closure, each deciding rule gives its
+/// own answer, a yes carries a real path, a no searches only wasted vertices, a traced query is the
+/// untraced one, and the trace counts what the answer counts.
+fn check_graph_with_every_rule(case: &Case, dims: usize, order: Order) {
+    let graph = Graph::from_edges(case.n, &case.edges).unwrap();
+    let closure = TransitiveClosure::new(&graph).unwrap();
+    let c = condense(&Arc::new(graph));
+    let labels = dfs::label(&c.dag, dims, order).unwrap();
+    let index = QueryIndex::build(&c.dag, &labels).unwrap();
+    let engine = Engine::new(&c.dag, &labels, &c.component).with_index(Some(&index));
+    assert_eq!(engine.rule_set(), RuleSet::All);
+    let mut scratch = engine.scratch();
+    let n = case.n as u32;
+    for u in 0..n {
+        for v in 0..n {
+            let truth = closure.reachable(u, v);
+            let (cu, cv) = (c.component[u as usize], c.component[v as usize]);
+            for method in Method::ALL {
+                let a = engine.query(u, v, method, &mut scratch, true);
+                assert_eq!(a.reachable, truth, "{method} {u}->{v}: {a:?}");
+                if let Some(answer) = a.rule.answer() {
+                    assert_eq!(answer, truth, "{method} {u}->{v}: {} said {answer}", a.rule);
+                }
+                if !method.is_guided() {
+                    assert!(matches!(a.rule, Rule::SameComponent | Rule::Search), "{method}: {a:?}");
+                }
+                assert!(a.false_positives <= a.expanded, "{method} {u}->{v}: {a:?}");
+                if a.rule != Rule::Search {
+                    assert_eq!((a.expanded, a.pruned), (0, 0), "{method} {u}->{v}");
+                }
+                if truth {
+                    let path = a.path.as_ref().unwrap_or_else(|| panic!("{method} {u}->{v}: no path"));
+                    assert_eq!((path.first(), path.last()), (Some(&cu), Some(&cv)), "{method} {u}->{v}: {path:?}");
+                    for w in path.windows(2) {
+                        assert!(c.dag.children(w[0]).binary_search(&w[1]).is_ok(), "{method} {u}->{v}: {path:?}");
+                    }
+                } else {
+                    assert_eq!((a.path.as_ref(), a.false_positives), (None, a.expanded), "{method} {u}->{v}");
+                }
+                let plain = engine.query(u, v, method, &mut scratch, false);
+                assert_eq!(Answer { path: a.path.clone(), ..plain }, a, "{method} {u}->{v}");
+                let (traced, trace) = engine.query_traced(u, v, method, &mut scratch, usize::MAX);
+                assert_eq!(traced, a, "{method} {u}->{v}");
+                check_trace_counts(&a, &trace, method);
+            }
+        }
+    }
+}
+
+/// What a trace shows adds up to the answer's counts.
+fn check_trace_counts(a: &Answer, trace: &Trace, method: Method) {
+    use grail::query::NodeKind;
+    let count = |f: &dyn Fn(&grail::query::TraceNode) -> bool| trace.nodes.iter().filter(|n| f(n)).count() as u64;
+    assert_eq!(count(&|n| n.expanded), a.expanded, "{method}: {a:?} {trace:?}");
+    assert_eq!(count(&|n| matches!(n.kind, NodeKind::Pruned { .. } | NodeKind::Cut { .. })), a.pruned, "{method}");
+    assert_eq!(count(&|n| n.dead_end), a.false_positives, "{method}: {a:?} {trace:?}");
+    if a.rule == Rule::Search {
+        let ends = count(&|n| matches!(n.kind, NodeKind::Target | NodeKind::Meeting | NodeKind::Reached { .. }));
+        assert_eq!(ends, a.reachable as u64, "{method}: {trace:?}");
+    } else {
+        assert!(trace.nodes.is_empty());
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_method_with_every_rule_agrees_with_the_closure(case in any_graph(), dims in 1usize..=5, order in any_order()) {
+        check_graph_with_every_rule(&case, dims, order);
+    }
 
     #[test]
     fn every_method_agrees_with_the_closure(case in any_graph(), dims in 1usize..=5, order in any_order()) {
@@ -275,5 +344,41 @@ proptest! {
             }
         }
         prop_assert_eq!(closure.count_reachable_pairs(), pairs);
+    }
+}
+
+/// Graphs large enough that 128 supportive vertices and the other cuts leave searches: both guided
+/// methods with every rule against the exact closure on random pairs (on the DAGs, searched yes and
+/// no answers both seen; the digraph adds cycles), traces checked.
+#[test]
+fn searches_with_every_rule_agree_with_the_closure_on_larger_graphs() {
+    use grail::graph::generators::GeneratorSpec;
+    use grail::query::random_queries;
+    for (spec, searches_both) in [
+        ("random:n=3000,deg=3,seed=1", true),
+        ("digraph:n=3000,deg=1.3,seed=4", false),
+        ("random:n=2000,deg=6,seed=9", true),
+    ] {
+        let graph = spec.parse::<GeneratorSpec>().unwrap().generate().unwrap();
+        let closure = TransitiveClosure::new(&graph).unwrap();
+        let c = condense(&Arc::new(graph));
+        let labels = dfs::label(&c.dag, 2, Order::Random { seed: 3 }).unwrap();
+        let index = QueryIndex::build(&c.dag, &labels).unwrap();
+        let engine = Engine::new(&c.dag, &labels, &c.component).with_index(Some(&index));
+        let mut scratch = engine.scratch();
+        for method in [Method::GuidedDfs, Method::GuidedBfs] {
+            let (mut yes, mut no) = (0, 0);
+            for q in random_queries(c.component.len(), 4000, 11) {
+                let a = engine.query(q.src, q.dst, method, &mut scratch, true);
+                assert_eq!(a.reachable, closure.reachable(q.src, q.dst), "{spec} {method} {q:?}: {a:?}");
+                let (traced, trace) = engine.query_traced(q.src, q.dst, method, &mut scratch, usize::MAX);
+                assert_eq!(traced, a, "{spec} {method} {q:?}");
+                check_trace_counts(&a, &trace, method);
+                if a.rule == Rule::Search {
+                    *(if a.reachable { &mut yes } else { &mut no }) += 1;
+                }
+            }
+            assert!(!searches_both || (yes > 0 && no > 0), "{spec} {method}: {yes} searched yes, {no} searched no");
+        }
     }
 }

@@ -118,11 +118,13 @@ fn open_label_query_quit_restores_the_terminal() {
     screen.wait_for("Settings");
     send("r");
     screen.wait_for("labels ready");
-    // Query: a tree-cut pair.
+    // Query: a tree-cut pair, with GRAIL's rules (`R`; with every rule a supportive vertex decides it).
     send("3");
+    send("R");
     send("/2 1\r");
     screen.wait_for("2 reaches 1");
     screen.wait_for("tree-cut");
+    screen.wait_for("rules: grail");
     // Picture: the query's neighbourhood is drawn, with its caption and the legend.
     send("6");
     screen.wait_for("What you see");

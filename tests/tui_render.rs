@@ -97,7 +97,8 @@ fn searched_pair(h: &Harness) -> (u64, u64) {
 fn query_screen_shows_verdict_intervals_and_tree() {
     let mut h = Harness::new();
     let (u, v) = searched_pair(&h);
-    h.keys(&format!("3/{u} {v}<Enter>"));
+    // GRAIL's rules (`R`): the paper's search, pruned by label.
+    h.keys(&format!("3R/{u} {v}<Enter>"));
     h.settle();
     let result = h.app.query.result.as_ref().expect("a result");
     assert_eq!(result.answer.rule, Rule::Search);
@@ -128,7 +129,7 @@ fn pruned_children_are_grouped_into_one_foldable_line() {
         .expect("kegg has searched pairs");
     assert!(pruned >= 100, "a hub search prunes many children: {pruned}");
     let (u, v) = (ws.loaded.names.file_id(q.src), ws.loaded.names.file_id(q.dst));
-    h.keys(&format!("3/{u} {v}<Enter>"));
+    h.keys(&format!("3R/{u} {v}<Enter>"));
     h.settle();
     let rows = h.app.query.visible();
     assert!(rows.len() * 10 < pruned as usize, "{} lines for {pruned} pruned children", rows.len());
@@ -243,4 +244,35 @@ fn no_color_theme_paints_no_colour() {
     assert!(
         buffer.content.iter().all(|c| c.fg == ratatui::style::Color::Reset && c.bg == ratatui::style::Color::Reset)
     );
+}
+
+#[test]
+fn with_every_rule_the_query_tab_shows_both_sides_of_the_search() {
+    use grail::query::QueryIndex;
+    let mut h = Harness::new();
+    let ws = std::sync::Arc::clone(&h.app.ws);
+    let labels = default_labels(&h);
+    let index = QueryIndex::build(ws.dag(), &labels).unwrap();
+    let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(Some(&index));
+    let mut scratch = engine.scratch();
+    // A pair every rule leaves to the (bidirectional) search. (On kegg the forward side settles
+    // them all before the backward side moves; the recorder's unit test covers backward nodes.)
+    let q = random_queries(ws.loaded.graph.num_vertices(), 200_000, 1)
+        .into_iter()
+        .find(|q| engine.query(q.src, q.dst, Method::GuidedBfs, &mut scratch, false).rule == Rule::Search)
+        .expect("kegg has pairs no cut decides");
+    let (u, v) = (ws.loaded.names.file_id(q.src), ws.loaded.names.file_id(q.dst));
+    h.keys(&format!("3/{u} {v}<Enter>"));
+    h.settle();
+    let result = h.app.query.result.as_ref().expect("a result");
+    assert_eq!(result.answer.rule, Rule::Search);
+    assert_eq!(result.trace.method, Method::GuidedBfs, "every rule runs the bidirectional search");
+    let text = h.render(100, 30);
+    assert!(text.contains("rules: all") && text.contains("bidirectional"), "{text}");
+    // `R` switches to GRAIL's rules for the next query: its DFS has no backward side.
+    h.keys(&format!("R/{u} {v}<Enter>"));
+    h.settle();
+    let result = h.app.query.result.as_ref().expect("a result");
+    assert!(result.trace.nodes.iter().all(|n| !n.backward));
+    assert!(h.render(100, 30).contains("rules: grail"));
 }

@@ -8,7 +8,7 @@ use super::output::{Output, Report, print_json};
 use crate::format::{bytes, duration, thousands};
 use crate::index::PhaseTable;
 use crate::index::pipeline::ParentMethod;
-use crate::query::{self, Engine, Method};
+use crate::query::{self, Engine, Method, QueryIndex, RuleSet};
 use crate::system::peak_memory_bytes;
 use crate::telemetry::{Backend, Event, Phase, Sink};
 use crate::workspace::Workspace;
@@ -23,7 +23,8 @@ use std::time::Instant;
 #[command(after_help = "Examples:\n  \
     grail bench uniprotenc_22m.scc.gra.gz --queries uniprotenc_22m.scc.random.test.gz\n  \
     grail bench a.gra b.gra --queries a.test.gz --queries b.test.gz --dims 2,5 --thread-counts 1,all --json\n  \
-    grail bench big.gra --random 1000000")]
+    grail bench big.gra --random 1000000\n  \
+    grail bench kegg_dag_uniq.gra --queries kegg_dag_uniq.test.gz --thread-counts 1 --rules grail")]
 pub struct BenchArgs {
     /// Graph files to measure.
     #[arg(value_name = "GRAPH", required = true)]
@@ -65,9 +66,15 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
-    /// Search method for undecided queries.
-    #[arg(long, value_enum, default_value_t = Method::GuidedDfs)]
-    pub method: Method,
+    /// Search method for undecided queries. Default: guided-bfs (bidirectional) with `--rules all`,
+    /// guided-dfs (GRAIL's) with `--rules grail`.
+    #[arg(long, value_enum)]
+    pub method: Option<Method>,
+
+    /// Which cuts decide and prune: `all` builds the query index after labeling (its time is part
+    /// of the label time measured), `grail` uses the paper's only.
+    #[arg(long, value_enum, default_value_t = RuleSet::All)]
+    pub rules: RuleSet,
 
     #[command(flatten)]
     pub output: Output,
@@ -75,6 +82,11 @@ pub struct BenchArgs {
     /// Internal: measure one setting (`GRAPH_INDEX,BACKEND,DIMS,THREADS`) and print it as JSON.
     #[arg(long, hide = true)]
     pub one: Option<String>,
+}
+
+/// The search asked for, or the one that goes with the rules.
+fn method_of(args: &BenchArgs) -> Method {
+    args.method.unwrap_or(args.rules.default_method())
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {
@@ -97,6 +109,17 @@ struct Row {
     load_seconds: f64,
     condense_seconds: f64,
     label_seconds: f64,
+    /// The rules the queries ran with.
+    #[serde(default)]
+    rules: RuleSet,
+    /// Of `label_seconds`, the query index's build (0 with `--rules grail`).
+    #[serde(default)]
+    query_index_seconds: f64,
+    /// Bytes of the labels and of the query index: together, the index size.
+    #[serde(default)]
+    label_bytes: usize,
+    #[serde(default)]
+    query_index_bytes: usize,
     /// Seconds per phase of the fastest labeling run, summed over dimensions.
     phases: Vec<(Phase, f64)>,
     labels_digest: String,
@@ -130,7 +153,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
             }
             child.args(["--random", &args.random.to_string(), "--repeat", &args.repeat.to_string()]);
             child.args(["--seed", &args.seed.to_string(), "--order", order_name(args.order)]);
-            child.arg("--method").arg(value_name(&args.method));
+            child.arg("--method").arg(value_name(&method_of(&args)));
+            child.arg("--rules").arg(args.rules.name());
             child.arg("--parent-method").arg(value_name(&args.parent_method));
             eprintln!(
                 "measuring {}: {} back end, {dims} dimensions, {} threads",
@@ -145,13 +169,20 @@ pub fn run(args: BenchArgs) -> Result<()> {
             rows.push(serde_json::from_slice::<Row>(&out.stdout).context("a benchmark setting printed no result")?);
         }
     }
-    args.output.show(&BenchReport { method: args.method, order: args.order, seed: args.seed, rows })
+    args.output.show(&BenchReport {
+        method: method_of(&args),
+        rules: args.rules,
+        order: args.order,
+        seed: args.seed,
+        rows,
+    })
 }
 
 /// Every measured setting.
 #[derive(Serialize)]
 struct BenchReport {
     method: Method,
+    rules: RuleSet,
     order: OrderKind,
     seed: u64,
     rows: Vec<Row>,
@@ -159,6 +190,7 @@ struct BenchReport {
 
 impl Report for BenchReport {
     fn print(&self) {
+        println!("rules: {} (--rules grail: GRAIL's cuts only); search: {}", self.rules, self.method);
         print_rows(&self.rows);
     }
 }
@@ -205,6 +237,8 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
         let mut best_label = f64::INFINITY;
         let mut best_query = f64::INFINITY;
         let mut best_phases = Vec::new();
+        let mut best_index = 0.0;
+        let mut sizes = (0, 0);
         let mut last = None;
         for _ in 0..args.repeat.max(1) {
             let start = Instant::now();
@@ -212,14 +246,21 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
             let got = options.labels_with_events(&ws, &mut PhaseRecorder(&mut phases))?;
             ran = (got.backend.unwrap_or(backend), got.fallback);
             let labels = got.labels;
+            let index = match args.rules {
+                RuleSet::All => Some(QueryIndex::build(ws.dag(), &labels)?),
+                RuleSet::Grail => None,
+            };
+            // The index time: labels and, with every rule, the query index built after them.
             let seconds = start.elapsed().as_secs_f64();
             if seconds < best_label {
                 best_label = seconds;
                 best_phases = phase_sums(&phases);
+                best_index = index.as_ref().map_or(0.0, QueryIndex::build_seconds);
             }
+            sizes = (labels.heap_bytes(), index.as_ref().map_or(0, QueryIndex::heap_bytes));
             digest = labels.digest();
-            let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
-            let report = query::run_batch(&engine, &queries, args.method);
+            let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_ref());
+            let report = query::run_batch(&engine, &queries, method_of(args));
             best_query = best_query.min(report.elapsed.as_secs_f64());
             last = Some(report);
         }
@@ -236,6 +277,10 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
             load_seconds: ws.load_seconds,
             condense_seconds: ws.condense_seconds,
             label_seconds: best_label,
+            rules: args.rules,
+            query_index_seconds: best_index,
+            label_bytes: sizes.0,
+            query_index_bytes: sizes.1,
             phases: best_phases,
             labels_digest: digest,
             queries: report.queries,
@@ -291,7 +336,8 @@ fn print_rows(rows: &[Row]) {
         "threads",
         "dims",
         "load",
-        "label",
+        "index time",
+        "index size",
         "queries",
         "query time",
         "positives",
@@ -307,6 +353,7 @@ fn print_rows(rows: &[Row]) {
             r.dims.to_string(),
             duration(r.load_seconds + r.condense_seconds),
             duration(r.label_seconds),
+            bytes((r.label_bytes + r.query_index_bytes) as u64),
             thousands(r.queries),
             duration(r.query_seconds),
             thousands(r.positives),
@@ -319,7 +366,10 @@ fn print_rows(rows: &[Row]) {
     println!("Labeling time per phase (summed over dimensions, which may run concurrently) and wall time:");
     let mut t = table(&["graph", "backend", "threads", "dims", "phases", "wall", "digest"]);
     for r in rows {
-        let phases: Vec<String> = r.phases.iter().map(|(p, s)| format!("{} {}", p.name(), duration(*s))).collect();
+        let mut phases: Vec<String> = r.phases.iter().map(|(p, s)| format!("{} {}", p.name(), duration(*s))).collect();
+        if r.rules == RuleSet::All {
+            phases.push(format!("query index {}", duration(r.query_index_seconds)));
+        }
         t.add_row(vec![
             short_name(&r.graph),
             backend_name(r),

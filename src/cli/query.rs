@@ -4,7 +4,8 @@ use super::common::{GotLabels, GraphArgs, LabelOptions, spinner, table};
 use super::output::{Output, Report};
 use crate::format::{duration, thousands};
 use crate::index::{Interval, Labels};
-use crate::query::{self, Answer, BatchReport, Engine, Method, Query, Rule, Scratch};
+use crate::query::explain::explain_index_rule;
+use crate::query::{self, Answer, BatchReport, Engine, Method, Query, QueryIndex, Rule, RuleSet, Scratch};
 use crate::workspace::Workspace;
 use anyhow::{Result, bail};
 use clap::Args;
@@ -14,7 +15,8 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  grail query graph.gra 12 345\n  \
                         grail query graph.gra --file queries.test.gz --json\n  \
-                        grail query graph.gra --random 1000000 --query-seed 3 --method guided-bfs")]
+                        grail query graph.gra --random 1000000 --query-seed 3 --method guided-bfs\n  \
+                        grail query graph.gra --file queries.test.gz --rules grail   (GRAIL's cuts only, as in the paper)")]
 pub struct QueryArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
@@ -39,9 +41,16 @@ pub struct QueryArgs {
     #[arg(long, default_value_t = 1)]
     pub query_seed: u64,
 
-    /// How undecided queries are searched: label-guided DFS/BFS, or unguided DFS/BFS as baselines.
-    #[arg(long, short = 'm', value_enum, default_value_t = Method::GuidedDfs)]
-    pub method: Method,
+    /// How undecided queries are searched: guided DFS/BFS (with every rule, guided BFS is
+    /// bidirectional), or unguided DFS/BFS as baselines. Default: guided-bfs with `--rules all`,
+    /// guided-dfs (GRAIL's) with `--rules grail`.
+    #[arg(long, short = 'm', value_enum)]
+    pub method: Option<Method>,
+
+    /// Which cuts decide and prune: `all` (GRAIL's plus the query index's: topological orders,
+    /// supportive vertices, Bloom filters; built after labeling) or `grail` (the paper's only).
+    #[arg(long, value_enum, default_value_t = RuleSet::All)]
+    pub rules: RuleSet,
 
     /// Answer a batch on the GPU: cheap rules on the CPU, then concurrent label-guided BFSs.
     #[arg(long, conflicts_with = "src")]
@@ -62,7 +71,11 @@ pub struct QueryArgs {
 pub fn run(args: QueryArgs) -> Result<()> {
     let ws = args.graph.open()?;
     let GotLabels { labels, seconds: label_seconds, .. } = args.labels.labels(&ws)?;
-    let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
+    let index = match args.rules {
+        RuleSet::All => Some(QueryIndex::build(ws.dag(), &labels)?),
+        RuleSet::Grail => None,
+    };
+    let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_ref());
     match (args.src, args.dst, &args.file, args.random) {
         (Some(src), Some(dst), _, _) => single(&ws, &labels, &engine, src, dst, &args),
         (_, _, Some(path), _) => {
@@ -89,12 +102,16 @@ struct SingleReport<'a> {
     intervals: Vec<[Interval; 2]>,
     /// Topological levels of the source and the destination.
     levels: [u32; 2],
+    /// The rules tried.
+    rules: RuleSet,
+    /// Why the rule decided, in a sentence.
+    explanation: String,
 }
 
 fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, args: &QueryArgs) -> Result<()> {
     let (u, v) = (ws.resolve(src)?, ws.resolve(dst)?);
     let mut scratch = Scratch::new(ws.dag().num_vertices());
-    let answer = engine.query(u, v, args.method, &mut scratch, true);
+    let answer = engine.query(u, v, method_of(args), &mut scratch, true);
     let representative = representatives(ws);
     let path_ids = answer
         .path
@@ -103,14 +120,32 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, 
     let (cu, cv) = (ws.condensation.component[u as usize], ws.condensation.component[v as usize]);
     let intervals = (0..labels.dims()).map(|i| [labels.interval(cu, i), labels.interval(cv, i)]).collect();
     let levels = [labels.level(cu), labels.level(cv)];
-    args.output.show(&SingleReport { src, dst, answer: &answer, path_ids, intervals, levels })
+    let name = |c: u32| ws.loaded.names.file_id(representative[c as usize]).to_string();
+    let (src_name, dst_name) = (src.to_string(), dst.to_string());
+    let explanation = engine
+        .query_index()
+        .and_then(|index| {
+            explain_index_rule(
+                ws.dag(),
+                index,
+                answer.rule,
+                answer.cut_dimension,
+                (cu, cv),
+                (&src_name, &dst_name),
+                &name,
+            )
+        })
+        .unwrap_or_else(|| explain(&answer));
+    let rules = engine.rule_set();
+    args.output.show(&SingleReport { src, dst, answer: &answer, path_ids, intervals, levels, rules, explanation })
 }
 
 impl Report for SingleReport<'_> {
     fn print(&self) {
         let (src, dst, answer) = (self.src, self.dst, self.answer);
         let verdict = if answer.reachable { "YES" } else { "NO" };
-        println!("{src} ⇝ {dst}?  {verdict}, decided by {}", explain(answer));
+        println!("{src} ⇝ {dst}?  {verdict}, decided by {} ({} rules)", answer.rule, self.rules);
+        println!("{}", self.explanation);
         println!();
         let mut t = table(&["dim", &format!("L({src})"), &format!("L({dst})"), "contained"]);
         for (i, [a, b]) in self.intervals.iter().enumerate() {
@@ -124,7 +159,7 @@ impl Report for SingleReport<'_> {
         }
         println!("{t}");
         println!(
-            "levels {} → {};  search: {} expanded, {} children pruned by labels, {} false positives",
+            "levels {} → {};  search: {} expanded, {} children pruned by cuts, {} false positives",
             self.levels[0], self.levels[1], answer.expanded, answer.pruned, answer.false_positives
         );
         if let Some(ids) = &self.path_ids {
@@ -144,8 +179,15 @@ fn explain(answer: &Answer) -> String {
         ),
         Rule::LevelCut => "the level cut: the destination is not deeper than the source".into(),
         Rule::TreeCut => "the tree cut: the destination lies in the source's DFS subtree".into(),
-        Rule::Search => "a search (no cheap rule applied)".into(),
+        Rule::Search => "a search (no cheap rule applied; children pruned by every cut in use)".into(),
+        // Explained by the query index (explain_index_rule); here only if it is missing.
+        rule => format!("the {rule} rule"),
     }
+}
+
+/// The search asked for, or the one that goes with the rules.
+fn method_of(args: &QueryArgs) -> Method {
+    args.method.unwrap_or(args.rules.default_method())
 }
 
 /// For each component, its smallest original vertex (components are numbered by it).
@@ -164,6 +206,13 @@ struct BatchOutput<'a> {
     dims: usize,
     order: String,
     label_seconds: f64,
+    /// The rules tried.
+    rules: RuleSet,
+    /// Building the query index (0 with `--rules grail`); part of the index time.
+    query_index_seconds: f64,
+    /// Bytes of the labels and of the query index (0 with `--rules grail`).
+    label_bytes: usize,
+    query_index_bytes: usize,
     #[serde(flatten)]
     report: &'a BatchReport,
 }
@@ -173,7 +222,7 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         return gpu_batch(engine, queries, args);
     }
     let spinner = spinner(format!("answering {} queries", thousands(queries.len() as u64)));
-    let report = query::run_batch(engine, queries, args.method);
+    let report = query::run_batch(engine, queries, method_of(args));
     spinner.finish_and_clear();
     let source = match &args.file {
         Some(path) => path.display().to_string(),
@@ -186,6 +235,10 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         dims: labels.dims(),
         order: labels.order().to_string(),
         label_seconds,
+        rules: engine.rule_set(),
+        query_index_seconds: engine.query_index().map_or(0.0, QueryIndex::build_seconds),
+        label_bytes: labels.heap_bytes(),
+        query_index_bytes: engine.query_index().map_or(0, QueryIndex::heap_bytes),
         report: &report,
     })?;
     if report.mismatches > 0 {
@@ -199,6 +252,20 @@ impl Report for BatchOutput<'_> {
         let report = self.report;
         println!("queries    {}", self.source);
         println!("labels     {} dimensions, {}, built in {}", self.dims, self.order, duration(self.label_seconds));
+        println!(
+            "rules      {}{}",
+            self.rules,
+            if self.rules == RuleSet::All {
+                format!(
+                    " (query index built in {}, {} beside the labels' {})",
+                    duration(self.query_index_seconds),
+                    crate::format::bytes(self.query_index_bytes as u64),
+                    crate::format::bytes(self.label_bytes as u64)
+                )
+            } else {
+                String::new()
+            }
+        );
         let secs = report.elapsed.as_secs_f64();
         println!(
             "answered   {} in {} ({} queries/s, {} threads, {})",
@@ -221,7 +288,7 @@ impl Report for BatchOutput<'_> {
         println!("{t}");
         println!();
         println!(
-            "search     {} expanded, {} pruned by labels, {} false positives ({:.1}% of expanded)",
+            "search     {} expanded, {} pruned by cuts, {} false positives ({:.1}% of expanded)",
             thousands(report.expanded),
             thousands(report.pruned),
             thousands(report.false_positives),

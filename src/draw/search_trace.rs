@@ -34,7 +34,9 @@ pub fn search_overlay(engine: &Engine, u: u32, v: u32, shown: (u64, u64)) -> (Se
             NodeKind::Pruned { dim } => {
                 overlay.pruned.insert(node.vertex, dim);
             }
-            NodeKind::Target => {}
+            // The pictures trace GRAIL's search (an engine without a query index), which prunes by
+            // label only; other cuts, if any, leave their children undrawn.
+            NodeKind::Target | NodeKind::Meeting | NodeKind::Cut { .. } | NodeKind::Reached { .. } => {}
         }
     }
     (overlay, answer)
@@ -69,6 +71,9 @@ fn caption(answer: &Answer, (u, v): (u64, u64)) -> String {
         (Rule::LevelCut, _) => format!("the level cut: {v} is not deeper than {u}"),
         (Rule::TreeCut, Some(dim)) => format!("the tree cut: {v} lies in {u}'s DFS subtree in dimension {dim}"),
         (Rule::TreeCut, None) => "the tree cut".to_string(),
+        (rule @ (Rule::TopoCut | Rule::SupportiveCut | Rule::BloomCut | Rule::SupportivePath), _) => {
+            format!("the {rule} rule")
+        }
         (Rule::Search, _) => format!(
             "a search: {} expanded, {} pruned by labels, {} dead ends (false positives)",
             answer.expanded, answer.pruned, answer.false_positives

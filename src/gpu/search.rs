@@ -1,11 +1,11 @@
-//! Batch reachability on the GPU: the cheap rules on the CPU first, then the undecided queries as
+//! Batch reachability on the GPU: the engine's cheap rules on the CPU first (every cut of the query
+//! index when the engine has one), then the undecided queries as
 //! concurrent label-guided BFSs on the device, 64·W queries per batch (`kernels/search.cu`).
 
 use super::constants::{BLOCK_THREADS, SEARCH_MAX_DIMS, WARP_SIZE};
 use super::context::Gpu;
 use super::kernels::search::{SearchExpand, SearchSeed};
 use super::memory::Ledger;
-use crate::query::rules::cheap_verdict;
 use crate::query::{BatchReport, Engine, Method, Query, Rule, RuleCounts};
 use anyhow::{Result, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig, sys};
@@ -59,7 +59,6 @@ impl GpuBatchReport {
 /// Answers every query (true = reachable); also the report.
 pub fn run_batch(gpu: &Gpu, engine: &Engine, queries: &[Query], words: usize) -> Result<(Vec<bool>, GpuBatchReport)> {
     ensure!((1..=MAX_WORDS).contains(&words), "words per vertex must be 1..={MAX_WORDS}, not {words}");
-    let labels = engine.labels();
     let component = engine.component();
     let clock = Instant::now();
     // Pre-filter: the deciding rule and answer when a cheap rule decides, None when only a search can.
@@ -70,7 +69,9 @@ pub fn run_batch(gpu: &Gpu, engine: &Engine, queries: &[Query], words: usize) ->
             if u == v {
                 Some((Rule::SameComponent, true))
             } else {
-                cheap_verdict(labels, u, v).map(|verdict| (verdict.rule, verdict.reachable))
+                // The engine's rules: every cut when it has a query index, GRAIL's otherwise. Each
+                // is exact, so the device only searches what they leave.
+                engine.verdict(u, v).map(|verdict| (verdict.rule, verdict.reachable))
             }
         })
         .collect();

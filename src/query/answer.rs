@@ -7,10 +7,11 @@ use serde::Serialize;
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// GRAIL's search: an iterative depth-first search that enters a child only if its labels may
-    /// reach the target.
+    /// reach the target. With every rule, pruned by every cut, looking one level ahead.
     #[default]
     GuidedDfs,
-    /// The same pruning, breadth first.
+    /// The same pruning, breadth first. With every rule: bidirectional, forward from the source and
+    /// backward from the target, both sides pruned by every cut (the default with every rule).
     GuidedBfs,
     /// Baseline: a plain depth-first search (no label, level or tree cuts, no pruning).
     Dfs,
@@ -46,16 +47,26 @@ impl std::fmt::Display for Method {
     }
 }
 
-/// The rule that decided a query, cheapest first (docs/ALGORITHMS.md, section 13).
+/// The rule that decided a query (docs/ALGORITHMS.md, section 13). Declared in the order the
+/// default rule set tries them, cheapest first in memory terms; [`RuleSet::Grail`] tries only
+/// GRAIL's, in GRAIL's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rule {
     /// Both vertices lie in one strongly connected component (also `u == v`): yes.
     SameComponent,
-    /// Some dimension has `L(v) ⊄ L(u)`: no.
-    LabelCut,
     /// `level(u) >= level(v)` (levels are longest paths from a root): no.
     LevelCut,
+    /// `u` does not come before `v` in one of two topological orders: no.
+    TopoCut,
+    /// A supportive vertex reaches `u` but not `v`, or `v` reaches one that `u` does not: no.
+    SupportiveCut,
+    /// A bit of `v`'s descendant filter is missing from `u`'s (or of `u`'s ancestor filter from `v`'s): no.
+    BloomCut,
+    /// `u` reaches a supportive vertex that reaches `v`: yes.
+    SupportivePath,
+    /// Some dimension has `L(v) ⊄ L(u)`: no.
+    LabelCut,
     /// `v` lies in `u`'s DFS subtree in some dimension: yes.
     TreeCut,
     /// None of the cuts applied; the search decided.
@@ -63,17 +74,40 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// Every rule in the order they are tried (for tables).
-    pub const ALL: [Rule; 5] = [Rule::SameComponent, Rule::LabelCut, Rule::LevelCut, Rule::TreeCut, Rule::Search];
+    /// Every rule in the order the default set tries them (for tables).
+    pub const ALL: [Rule; 9] = [
+        Rule::SameComponent,
+        Rule::LevelCut,
+        Rule::TopoCut,
+        Rule::SupportiveCut,
+        Rule::BloomCut,
+        Rule::SupportivePath,
+        Rule::LabelCut,
+        Rule::TreeCut,
+        Rule::Search,
+    ];
     pub const COUNT: usize = Rule::ALL.len();
 
     pub fn name(self) -> &'static str {
         match self {
             Rule::SameComponent => "same-component",
-            Rule::LabelCut => "label-cut",
             Rule::LevelCut => "level-cut",
+            Rule::TopoCut => "topo-cut",
+            Rule::SupportiveCut => "supportive-cut",
+            Rule::BloomCut => "bloom-cut",
+            Rule::SupportivePath => "supportive-path",
+            Rule::LabelCut => "label-cut",
             Rule::TreeCut => "tree-cut",
             Rule::Search => "search",
+        }
+    }
+
+    /// The answer this rule gives (`None` for the search, which can give either).
+    pub fn answer(self) -> Option<bool> {
+        match self {
+            Rule::SameComponent | Rule::SupportivePath | Rule::TreeCut => Some(true),
+            Rule::Search => None,
+            _ => Some(false),
         }
     }
 
@@ -81,6 +115,57 @@ impl Rule {
     #[inline]
     pub fn index(self) -> usize {
         self as usize
+    }
+}
+
+/// Which cuts the engine tries (`--rules`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleSet {
+    /// Every rule, cheapest first, and searches pruned by all of them (needs the query index).
+    #[default]
+    All,
+    /// GRAIL's rules only (component, label cut, level cut, tree cut), as in the paper.
+    Grail,
+}
+
+impl RuleSet {
+    /// The rules this set can decide by, in the order tried.
+    pub fn rules(self) -> &'static [Rule] {
+        match self {
+            RuleSet::All => &Rule::ALL,
+            RuleSet::Grail => &[Rule::SameComponent, Rule::LabelCut, Rule::LevelCut, Rule::TreeCut, Rule::Search],
+        }
+    }
+
+    /// The search that goes with this set when none is named: the bidirectional search (which
+    /// `guided-bfs` becomes with every rule) for `all`, GRAIL's DFS for `grail`.
+    pub fn default_method(self) -> Method {
+        match self {
+            RuleSet::All => Method::GuidedBfs,
+            RuleSet::Grail => Method::GuidedDfs,
+        }
+    }
+
+    /// The other set (the explorer's toggle).
+    pub fn toggled(self) -> RuleSet {
+        match self {
+            RuleSet::All => RuleSet::Grail,
+            RuleSet::Grail => RuleSet::All,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::All => "all",
+            RuleSet::Grail => "grail",
+        }
+    }
+}
+
+impl std::fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -96,8 +181,11 @@ pub struct Answer {
     pub reachable: bool,
     /// The first rule that applied.
     pub rule: Rule,
-    /// For [`Rule::LabelCut`], the first dimension with `L(v) ⊄ L(u)`; for [`Rule::TreeCut`], the
-    /// first dimension whose DFS tree holds `v` under `u`. `None` otherwise.
+    /// What proved it: for [`Rule::LabelCut`], the first dimension with `L(v) ⊄ L(u)`; for
+    /// [`Rule::TreeCut`], the first dimension whose DFS tree holds `v` under `u`; for
+    /// [`Rule::TopoCut`], the topological order (0 forward, 1 backward); for the supportive rules,
+    /// the supportive vertex's bit; for [`Rule::BloomCut`], the filter bit (`0..64` descendant
+    /// filter, `64..` ancestor filter). `None` otherwise.
     pub cut_dimension: Option<usize>,
     /// Vertices the search popped and scanned (the start included); 0 when a cut decided.
     pub expanded: u64,

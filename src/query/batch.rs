@@ -195,12 +195,11 @@ pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchRep
 
 impl BatchReport {
     /// Queries answered no by a search: the index's false positives among the queries, pairs
-    /// whose labels nest in every dimension (and that the level cut let through) although `u`
-    /// does not reach `v`. Read off the rule counts, so the batch loop does no extra work: the
-    /// same-component rule and the tree cut only say yes, the label and level cuts only say no,
-    /// so the searches' yes answers are the positives those two rules did not give.
+    /// that no cut refuted although `u` does not reach `v`. Read off the rule counts, so the batch
+    /// loop does no extra work: every rule but the search gives one answer only
+    /// ([`Rule::answer`]), so the searches' yes answers are the positives the yes-rules did not give.
     pub fn searched_negatives(&self) -> u64 {
-        let cut_yes = self.by_rule.get(Rule::SameComponent) + self.by_rule.get(Rule::TreeCut);
+        let cut_yes: u64 = self.by_rule.iter().filter(|(rule, _)| rule.answer() == Some(true)).map(|(_, n)| n).sum();
         let searched_yes = self.positives.saturating_sub(cut_yes);
         self.by_rule.get(Rule::Search).saturating_sub(searched_yes)
     }

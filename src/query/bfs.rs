@@ -1,18 +1,22 @@
 //! The label-guided breadth-first search: a queue instead of a stack, parent pointers for the path.
 
+use super::guide::{Guide, Step};
 use super::observer::SearchObserver;
 use super::outcome::SearchOutcome;
-use super::rules::contains_all;
 use super::scratch::Scratch;
 use crate::graph::Graph;
 use crate::index::Labels;
 
-/// BFS from `from` to `to` (DAG ids, `from != to`). With `GUIDED`, children whose labels do not
-/// contain `L(to)` are pruned. Parent pointers give the path and credit it in the false positives.
-/// `observer` hears every step (see [`SearchObserver`]).
-pub(crate) fn breadth_first<const GUIDED: bool, O: SearchObserver>(
+/// BFS from `from` to `to` (DAG ids, `from != to`). `guide` prunes children and may prove that a
+/// child reaches `to`, which ends the search like meeting `to` (the path then ends at that child;
+/// the caller completes it). Parent pointers give the path and credit it in the false positives
+/// (`labels` bound the reverse search that counts them). `observer` hears every step (see
+/// [`SearchObserver`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn breadth_first<G: Guide, O: SearchObserver>(
     dag: &Graph,
     labels: &Labels,
+    guide: &G,
     from: u32,
     to: u32,
     scratch: &mut Scratch,
@@ -22,7 +26,6 @@ pub(crate) fn breadth_first<const GUIDED: bool, O: SearchObserver>(
     let n = dag.num_vertices();
     let csr = dag.children_csr();
     let (offsets, targets) = (csr.offsets(), csr.targets());
-    let target = labels.of(to);
     scratch.ensure_parent(n);
     let Scratch { visited, queue, parent, reverse, .. } = scratch;
     visited.begin(n);
@@ -36,6 +39,8 @@ pub(crate) fn breadth_first<const GUIDED: bool, O: SearchObserver>(
     let (mut level, mut level_end) = (0u32, 1usize);
     // The vertex whose children list holds `to`, once met.
     let mut last = None;
+    // The child a cut proved to reach `to`, if that is how the search ended.
+    let mut via = None;
     'search: while let Some(&x) = queue.get(head) {
         if O::RECORDS && head == level_end {
             // Every vertex of the previous level is expanded, so the queue holds exactly the levels
@@ -56,10 +61,19 @@ pub(crate) fn breadth_first<const GUIDED: bool, O: SearchObserver>(
             if !visited.insert(c) {
                 continue;
             }
-            if GUIDED && !contains_all(labels.of(c), target) {
-                pruned += 1;
-                observer.pruned(c, level + 1);
-                continue;
+            match guide.check(c) {
+                Step::Enter => {}
+                Step::Prune(rule) => {
+                    pruned += 1;
+                    observer.pruned(c, level + 1, rule);
+                    continue;
+                }
+                Step::Reach(rule) => {
+                    observer.reached(c, level + 1, rule);
+                    last = Some(x);
+                    via = Some(c);
+                    break 'search;
+                }
             }
             parent[c as usize] = x;
             queue.push(c);
@@ -78,7 +92,10 @@ pub(crate) fn breadth_first<const GUIDED: bool, O: SearchObserver>(
     // The tree path from `from` to `last` reaches `to`: seed it into the reverse search, and keep
     // it (backwards) if it was asked for.
     reverse.begin(n, to);
-    let mut path = want_path.then(|| vec![to]);
+    if let Some(c) = via {
+        reverse.add_ancestor(c);
+    }
+    let mut path = want_path.then(|| vec![via.unwrap_or(to)]);
     let mut x = last;
     loop {
         reverse.add_ancestor(x);
@@ -112,6 +129,7 @@ pub(crate) fn breadth_first<const GUIDED: bool, O: SearchObserver>(
 mod tests {
     use super::*;
     use crate::index::{Order, dfs};
+    use crate::query::guide::{LabelGuide, Unguided};
     use crate::query::observer::NoObserver;
 
     #[test]
@@ -121,7 +139,7 @@ mod tests {
         let g = Graph::from_edges(7, &edges).unwrap();
         let labels = dfs::label(&g, 2, Order::Random { seed: 3 }).unwrap();
         let mut scratch = Scratch::new(7);
-        let out = breadth_first::<false, _>(&g, &labels, 0, 6, &mut scratch, true, &mut NoObserver);
+        let out = breadth_first(&g, &labels, &Unguided, 0, 6, &mut scratch, true, &mut NoObserver);
         assert!(out.reachable);
         assert_eq!(out.path, Some(vec![0, 1, 4, 6]));
         // Expanded 0, 1, 2, 5, 4 (6 is met among 4's children); 5 is the only one that cannot reach 6.
@@ -133,10 +151,11 @@ mod tests {
         let g = Graph::from_edges(5, &[(0, 1), (1, 2), (0, 3), (3, 4)]).unwrap();
         let labels = dfs::label(&g, 1, Order::Lex).unwrap();
         let mut scratch = Scratch::new(5);
-        let out = breadth_first::<true, _>(&g, &labels, 0, 4, &mut scratch, true, &mut NoObserver);
+        let guide = LabelGuide { labels: &labels, target: labels.of(4) };
+        let out = breadth_first(&g, &labels, &guide, 0, 4, &mut scratch, true, &mut NoObserver);
         assert_eq!((out.reachable, out.expanded, out.pruned, out.false_positives), (true, 2, 1, 0));
         assert_eq!(out.path, Some(vec![0, 3, 4]));
-        let out = breadth_first::<false, _>(&g, &labels, 1, 4, &mut scratch, true, &mut NoObserver);
+        let out = breadth_first(&g, &labels, &Unguided, 1, 4, &mut scratch, true, &mut NoObserver);
         assert_eq!((out.reachable, out.expanded, out.false_positives, out.path), (false, 2, 2, None));
     }
 }

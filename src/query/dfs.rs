@@ -1,18 +1,20 @@
-//! The label-guided depth-first search (GRAIL's), iterative with an explicit stack of frames.
+//! The guided depth-first search (GRAIL's, or pruned by every cut), iterative with an explicit
+//! stack of frames.
 
+use super::guide::{Guide, Step};
 use super::observer::SearchObserver;
 use super::outcome::SearchOutcome;
-use super::rules::contains_all;
 use super::scratch::{Frame, Scratch};
 use crate::graph::Graph;
-use crate::index::Labels;
 
-/// DFS from `from` to `to` (DAG ids, `from != to`). With `GUIDED`, children whose labels do not
-/// contain `L(to)` are pruned. The stack holds the current path, so a yes has its path for free.
-/// `observer` hears every step (see [`SearchObserver`]).
-pub(crate) fn depth_first<const GUIDED: bool, O: SearchObserver>(
+/// DFS from `from` to `to` (DAG ids, `from != to`). `guide` prunes children (GRAIL's: those whose
+/// labels do not contain `L(to)`) and may prove that a child reaches `to`, which ends the search
+/// like meeting `to` itself; the path then ends at that child (the caller completes it). The stack
+/// holds the current path, so a yes has its path for free. `observer` hears every step (see
+/// [`SearchObserver`]).
+pub(crate) fn depth_first<G: Guide, O: SearchObserver>(
     dag: &Graph,
-    labels: &Labels,
+    guide: &G,
     from: u32,
     to: u32,
     scratch: &mut Scratch,
@@ -23,7 +25,7 @@ pub(crate) fn depth_first<const GUIDED: bool, O: SearchObserver>(
     let (offsets, targets) = (csr.offsets(), csr.targets());
     let frame_of =
         |v: u32| Frame { next: offsets[v as usize] as usize, end: offsets[v as usize + 1] as usize, vertex: v };
-    let target = labels.of(to);
+    let mut via = None;
     let Scratch { visited, frames, .. } = scratch;
     visited.begin(dag.num_vertices());
     frames.clear();
@@ -47,10 +49,18 @@ pub(crate) fn depth_first<const GUIDED: bool, O: SearchObserver>(
             if !visited.insert(c) {
                 continue;
             }
-            if GUIDED && !contains_all(labels.of(c), target) {
-                pruned += 1;
-                observer.pruned(c, depth);
-                continue;
+            match guide.check(c) {
+                Step::Enter => {}
+                Step::Prune(rule) => {
+                    pruned += 1;
+                    observer.pruned(c, depth, rule);
+                    continue;
+                }
+                Step::Reach(rule) => {
+                    observer.reached(c, depth, rule);
+                    via = Some(c);
+                    break 'search true;
+                }
             }
             top.next = next;
             frames.push(frame_of(c));
@@ -72,7 +82,7 @@ pub(crate) fn depth_first<const GUIDED: bool, O: SearchObserver>(
             observer.on_path(frame.vertex);
         }
     }
-    let path = want_path.then(|| frames.iter().map(|f| f.vertex).chain(std::iter::once(to)).collect());
+    let path = want_path.then(|| frames.iter().map(|f| f.vertex).chain(std::iter::once(via.unwrap_or(to))).collect());
     SearchOutcome { reachable: true, expanded, pruned, false_positives: expanded - frames.len() as u64, path }
 }
 
@@ -80,6 +90,7 @@ pub(crate) fn depth_first<const GUIDED: bool, O: SearchObserver>(
 mod tests {
     use super::*;
     use crate::index::{Order, dfs};
+    use crate::query::guide::{LabelGuide, Unguided};
     use crate::query::observer::NoObserver;
 
     #[test]
@@ -88,12 +99,13 @@ mod tests {
         let g = Graph::from_edges(5, &[(0, 1), (1, 2), (0, 3), (3, 4)]).unwrap();
         let labels = dfs::label(&g, 1, Order::Lex).unwrap();
         let mut scratch = Scratch::new(5);
-        let out = depth_first::<false, _>(&g, &labels, 0, 4, &mut scratch, true, &mut NoObserver);
+        let out = depth_first(&g, &Unguided, 0, 4, &mut scratch, true, &mut NoObserver);
         assert!(out.reachable);
         assert_eq!(out.path, Some(vec![0, 3, 4]));
         assert_eq!((out.expanded, out.pruned, out.false_positives), (4, 0, 2));
         // Guided, 1's label [1,2] cannot hold 4's [3,3]: pruned, never expanded.
-        let out = depth_first::<true, _>(&g, &labels, 0, 4, &mut scratch, false, &mut NoObserver);
+        let guide = LabelGuide { labels: &labels, target: labels.of(4) };
+        let out = depth_first(&g, &guide, 0, 4, &mut scratch, false, &mut NoObserver);
         assert!(out.reachable && out.path.is_none());
         assert_eq!((out.expanded, out.pruned, out.false_positives), (2, 1, 0));
     }
@@ -101,8 +113,7 @@ mod tests {
     #[test]
     fn a_no_counts_every_expanded_vertex() {
         let g = Graph::from_edges(4, &[(0, 1), (1, 2), (3, 2)]).unwrap();
-        let labels = dfs::label(&g, 1, Order::Lex).unwrap();
-        let out = depth_first::<false, _>(&g, &labels, 0, 3, &mut Scratch::new(4), true, &mut NoObserver);
+        let out = depth_first(&g, &Unguided, 0, 3, &mut Scratch::new(4), true, &mut NoObserver);
         assert!(!out.reachable && out.path.is_none());
         assert_eq!((out.expanded, out.false_positives), (3, 3));
     }

@@ -1,8 +1,9 @@
 //! One query, start to finish: map to components, try the cheap rules, then search.
 
-use super::answer::{Answer, Method, Rule};
+use super::answer::{Answer, Method, Rule, RuleSet};
 use super::observer::{NoObserver, SearchObserver};
-use super::rules::cheap_verdict;
+use super::query_index::QueryIndex;
+use super::rules::{Verdict, verdict};
 use super::scratch::Scratch;
 use super::search::search;
 use super::trace::{Trace, TraceRecorder};
@@ -12,12 +13,14 @@ use crate::index::Labels;
 use crate::prefetch::prefetch;
 use anyhow::{Result, ensure};
 
-/// Answers reachability queries on original vertices with a labelled condensation.
+/// Answers reachability queries on original vertices with a labelled condensation: GRAIL's rules
+/// only, or every rule once given a query index ([`Engine::with_index`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Engine<'a> {
     dag: &'a Graph,
     labels: &'a Labels,
     component: &'a [u32],
+    index: Option<&'a QueryIndex>,
 }
 
 impl<'a> Engine<'a> {
@@ -25,7 +28,7 @@ impl<'a> Engine<'a> {
     /// Panics if the labels do not cover the DAG (use [`Engine::try_new`] for data from files).
     pub fn new(dag: &'a Graph, labels: &'a Labels, component: &'a [u32]) -> Self {
         assert_eq!(labels.num_vertices(), dag.num_vertices(), "the labels must cover every DAG vertex");
-        Engine { dag, labels, component }
+        Engine { dag, labels, component, index: None }
     }
 
     /// Like [`Engine::new`], but checks every input (an index file may belong to another graph).
@@ -39,7 +42,31 @@ impl<'a> Engine<'a> {
         if let Some(&c) = component.iter().find(|&&c| c as usize >= dag.num_vertices()) {
             anyhow::bail!("component id {c} is outside the condensed graph's {} vertices", dag.num_vertices());
         }
-        Ok(Engine { dag, labels, component })
+        Ok(Engine { dag, labels, component, index: None })
+    }
+
+    /// The engine with every rule ([`RuleSet::All`]): `index` must be built for this DAG (panics
+    /// otherwise). `None` keeps GRAIL's rules.
+    pub fn with_index(self, index: Option<&'a QueryIndex>) -> Self {
+        if let Some(index) = index {
+            assert_eq!(index.num_vertices(), self.dag.num_vertices(), "the query index must cover every DAG vertex");
+        }
+        Engine { index, ..self }
+    }
+
+    /// The rules this engine tries.
+    pub fn rule_set(&self) -> RuleSet {
+        if self.index.is_some() { RuleSet::All } else { RuleSet::Grail }
+    }
+
+    pub fn query_index(&self) -> Option<&'a QueryIndex> {
+        self.index
+    }
+
+    /// The cheap rules' verdict on DAG vertices `cu != cv` (what batch pre-filters use).
+    #[inline]
+    pub fn verdict(&self, cu: u32, cv: u32) -> Option<Verdict> {
+        verdict(self.index, self.labels, cu, cv)
     }
 
     /// Number of original vertices (valid query ids are `0..num_vertices()`).
@@ -114,15 +141,15 @@ impl<'a> Engine<'a> {
             return answer;
         }
         if method.is_guided()
-            && let Some(verdict) = cheap_verdict(self.labels, cu, cv)
+            && let Some(verdict) = self.verdict(cu, cv)
         {
             let mut answer = Answer::decided(verdict.rule, verdict.reachable, verdict.dimension);
             if want_path && verdict.reachable {
-                answer.path = self.tree_cut_path(cu, cv, verdict.dimension, scratch);
+                answer.path = self.cut_path(cu, cv, verdict, scratch);
             }
             return answer;
         }
-        let found = search(self.dag, self.labels, cu, cv, method, scratch, want_path, observer);
+        let found = search(self.dag, self.labels, self.index, cu, cv, method, scratch, want_path, observer);
         Answer {
             reachable: found.reachable,
             rule: Rule::Search,
@@ -141,10 +168,18 @@ impl<'a> Engine<'a> {
         prefetch(self.component, v as usize);
     }
 
-    /// Batches call this closer ahead, once the component entries are cached: fetches the labels
-    /// the label cut reads (both ends of each vertex's intervals, which may straddle two lines).
+    /// Batches call this closer ahead, once the component entries are cached: fetches what the
+    /// first rules read: levels and topological positions with every rule, the labels of the
+    /// label cut (both ends of each vertex's intervals, which may straddle two lines) without.
     #[inline]
     pub(crate) fn prefetch_labels(&self, u: u32, v: u32) {
+        if let Some(index) = self.index {
+            for c in [self.component[u as usize], self.component[v as usize]] {
+                prefetch(self.labels.levels(), c as usize);
+                prefetch(index.topo_positions(), c as usize);
+            }
+            return;
+        }
         let dims = self.labels.dims();
         let intervals = self.labels.intervals();
         for c in [self.component[u as usize], self.component[v as usize]] {
@@ -153,11 +188,14 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// The path behind a tree cut; falls back to a search if the labels are inconsistent.
+    /// The path behind a positive cut: the tree path of a tree cut; otherwise (or if the labels
+    /// are inconsistent) a GRAIL-guided search, which must find one.
     #[cold]
-    fn tree_cut_path(&self, cu: u32, cv: u32, dim: Option<usize>, scratch: &mut Scratch) -> Option<Vec<u32>> {
-        dim.and_then(|d| tree_path(self.dag, self.labels, cu, cv, d))
-            .or_else(|| search(self.dag, self.labels, cu, cv, Method::Dfs, scratch, true, &mut NoObserver).path)
+    fn cut_path(&self, cu: u32, cv: u32, verdict: Verdict, scratch: &mut Scratch) -> Option<Vec<u32>> {
+        let tree = if verdict.rule == Rule::TreeCut { verdict.dimension } else { None };
+        tree.and_then(|d| tree_path(self.dag, self.labels, cu, cv, d)).or_else(|| {
+            search(self.dag, self.labels, None, cu, cv, Method::GuidedDfs, scratch, true, &mut NoObserver).path
+        })
     }
 }
 

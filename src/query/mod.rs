@@ -5,31 +5,41 @@
 //!   with a [`SearchObserver`].
 //! - [`run_batch`] answers many in parallel and summarises them ([`BatchReport`]).
 //! - [`read_query_file`] and [`random_queries`] produce the queries.
+//! - [`QueryIndex`] holds the extra cuts' per-vertex data (built after labeling; not part of the
+//!   labels); [`Engine::with_index`] turns every rule on, [`RuleSet`] names the two sets.
 //! - [`oracle`] is the exact reference every answer is tested against.
 
 mod ancestors;
 mod answer;
 mod batch;
 mod bfs;
+mod bidirectional;
+mod bloom;
 mod dfs;
 mod engine;
+pub mod explain;
+mod guide;
+mod lookahead;
 mod observer;
 pub mod oracle;
 mod outcome;
 mod query_file;
+pub mod query_index;
 mod random;
 pub mod rules;
 mod scratch;
 pub mod search;
 mod stamps;
+mod supportive;
 mod trace;
 mod tree_path;
 
-pub use answer::{Answer, Method, Rule};
+pub use answer::{Answer, Method, Rule, RuleSet};
 pub use batch::{BatchReport, Mismatch, RuleCounts, run_batch};
 pub use engine::Engine;
 pub use observer::{NoObserver, SearchObserver};
 pub use query_file::{Query, read_query_file};
+pub use query_index::QueryIndex;
 pub use random::random_queries;
 pub use scratch::Scratch;
 pub use trace::{NodeKind, Trace, TraceNode, TraceRecorder};

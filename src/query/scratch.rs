@@ -24,6 +24,11 @@ pub struct Scratch {
     pub(crate) parent: Vec<u32>,
     /// The reverse search that counts a BFS's false positives exactly.
     pub(crate) reverse: ReverseSearch,
+    /// The bidirectional search's backward side: its visited set, its queue, and the child that
+    /// led to each vertex it entered (allocated on first use).
+    pub(crate) backward_visited: Stamps,
+    pub(crate) backward_queue: Vec<u32>,
+    pub(crate) child: Vec<u32>,
 }
 
 impl Scratch {
@@ -36,5 +41,11 @@ impl Scratch {
     #[inline]
     pub(crate) fn ensure_parent(&mut self, n: usize) {
         grow_zeroed(&mut self.parent, n);
+    }
+
+    /// Makes the backward side's child array cover `n` vertices.
+    #[inline]
+    pub(crate) fn ensure_child(&mut self, n: usize) {
+        grow_zeroed(&mut self.child, n);
     }
 }

@@ -3,7 +3,9 @@
 //! The guided searches enter a child `c` only if `L(v) ⊆ L(c)` in every dimension; a child refused
 //! that way is counted once in `pruned` (it is marked visited, so a second parent does not test it
 //! again). Meeting `v` among the children ends the search with a yes. The unguided baselines run
-//! the same code without the label test.
+//! the same code without the label test. With every rule (a query index), each child is judged by
+//! every cut instead (`guide.rs`): `guided-dfs` looks one level ahead (`lookahead.rs`) and
+//! `guided-bfs` runs bidirectionally (`bidirectional.rs`, where the counts are described).
 //!
 //! Bookkeeping, shared by both orders:
 //! - `expanded`: vertices whose children list the search scanned (the start included).
@@ -19,20 +21,26 @@
 
 use super::answer::Method;
 use super::bfs::breadth_first;
+use super::bidirectional::bidirectional;
 use super::dfs::depth_first;
-use super::observer::SearchObserver;
+use super::guide::{BackCutGuide, CutGuide, Guide, LabelGuide, Unguided};
+use super::lookahead::depth_first_lookahead;
+use super::observer::{NoObserver, SearchObserver};
 use super::outcome::SearchOutcome;
+use super::query_index::QueryIndex;
 use super::scratch::Scratch;
 use crate::graph::Graph;
 use crate::index::Labels;
 
 /// Searches the DAG from `from` to `to` (DAG ids, `from != to`) with `method`, telling `observer`
-/// every step.
+/// every step. With a query index the guided searches are pruned by every cut (and end as soon as
+/// a cut proves a child reaches `to`); without, by GRAIL's labels only.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<O: SearchObserver>(
     dag: &Graph,
     labels: &Labels,
+    index: Option<&QueryIndex>,
     from: u32,
     to: u32,
     method: Method,
@@ -40,10 +48,39 @@ pub(crate) fn search<O: SearchObserver>(
     want_path: bool,
     observer: &mut O,
 ) -> SearchOutcome {
-    match method {
-        Method::GuidedDfs => depth_first::<true, O>(dag, labels, from, to, scratch, want_path, observer),
-        Method::Dfs => depth_first::<false, O>(dag, labels, from, to, scratch, want_path, observer),
-        Method::GuidedBfs => breadth_first::<true, O>(dag, labels, from, to, scratch, want_path, observer),
-        Method::Bfs => breadth_first::<false, O>(dag, labels, from, to, scratch, want_path, observer),
+    let grail = LabelGuide { labels, target: labels.of(to) };
+    let mut found = match (method, index) {
+        (Method::GuidedDfs, Some(index)) => {
+            let guide = CutGuide::new(index, labels, to);
+            depth_first_lookahead(dag, &guide, from, to, scratch, want_path, observer)
+        }
+        (Method::GuidedBfs, Some(index)) => {
+            let (ahead, back) = (CutGuide::new(index, labels, to), BackCutGuide::new(index, labels, from));
+            let mut found = bidirectional(dag, &ahead, &back, from, to, scratch, observer);
+            if want_path && found.reachable {
+                found.path = depth_first(dag, &grail, from, to, scratch, true, &mut NoObserver).path;
+            }
+            found
+        }
+        (Method::GuidedDfs, None) => depth_first(dag, &grail, from, to, scratch, want_path, observer),
+        (Method::GuidedBfs, None) => breadth_first(dag, labels, &grail, from, to, scratch, want_path, observer),
+        (Method::Dfs, _) => depth_first(dag, &Unguided, from, to, scratch, want_path, observer),
+        (Method::Bfs, _) => breadth_first(dag, labels, &Unguided, from, to, scratch, want_path, observer),
+    };
+    complete_path(dag, &grail, to, scratch, &mut found);
+    found
+}
+
+/// A search that ended because a cut proved a child reaches `to` returns the path up to that
+/// child: a GRAIL-guided DFS from there (which must succeed) supplies the rest. Its work is not
+/// counted, so the counts stay those of the search the batches run.
+#[cold]
+fn complete_path<G: Guide>(dag: &Graph, guide: &G, to: u32, scratch: &mut Scratch, found: &mut SearchOutcome) {
+    let Some(path) = found.path.as_mut() else { return };
+    let Some(&via) = path.last() else { return };
+    if via == to {
+        return;
     }
+    let rest = depth_first(dag, guide, via, to, scratch, true, &mut NoObserver).path;
+    path.extend(rest.expect("a cut proved that this vertex reaches the target").into_iter().skip(1));
 }

@@ -3,7 +3,7 @@
 //! the search's own hooks ([`SearchObserver`]), so it shows exactly the search the engine ran
 //! (see [`crate::query::Engine::query_traced`]).
 
-use super::answer::Method;
+use super::answer::{Method, Rule};
 use super::observer::SearchObserver;
 use super::rules::label_cut;
 use crate::index::Labels;
@@ -12,14 +12,24 @@ use std::collections::HashMap;
 /// Why a node is in the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
-    /// The search's start, `comp(u)`.
+    /// The search's start, `comp(u)` (and, for the backward side of a bidirectional search,
+    /// `comp(v)`).
     Start,
     /// A child the labels let in: the DFS entered it, the BFS queued it.
     Entered,
     /// A child refused because `L(v) ⊄ L(c)`; `dim` is the first dimension where it fails.
     Pruned { dim: usize },
+    /// A child refused by another cut of the query index (level, topological order, supportive
+    /// vertex, Bloom filter): it cannot reach the target.
+    Cut { rule: Rule },
+    /// A child that a cut proves reaches the target (supportive vertex, tree cut): the search
+    /// ends there with a yes, as if it had met the target.
+    Reached { rule: Rule },
     /// The target, met among a vertex's children.
     Target,
+    /// Where the two sides of a bidirectional search met: a vertex the other side had entered
+    /// (it has a node of its own on that side).
+    Meeting,
 }
 
 /// One node of the search tree, in the order the search met it: pre-order for a DFS, queue order
@@ -39,6 +49,9 @@ pub struct TraceNode {
     pub dead_end: bool,
     /// On the path from the start to the target.
     pub on_path: bool,
+    /// Met by the backward side of a bidirectional search (over parents, from the target; its
+    /// start is the target itself, at depth 0).
+    pub backward: bool,
 }
 
 /// The search tree behind one query. Empty when a cheap rule decided (no search ran).
@@ -63,12 +76,22 @@ pub struct TraceRecorder<'a> {
     /// it again. Each such vertex has one: the search marks it visited when it first meets it.
     node_of: HashMap<u32, usize>,
     truncated: bool,
+    /// The side the next nodes belong to (bidirectional searches).
+    backward: bool,
 }
 
 impl<'a> TraceRecorder<'a> {
     /// A recorder for a search on the DAG that `labels` label.
     pub fn new(labels: &'a Labels, node_limit: usize) -> Self {
-        TraceRecorder { labels, node_limit, to: 0, nodes: Vec::new(), node_of: HashMap::new(), truncated: false }
+        TraceRecorder {
+            labels,
+            node_limit,
+            to: 0,
+            nodes: Vec::new(),
+            node_of: HashMap::new(),
+            truncated: false,
+            backward: false,
+        }
     }
 
     /// The tree recorded, for a search run with `method`.
@@ -89,7 +112,8 @@ impl<'a> TraceRecorder<'a> {
         if matches!(kind, NodeKind::Start | NodeKind::Entered) {
             self.node_of.insert(vertex, self.nodes.len());
         }
-        let node = TraceNode { vertex, depth, kind, expanded: false, dead_end: false, on_path: false };
+        let backward = self.backward;
+        let node = TraceNode { vertex, depth, kind, expanded: false, dead_end: false, on_path: false, backward };
         self.nodes.push(node);
         self.nodes.last_mut()
     }
@@ -108,6 +132,13 @@ impl SearchObserver for TraceRecorder<'_> {
         self.record(from, 0, NodeKind::Start);
     }
 
+    fn side(&mut self, backward: bool) {
+        self.backward = backward;
+        if backward && !self.node_of.contains_key(&self.to) {
+            self.record(self.to, 0, NodeKind::Start);
+        }
+    }
+
     fn expand(&mut self, vertex: u32) {
         if let Some(node) = self.entered_node(vertex) {
             node.expanded = true;
@@ -118,17 +149,33 @@ impl SearchObserver for TraceRecorder<'_> {
         self.record(child, depth, NodeKind::Entered);
     }
 
-    fn pruned(&mut self, child: u32, depth: u32) {
-        // Only a kept node pays for finding the dimension. A pruned child always fails in some
-        // dimension; 0 only guards against labels that contradict the search.
+    fn pruned(&mut self, child: u32, depth: u32, rule: Rule) {
+        // Only a kept node pays for finding the dimension. A label-pruned child always fails in
+        // some dimension; 0 only guards against labels that contradict the search.
         if self.has_room() {
-            let dim = label_cut(self.labels, child, self.to).unwrap_or(0);
-            self.record(child, depth, NodeKind::Pruned { dim });
+            let kind = if rule == Rule::LabelCut {
+                NodeKind::Pruned { dim: label_cut(self.labels, child, self.to).unwrap_or(0) }
+            } else {
+                NodeKind::Cut { rule }
+            };
+            self.record(child, depth, kind);
+        }
+    }
+
+    fn reached(&mut self, child: u32, depth: u32, rule: Rule) {
+        if let Some(node) = self.record(child, depth, NodeKind::Reached { rule }) {
+            node.on_path = true;
         }
     }
 
     fn target(&mut self, depth: u32) {
         if let Some(node) = self.record(self.to, depth, NodeKind::Target) {
+            node.on_path = true;
+        }
+    }
+
+    fn met(&mut self, vertex: u32, depth: u32) {
+        if let Some(node) = self.record(vertex, depth, NodeKind::Meeting) {
             node.on_path = true;
         }
     }
@@ -162,7 +209,7 @@ mod tests {
         let mut recorder = TraceRecorder::new(&labels, 4);
         recorder.start(0, 3);
         recorder.expand(0);
-        recorder.pruned(1, 1);
+        recorder.pruned(1, 1, Rule::LabelCut);
         recorder.entered(2, 1);
         recorder.expand(2);
         recorder.target(2);
@@ -176,6 +223,7 @@ mod tests {
             expanded,
             dead_end: false,
             on_path,
+            backward: false,
         };
         let want = vec![
             node(0, 0, NodeKind::Start, true, true),
@@ -192,12 +240,43 @@ mod tests {
         recorder.expand(0);
         recorder.entered(2, 1);
         recorder.expand(2);
-        recorder.pruned(1, 1);
+        recorder.pruned(1, 1, Rule::LabelCut);
         recorder.dead_end(1);
         recorder.dead_end(2);
         let trace = recorder.finish(Method::GuidedBfs);
         assert!(trace.truncated);
         let dead_two = TraceNode { dead_end: true, on_path: false, ..want[2] };
         assert_eq!(trace.nodes, [TraceNode { on_path: false, ..want[0] }, dead_two]);
+    }
+
+    #[test]
+    fn a_bidirectional_search_records_both_sides() {
+        // 0 -> 2 -> 3 and 1 -> 3: forward from 0, backward from 3 over parents; they meet at 2.
+        let g = Graph::from_edges(4, &[(0, 2), (2, 3), (1, 3)]).unwrap();
+        let labels = dfs::label(&g, 1, Order::Lex).unwrap();
+        let mut recorder = TraceRecorder::new(&labels, 100);
+        recorder.start(0, 3);
+        recorder.expand(0);
+        recorder.entered(2, 1);
+        recorder.side(true);
+        recorder.expand(3);
+        recorder.pruned(1, 1, Rule::LevelCut);
+        recorder.met(2, 1);
+        for v in [0, 2, 3] {
+            recorder.on_path(v);
+        }
+        let nodes = recorder.finish(Method::GuidedBfs).nodes;
+        let kinds: Vec<(u32, NodeKind, bool)> = nodes.iter().map(|n| (n.vertex, n.kind, n.backward)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (0, NodeKind::Start, false),
+                (2, NodeKind::Entered, false),
+                (3, NodeKind::Start, true),
+                (1, NodeKind::Cut { rule: Rule::LevelCut }, true),
+                (2, NodeKind::Meeting, true),
+            ]
+        );
+        assert!(nodes[2].expanded && nodes.iter().filter(|n| n.on_path).count() == 4);
     }
 }

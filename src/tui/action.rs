@@ -72,6 +72,8 @@ pub enum Action {
     ToggleNode,
     ExpandAll,
     CollapseAll,
+    /// Switch between every rule and GRAIL's only (Query and Batch tabs).
+    ToggleRules,
     // Batch.
     RunBatch,
     ToggleRow,

@@ -70,12 +70,14 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Query), &[ch(' ')], Action::ToggleNode, "fold node", true),
     b(On(Tab::Query), &[ch('e')], Action::ExpandAll, "expand all", true),
     b(On(Tab::Query), &[ch('E')], Action::CollapseAll, "collapse all", false),
+    b(On(Tab::Query), &[ch('R')], Action::ToggleRules, "all rules / GRAIL's", true),
     // Batch.
     b(On(Tab::Batch), &[ch('r')], Action::RunBatch, "run", true),
     b(On(Tab::Batch), &[ch(' ')], Action::ToggleRow, "toggle run", true),
     b(On(Tab::Batch), &[ch('F')], Action::QueryFile, "query file", true),
     b(On(Tab::Batch), &[ch('x')], Action::Export, "export CSV+JSON", true),
     b(On(Tab::Batch), &[code(KeyCode::Enter)], Action::Enter, "edit value", false),
+    b(On(Tab::Batch), &[ch('R')], Action::ToggleRules, "all rules / GRAIL's", false),
     // Exceptions.
     b(On(Tab::Exceptions), &[ch('r')], Action::RunExceptions, "count", true),
     b(On(Tab::Exceptions), &[ch('e')], Action::Enter, "edit seed", false),

@@ -2,7 +2,7 @@
 
 use super::prompt::{Prompt, PromptKind};
 use super::{Effect, step};
-use crate::query::Method;
+use crate::query::{Method, RuleSet};
 use crate::tui::action::Action;
 use crate::tui::worker::{BatchResult, BatchSpec, Job, LabelConfig, QuerySource, RunSpec};
 use std::path::PathBuf;
@@ -20,6 +20,8 @@ pub struct BatchState {
     pub runs: Vec<(RunSpec, bool)>,
     pub selected: usize,
     pub result: Option<Arc<BatchResult>>,
+    /// The rules the next batch runs with (`R` switches between every rule and GRAIL's).
+    pub rules: RuleSet,
 }
 
 impl BatchState {
@@ -31,7 +33,16 @@ impl BatchState {
             .flat_map(|&method| [1, 0].map(|threads| RunSpec { method, threads, gpu: false }))
             .map(|r| (r, r.method == Method::GuidedDfs || (r.method == Method::GuidedBfs && r.threads == 0)));
         let runs = gpu.then_some((RunSpec::GPU, true)).into_iter().chain(cpu).collect();
-        BatchState { count: 100_000, seed: 1, file: None, use_file: false, runs, selected: 0, result: None }
+        BatchState {
+            count: 100_000,
+            seed: 1,
+            file: None,
+            use_file: false,
+            runs,
+            selected: 0,
+            result: None,
+            rules: RuleSet::All,
+        }
     }
 
     /// Settings rows plus run rows: what `j`/`k` move through.
@@ -55,7 +66,8 @@ impl BatchState {
         } else {
             QuerySource::Random { count: self.count, seed: self.seed }
         };
-        Some(BatchSpec { source, runs: self.runs.iter().filter(|(_, on)| *on).map(|(r, _)| *r).collect() })
+        let runs = self.runs.iter().filter(|(_, on)| *on).map(|(r, _)| *r).collect();
+        Some(BatchSpec { source, runs, rules: self.rules })
     }
 
     pub fn handle(&mut self, action: Action, config: LabelConfig) -> Option<Effect> {
@@ -68,6 +80,7 @@ impl BatchState {
             Action::Left => self.adjust(-1),
             Action::Right => self.adjust(1),
             Action::ToggleRow => self.toggle(),
+            Action::ToggleRules => self.rules = self.rules.toggled(),
             Action::Enter => match self.selected {
                 1 | 2 => {
                     let title = SETTINGS[self.selected];

@@ -2,7 +2,7 @@
 
 use super::prompt::{Prompt, PromptKind};
 use super::{Effect, step};
-use crate::query::{NodeKind, TraceNode};
+use crate::query::{NodeKind, RuleSet, TraceNode};
 use crate::tui::action::Action;
 use crate::tui::worker::{Job, LabelConfig, QueryResult};
 use crate::workspace::Workspace;
@@ -19,6 +19,8 @@ pub struct QueryState {
     pub open_groups: HashSet<usize>,
     /// Selected row among the visible ones.
     pub selected: usize,
+    /// The rules the next query runs with (`R` switches between every rule and GRAIL's).
+    pub rules: RuleSet,
 }
 
 /// From this many on, consecutive pruned children of one vertex are one line until unfolded.
@@ -29,8 +31,9 @@ pub const GROUP_FROM: usize = 2;
 pub enum TreeRow {
     /// A node of the trace (index into its nodes).
     Node(usize),
-    /// `count` consecutive siblings from node `first` on, all pruned by a label; bit `d` of `dims`
-    /// is set when one was pruned in dimension `d` (63 stands for 63 and above).
+    /// `count` consecutive siblings from node `first` on, all pruned (by a label or another cut);
+    /// bit `d` of `dims` is set when one was pruned by label in dimension `d` (63 stands for 63
+    /// and above).
     Pruned { first: usize, count: usize, dims: u64, open: bool },
     /// A node of an unfolded group of pruned children, under the group's line.
     Member(usize),
@@ -51,6 +54,7 @@ impl QueryState {
             Action::Down => self.selected = step(self.selected, 1, visible),
             Action::PageUp => self.selected = step(self.selected, -10, visible),
             Action::PageDown => self.selected = step(self.selected, 10, visible),
+            Action::ToggleRules => self.rules = self.rules.toggled(),
             Action::Top => self.selected = 0,
             Action::Bottom => self.selected = visible.saturating_sub(1),
             Action::ToggleNode | Action::Enter => self.toggle(None),
@@ -131,7 +135,7 @@ impl QueryState {
                 }
                 hide_below = None;
             }
-            if let NodeKind::Pruned { .. } = n.kind {
+            if let NodeKind::Pruned { .. } | NodeKind::Cut { .. } = n.kind {
                 let count = pruned_run(nodes, i);
                 if count >= GROUP_FROM {
                     let open = self.open_groups.contains(&i);
@@ -169,7 +173,7 @@ impl QueryState {
             ws.resolve(id).map_err(|e| format!("{e:#}"))
         };
         match (parse(a), parse(b)) {
-            (Ok(u), Ok(v)) => Effect::Job(Job::Query { u, v, config }),
+            (Ok(u), Ok(v)) => Effect::Job(Job::Query { u, v, config, rules: self.rules }),
             (Err(e), _) | (_, Err(e)) => Effect::Error(e),
         }
     }
@@ -191,7 +195,10 @@ pub fn has_children(nodes: &[TraceNode], i: usize) -> bool {
 /// leaves, so siblings pruned one after the other sit next to each other.
 fn pruned_run(nodes: &[TraceNode], i: usize) -> usize {
     let depth = nodes[i].depth;
-    nodes[i..].iter().take_while(|n| n.depth == depth && matches!(n.kind, NodeKind::Pruned { .. })).count()
+    nodes[i..]
+        .iter()
+        .take_while(|n| n.depth == depth && matches!(n.kind, NodeKind::Pruned { .. } | NodeKind::Cut { .. }))
+        .count()
 }
 
 /// The first node of every run of at least [`GROUP_FROM`] pruned siblings.
@@ -212,10 +219,10 @@ fn pruned_runs(nodes: &[TraceNode]) -> impl Iterator<Item = usize> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::{Answer, Method, Rule, Trace};
+    use crate::query::{Answer, Method, Rule, RuleSet, Trace};
 
     fn node(depth: u32, kind: NodeKind) -> TraceNode {
-        TraceNode { vertex: 0, depth, kind, expanded: false, dead_end: false, on_path: false }
+        TraceNode { vertex: 0, depth, kind, expanded: false, dead_end: false, on_path: false, backward: false }
     }
 
     /// A start with 3 children pruned in dimension 0, one entered child (with 1 pruned child of its
@@ -245,6 +252,8 @@ mod tests {
             level_u: 0,
             level_v: 1,
             dag_vertices: 2,
+            rules: RuleSet::Grail,
+            index_explanation: None,
         };
         let mut state = QueryState::default();
         state.set_result(Box::new(result));

@@ -1,7 +1,7 @@
 //! Screen 4: batches of queries on several methods and thread counts, side by side.
 
 use super::{SETTINGS_HINT, cursor, panel};
-use crate::query::{Method, Rule};
+use crate::query::{Method, Rule, RuleSet};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::batch::SETTINGS;
@@ -39,6 +39,32 @@ pub fn compact_time(s: f64) -> String {
     }
 }
 
+/// Column titles of the rules, five characters at most.
+fn short_rule(rule: Rule) -> &'static str {
+    match rule {
+        Rule::SameComponent => "scc",
+        Rule::LevelCut => "level",
+        Rule::TopoCut => "topo",
+        Rule::SupportiveCut => "sup-",
+        Rule::BloomCut => "bloom",
+        Rule::SupportivePath => "sup+",
+        Rule::LabelCut => "label",
+        Rule::TreeCut => "tree",
+        Rule::Search => "search",
+    }
+}
+
+/// Column titles of the rules in the nine-column table of every rule, four characters at most.
+fn tiny_rule(rule: Rule) -> &'static str {
+    match rule {
+        Rule::LevelCut => "lvl",
+        Rule::BloomCut => "blm",
+        Rule::LabelCut => "lbl",
+        Rule::Search => "srch",
+        other => short_rule(other),
+    }
+}
+
 fn short_method(m: Method) -> &'static str {
     match m {
         Method::GuidedDfs => "g-dfs",
@@ -50,13 +76,24 @@ fn short_method(m: Method) -> &'static str {
 
 /// The results' columns, for the `?` help: the column and its meaning, in lines that fit the help.
 pub const COLUMN_HELP: &[(&str, &[&str])] = &[
-    ("run", &["method × threads: g-dfs, g-bfs label-guided search;", "dfs, bfs plain baselines; ×1, ×all, ×gpu"]),
+    (
+        "run",
+        &[
+            "method × threads: g-dfs, g-bfs guided search (with every",
+            "rule, g-bfs is bidirectional); dfs, bfs plain baselines;",
+            "×1, ×all, ×gpu. R: every rule or GRAIL's (next run)",
+        ],
+    ),
     ("time, q/s", &["wall time of the batch, queries per second"]),
     ("scc", &["decided by the same-component rule (yes)"]),
-    ("label", &["decided by the label cut: L(v) ⊄ L(u) somewhere (no)"]),
-    ("level", &["decided by the level cut: level(u) ≥ level(v) (no)"]),
+    ("level, lvl", &["decided by the level cut: level(u) ≥ level(v) (no)"]),
+    ("topo", &["decided by a topological order: u not before v (no)"]),
+    ("sup-", &["decided by a supportive vertex s: s reaches u but not v,", "or v reaches s but u does not (no)"]),
+    ("bloom, blm", &["decided by a Bloom filter: a bit of v's descendants", "missing from u's (no)"]),
+    ("sup+", &["decided by a supportive vertex s: u reaches s, s reaches v", "(yes)"]),
+    ("label, lbl", &["decided by the label cut: L(v) ⊄ L(u) somewhere (no)"]),
     ("tree", &["decided by the tree cut: v in u's DFS subtree (yes)"]),
-    ("search", &["decided by a search (yes or no)"]),
+    ("search, srch", &["decided by a search (yes or no)"]),
     ("yes", &["queries answered yes"]),
     (
         "FP%",
@@ -73,7 +110,7 @@ pub const COLUMN_HELP: &[(&str, &[&str])] = &[
 
 /// The legend under the results: one short line per group of columns (`?` explains each).
 const LEGEND: [&str; 2] = [
-    "scc: same component · label, level, tree: cuts · yes: answered yes",
+    "scc: same comp. · lvl topo sup- blm sup+ lbl tree: cuts · srch: search · yes",
     "FP%: % of no-answers no cut ruled out (a search proved them) · ? explains",
 ];
 
@@ -168,7 +205,7 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
 
 fn histogram(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let block = panel("Nodes expanded per query (guided DFS)");
+    let block = panel("Nodes expanded per query (the rules' default search)");
     let inner = block.inner(area);
     frame.render_widget(block, area);
     match &app.batch.result {
@@ -189,7 +226,8 @@ fn histogram(frame: &mut Frame, area: Rect, app: &App) {
 fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_rows: u16) {
     let theme = &app.theme;
     let title = match &app.batch.result {
-        Some(result) => format!("Results: {}", result.source),
+        Some(result) if result.rules == RuleSet::Grail => format!("Results: {} · GRAIL's rules", result.source),
+        Some(result) => format!("Results: {} · every rule", result.source),
         None => "Results".to_string(),
     };
     let block = panel(&title);
@@ -204,8 +242,20 @@ fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_ro
         frame.render_widget(Paragraph::new("no batch run yet: r runs the checked rows"), table_area);
         return;
     };
-    let header = Row::new(["run", "time", "q/s", "scc", "label", "level", "tree", "search", "yes", "FP%", "wrong"])
-        .style(theme.title());
+    // One column per rule that can decide: every rule, or GRAIL's when the batch ran with those.
+    // Every rule's nine columns are narrower, and in a narrow terminal they push the time out (q/s
+    // says the same for a batch of known size) and the last columns shrink.
+    let rules: Vec<Rule> = result.rules.rules().to_vec();
+    let every_rule = result.rules == RuleSet::All;
+    let wide = !every_rule || table_area.width >= 86;
+    let mut titles = vec!["run"];
+    if wide {
+        titles.push("time");
+    }
+    titles.push("q/s");
+    titles.extend(rules.iter().map(|&r| if every_rule { tiny_rule(r) } else { short_rule(r) }));
+    titles.extend(["yes", "FP%", "wrong"]);
+    let header = Row::new(titles).style(theme.title());
     let rows: Vec<Row> = result
         .rows
         .iter()
@@ -222,34 +272,34 @@ fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_ro
             };
             let wrong = if r.checked == 0 { "-".to_string() } else { compact(r.mismatches) };
             let wrong_style = if r.mismatches > 0 { theme.error() } else { theme.text() };
-            Row::new(vec![
-                Line::raw(format!("{} ×{threads}", short_method(r.method))),
-                Line::raw(compact_time(secs)),
-                Line::raw(compact(qps)),
-                Line::raw(compact(r.by_rule.get(Rule::SameComponent))),
-                Line::raw(compact(r.by_rule.get(Rule::LabelCut))),
-                Line::raw(compact(r.by_rule.get(Rule::LevelCut))),
-                Line::raw(compact(r.by_rule.get(Rule::TreeCut))),
-                Line::raw(compact(r.by_rule.get(Rule::Search))),
+            let mut cells = vec![Line::raw(format!("{} ×{threads}", short_method(r.method)))];
+            if wide {
+                cells.push(Line::raw(compact_time(secs)));
+            }
+            cells.push(Line::raw(compact(qps)));
+            let fp = row.searched_negative_rate * 100.0;
+            cells.extend(rules.iter().map(|&rule| Line::raw(compact(r.by_rule.get(rule)))));
+            cells.extend([
                 Line::raw(compact(r.positives)),
-                Line::raw(format!("{:.1}", row.searched_negative_rate * 100.0)),
+                Line::raw(if fp >= 99.95 { "100".to_string() } else { format!("{fp:.1}") }),
                 Line::styled(wrong, wrong_style),
-            ])
+            ]);
+            Row::new(cells)
         })
         .collect();
-    let widths = [
-        Constraint::Length(10),
-        Constraint::Length(7),
-        Constraint::Length(6),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(6),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(5),
-    ];
+    let mut widths = vec![Constraint::Length(10)];
+    if wide {
+        widths.push(Constraint::Length(7));
+    }
+    widths.push(Constraint::Length(if wide { 6 } else { 5 }));
+    let rule_width = |r: Rule| match (every_rule, r == Rule::Search) {
+        (true, _) => 4,
+        (false, true) => 6,
+        (false, false) => 5,
+    };
+    widths.extend(rules.iter().map(|&r| Constraint::Length(rule_width(r))));
+    let last = if wide { 5 } else { 4 };
+    widths.extend([Constraint::Length(last), Constraint::Length(last), Constraint::Length(5)]);
     let table = Table::new(rows, widths).header(header).column_spacing(1);
     frame.render_widget(table, table_area);
 }

@@ -3,7 +3,8 @@
 
 use super::panel;
 use crate::format::thousands;
-use crate::query::{NodeKind, Rule, TraceNode};
+use crate::query::explain::search_step_phrase;
+use crate::query::{NodeKind, Rule, RuleSet, TraceNode};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::query::{TreeRow, has_children};
@@ -19,8 +20,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let Some(result) = &app.query.result else {
         intro(frame, top, app);
         let block = panel("Search tree");
-        let hint = "The label-guided search shows here as a tree: entered vertices, children pruned by label, \
-                    dead ends (false positives) and the path found.";
+        let hint = "The guided search shows here as a tree: entered vertices, children pruned by a cut (label, level, \
+                    topological order, supportive vertex, Bloom filter), dead ends (false positives) and the path \
+                    found. R switches between every rule and GRAIL's only.";
         frame.render_widget(Paragraph::new(hint).wrap(Wrap { trim: true }).block(block), bottom);
         return;
     };
@@ -51,8 +53,8 @@ fn verdict(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
     let (word, style) = if a.reachable { ("YES", theme.yes()) } else { ("NO", theme.no()) };
     let (u, v) = (app.file_id(r.u), app.file_id(r.v));
     let rule = match (a.rule, a.cut_dimension) {
-        (rule, Some(d)) => format!("{rule} (dimension {d})"),
-        (rule, None) => rule.to_string(),
+        (rule @ (Rule::LabelCut | Rule::TreeCut), Some(d)) => format!("{rule} (dimension {d})"),
+        (rule, _) => rule.to_string(),
     };
     let mut head = vec![
         Span::styled(format!(" {word} "), style.add_modifier(ratatui::style::Modifier::REVERSED)),
@@ -63,6 +65,7 @@ fn verdict(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
     if let Some(path) = &a.path {
         head.push(Span::raw(format!("   path of {} edges", path.len().saturating_sub(1))));
     }
+    head.push(Span::styled(format!("   rules: {} (R switches)", app.query.rules), theme.dim()));
     let lines = vec![Line::from(head), Line::raw(""), Line::raw(explain(app, r))];
     let title = format!("Query {u} → {v}   (/ asks another)");
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel(&title)), area);
@@ -73,6 +76,9 @@ pub fn explain(app: &App, r: &QueryResult) -> String {
     let a = &r.answer;
     let (u, v) = (app.file_id(r.u), app.file_id(r.v));
     let dim = a.cut_dimension.unwrap_or(0);
+    if let Some(sentence) = &r.index_explanation {
+        return sentence.clone();
+    }
     match a.rule {
         Rule::SameComponent if r.u == r.v => format!("{u} is {v}: every vertex reaches itself."),
         Rule::SameComponent => {
@@ -95,15 +101,33 @@ pub fn explain(app: &App, r: &QueryResult) -> String {
             "v lies in u's subtree of the DFS tree of dimension {dim}; a tree path is a real path, so u reaches v \
              without any search."
         ),
+        // Rules of the query index come with their sentence (above); this is only a fallback.
+        Rule::TopoCut | Rule::SupportiveCut | Rule::BloomCut | Rule::SupportivePath => {
+            format!("The {} rule decided, without any search.", a.rule)
+        }
         Rule::Search => {
             let t = &r.answer;
-            let order = if r.trace.method.is_breadth_first() { "breadth-first" } else { "depth-first" };
-            let start = format!(
-                "The labels said \"maybe\" and no cut applied, so a {order} search from u entered only children \
-                 whose intervals contain v's. It expanded {} vertices and pruned {} children by label;",
-                thousands(t.expanded),
-                thousands(t.pruned)
-            );
+            let order = match (r.rules, r.trace.method.is_breadth_first()) {
+                (RuleSet::All, true) => "bidirectional (forward from u, backward from v)",
+                (_, true) => "breadth-first",
+                _ => "depth-first",
+            };
+            let start = if r.rules == RuleSet::Grail {
+                format!(
+                    "The labels said \"maybe\" and no cut applied, so a {order} search from u entered only children \
+                     whose intervals contain v's. It expanded {} vertices and pruned {} children by label;",
+                    thousands(t.expanded),
+                    thousands(t.pruned)
+                )
+            } else {
+                format!(
+                    "No cut decided, so a {order} search from u tried every cut on each child: it pruned those a \
+                     cut proves cannot reach v and stopped at one a cut proves reaches v. It expanded {} vertices \
+                     and pruned {} children;",
+                    thousands(t.expanded),
+                    thousands(t.pruned)
+                )
+            };
             if a.reachable {
                 format!(
                     "{start} {} expanded vertices were dead ends (false positives: the labels said maybe, but no \
@@ -196,11 +220,14 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
                 let fold = if open { "▾ " } else { "▸ " };
                 let dims: Vec<String> = (0..64).filter(|d| dims >> d & 1 == 1).map(|d| d.to_string()).collect();
                 let which = if dims.len() == 1 { "dim" } else { "dims" };
-                let text = format!(
-                    "{indent}{fold}{} children pruned by label ({which} {})",
-                    thousands(count as u64),
-                    dims.join(", ")
-                );
+                let by_cut =
+                    nodes[first..first + count].iter().filter(|n| matches!(n.kind, NodeKind::Cut { .. })).count();
+                let why = match (dims.is_empty(), by_cut) {
+                    (false, 0) => format!("by label ({which} {})", dims.join(", ")),
+                    (true, _) => "by level, topological order, supportive vertices or Bloom filter".to_string(),
+                    (false, n) => format!("by label ({which} {}) and {n} by other cuts", dims.join(", ")),
+                };
+                let text = format!("{indent}{fold}{} children pruned {why}", thousands(count as u64));
                 Line::styled(text, theme.dim())
             }
         };
@@ -222,18 +249,27 @@ fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, extra: usize) -> Line
     let fold = if has_children(nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
     let name = app.component_name(node.vertex);
     let (tag, style) = match node.kind {
+        NodeKind::Start if node.backward && node.on_path => {
+            ("start v (backward), on the path".to_string(), theme.path())
+        }
+        NodeKind::Start if node.backward => ("start v (backward), not reached".to_string(), theme.warn()),
         NodeKind::Start if node.on_path => ("start u, on the path".to_string(), theme.path()),
         NodeKind::Start => ("start u, dead end".to_string(), theme.warn()),
+        NodeKind::Meeting => ("the two searches meet here".to_string(), theme.yes()),
         NodeKind::Entered if node.on_path => ("on the path".to_string(), theme.path()),
         NodeKind::Entered if node.dead_end => ("dead end (false positive)".to_string(), theme.warn()),
         // Only a breadth-first search leaves these: queued, then the target turned up first.
         NodeKind::Entered if !node.expanded => ("queued, not expanded".to_string(), theme.dim()),
         NodeKind::Entered => ("reaches v".to_string(), theme.yes()),
         NodeKind::Pruned { dim } => (format!("pruned by label (dim {dim})"), theme.dim()),
+        NodeKind::Cut { rule } => (search_step_phrase(rule).to_string(), theme.dim()),
+        NodeKind::Reached { rule } => (search_step_phrase(rule).to_string(), theme.path()),
         NodeKind::Target => ("target v".to_string(), theme.yes()),
     };
+    // The backward side of a bidirectional search climbs over parents, from v.
+    let side = if node.backward { "← " } else { "" };
     Line::from(vec![
-        Span::raw(format!("{indent}{fold}")),
+        Span::raw(format!("{indent}{fold}{side}")),
         Span::styled(name, style),
         Span::styled(format!("  {tag}"), style),
     ])

@@ -4,7 +4,7 @@
 
 use crate::index::Labels;
 use crate::query::oracle::TransitiveClosure;
-use crate::query::{BatchReport, Engine, Method, Query, random_queries, read_query_file};
+use crate::query::{BatchReport, Engine, Method, Query, QueryIndex, Rule, RuleSet, random_queries, read_query_file};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
@@ -51,6 +51,8 @@ impl RunSpec {
 pub struct BatchSpec {
     pub source: QuerySource,
     pub runs: Vec<RunSpec>,
+    /// Every rule (the query index is built for the batch) or GRAIL's only.
+    pub rules: RuleSet,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -81,8 +83,10 @@ pub struct BatchResult {
     pub expected: String,
     pub queries: usize,
     pub rows: Vec<BatchRow>,
-    /// Nodes expanded per query (guided DFS): `(bucket, queries)`.
+    /// Nodes expanded per query (the rule set's default search): `(bucket, queries)`.
     pub histogram: Vec<(String, u64)>,
+    /// The rules every run used.
+    pub rules: RuleSet,
 }
 
 /// Where the expected answers of a batch (of queries from a file, or random pairs) on a graph of
@@ -147,7 +151,11 @@ pub fn run(
             expected_answers(false, n)
         }
     };
-    let engine = Engine::new(ws.dag(), labels, &ws.condensation.component);
+    let index = match spec.rules {
+        RuleSet::All => Some(QueryIndex::build(ws.dag(), labels)?),
+        RuleSet::Grail => None,
+    };
+    let engine = Engine::new(ws.dag(), labels, &ws.condensation.component).with_index(index.as_ref());
     let all = if all_threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { all_threads };
     let mut rows = Vec::new();
     let steps = spec.runs.len() + 1;
@@ -166,7 +174,7 @@ pub fn run(
         progress((i + 1) as f64 / steps as f64);
     }
     let histogram = expanded_histogram(&engine, &queries, cancel)?;
-    Ok(BatchResult { source, expected, queries: queries.len(), rows, histogram })
+    Ok(BatchResult { source, expected, queries: queries.len(), rows, histogram, rules: spec.rules })
 }
 
 /// The GPU batch search, in the CPU runs' report shape.
@@ -184,7 +192,7 @@ fn expanded_histogram(engine: &Engine, queries: &[Query], cancel: &AtomicBool) -
         if i % 4096 == 0 && cancel.load(Ordering::Relaxed) {
             bail!("cancelled");
         }
-        let expanded = engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, false).expanded;
+        let expanded = engine.query(q.src, q.dst, engine.rule_set().default_method(), &mut scratch, false).expanded;
         let bucket = if expanded == 0 { 0 } else { 64 - expanded.leading_zeros() as usize };
         if counts.len() <= bucket {
             counts.resize(bucket + 1, 0);
@@ -198,10 +206,12 @@ fn expanded_histogram(engine: &Engine, queries: &[Query], cancel: &AtomicBool) -
 pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
     let csv_path = base.with_extension("csv");
     let json_path = base.with_extension("json");
-    let mut csv = String::from(
-        "run,method,threads,queries,seconds,queries_per_second,same_component,label_cut,level_cut,tree_cut,search,\
-         positives,searched_negatives,searched_negative_rate,expanded,pruned,false_positives,false_positive_rate,\
-         checked,mismatches\n",
+    // One column per rule, in the order of the report's counts.
+    let rule_columns: Vec<String> = Rule::ALL.iter().map(|r| r.name().replace('-', "_")).collect();
+    let mut csv = format!(
+        "run,method,threads,queries,seconds,queries_per_second,{},positives,searched_negatives,\
+         searched_negative_rate,expanded,pruned,false_positives,false_positive_rate,checked,mismatches\n",
+        rule_columns.join(",")
     );
     for row in &result.rows {
         let r = &row.report;

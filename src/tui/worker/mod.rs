@@ -16,7 +16,9 @@ use super::event::AppEvent;
 use super::exceptions;
 use crate::draw::ComponentMembers;
 use crate::graph::stats;
-use crate::query::{Engine, Method};
+use crate::index::Labels;
+use crate::query::explain::explain_index_rule;
+use crate::query::{Engine, Method, QueryIndex, RuleSet};
 use crate::workspace::Workspace;
 use labeling::Session;
 use std::path::PathBuf;
@@ -28,7 +30,8 @@ use std::time::Instant;
 
 /// Most nodes a traced query keeps for the tree view.
 pub const TRACE_NODE_LIMIT: usize = 20_000;
-/// The search the Query tab runs and draws: GRAIL's own.
+/// The search the Query tab runs and draws with GRAIL's rules: GRAIL's own DFS. With every rule it
+/// runs that set's default, the bidirectional search ([`RuleSet::default_method`]).
 pub const QUERY_TAB_METHOD: Method = Method::GuidedDfs;
 /// Pairs sampled for the exception estimate on graphs too large for the exact closure.
 pub const EXCEPTION_SAMPLES: usize = 200_000;
@@ -45,6 +48,7 @@ pub enum Job {
         u: u32,
         v: u32,
         config: LabelConfig,
+        rules: RuleSet,
     },
     Batch(BatchSpec, LabelConfig),
     Exceptions {
@@ -97,12 +101,14 @@ struct State {
     session: Session,
     /// Each component's original vertices, for the picture (built on first use per graph).
     members: Option<ComponentMembers>,
+    /// The query index of the labels it was built for (rebuilt when the labels change).
+    query_index: Option<(Arc<Labels>, Arc<QueryIndex>)>,
 }
 
 impl State {
     fn new(ws: Arc<Workspace>, out: Sender<AppEvent>, cancel: Arc<AtomicBool>, threads: usize) -> State {
         let session = Session::new(out.clone());
-        State { ws, out, cancel, threads, session, members: None }
+        State { ws, out, cancel, threads, session, members: None, query_index: None }
     }
 
     fn send(&self, msg: Msg) {
@@ -138,7 +144,7 @@ impl State {
                 self.busy(cmd.describe(&config), true);
                 self.session.command(&self.ws, cmd, config, &self.cancel);
             }
-            Job::Query { u, v, config } => self.query(u, v, config),
+            Job::Query { u, v, config, rules } => self.query(u, v, config, rules),
             Job::Batch(spec, config) => self.batch(spec, config),
             Job::Exceptions { seed } => self.exceptions(seed),
             Job::Picture(request, config) => self.picture(request, config),
@@ -170,14 +176,51 @@ impl State {
         }
     }
 
-    fn query(&mut self, u: u32, v: u32, config: LabelConfig) {
+    /// The query index of `labels`, built on first use and kept while the labels stay the same.
+    fn query_index(&mut self, labels: &Arc<Labels>) -> anyhow::Result<Arc<QueryIndex>> {
+        if let Some((of, index)) = &self.query_index
+            && Arc::ptr_eq(of, labels)
+        {
+            return Ok(Arc::clone(index));
+        }
+        self.busy("building the query index", false);
+        let index = Arc::new(QueryIndex::build(self.ws.dag(), labels)?);
+        self.query_index = Some((Arc::clone(labels), Arc::clone(&index)));
+        Ok(index)
+    }
+
+    fn query(&mut self, u: u32, v: u32, config: LabelConfig, rules: RuleSet) {
         let Some(labels) = self.session.ensure_labels(&self.ws, config, &self.cancel) else { return };
+        let index = match rules {
+            RuleSet::All => match self.query_index(&labels) {
+                Ok(index) => Some(index),
+                Err(e) => return self.send(Msg::Error(format!("query index: {e:#}"))),
+            },
+            RuleSet::Grail => None,
+        };
         self.busy("answering the query", false);
         let ws = &self.ws;
-        let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component);
+        let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_deref());
         let mut scratch = engine.scratch();
-        let (answer, trace) = engine.query_traced(u, v, QUERY_TAB_METHOD, &mut scratch, TRACE_NODE_LIMIT);
+        let (answer, trace) = engine.query_traced(u, v, rules.default_method(), &mut scratch, TRACE_NODE_LIMIT);
         let (cu, cv) = (ws.condensation.component[u as usize], ws.condensation.component[v as usize]);
+        let names = (ws.loaded.names.file_id(u).to_string(), ws.loaded.names.file_id(v).to_string());
+        // A supportive vertex by one of its original vertices' file ids.
+        let name = |c: u32| {
+            let member = ws.condensation.component.iter().position(|&x| x == c).unwrap_or(0);
+            ws.loaded.names.file_id(member as u32).to_string()
+        };
+        let index_explanation = index.as_deref().and_then(|index| {
+            explain_index_rule(
+                ws.dag(),
+                index,
+                answer.rule,
+                answer.cut_dimension,
+                (cu, cv),
+                (&names.0, &names.1),
+                &name,
+            )
+        });
         let result = QueryResult {
             u,
             v,
@@ -190,6 +233,8 @@ impl State {
             level_u: labels.level(cu),
             level_v: labels.level(cv),
             dag_vertices: ws.dag().num_vertices(),
+            rules,
+            index_explanation,
         };
         self.send(Msg::QueryDone(Box::new(result)));
     }

@@ -7,7 +7,7 @@ use crate::backend::LabelSpec;
 use crate::graph::stats::GraphStats;
 use crate::index::labeler::{Position, Status};
 use crate::index::{Interval, Labels};
-use crate::query::{Answer, Trace};
+use crate::query::{Answer, RuleSet, Trace};
 use crate::telemetry::{Backend, Event};
 use crate::tui::exceptions::ExceptionCounts;
 use crate::workspace::Workspace;
@@ -42,6 +42,10 @@ pub struct QueryResult {
     pub level_v: u32,
     /// DAG vertices: post-order numbers run `1..=dag_vertices`.
     pub dag_vertices: usize,
+    /// The rules the query ran with (the Query tab's toggle).
+    pub rules: RuleSet,
+    /// For a rule of the query index, the sentence that explains it (with the numbers it read).
+    pub index_explanation: Option<String>,
 }
 
 /// The exception counts and how they were made.

@@ -1,0 +1,200 @@
+//! The bidirectional search of the default rule set: a breadth-first search forward from `u` and
+//! one backward (over parents) from `v`, each pruned by every cut, one vertex at a time from the
+//! side with the shorter queue. They meet on a vertex that `u` reaches and that reaches `v`: yes.
+//! If either side runs out, no path exists: a path's vertices pass every cut on both sides, so
+//! that side would have met the other's on it.
+//!
+//! The forward side asks the guide about each child `c` (can `c` reach `v`?); the backward side
+//! asks the same rules, turned around, about each parent `p` (can `u` reach `p`?). A positive cut
+//! on either side ends the search like a meeting.
+
+use super::guide::{Guide, Step};
+use super::observer::SearchObserver;
+use super::outcome::SearchOutcome;
+use super::scratch::Scratch;
+use crate::graph::Graph;
+
+/// Bidirectional BFS from `from` to `to` (DAG ids, `from != to`). `forward` judges children towards
+/// `to`, `backward` judges parents as targets of `from`. Counts: both sides' expanded and pruned
+/// vertices; false positives are every expanded vertex for a no and those not on the path for a
+/// yes (an upper bound: a vertex that reaches `to` off the path found still counts). No path is
+/// returned: the caller finds one when asked (see `search.rs`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
+    dag: &Graph,
+    forward: &F,
+    backward: &B,
+    from: u32,
+    to: u32,
+    scratch: &mut Scratch,
+    observer: &mut O,
+) -> SearchOutcome {
+    let n = dag.num_vertices();
+    let (children, parents) = (dag.children_csr(), dag.parents_csr());
+    scratch.ensure_parent(n);
+    scratch.ensure_child(n);
+    let Scratch { visited, backward_visited, queue, backward_queue, parent, child, .. } = scratch;
+    visited.begin(n);
+    backward_visited.begin(n);
+    queue.clear();
+    backward_queue.clear();
+    visited.insert(from);
+    backward_visited.insert(to);
+    queue.push(from);
+    backward_queue.push(to);
+    observer.start(from, to);
+    let (mut head, mut back_head, mut pruned) = (0usize, 0usize, 0u64);
+    // Each side's BFS level and the queue position where its next level starts (observers only).
+    let (mut level, mut level_end, mut back_level, mut back_level_end) = (0u32, 1usize, 0u32, 1usize);
+    let mut on_backward_side = false;
+    // Where the sides met: (last forward vertex, first backward vertex), each on its side's tree.
+    let mut meeting = None;
+    'search: while head < queue.len() && back_head < backward_queue.len() {
+        if queue.len() - head <= backward_queue.len() - back_head {
+            if O::RECORDS {
+                if on_backward_side {
+                    observer.side(false);
+                    on_backward_side = false;
+                }
+                if head == level_end {
+                    level += 1;
+                    level_end = queue.len();
+                }
+            }
+            let x = queue[head];
+            head += 1;
+            observer.expand(x);
+            for &c in children.neighbors(x) {
+                if backward_visited.contains(c) {
+                    observer.met(c, level + 1);
+                    meeting = Some((x, c));
+                    break 'search;
+                }
+                if !visited.insert(c) {
+                    continue;
+                }
+                match forward.check(c) {
+                    Step::Enter => {
+                        parent[c as usize] = x;
+                        queue.push(c);
+                        observer.entered(c, level + 1);
+                    }
+                    Step::Prune(rule) => {
+                        pruned += 1;
+                        observer.pruned(c, level + 1, rule);
+                    }
+                    Step::Reach(rule) => {
+                        observer.reached(c, level + 1, rule);
+                        parent[c as usize] = x;
+                        // `c` reaches `to` by a cut.
+                        meeting = Some((c, NONE));
+                        break 'search;
+                    }
+                }
+            }
+        } else {
+            if O::RECORDS {
+                if !on_backward_side {
+                    observer.side(true);
+                    on_backward_side = true;
+                }
+                if back_head == back_level_end {
+                    back_level += 1;
+                    back_level_end = backward_queue.len();
+                }
+            }
+            let y = backward_queue[back_head];
+            back_head += 1;
+            observer.expand(y);
+            for &p in parents.neighbors(y) {
+                if visited.contains(p) {
+                    observer.met(p, back_level + 1);
+                    meeting = Some((p, y));
+                    break 'search;
+                }
+                if !backward_visited.insert(p) {
+                    continue;
+                }
+                match backward.check(p) {
+                    Step::Enter => {
+                        child[p as usize] = y;
+                        backward_queue.push(p);
+                        observer.entered(p, back_level + 1);
+                    }
+                    Step::Prune(rule) => {
+                        pruned += 1;
+                        observer.pruned(p, back_level + 1, rule);
+                    }
+                    Step::Reach(rule) => {
+                        observer.reached(p, back_level + 1, rule);
+                        child[p as usize] = y;
+                        // `from` reaches `p` by a cut.
+                        meeting = Some((NONE, p));
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    let expanded = (head + back_head) as u64;
+    let Some((x, y)) = meeting else {
+        if O::RECORDS {
+            for &v in queue[..head].iter().chain(&backward_queue[..back_head]) {
+                observer.dead_end(v);
+            }
+        }
+        return SearchOutcome { reachable: false, expanded, pruned, false_positives: expanded, path: None };
+    };
+    // The path through the meeting: the forward tree from `from` to `x`, the backward tree from `y`
+    // to `to` (a side ended by a positive cut has no stretch there: the caller's DFS finds the
+    // whole path when one is asked for).
+    let mut path = Vec::new();
+    let mut at = x;
+    while at != NONE {
+        path.push(at);
+        at = if at == from { NONE } else { parent[at as usize] };
+    }
+    at = y;
+    while at != NONE {
+        path.push(at);
+        at = if at == to { NONE } else { child[at as usize] };
+    }
+    let expanded_on_path =
+        queue[..head].iter().chain(&backward_queue[..back_head]).filter(|v| path.contains(v)).count() as u64;
+    if O::RECORDS {
+        for &v in &path {
+            observer.on_path(v);
+        }
+        for &v in queue[..head].iter().chain(&backward_queue[..back_head]).filter(|v| !path.contains(v)) {
+            observer.dead_end(v);
+        }
+    }
+    SearchOutcome { reachable: true, expanded, pruned, false_positives: expanded - expanded_on_path, path: None }
+}
+
+/// Marks "no vertex" in the trees' links.
+const NONE: u32 = u32::MAX;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::guide::Unguided;
+    use crate::query::observer::NoObserver;
+
+    #[test]
+    fn the_sides_meet_in_the_middle_or_one_runs_dry() {
+        // A chain 0 -> 1 -> ... -> 6 and a branch 0 -> 7 that leads nowhere.
+        let mut edges: Vec<(u32, u32)> = (0..6).map(|v| (v, v + 1)).collect();
+        edges.push((0, 7));
+        let g = Graph::from_edges(8, &edges).unwrap();
+        let mut scratch = Scratch::new(8);
+        let out = bidirectional(&g, &Unguided, &Unguided, 0, 6, &mut scratch, &mut NoObserver);
+        // Forward expands 0 (queueing 1 and 7); the backward queue is then the shorter one, so the
+        // backward side climbs 6, 5, 4, 3, 2 and meets 1: the dead branch 7 is never expanded.
+        assert!(out.reachable && out.path.is_none());
+        assert_eq!((out.expanded, out.false_positives), (6, 0));
+        // 7 has no children: the forward side runs dry at once, whatever the backward side holds.
+        let out = bidirectional(&g, &Unguided, &Unguided, 7, 6, &mut scratch, &mut NoObserver);
+        assert_eq!((out.reachable, out.expanded, out.false_positives), (false, 1, 1));
+    }
+}
