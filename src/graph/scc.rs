@@ -5,6 +5,7 @@
 //! condensation of a DAG the identity (labels on a DAG then speak of the file's own vertices).
 
 use super::{Graph, topo};
+use rayon::prelude::*;
 use std::sync::Arc;
 
 /// A graph's components and the DAG between them.
@@ -46,7 +47,8 @@ pub fn condense(graph: &Arc<Graph>) -> Condensation {
     let n = graph.num_vertices();
     if let Ok((levels, _)) = topo::levels(graph) {
         // Every component is a single vertex; numbering by smallest member is the identity.
-        return Condensation { dag: Arc::clone(graph), component: (0..n as u32).collect(), sizes: vec![1; n], levels };
+        let component = (0..n as u32).into_par_iter().collect();
+        return Condensation { dag: Arc::clone(graph), component, sizes: vec![1; n], levels };
     }
     let (raw, count) = tarjan(graph);
     // Renumber components by their smallest member.

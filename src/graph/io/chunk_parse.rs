@@ -15,11 +15,6 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
 }
 
-#[inline]
-fn is_blank(text: &[u8]) -> bool {
-    text.iter().all(|&b| is_space(b))
-}
-
 /// The lines of a chunk, without their `\n` (a `\r` before it is whitespace to every check here).
 #[inline]
 fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
@@ -73,48 +68,47 @@ pub struct GraChunk {
     pub targets: Vec<u32>,
 }
 
-/// Parses `.gra` vertex lines `u: v1 v2 ... #` with ids below `n`.
+/// Parses `.gra` vertex lines `u: v1 v2 ... #` with ids below `n`, in one pass over the bytes
+/// (lines are short: a search for the line end, the colon and the `#` would cost more than the
+/// digits).
 pub fn gra(bytes: &[u8], n: u64) -> Option<GraChunk> {
     let mut out = GraChunk { targets: Vec::with_capacity(bytes.len() / 6), ..GraChunk::default() };
-    for line in lines(bytes) {
+    let mut at = 0;
+    while at < bytes.len() {
         if out.tail {
-            if !is_blank(line) {
-                return None;
-            }
+            at = rest_of_line_blank(bytes, at)?;
             continue;
         }
-        let Some(colon) = memchr::memchr(b':', line) else {
-            out.tail = is_blank(line);
-            if out.tail {
-                continue;
-            }
-            return None;
-        };
-        let (prefix, mut at) = (&line[..colon], 0);
-        let label = number(prefix, &mut at)?;
-        if !is_blank(&prefix[at..]) || label >= n || out.first.is_some_and(|f| label != f + out.vertices) {
+        at = skip_inline_space(bytes, at);
+        if at == bytes.len() || bytes[at] == b'\n' {
+            // A blank line: the vertex lines end here.
+            out.tail = true;
+            at += 1;
+            continue;
+        }
+        let label = digits(bytes, &mut at)?;
+        at = skip_inline_space(bytes, at);
+        if bytes.get(at) != Some(&b':') || label >= n || out.first.is_some_and(|f| label != f + out.vertices) {
             return None;
         }
+        at += 1;
         out.first.get_or_insert(label);
-        let rest = &line[colon + 1..];
-        let (list, after) = match memchr::memchr(b'#', rest) {
-            Some(hash) => (&rest[..hash], &rest[hash + 1..]),
-            None => (rest, &rest[rest.len()..]),
-        };
-        if !is_blank(after) {
-            return None;
-        }
         let start = out.targets.len();
-        let mut at = 0;
         loop {
-            while at < list.len() && is_space(list[at]) {
-                at += 1;
+            at = skip_inline_space(bytes, at);
+            match bytes.get(at) {
+                None | Some(b'\n') => {
+                    at += 1;
+                    break;
+                }
+                Some(b'#') => {
+                    at = rest_of_line_blank(bytes, at + 1)?;
+                    break;
+                }
+                _ => {}
             }
-            if at == list.len() {
-                break;
-            }
-            let v = number(list, &mut at)?;
-            if v >= n {
+            let v = digits(bytes, &mut at)?;
+            if v >= n || !matches!(bytes.get(at), None | Some(b'#')) && !is_space(bytes[at]) {
                 return None;
             }
             if v != label {
@@ -127,6 +121,39 @@ pub fn gra(bytes: &[u8], n: u64) -> Option<GraChunk> {
         out.vertices += 1;
     }
     Some(out)
+}
+
+/// Skips spaces and tabs (any whitespace but the line end).
+#[inline]
+fn skip_inline_space(bytes: &[u8], mut at: usize) -> usize {
+    while at < bytes.len() && bytes[at] != b'\n' && is_space(bytes[at]) {
+        at += 1;
+    }
+    at
+}
+
+/// The position after the line that starts at `at`, if the rest of it is blank.
+#[inline]
+fn rest_of_line_blank(bytes: &[u8], mut at: usize) -> Option<usize> {
+    while at < bytes.len() && bytes[at] != b'\n' {
+        if !is_space(bytes[at]) {
+            return None;
+        }
+        at += 1;
+    }
+    Some(at + 1)
+}
+
+/// The decimal number at `*at` (at least one digit, checked against overflow); leaves `*at` after it.
+#[inline]
+fn digits(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let start = *at;
+    let mut value = 0u64;
+    while let Some(&b) = bytes.get(*at).filter(|b| b.is_ascii_digit()) {
+        value = value.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        *at += 1;
+    }
+    (*at > start).then_some(value)
 }
 
 /// Sorts a list and moves its distinct values to the front; returns how many there are.

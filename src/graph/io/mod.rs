@@ -5,6 +5,7 @@
 //! `FILE:LINE: <what was found>; expected <what>`, and either returns a whole graph or an error:
 //! never a panic, never a half-loaded graph.
 
+pub mod binary;
 mod chunk_parse;
 mod counted_body;
 mod edge_list;
@@ -53,14 +54,19 @@ pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) ->
         Format::MatrixMarket => matrix_market::parse(bytes, ctx)?,
         Format::Weighted => weighted::parse(bytes, ctx)?,
         Format::Header => header::parse(bytes, ctx)?,
+        Format::Grail => anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text"),
     };
     Ok((graph, names, format))
 }
 
-/// The whole graph of a file, or an error naming it. The file is read in blocks, gunzipped on one
+/// The whole graph of a file, or an error naming it. A `.grail` file (by its magic bytes) is mapped
+/// ([`binary::open`]). A text file is read in blocks, gunzipped on one
 /// thread when it is gzip, and parsed on every core while it is read; a problem makes the
 /// sequential reader read it again, whole, to word the error.
 pub fn load(path: &Path, format: Option<Format>) -> Result<LoadedGraph> {
+    if format == Some(Format::Grail) || binary::is_binary(path) {
+        return binary::open(path).map(|(loaded, _)| loaded);
+    }
     let streamed = read::open_stream(path).ok().and_then(|stream| parallel::parse_stream(stream, format));
     let (graph, names, format) = match streamed {
         Some(parsed) => parsed,
