@@ -122,7 +122,8 @@ fn parts_for(n: usize, m: usize) -> usize {
 fn balanced_ranges(offsets: &[u64], parts: usize) -> Vec<std::ops::Range<usize>> {
     let n = offsets.len() - 1;
     let m = offsets[n];
-    let mut cuts: Vec<usize> = (0..=parts).map(|p| offsets.partition_point(|&o| o < m * p as u64 / parts as u64)).collect();
+    let mut cuts: Vec<usize> =
+        (0..=parts).map(|p| offsets.partition_point(|&o| o < m * p as u64 / parts as u64)).collect();
     cuts[0] = 0;
     cuts[parts] = n;
     cuts.windows(2).map(|w| w[0]..w[1].max(w[0])).collect()
@@ -366,9 +367,9 @@ impl Graph {
             bail!("{n} vertices do not fit 32-bit vertex ids");
         }
         let pieces: Vec<&[(u32, u32)]> = slices.iter().flat_map(|s| s.chunks(EDGE_BLOCK)).collect();
-        let outside = pieces.par_iter().find_map_first(|piece| {
-            piece.iter().find(|&&(u, v)| u as usize >= n || v as usize >= n).copied()
-        });
+        let outside = pieces
+            .par_iter()
+            .find_map_first(|piece| piece.iter().find(|&&(u, v)| u as usize >= n || v as usize >= n).copied());
         if let Some((u, v)) = outside {
             bail!("edge {u} -> {v} names a vertex outside 0..{n}");
         }

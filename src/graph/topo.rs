@@ -1,8 +1,8 @@
 //! Topological levels (Kahn): a vertex's level is the longest path to it from a root.
 
 use super::Graph;
-use anyhow::{Result, bail};
 use crate::prefetch::prefetch;
+use anyhow::{Result, bail};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 

@@ -54,7 +54,9 @@ pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) ->
         Format::MatrixMarket => matrix_market::parse(bytes, ctx)?,
         Format::Weighted => weighted::parse(bytes, ctx)?,
         Format::Header => header::parse(bytes, ctx)?,
-        Format::Grail => anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text"),
+        Format::Grail => {
+            anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text")
+        }
     };
     Ok((graph, names, format))
 }

@@ -43,11 +43,7 @@ pub fn choose_by(max: u64, pairs: usize, declared: Option<u64>, distinct: impl F
     if span > 4 * pairs as u64 {
         return Numbering::Remapped;
     }
-    if span <= 2 * distinct(span as usize) as u64 {
-        Numbering::Dense(span as usize)
-    } else {
-        Numbering::Remapped
-    }
+    if span <= 2 * distinct(span as usize) as u64 { Numbering::Dense(span as usize) } else { Numbering::Remapped }
 }
 
 /// Distinct ids among `pairs`, all below `span`, with a bitmap (span is at most 4 bits per edge).

@@ -44,7 +44,11 @@ enum Head {
     NeedMore,
     /// The head is wrong: the sequential reader will say how.
     Fail,
-    Ready { format: Format, plan: Plan, body_start: usize },
+    Ready {
+        format: Format,
+        plan: Plan,
+        body_start: usize,
+    },
 }
 
 /// Reads the format and the header from `prefix` (whole lines; `whole` when it is the whole file).
@@ -95,20 +99,27 @@ fn parse_block(plan: Plan, bytes: &[u8]) -> Option<Parsed> {
 
 /// Parses in-memory text; `None` when the sequential reader must have its say.
 pub fn parse(bytes: &[u8], asked: Option<Format>) -> Option<(Graph, VertexNames, Format)> {
+    parse_in_blocks(bytes, asked, BLOCK)
+}
+
+/// [`parse`] with blocks of about `block` bytes (tests cut tiny texts into many blocks).
+fn parse_in_blocks(bytes: &[u8], asked: Option<Format>, block: usize) -> Option<(Graph, VertexNames, Format)> {
     let Head::Ready { format, plan, body_start } = head(bytes, true, asked) else {
         return None;
     };
-    let parsed: Vec<Parsed> =
-        line_blocks(&bytes[body_start..]).into_par_iter().map(|b| parse_block(plan, b)).collect::<Option<_>>()?;
+    let parsed: Vec<Parsed> = line_blocks(&bytes[body_start..], block)
+        .into_par_iter()
+        .map(|b| parse_block(plan, b))
+        .collect::<Option<_>>()?;
     let (graph, names) = assemble(plan, parsed)?;
     Some((graph, names, format))
 }
 
-/// Cuts text into blocks of whole lines of about [`BLOCK`] bytes.
-fn line_blocks(mut text: &[u8]) -> Vec<&[u8]> {
-    let mut blocks = Vec::with_capacity(text.len() / BLOCK + 1);
-    while text.len() > BLOCK {
-        let cut = memchr::memchr(b'\n', &text[BLOCK..]).map_or(text.len(), |i| BLOCK + i + 1);
+/// Cuts text into blocks of whole lines of about `block` bytes.
+fn line_blocks(mut text: &[u8], block: usize) -> Vec<&[u8]> {
+    let mut blocks = Vec::with_capacity(text.len() / block + 1);
+    while text.len() > block {
+        let cut = memchr::memchr(b'\n', &text[block..]).map_or(text.len(), |i| block + i + 1);
         let (block, rest) = text.split_at(cut);
         blocks.push(block);
         text = rest;
@@ -369,11 +380,90 @@ fn count_distinct(chunks: &[PairsChunk], span: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Text made of what the readers care about, in lines of every format.
+    fn text() -> impl Strategy<Value = Vec<u8>> {
+        let token = prop_oneof![
+            4 => "[0-9]{1,2}",
+            1 => Just("4294967296".to_string()),
+            1 => "[:#% \t\r]",
+            1 => Just("x".to_string()),
+        ];
+        let line = prop::collection::vec(token, 0..5).prop_map(|t| t.join(" "));
+        let head = prop_oneof![
+            Just(String::new()),
+            Just("graph_for_greach\n".to_string()),
+            "[0-9]{1,2}\n",
+            "[0-9]{1,2} [0-9]{1,2}\n",
+            "[0-9]{1,2} [0-9]{1,2} (directed|undirected)\n",
+            Just("%%MatrixMarket matrix coordinate pattern general\n".to_string()),
+        ];
+        (head, prop::collection::vec(line, 0..30)).prop_map(|(h, lines)| (h + &lines.join("\n")).into_bytes())
+    }
+
+    /// `.gra` text that is mostly valid, so that the parallel path gets past its first line often.
+    fn gra_text() -> impl Strategy<Value = Vec<u8>> {
+        (1usize..40, prop::collection::vec(prop::collection::vec(0u32..45, 0..6), 0..45), any::<bool>()).prop_map(
+            |(n, lists, trailing_blank)| {
+                let mut t = format!("graph_for_greach\n{n}\n");
+                for (u, list) in lists.iter().enumerate().take(n + 1) {
+                    let l: Vec<String> = list.iter().map(u32::to_string).collect();
+                    t += &format!("{u}: {} #\n", l.join(" "));
+                }
+                if trailing_blank {
+                    t += "\n  \n";
+                }
+                t.into_bytes()
+            },
+        )
+    }
+
+    fn same_as_sequential(bytes: &[u8], block: usize) -> Result<(), TestCaseError> {
+        for format in [
+            None,
+            Some(Format::Gra),
+            Some(Format::EdgeList),
+            Some(Format::MatrixMarket),
+            Some(Format::Weighted),
+            Some(Format::Header),
+        ] {
+            let sequential = super::super::parse_sequentially(bytes, "t", format).ok();
+            if let Some(parallel) = parse_in_blocks(bytes, format, block) {
+                // What the parallel path accepts, the reference accepts, as the same graph.
+                prop_assert_eq!(
+                    Some(&parallel),
+                    sequential.as_ref(),
+                    "{:?} {:?}",
+                    format,
+                    String::from_utf8_lossy(bytes)
+                );
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn parallel_parsing_accepts_only_what_the_sequential_readers_accept(bytes in text(), block in 1usize..40) {
+            same_as_sequential(&bytes, block)?;
+        }
+
+        #[test]
+        fn parallel_gra_parsing_agrees_across_block_sizes(bytes in gra_text(), block in 1usize..60) {
+            same_as_sequential(&bytes, block)?;
+            let whole = super::super::parse_sequentially(&bytes, "t", None).ok();
+            if whole.is_some() {
+                prop_assert!(parse_in_blocks(&bytes, None, block).is_some(), "a valid file must not need the fallback");
+            }
+        }
+    }
 
     #[test]
     fn line_blocks_cut_after_newlines_only() {
         let text: Vec<u8> = (0..300_000u32).flat_map(|i| format!("{i} {}\n", i + 1).into_bytes()).collect();
-        let blocks = line_blocks(&text);
+        let blocks = line_blocks(&text, BLOCK);
         assert!(blocks.len() > 1);
         assert_eq!(blocks.concat(), text);
         assert!(blocks.iter().all(|b| b.ends_with(b"\n")));
