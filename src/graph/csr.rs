@@ -102,6 +102,22 @@ impl Csr {
         Csr { offsets: offsets.into(), targets: targets.into() }
     }
 
+    /// The children CSR of edges given in slices (self-loops dropped, lists sorted, duplicates
+    /// removed), so that a loader can free the slices before the parents are built.
+    pub fn children_of_edges(n: usize, slices: &[&[(u32, u32)]]) -> Result<Csr> {
+        if n > u32::MAX as usize {
+            bail!("{n} vertices do not fit 32-bit vertex ids");
+        }
+        let pieces: Vec<&[(u32, u32)]> = slices.iter().flat_map(|s| s.chunks(EDGE_BLOCK)).collect();
+        let outside = pieces
+            .par_iter()
+            .find_map_first(|piece| piece.iter().find(|&&(u, v)| u as usize >= n || v as usize >= n).copied());
+        if let Some((u, v)) = outside {
+            bail!("edge {u} -> {v} names a vertex outside 0..{n}");
+        }
+        Ok(children_from_pieces(n, &pieces))
+    }
+
     /// Same structure with every list reordered by `key` (ties keep their relative order). The
     /// offsets are shared with `self`, not copied.
     pub fn sorted_by_key<K: Ord>(&self, key: impl Fn(u32) -> K + Sync) -> Csr {
@@ -363,17 +379,7 @@ impl Graph {
     /// [`Graph::from_edges`] on edges given in several slices (the chunks a parallel parser
     /// produced), without concatenating them.
     pub fn from_edge_slices(n: usize, slices: &[&[(u32, u32)]]) -> Result<Graph> {
-        if n > u32::MAX as usize {
-            bail!("{n} vertices do not fit 32-bit vertex ids");
-        }
-        let pieces: Vec<&[(u32, u32)]> = slices.iter().flat_map(|s| s.chunks(EDGE_BLOCK)).collect();
-        let outside = pieces
-            .par_iter()
-            .find_map_first(|piece| piece.iter().find(|&&(u, v)| u as usize >= n || v as usize >= n).copied());
-        if let Some((u, v)) = outside {
-            bail!("edge {u} -> {v} names a vertex outside 0..{n}");
-        }
-        Ok(Graph::from_clean_children(children_from_pieces(n, &pieces)))
+        Ok(Graph::from_clean_children(Csr::children_of_edges(n, slices)?))
     }
 
     /// Builds from one list of children per vertex (any order, duplicates allowed).

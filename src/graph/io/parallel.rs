@@ -277,8 +277,7 @@ fn assemble(plan: Plan, parsed: Vec<Parsed>) -> Option<(Graph, VertexNames)> {
             if chunks.iter().map(|c| c.lines).sum::<u64>() != count {
                 return None;
             }
-            let slices: Vec<&[(u32, u32)]> = chunks.iter().map(|c| &c.narrow[..]).collect();
-            let graph = Graph::from_edge_slices(spec.n as usize, &slices).ok()?;
+            let graph = graph_of_pairs(spec.n as usize, chunks)?;
             Some((graph, names.map_or(VertexNames::Dense, VertexNames::Offset)))
         }
         Plan::EdgeList { declared } => assemble_edge_list(declared, pairs(parsed)?),
@@ -326,7 +325,19 @@ fn assemble_gra(n: u64, chunks: Vec<GraChunk>) -> Option<Graph> {
         rest = tail;
     }
     pieces.into_par_iter().for_each(|(to, from)| to.copy_from_slice(&from));
+    crate::system::return_freed_memory();
     Some(Graph::from_clean_children(Csr::from_trusted(offsets, targets)))
+}
+
+/// The graph of the chunks' narrow pairs: children first, then the pairs are freed (and handed
+/// back to the OS) before the parents are built, so pairs and parents never coexist.
+fn graph_of_pairs(n: usize, chunks: Vec<PairsChunk>) -> Option<Graph> {
+    let slices: Vec<&[(u32, u32)]> = chunks.iter().map(|c| &c.narrow[..]).collect();
+    let children = Csr::children_of_edges(n, &slices).ok()?;
+    drop(slices);
+    drop(chunks);
+    crate::system::return_freed_memory();
+    Some(Graph::from_clean_children(children))
 }
 
 /// Edge lists: the numbering rule over all chunks, then the CSR from the chunks' pairs.
@@ -339,8 +350,7 @@ fn assemble_edge_list(declared: Option<u64>, chunks: Vec<PairsChunk>) -> Option<
     match numbering::choose_by(max, pairs as usize, declared, |span| count_distinct(&chunks, span)) {
         Numbering::Dense(n) => {
             // Dense ids are below n <= u32::MAX, so every chunk kept its narrow pairs.
-            let slices: Vec<&[(u32, u32)]> = chunks.iter().map(|c| &c.narrow[..]).collect();
-            Some((Graph::from_edge_slices(n, &slices).ok()?, VertexNames::Dense))
+            Some((graph_of_pairs(n, chunks)?, VertexNames::Dense))
         }
         Numbering::Remapped => {
             // First appearance is a sequential notion: renumber in file order.
