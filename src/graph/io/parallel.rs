@@ -139,7 +139,10 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
         scope.spawn(move || produce(source, full_tx, free_rx));
         let mut prefix = Vec::new();
         let mut whole = false;
-        let (format, plan, first) = loop {
+        // The head is read again from the start when it needed more; waiting until the prefix has
+        // doubled keeps that linear in the file's size.
+        let mut next_try = 0;
+        let (format, plan, body) = loop {
             match full_rx.recv() {
                 Ok(Ok(block)) => {
                     prefix.extend_from_slice(&block);
@@ -148,14 +151,29 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
                 Ok(Err(_)) => return None,
                 Err(_) => whole = true,
             }
+            // A head that needs more than a few blocks is one whose format is only known by counting
+            // every line (a header file): wait for the end rather than count again and again.
+            if !whole && (prefix.len() < next_try || prefix.len() > 8 * BLOCK) {
+                continue;
+            }
+            next_try = 2 * prefix.len();
             match head(&prefix, whole, asked) {
+                // The whole file is in memory already: parse it there, with the format just found.
+                Head::Ready { format, .. } if whole => return parse_in_blocks(&prefix, Some(format), BLOCK),
                 Head::Ready { format, plan, body_start } => break (format, plan, prefix.split_off(body_start)),
                 Head::NeedMore if !whole => continue,
                 Head::NeedMore | Head::Fail => return None,
             }
         };
         drop(prefix);
-        let feed = Mutex::new(Feed { first: Some(first), blocks: Some(full_rx), next: 0 });
+        // The head's blocks are usually one; when sniffing needed many lines (a header file is
+        // only known by counting all of them), cut them up again so every thread gets some.
+        let first = if body.len() > 2 * BLOCK {
+            line_blocks(&body, BLOCK).into_iter().map(<[u8]>::to_vec).collect()
+        } else {
+            vec![body]
+        };
+        let feed = Mutex::new(Feed { first: first.into(), blocks: Some(full_rx), next: 0 });
         let results = Mutex::new(Vec::new());
         let failed = AtomicBool::new(false);
         let work = || {
@@ -194,7 +212,7 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
 
 /// Where workers take their next block: the rest of the head's block first, then the producer's.
 struct Feed {
-    first: Option<Vec<u8>>,
+    first: std::collections::VecDeque<Vec<u8>>,
     blocks: Option<Receiver<io::Result<Vec<u8>>>>,
     next: usize,
 }
@@ -202,7 +220,7 @@ struct Feed {
 impl Feed {
     /// The next block with its index in file order; None at the end (or after a hang-up).
     fn take(&mut self) -> Option<(usize, io::Result<Vec<u8>>)> {
-        let block = match self.first.take() {
+        let block = match self.first.pop_front() {
             Some(first) => Ok(first),
             None => self.blocks.as_ref()?.recv().ok()?,
         };
