@@ -101,6 +101,39 @@ fn gen_then_convert_round_trips() {
 }
 
 #[test]
+fn a_grail_file_opens_as_the_graph_it_was_converted_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("c.grail");
+    let out = grail(&["convert", &sample("tiny-cycles.txt"), bin.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut text = json(&grail(&["info", &sample("tiny-cycles.txt"), "--json"]));
+    let mut mapped = json(&grail(&["info", bin.to_str().unwrap(), "--json"]));
+    assert_eq!(mapped["format"], "grail");
+    assert!(mapped["peak_memory_bytes"].as_u64().is_some_and(|b| b > 0) || mapped["peak_memory_bytes"].is_null());
+    for v in [&mut text, &mut mapped] {
+        for volatile in ["file", "format", "load_seconds", "condense_seconds", "peak_memory_bytes"] {
+            v.as_object_mut().unwrap().remove(volatile);
+        }
+    }
+    assert_eq!(text, mapped);
+    let a = json(&grail(&["query", &sample("tiny-cycles.txt"), "9", "8", "--json"]));
+    let b = json(&grail(&["query", bin.to_str().unwrap(), "9", "8", "--json"]));
+    assert_eq!((a["reachable"].clone(), a["path_ids"].clone()), (b["reachable"].clone(), b["path_ids"].clone()));
+    // A damaged file is refused with the reason.
+    let mut bytes = std::fs::read(&bin).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&bin, bytes).unwrap();
+    let out = grail(&["info", bin.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("checksum mismatch"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn gen_writes_every_format_it_offers() {
     let dir = tempfile::tempdir().unwrap();
     for format in ["gra", "edge-list", "matrix-market", "weighted", "header"] {

@@ -203,3 +203,103 @@ proptest! {
         }
     }
 }
+
+/// A `.grail` file of a small cyclic graph with sparse ids (every section present), and its bytes.
+fn grail_file(dir: &tempfile::TempDir) -> (PathBuf, Vec<u8>) {
+    let text = temp_file(dir, "g.txt", b"10 20\n20 10\n20 30\n30 40\n40 1000000\n");
+    let loaded = load(&text, None).unwrap();
+    let path = dir.path().join("g.grail");
+    grail::graph::io::write(&path, &loaded.graph, &loaded.names, Format::Grail).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+/// The checksum a `.grail` file ends with (one block: these files are small).
+fn block_checksum(body: &[u8]) -> [u8; 8] {
+    assert!(body.len() < grail::graph::io::binary::CHECKSUM_BLOCK);
+    let block = xxhash_rust::xxh3::xxh3_64(body).to_le_bytes();
+    xxhash_rust::xxh3::xxh3_64(&block).to_le_bytes()
+}
+
+/// `bytes` with the checksum recomputed: a corruption that only the structural checks can catch.
+fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+    let body = bytes.len() - 8;
+    let sum = block_checksum(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum);
+    bytes
+}
+
+fn grail_error(dir: &tempfile::TempDir, bytes: &[u8]) -> String {
+    let path = temp_file(dir, "bad.grail", bytes);
+    match load(&path, Some(Format::Grail)) {
+        Ok(g) => panic!("accepted a corrupt .grail file as {} vertices", g.graph.num_vertices()),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn grail_files_read_back_as_the_same_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = grail_file(&dir);
+    let original = load(&dir.path().join("g.txt"), None).unwrap();
+    let mapped = load(&path, None).unwrap();
+    assert_eq!(
+        (mapped.graph.as_ref(), &mapped.names, mapped.format),
+        (original.graph.as_ref(), &original.names, Format::Grail)
+    );
+    assert!(mapped.graph.children_csr().is_mapped());
+}
+
+#[test]
+fn corrupt_grail_files_are_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, good) = grail_file(&dir);
+    let n_edges = |bytes: &mut Vec<u8>, at: usize, value: u64| bytes[at..at + 8].copy_from_slice(&value.to_le_bytes());
+
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert!(grail_error(&dir, &magic).contains("not a .grail graph file"));
+
+    let mut version = good.clone();
+    version[8] = 99;
+    assert!(grail_error(&dir, &version).contains("format version 99; this build reads version 1"));
+
+    let truncated = grail_error(&dir, &good[..good.len() - 9]);
+    assert!(truncated.contains("corrupt .grail file (truncated: the header implies"), "{truncated}");
+    assert!(grail_error(&dir, &good[..20]).contains("truncated inside the header"));
+    let longer = [&good[..], &[0u8; 8]].concat();
+    assert!(grail_error(&dir, &longer).contains("trailing bytes"));
+
+    let mut flipped = good.clone();
+    flipped[70] ^= 0x10;
+    assert!(grail_error(&dir, &flipped).contains("checksum mismatch"));
+
+    // Valid checksums over inconsistent contents: the structural checks catch them.
+    let mut huge = good.clone();
+    n_edges(&mut huge, 24, u64::MAX / 2);
+    assert!(grail_error(&dir, &resealed(huge)).contains("impossible sizes"));
+    let mut offsets = good.clone();
+    n_edges(&mut offsets, 64 + 8, 100); // children offsets [0, 100, 3, ...]: no longer non-decreasing
+    let e = grail_error(&dir, &resealed(offsets));
+    assert!(e.contains("corrupt .grail file (children: CSR offsets"), "{e}");
+    let mut target = good.clone();
+    let targets_at = 64 + 8 * 6; // after the 6 children offsets of the 5 vertices
+    target[targets_at..targets_at + 4].copy_from_slice(&77u32.to_le_bytes());
+    let e = grail_error(&dir, &resealed(target));
+    assert!(e.contains("CSR target out of range"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Whatever byte is changed, opening the file is an error that names it, never a panic.
+    #[test]
+    fn a_flipped_byte_in_a_grail_file_is_always_caught(at in any::<prop::sample::Index>(), bits in 1u8..=255) {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, mut bytes) = grail_file(&dir);
+        let at = at.index(bytes.len());
+        bytes[at] ^= bits;
+        let path = temp_file(&dir, "flipped.grail", &bytes);
+        let e = load(&path, Some(Format::Grail)).err().map(|e| format!("{e:#}"));
+        prop_assert!(e.as_ref().is_some_and(|e| e.contains("flipped.grail")), "{:?}", e);
+    }
+}

@@ -9,27 +9,36 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  grail convert edges.txt graph.gra\n  grail convert matrix.mtx edges.txt.gz --to edge-list"
+    after_help = "Examples:\n  grail convert edges.txt graph.gra\n  grail convert matrix.mtx edges.txt.gz --to edge-list\n  grail convert big.gra.gz big.grail      (binary: opens memory-mapped, no parsing)"
 )]
 pub struct ConvertArgs {
     #[command(flatten)]
     pub input: GraphArgs,
 
-    /// Output file; `.gz` compresses.
+    /// Output file; `.gz` compresses; `.grail` writes the binary graph file (the graph and its
+    /// condensation, which every command then opens memory-mapped instead of parsing).
     #[arg(value_name = "OUT")]
     pub out: PathBuf,
 
-    /// Output format, any the readers read (default: from the extension, `.gra` → gra, else
-    /// edge-list). Only the edge list keeps sparse vertex ids; the others number vertices densely.
+    /// Output format, any the readers read (default: from the extension, `.gra` → gra, `.grail` →
+    /// grail, else edge-list). The edge list and grail keep sparse vertex ids; the other text
+    /// formats number vertices densely.
     #[arg(long, value_enum)]
     pub to: Option<Format>,
 }
 
-/// The format to write: the one asked for, else `.gra[.gz]` → gra, anything else → edge list.
+/// The format to write: the one asked for, else `.gra[.gz]` → gra, `.grail` → grail, anything
+/// else → edge list.
 pub fn output_format(path: &Path, asked: Option<Format>) -> Format {
     asked.unwrap_or_else(|| {
         let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-        if name.trim_end_matches(".gz").ends_with(".gra") { Format::Gra } else { Format::EdgeList }
+        if name.ends_with(".grail") {
+            Format::Grail
+        } else if name.trim_end_matches(".gz").ends_with(".gra") {
+            Format::Gra
+        } else {
+            Format::EdgeList
+        }
     })
 }
 

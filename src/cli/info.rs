@@ -2,7 +2,7 @@
 
 use super::common::{GraphArgs, value_name};
 use super::output::{Output, Report};
-use crate::format::duration;
+use crate::format::{bytes, duration};
 use crate::graph::stats::{self, GraphStats};
 use crate::graph::{LoadedGraph, io};
 use crate::workspace::Workspace;
@@ -28,6 +28,11 @@ struct InfoReport<'a> {
     format: io::Format,
     load_seconds: f64,
     condense_seconds: f64,
+    /// The process's peak resident memory after loading, condensing and the statistics (None where
+    /// the OS does not say).
+    peak_memory_bytes: Option<u64>,
+    /// Bytes of the graph's CSR arrays (children and parents), the yardstick for the peak.
+    csr_bytes: u64,
     #[serde(flatten)]
     stats: &'a GraphStats,
 }
@@ -68,6 +73,8 @@ fn report(ws: &Workspace, output: Output) -> Result<()> {
         format: ws.loaded.format,
         load_seconds: ws.load_seconds,
         condense_seconds: ws.condense_seconds,
+        peak_memory_bytes: crate::system::peak_memory_bytes(),
+        csr_bytes: ws.loaded.graph.heap_bytes() as u64,
         stats: &stats,
     })
 }
@@ -81,6 +88,9 @@ impl Report for InfoReport<'_> {
             duration(self.load_seconds),
             duration(self.condense_seconds)
         );
+        if let Some(peak) = self.peak_memory_bytes {
+            println!("memory     peak {} (the graph's CSR: {})", bytes(peak), bytes(self.csr_bytes));
+        }
         println!();
         print!("{}", self.stats.human_table());
     }

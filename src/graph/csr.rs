@@ -1,36 +1,58 @@
 //! Compressed sparse rows: the one adjacency layout every algorithm reads.
 //!
 //! Vertex ids are `u32`, edge offsets `u64` (graphs with more than 4G edges still index correctly).
+//! The arrays are [`Slab`]s: vectors for graphs built in memory, the file's own bytes for a mapped
+//! `.grail` file. Construction is parallel (counting and scattering with atomic cursors, then
+//! sorting each list), so loading keeps every core busy.
 
+use super::slab::Slab;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
+
+/// Vertices per parallel task when a pass walks lists vertex by vertex.
+const VERTEX_BLOCK: usize = 4096;
+/// Edges per parallel task when a pass walks an edge array.
+const EDGE_BLOCK: usize = 1 << 16;
 
 /// One direction of adjacency: `targets[offsets[v]..offsets[v + 1]]` are the neighbours of `v`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Csr {
-    offsets: Vec<u64>,
-    targets: Vec<u32>,
+    offsets: Slab<u64>,
+    targets: Slab<u32>,
 }
 
 impl Csr {
     /// Builds from raw arrays. `offsets` has `n + 1` non-decreasing entries ending at `targets.len()`.
     pub fn from_parts(offsets: Vec<u64>, targets: Vec<u32>) -> Result<Csr> {
+        Csr::from_slabs(offsets.into(), targets.into())
+    }
+
+    /// Builds from arrays that may lie in a mapped file: checked (in parallel) exactly as
+    /// [`Csr::from_parts`], so a corrupt file cannot make a later lookup index out of bounds.
+    pub fn from_slabs(offsets: Slab<u64>, targets: Slab<u32>) -> Result<Csr> {
         let Some(&last) = offsets.last() else {
             bail!("CSR offsets must have n + 1 entries");
         };
-        if last as usize != targets.len() || offsets.windows(2).any(|w| w[0] > w[1]) {
+        if offsets[0] != 0 || last != targets.len() as u64 || offsets.par_windows(2).any(|w| w[0] > w[1]) {
             bail!("CSR offsets are not a non-decreasing prefix of the target array");
         }
         let n = offsets.len() - 1;
-        if targets.iter().any(|&t| t as usize >= n) {
+        if targets.par_chunks(EDGE_BLOCK).any(|c| c.iter().any(|&t| t as usize >= n)) {
             bail!("CSR target out of range 0..{n}");
         }
         Ok(Csr { offsets, targets })
     }
 
+    /// Builds from arrays its caller built correctly (a parser that checked every id): the checks
+    /// of [`Csr::from_parts`] run in debug builds only.
+    pub(crate) fn from_trusted(offsets: Vec<u64>, targets: Vec<u32>) -> Csr {
+        debug_assert!(Csr::from_parts(offsets.clone(), targets.clone()).is_ok());
+        Csr { offsets: offsets.into(), targets: targets.into() }
+    }
+
     /// An empty adjacency on `n` vertices.
     pub fn empty(n: usize) -> Csr {
-        Csr { offsets: vec![0; n + 1], targets: Vec::new() }
+        Csr { offsets: vec![0; n + 1].into(), targets: Slab::default() }
     }
 
     pub fn num_vertices(&self) -> usize {
@@ -61,54 +83,283 @@ impl Csr {
         &self.targets
     }
 
+    /// Whether the arrays are a mapped file's bytes (then they are not on the heap).
+    pub fn is_mapped(&self) -> bool {
+        self.targets.is_mapped()
+    }
+
     /// Bytes held by the two arrays (for memory accounting).
     pub fn heap_bytes(&self) -> usize {
         self.offsets.len() * 8 + self.targets.len() * 4
     }
 
-    /// The reverse adjacency. Sources are visited in increasing order, so every reversed list comes
-    /// out sorted by id without a sort.
+    /// The reverse adjacency, every list sorted by id (sources are visited in increasing order,
+    /// part by part, so no sort is needed).
     pub fn transpose(&self) -> Csr {
-        let n = self.num_vertices();
-        let mut counts = vec![0u64; n + 1];
-        for &t in &self.targets {
-            counts[t as usize + 1] += 1;
-        }
-        for i in 0..n {
-            counts[i + 1] += counts[i];
-        }
-        let offsets = counts.clone();
-        let mut cursor = counts;
-        let mut targets = vec![0u32; self.targets.len()];
-        for v in 0..n as u32 {
-            for &t in self.neighbors(v) {
-                let slot = &mut cursor[t as usize];
-                targets[*slot as usize] = v;
-                *slot += 1;
-            }
-        }
-        Csr { offsets, targets }
+        let parts = parts_for(self.num_vertices(), self.num_edges());
+        let ranges = balanced_ranges(&self.offsets, parts);
+        let (offsets, targets) = group_by_key(self.num_vertices(), &ReversedCsr { csr: self, ranges });
+        Csr { offsets: offsets.into(), targets: targets.into() }
     }
 
-    /// Same structure with every list reordered by `key` (ties keep their relative order).
+    /// The children CSR of edges given in slices (self-loops dropped, lists sorted, duplicates
+    /// removed), so that a loader can free the slices before the parents are built.
+    pub fn children_of_edges(n: usize, slices: &[&[(u32, u32)]]) -> Result<Csr> {
+        if n > u32::MAX as usize {
+            bail!("{n} vertices do not fit 32-bit vertex ids");
+        }
+        let pieces: Vec<&[(u32, u32)]> = slices.iter().flat_map(|s| s.chunks(EDGE_BLOCK)).collect();
+        let outside = pieces
+            .par_iter()
+            .find_map_first(|piece| piece.iter().find(|&&(u, v)| u as usize >= n || v as usize >= n).copied());
+        if let Some((u, v)) = outside {
+            bail!("edge {u} -> {v} names a vertex outside 0..{n}");
+        }
+        Ok(children_from_pieces(n, &pieces))
+    }
+
+    /// Same structure with every list reordered by `key` (ties keep their relative order). The
+    /// offsets are shared with `self`, not copied.
     pub fn sorted_by_key<K: Ord>(&self, key: impl Fn(u32) -> K + Sync) -> Csr {
-        let mut targets = self.targets.clone();
-        par_for_each_list(&self.offsets, &mut targets, |list| list.sort_by_key(|&t| key(t)));
-        Csr { offsets: self.offsets.clone(), targets }
+        let mut targets = self.targets.to_vec();
+        for_each_list(&self.offsets, &mut targets, |list| list.sort_by_key(|&t| key(t)));
+        Csr { offsets: self.offsets.clone(), targets: targets.into() }
     }
 }
 
-/// Runs `f` on every adjacency list of a CSR in parallel.
-fn par_for_each_list(offsets: &[u64], targets: &mut [u32], f: impl Fn(&mut [u32]) + Sync) {
-    // Cut the target array into one mutable slice per vertex, then hand them to rayon.
-    let mut lists: Vec<&mut [u32]> = Vec::with_capacity(offsets.len().saturating_sub(1));
+/// How many parts a grouping pass splits its edges into: one per thread, but each part counts
+/// into its own `4n`-byte array, so no more parts than keep those arrays under half the edges'
+/// bytes (a sparse graph is grouped by fewer threads rather than with more memory).
+fn parts_for(n: usize, m: usize) -> usize {
+    rayon::current_num_threads().min(m / (2 * n.max(1))).max(1)
+}
+
+/// Cuts `0..n` (n = offsets.len() - 1) into `parts` ranges holding about as many edges each.
+fn balanced_ranges(offsets: &[u64], parts: usize) -> Vec<std::ops::Range<usize>> {
+    let n = offsets.len() - 1;
+    let m = offsets[n];
+    let mut cuts: Vec<usize> =
+        (0..=parts).map(|p| offsets.partition_point(|&o| o < m * p as u64 / parts as u64)).collect();
+    cuts[0] = 0;
+    cuts[parts] = n;
+    cuts.windows(2).map(|w| w[0]..w[1].max(w[0])).collect()
+}
+
+/// Edges to group, cut into parts that each emit their `(key, value)` pairs sequentially.
+trait PartedEdges: Sync {
+    fn parts(&self) -> usize;
+    fn for_each(&self, part: usize, f: impl FnMut(u32, u32));
+}
+
+/// A CSR's edges reversed: `(target, source)`, a part being a range of sources.
+struct ReversedCsr<'a> {
+    csr: &'a Csr,
+    ranges: Vec<std::ops::Range<usize>>,
+}
+
+impl PartedEdges for ReversedCsr<'_> {
+    fn parts(&self) -> usize {
+        self.ranges.len()
+    }
+
+    #[inline]
+    fn for_each(&self, part: usize, mut f: impl FnMut(u32, u32)) {
+        for u in self.ranges[part].clone() {
+            for &t in self.csr.neighbors(u as u32) {
+                f(t, u as u32);
+            }
+        }
+    }
+}
+
+/// Edge slices `(source, target)` without self-loops, a part being a run of consecutive pieces.
+struct EdgePieces<'a> {
+    pieces: &'a [&'a [(u32, u32)]],
+    parts: Vec<std::ops::Range<usize>>,
+}
+
+impl PartedEdges for EdgePieces<'_> {
+    fn parts(&self) -> usize {
+        self.parts.len()
+    }
+
+    #[inline]
+    fn for_each(&self, part: usize, mut f: impl FnMut(u32, u32)) {
+        for piece in &self.pieces[self.parts[part].clone()] {
+            for &(u, v) in *piece {
+                if u != v {
+                    f(u, v);
+                }
+            }
+        }
+    }
+}
+
+/// Groups the values by key into CSR arrays, every part in parallel and without atomics: each
+/// part counts its keys in its own array, the counts become each part's write position inside
+/// every list, and each part writes its values there. A list holds its values part by part, each
+/// part's in the order it emitted them (so the output does not depend on the thread count).
+fn group_by_key(n: usize, edges: &impl PartedEdges) -> (Vec<u64>, Vec<u32>) {
+    let parts = edges.parts();
+    let mut counts: Vec<Vec<u32>> = (0..parts)
+        .into_par_iter()
+        .map(|p| {
+            let mut count = vec![0u32; n];
+            edges.for_each(p, |k, _| count[k as usize] += 1);
+            count
+        })
+        .collect();
+    // Per vertex block: each part's count becomes its start inside the list, the sum the degree.
+    let mut degree = vec![0u64; n];
+    let mut by_block: Vec<Vec<&mut [u32]>> = (0..n.div_ceil(VERTEX_BLOCK)).map(|_| Vec::with_capacity(parts)).collect();
+    for count in &mut counts {
+        for (block, chunk) in by_block.iter_mut().zip(count.chunks_mut(VERTEX_BLOCK)) {
+            block.push(chunk);
+        }
+    }
+    by_block.into_par_iter().zip(degree.par_chunks_mut(VERTEX_BLOCK)).for_each(|(mut block, degree)| {
+        for (i, d) in degree.iter_mut().enumerate() {
+            let mut running = 0u32;
+            for count in block.iter_mut() {
+                let c = count[i];
+                count[i] = running;
+                running += c;
+            }
+            *d = u64::from(running);
+        }
+    });
+    let mut offsets = Vec::with_capacity(n + 1);
+    let mut sum = 0u64;
+    offsets.push(0);
+    for d in degree {
+        sum += d;
+        offsets.push(sum);
+    }
+    let mut targets = vec![0u32; sum as usize];
+    let out = SharedOut(targets.as_mut_ptr());
+    counts.par_iter_mut().enumerate().for_each(|(p, start)| {
+        edges.for_each(p, |k, v| {
+            let k = k as usize;
+            let slot = offsets[k] + u64::from(start[k]);
+            start[k] += 1;
+            // SAFETY: part p owns the slots offsets[k] + (the counts of the parts before p) ..
+            // + (its own count) of every list k, and writes each once.
+            unsafe { out.write(slot as usize, v) };
+        });
+    });
+    (offsets, targets)
+}
+
+/// Ranges of vertices for parallel passes.
+fn vertex_blocks(n: usize) -> Vec<std::ops::Range<usize>> {
+    (0..n.div_ceil(VERTEX_BLOCK)).map(|b| b * VERTEX_BLOCK..((b + 1) * VERTEX_BLOCK).min(n)).collect()
+}
+
+/// A raw pointer into an output array whose slots parallel writers are handed one each.
+#[derive(Clone, Copy)]
+struct SharedOut(*mut u32);
+
+// SAFETY: writers only ever write distinct slots (see each use), and the array outlives the pass.
+unsafe impl Send for SharedOut {}
+unsafe impl Sync for SharedOut {}
+
+impl SharedOut {
+    /// # Safety
+    /// `slot` is in bounds and no other thread reads or writes it during the pass.
+    #[inline]
+    unsafe fn write(self, slot: usize, value: u32) {
+        unsafe { self.0.add(slot).write(value) }
+    }
+}
+
+/// Runs `f` on every adjacency list of a CSR, blocks of vertices in parallel.
+fn for_each_list(offsets: &[u64], targets: &mut [u32], f: impl Fn(&mut [u32]) + Sync) {
+    for_each_block(offsets, targets, |block_offsets, block| {
+        let base = block_offsets[0];
+        for w in block_offsets.windows(2) {
+            f(&mut block[(w[0] - base) as usize..(w[1] - base) as usize]);
+        }
+    });
+}
+
+/// Cuts the target array at vertex-block boundaries and hands each block (its `len + 1` offsets
+/// and its targets) to `f` in parallel.
+fn for_each_block(offsets: &[u64], targets: &mut [u32], f: impl Fn(&[u64], &mut [u32]) + Sync) {
+    let n = offsets.len().saturating_sub(1);
+    let mut blocks = Vec::with_capacity(n.div_ceil(VERTEX_BLOCK));
     let mut rest = targets;
-    for w in offsets.windows(2) {
-        let (head, tail) = rest.split_at_mut((w[1] - w[0]) as usize);
-        lists.push(head);
+    for range in vertex_blocks(n) {
+        let len = (offsets[range.end] - offsets[range.start]) as usize;
+        let (head, tail) = rest.split_at_mut(len);
+        blocks.push((range, head));
         rest = tail;
     }
-    lists.into_par_iter().with_min_len(1024).for_each(&f);
+    blocks.into_par_iter().for_each(|(range, block)| f(&offsets[range.start..=range.end], block));
+}
+
+/// Builds the children CSR of `pieces` (edge slices) on `n` vertices in parallel: self-loops
+/// dropped, lists sorted, duplicates removed. Endpoints are in range (checked by the caller).
+fn children_from_pieces(n: usize, pieces: &[&[(u32, u32)]]) -> Csr {
+    let m: usize = pieces.iter().map(|p| p.len()).sum();
+    let parts = parts_for(n, m).min(pieces.len()).max(1);
+    let ranges = (0..parts).map(|p| p * pieces.len() / parts..(p + 1) * pieces.len() / parts).collect();
+    let (offsets, targets) = group_by_key(n, &EdgePieces { pieces, parts: ranges });
+    sort_and_dedup(offsets, targets)
+}
+
+/// Sorts every list and removes duplicates (in parallel; the compaction only runs when a
+/// duplicate was found).
+fn sort_and_dedup(offsets: Vec<u64>, mut targets: Vec<u32>) -> Csr {
+    let n = offsets.len() - 1;
+    let mut unique = vec![0u64; n];
+    // Each block of vertices sorts and dedups its lists in place and records their new lengths.
+    let mut blocks = Vec::with_capacity(n.div_ceil(VERTEX_BLOCK));
+    let mut rest: &mut [u32] = &mut targets;
+    for (range, lens) in vertex_blocks(n).into_iter().zip(unique.chunks_mut(VERTEX_BLOCK)) {
+        let (head, tail) = rest.split_at_mut((offsets[range.end] - offsets[range.start]) as usize);
+        blocks.push((&offsets[range.start..=range.end], head, lens));
+        rest = tail;
+    }
+    blocks.into_par_iter().for_each(|(block_offsets, block, lens)| {
+        let base = block_offsets[0];
+        for (len, w) in lens.iter_mut().zip(block_offsets.windows(2)) {
+            let list = &mut block[(w[0] - base) as usize..(w[1] - base) as usize];
+            list.sort_unstable();
+            *len = dedup_sorted(list) as u64;
+        }
+    });
+    let total: u64 = unique.par_iter().sum();
+    if total == targets.len() as u64 {
+        return Csr { offsets: offsets.into(), targets: targets.into() };
+    }
+    let mut new_offsets = Vec::with_capacity(n + 1);
+    new_offsets.push(0u64);
+    let mut write = 0usize;
+    for v in 0..n {
+        let start = offsets[v] as usize;
+        let len = unique[v] as usize;
+        targets.copy_within(start..start + len, write);
+        write += len;
+        new_offsets.push(write as u64);
+    }
+    targets.truncate(write);
+    targets.shrink_to_fit();
+    Csr { offsets: new_offsets.into(), targets: targets.into() }
+}
+
+/// Moves the distinct values of a sorted list to its front; returns how many there are.
+fn dedup_sorted(list: &mut [u32]) -> usize {
+    if list.is_empty() {
+        return 0;
+    }
+    let mut write = 1;
+    for read in 1..list.len() {
+        if list[read] != list[write - 1] {
+            list[write] = list[read];
+            write += 1;
+        }
+    }
+    write
 }
 
 /// A directed graph: children and parents, both sorted by id, no self-loops, no duplicate edges.
@@ -122,32 +373,13 @@ impl Graph {
     /// Builds from an edge list on vertices `0..n`: drops self-loops and duplicates, sorts lists.
     /// An endpoint `>= n` is an error (parsers check earlier and name the line; this is the backstop).
     pub fn from_edges(n: usize, edges: &[(u32, u32)]) -> Result<Graph> {
-        if n > u32::MAX as usize {
-            bail!("{n} vertices do not fit 32-bit vertex ids");
-        }
-        let mut counts = vec![0u64; n + 1];
-        for &(u, v) in edges {
-            if u as usize >= n || v as usize >= n {
-                bail!("edge {u} -> {v} names a vertex outside 0..{n}");
-            }
-            if u != v {
-                counts[u as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            counts[i + 1] += counts[i];
-        }
-        let mut cursor = counts.clone();
-        let mut targets = vec![0u32; counts[n] as usize];
-        for &(u, v) in edges {
-            if u != v {
-                let slot = &mut cursor[u as usize];
-                targets[*slot as usize] = v;
-                *slot += 1;
-            }
-        }
-        par_for_each_list(&counts, &mut targets, |l| l.sort_unstable());
-        Ok(Self::from_sorted_lists(counts, targets))
+        Graph::from_edge_slices(n, &[edges])
+    }
+
+    /// [`Graph::from_edges`] on edges given in several slices (the chunks a parallel parser
+    /// produced), without concatenating them.
+    pub fn from_edge_slices(n: usize, slices: &[&[(u32, u32)]]) -> Result<Graph> {
+        Ok(Graph::from_clean_children(Csr::children_of_edges(n, slices)?))
     }
 
     /// Builds from one list of children per vertex (any order, duplicates allowed).
@@ -157,42 +389,28 @@ impl Graph {
         Self::from_edges(lists.len(), &edges)
     }
 
-    /// Removes duplicates from sorted lists (in place, one pass) and builds parents.
-    fn from_sorted_lists(offsets: Vec<u64>, mut targets: Vec<u32>) -> Graph {
-        let n = offsets.len() - 1;
-        let mut new_offsets = Vec::with_capacity(n + 1);
-        new_offsets.push(0u64);
-        let mut write = 0usize;
-        for v in 0..n {
-            let (start, end) = (offsets[v] as usize, offsets[v + 1] as usize);
-            let mut prev = None;
-            for read in start..end {
-                let t = targets[read];
-                if prev != Some(t) {
-                    targets[write] = t;
-                    write += 1;
-                    prev = Some(t);
-                }
-            }
-            new_offsets.push(write as u64);
-        }
-        targets.truncate(write);
-        targets.shrink_to_fit();
-        let children = Csr { offsets: new_offsets, targets };
+    /// Builds from children lists the caller guarantees sorted, duplicate-free and loop-free (a
+    /// parser that cleaned each list as it read it); builds the parents.
+    pub(crate) fn from_clean_children(children: Csr) -> Graph {
         let parents = children.transpose();
         Graph { children, parents }
     }
 
+    /// Both directions as stored (a `.grail` file): the caller has checked that they are sorted,
+    /// duplicate-free, loop-free and each other's transpose, or trusts a checksum for the last.
+    pub(crate) fn from_both(children: Csr, parents: Csr) -> Result<Graph> {
+        if children.num_vertices() != parents.num_vertices() || children.num_edges() != parents.num_edges() {
+            bail!("the children and parents lists disagree on the vertex or edge count");
+        }
+        Ok(Graph { children, parents })
+    }
+
     /// Builds from a children CSR whose lists are sorted and duplicate-free (checked).
     pub fn from_children(children: Csr) -> Result<Graph> {
-        for v in 0..children.num_vertices() as u32 {
-            let l = children.neighbors(v);
-            if l.windows(2).any(|w| w[0] >= w[1]) || l.contains(&v) {
-                bail!("children of {v} are not sorted, unique and loop-free");
-            }
+        if let Some(v) = first_unclean_list(&children) {
+            bail!("children of {v} are not sorted, unique and loop-free");
         }
-        let parents = children.transpose();
-        Ok(Graph { children, parents })
+        Ok(Graph::from_clean_children(children))
     }
 
     pub fn num_vertices(&self) -> usize {
@@ -241,6 +459,16 @@ impl Graph {
     }
 }
 
+/// The first vertex whose list is not strictly increasing or holds the vertex itself.
+pub(crate) fn first_unclean_list(csr: &Csr) -> Option<u32> {
+    vertex_blocks(csr.num_vertices()).into_par_iter().find_map_first(|block| {
+        block.map(|v| v as u32).find(|&v| {
+            let l = csr.neighbors(v);
+            l.windows(2).any(|w| w[0] >= w[1]) || l.binary_search(&v).is_ok()
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,6 +488,37 @@ mod tests {
     #[test]
     fn out_of_range_is_an_error() {
         assert!(Graph::from_edges(2, &[(0, 2)]).is_err());
+    }
+
+    #[test]
+    fn parallel_build_matches_a_sequential_reference() {
+        // Enough edges for many blocks and pieces, with duplicates and loops.
+        let n = 10_000u32;
+        let edges: Vec<(u32, u32)> =
+            (0..300_000u64).map(|i| ((i * 7919 % n as u64) as u32, (i * i % n as u64) as u32)).collect();
+        let g = Graph::from_edge_slices(n as usize, &[&edges[..1000], &edges[1000..]]).unwrap();
+        let mut reference: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+        for &(u, v) in &edges {
+            if u != v {
+                reference[u as usize].push(v);
+            }
+        }
+        for (u, list) in reference.iter_mut().enumerate() {
+            list.sort_unstable();
+            list.dedup();
+            assert_eq!(g.children(u as u32), &list[..], "children of {u}");
+        }
+        assert_eq!(g.parents_csr().transpose(), *g.children_csr());
+        assert_eq!(first_unclean_list(g.children_csr()), None);
+        assert!(Graph::from_children(Csr::from_parts(vec![0, 2, 2], vec![1, 1]).unwrap()).is_err());
+    }
+
+    #[test]
+    fn corrupt_parts_are_refused() {
+        assert!(Csr::from_parts(vec![0, 2, 1], vec![0]).is_err(), "decreasing");
+        assert!(Csr::from_parts(vec![1, 1], vec![0]).is_err(), "not starting at 0");
+        assert!(Csr::from_parts(vec![0, 1], vec![1]).is_err(), "target out of range");
+        assert!(Csr::from_parts(vec![], vec![]).is_err(), "no offsets");
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod io;
 mod loaded;
 pub mod names;
 pub mod scc;
+pub mod slab;
 pub mod stats;
 pub mod topo;
 

@@ -4,7 +4,8 @@
 //! recursion. Components are numbered by their smallest vertex, ascending, which makes the
 //! condensation of a DAG the identity (labels on a DAG then speak of the file's own vertices).
 
-use super::Graph;
+use super::{Graph, topo};
+use rayon::prelude::*;
 use std::sync::Arc;
 
 /// A graph's components and the DAG between them.
@@ -16,6 +17,9 @@ pub struct Condensation {
     pub component: Vec<u32>,
     /// Number of original vertices in each component.
     pub sizes: Vec<u32>,
+    /// The topological level of each component in the DAG (longest path from a root): found on
+    /// the way, because checking that a graph is a DAG is computing them.
+    pub levels: Vec<u32>,
 }
 
 impl Condensation {
@@ -36,14 +40,17 @@ impl Condensation {
 
 const UNVISITED: u32 = u32::MAX;
 
-/// Condenses `graph`: one vertex per strongly connected component.
+/// Condenses `graph`: one vertex per strongly connected component. A DAG (the common case for
+/// benchmark graphs) is recognised by Kahn's algorithm, cheaper than Tarjan's and yielding the
+/// levels; only a graph with a cycle pays for Tarjan.
 pub fn condense(graph: &Arc<Graph>) -> Condensation {
     let n = graph.num_vertices();
-    let (raw, count) = tarjan(graph);
-    if count == n {
+    if let Ok((levels, _)) = topo::levels(graph) {
         // Every component is a single vertex; numbering by smallest member is the identity.
-        return Condensation { dag: Arc::clone(graph), component: (0..n as u32).collect(), sizes: vec![1; n] };
+        let component = (0..n as u32).into_par_iter().collect();
+        return Condensation { dag: Arc::clone(graph), component, sizes: vec![1; n], levels };
     }
+    let (raw, count) = tarjan(graph);
     // Renumber components by their smallest member.
     let mut smallest = vec![u32::MAX; count];
     for (v, &c) in raw.iter().enumerate() {
@@ -63,7 +70,9 @@ pub fn condense(graph: &Arc<Graph>) -> Condensation {
     let edges: Vec<(u32, u32)> =
         graph.edges().map(|(u, v)| (component[u as usize], component[v as usize])).filter(|(a, b)| a != b).collect();
     let dag = Graph::from_edges(count, &edges).expect("component ids are in range by construction");
-    Condensation { dag: Arc::new(dag), component, sizes }
+    drop(edges);
+    let (levels, _) = topo::levels(&dag).expect("a condensation is acyclic by construction");
+    Condensation { dag: Arc::new(dag), component, sizes, levels }
 }
 
 /// Iterative Tarjan. Returns a component id per vertex (in completion order) and the count.

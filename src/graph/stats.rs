@@ -6,7 +6,6 @@
 
 use super::Graph;
 use super::scc::Condensation;
-use super::topo;
 use crate::format::thousands;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -49,10 +48,10 @@ pub struct DegreeBucket {
 /// Computes the statistics of `original` and its `condensation`.
 pub fn compute(original: &Graph, condensation: &Condensation) -> GraphStats {
     let dag = &condensation.dag;
-    let (level, _) = topo::levels(dag).expect("a condensation is acyclic by construction");
+    let level = &condensation.levels;
     let depth = level.par_iter().max().map_or(0, |&l| u64::from(l) + 1);
     let mut vertices_per_level = vec![0u64; depth as usize];
-    for &l in &level {
+    for &l in level {
         vertices_per_level[l as usize] += 1;
     }
     let dag_vertices = dag.num_vertices() as u32;

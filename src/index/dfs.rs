@@ -80,35 +80,56 @@ const ON_STACK: u32 = u32::MAX;
 const PREFETCH_AHEAD: usize = 16;
 
 /// One dimension's labels. `dag` must be acyclic (else `s` can read an unfinished child).
+///
+/// A random order visits each vertex's children by rank: the list is sorted when the vertex is
+/// entered, into a scratch stack that holds only the lists of the vertices on the DFS stack (not a
+/// sorted copy of every list, which would be as large as the graph's children per dimension, and
+/// dimensions run concurrently).
 pub fn label_dimension(dag: &Graph, order: Order, dim: usize) -> DimensionLabels {
     assert!(dag.num_vertices() < ON_STACK as usize, "post-order numbers must stay below the on-stack marker");
-    let ordered = DimensionOrder::new(dag, order, dim);
-    let children_csr = ordered.children_csr(dag);
+    let ordered = DimensionOrder::keys_only(dag, order, dim);
+    let by_rank = matches!(order, Order::Random { .. });
+    let offsets = dag.children_csr().offsets();
     let roots = ordered.roots();
     let mut slots = vec![Slot::default(); dag.num_vertices()];
-    // (vertex, next child position, r when entered, min `low` over the children seen so far).
-    // Folding the children's `low` in as they are met (finished before, or just finished below)
-    // saves a second pass over each children list.
-    let mut stack: Vec<(u32, u32, u32, u32)> = Vec::new();
+    // The ordered children lists of the vertices on the stack, one after the other.
+    let mut lists: Vec<u32> = Vec::new();
+    // Where x's ordered children start in `lists` (random order; unused for lex).
+    let enter = |x: u32, lists: &mut Vec<u32>| -> usize {
+        let start = lists.len();
+        if by_rank {
+            lists.extend_from_slice(dag.children(x));
+            lists[start..].sort_unstable_by_key(|&c| ordered.key(c));
+        }
+        start
+    };
+    // (vertex, next child position, r when entered, min `low` over the children seen so far, start
+    // of its ordered children in `lists`). Folding the children's `low` in as they are met
+    // (finished before, or just finished below) saves a second pass over each children list.
+    let mut stack: Vec<(u32, u32, u32, u32, usize)> = Vec::new();
     let mut r = 1u32;
     for (i, &root) in roots.iter().enumerate() {
         if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD) {
             prefetch(&slots, ahead as usize);
-            prefetch(children_csr.offsets(), ahead as usize);
+            prefetch(offsets, ahead as usize);
         }
         if slots[root as usize].post != 0 {
             continue;
         }
         slots[root as usize].post = ON_STACK;
-        stack.push((root, 0, r, u32::MAX));
+        let start = enter(root, &mut lists);
+        stack.push((root, 0, r, u32::MAX, start));
         while let Some(top) = stack.last_mut() {
-            let (x, next, entered, reach) = *top;
-            if let Some(&c) = children_csr.neighbors(x).get(next as usize) {
+            let (x, next, entered, reach, start) = *top;
+            // The top vertex's list is the last one in `lists`.
+            let child = if by_rank { lists.get(start + next as usize) } else { dag.children(x).get(next as usize) };
+            if let Some(&c) = child {
                 top.1 += 1;
                 let child = slots[c as usize];
                 if child.post == 0 {
                     slots[c as usize].post = ON_STACK;
-                    stack.push((c, 0, r, u32::MAX));
+                    let start = enter(c, &mut lists);
+                    stack.push((c, 0, r, u32::MAX, start));
                 } else {
                     // Finished already (a DAG has no back edges, so never ON_STACK here).
                     top.3 = reach.min(child.low);
@@ -116,6 +137,7 @@ pub fn label_dimension(dag: &Graph, order: Order, dim: usize) -> DimensionLabels
                 continue;
             }
             stack.pop();
+            lists.truncate(start);
             let low = r.min(reach);
             slots[x as usize] = Slot { low, post: r, subtree: r - entered + 1 };
             r += 1;

@@ -40,7 +40,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
 }
 
 /// `N` from the writer's comment, when the first non-blank line is that comment.
-fn declared_vertex_count(bytes: &[u8]) -> Option<u64> {
+pub(super) fn declared_vertex_count(bytes: &[u8]) -> Option<u64> {
     let first = Lines::new(bytes).find(|l| !l.is_blank())?;
     let rest = first.text.trim_ascii_start().strip_prefix(WRITER_COMMENT.as_bytes())?;
     let mut tokens = super::scan::Line { number: first.number, text: rest }.tokens();

@@ -17,6 +17,9 @@ pub enum Format {
     Weighted,
     /// A plain `n m` header, then `src dst` per line (0-based).
     Header,
+    /// grail's binary graph file (`grail convert G out.grail`): the graph and its condensation,
+    /// memory-mapped when opened, never parsed. Recognised by its magic bytes.
+    Grail,
 }
 
 impl Format {
@@ -28,6 +31,7 @@ impl Format {
             Format::MatrixMarket => "matrix-market",
             Format::Weighted => "weighted",
             Format::Header => "header",
+            Format::Grail => "grail",
         }
     }
 }

@@ -34,7 +34,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
 }
 
 /// Skips the optional magic line and returns the vertex count.
-fn read_vertex_count(lines: &mut Lines, ctx: Ctx) -> Result<usize> {
+pub(super) fn read_vertex_count(lines: &mut Lines, ctx: Ctx) -> Result<usize> {
     let expected = "`graph_for_greach` or the vertex count";
     let mut line = lines.find(|l| !l.is_blank()).ok_or_else(|| ctx.err(1, "found an empty file", expected))?;
     if line.text.trim_ascii() == MAGIC {

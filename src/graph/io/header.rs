@@ -8,6 +8,13 @@ use anyhow::Result;
 
 pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
     let mut lines = Lines::new(bytes);
+    let body = read_header(&mut lines, ctx)?;
+    let edges = body.read(&mut lines, ctx)?;
+    Ok((Graph::from_edges(body.n, &edges)?, VertexNames::Dense))
+}
+
+/// The header line: what the body must hold.
+pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'static>> {
     let Some(header) = lines.next_data(b"#%") else {
         return Err(ctx.err(lines.end_line(), "found no data", "a header line `n m`"));
     };
@@ -17,8 +24,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
     if let Some(extra) = tokens.next() {
         return Err(ctx.err(header.number, format!("found {} after `n m`", show(extra)), "the end of the header line"));
     }
-    let edges = CountedBody::edges(n, m, false, header.number).read(&mut lines, ctx)?;
-    Ok((Graph::from_edges(n, &edges)?, VertexNames::Dense))
+    Ok(CountedBody::edges(n, m, false, header.number))
 }
 
 #[cfg(test)]

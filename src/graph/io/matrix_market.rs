@@ -22,7 +22,14 @@ pub fn starts_with_banner(text: &[u8]) -> bool {
 
 pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
     let mut lines = Lines::new(bytes);
-    let both_directions = read_banner(&mut lines, ctx)?;
+    let body = read_header(&mut lines, ctx)?;
+    let edges = body.read(&mut lines, ctx)?;
+    Ok((Graph::from_edges(body.n, &edges)?, VertexNames::Offset(1)))
+}
+
+/// The banner and the size line: what the body must hold.
+pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'static>> {
+    let both_directions = read_banner(lines, ctx)?;
     let Some(size) = lines.next_data(b"%") else {
         return Err(ctx.err(lines.end_line(), "found the end of the file", "the size line `rows cols nnz`"));
     };
@@ -40,7 +47,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
             "the end of the line",
         ));
     }
-    let body = CountedBody {
+    Ok(CountedBody {
         n: rows,
         count: nnz,
         base: 1,
@@ -48,9 +55,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
         comment_markers: b"%",
         noun: "entries",
         header_line: size.number,
-    };
-    let edges = body.read(&mut lines, ctx)?;
-    Ok((Graph::from_edges(rows, &edges)?, VertexNames::Offset(1)))
+    })
 }
 
 /// Checks the banner; returns whether entries stand for both directions.

@@ -5,6 +5,8 @@
 //! `FILE:LINE: <what was found>; expected <what>`, and either returns a whole graph or an error:
 //! never a panic, never a half-loaded graph.
 
+pub mod binary;
+mod chunk_parse;
 mod counted_body;
 mod edge_list;
 mod format;
@@ -12,6 +14,7 @@ mod gra;
 mod header;
 mod matrix_market;
 mod numbering;
+mod parallel;
 mod read;
 mod scan;
 mod sniff;
@@ -32,8 +35,17 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// Parses already-decompressed bytes in `format`, or in the format [`sniff`] guesses. `source` (a
-/// file name) starts every error message. Returns the format actually used.
+/// file name) starts every error message. Returns the format actually used. Parses on every core;
+/// when that finds a problem, the format's sequential reader reads again and words it.
 pub fn parse(bytes: &[u8], source: &str, format: Option<Format>) -> Result<(Graph, VertexNames, Format)> {
+    match parallel::parse(bytes, format) {
+        Some(parsed) => Ok(parsed),
+        None => parse_sequentially(bytes, source, format),
+    }
+}
+
+/// The sequential readers: the reference for what is accepted, and the source of every message.
+pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) -> Result<(Graph, VertexNames, Format)> {
     let format = format.unwrap_or_else(|| sniff(bytes));
     let ctx = scan::Ctx { source };
     let (graph, names) = match format {
@@ -42,13 +54,25 @@ pub fn parse(bytes: &[u8], source: &str, format: Option<Format>) -> Result<(Grap
         Format::MatrixMarket => matrix_market::parse(bytes, ctx)?,
         Format::Weighted => weighted::parse(bytes, ctx)?,
         Format::Header => header::parse(bytes, ctx)?,
+        Format::Grail => {
+            anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text")
+        }
     };
     Ok((graph, names, format))
 }
 
-/// [`read_bytes`] + [`parse`]: the whole graph of a file, or an error naming it.
+/// The whole graph of a file, or an error naming it. A `.grail` file (by its magic bytes) is mapped
+/// ([`binary::open`]). A text file is read in blocks, gunzipped on one
+/// thread when it is gzip, and parsed on every core while it is read; a problem makes the
+/// sequential reader read it again, whole, to word the error.
 pub fn load(path: &Path, format: Option<Format>) -> Result<LoadedGraph> {
-    let bytes = read_bytes(path)?;
-    let (graph, names, format) = parse(&bytes, &path.display().to_string(), format)?;
+    if format == Some(Format::Grail) || binary::is_binary(path) {
+        return binary::open(path).map(|(loaded, _)| loaded);
+    }
+    let streamed = read::open_stream(path).ok().and_then(|stream| parallel::parse_stream(stream, format));
+    let (graph, names, format) = match streamed {
+        Some(parsed) => parsed,
+        None => parse_sequentially(&read_bytes(path)?, &path.display().to_string(), format)?,
+    };
     Ok(LoadedGraph { graph: Arc::new(graph), names, format, path: path.to_path_buf() })
 }

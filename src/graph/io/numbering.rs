@@ -24,6 +24,12 @@ pub enum Numbering {
 /// Applies the rule above to the edges of a file (in file order) and the `N` of its comment.
 pub fn choose(pairs: &[(u64, u64)], declared: Option<u64>) -> Numbering {
     let max = pairs.iter().map(|&(s, d)| s.max(d)).max().unwrap_or(0);
+    choose_by(max, pairs.len(), declared, |span| count_distinct(pairs, span))
+}
+
+/// The rule, given the largest id, the number of pairs and a way to count the distinct ids (all
+/// below `span`), so that a parallel reader can count over its chunks.
+pub fn choose_by(max: u64, pairs: usize, declared: Option<u64>, distinct: impl FnOnce(usize) -> usize) -> Numbering {
     if let Some(n) = declared
         && max < n
         && n <= u32::MAX as u64
@@ -34,14 +40,10 @@ pub fn choose(pairs: &[(u64, u64)], declared: Option<u64>) -> Numbering {
         return Numbering::Remapped;
     };
     // There are at most 2 * |pairs| distinct ids, so a wider span is sparse without counting.
-    if span > 4 * pairs.len() as u64 {
+    if span > 4 * pairs as u64 {
         return Numbering::Remapped;
     }
-    if span <= 2 * count_distinct(pairs, span as usize) as u64 {
-        Numbering::Dense(span as usize)
-    } else {
-        Numbering::Remapped
-    }
+    if span <= 2 * distinct(span as usize) as u64 { Numbering::Dense(span as usize) } else { Numbering::Remapped }
 }
 
 /// Distinct ids among `pairs`, all below `span`, with a bitmap (span is at most 4 bits per edge).

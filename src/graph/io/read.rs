@@ -1,8 +1,8 @@
 //! Reading a file into memory, gunzipping it when its content (not its name) says it is gzip.
 
 use anyhow::{Context, Result};
-use flate2::read::MultiGzDecoder;
-use std::io::Read;
+use flate2::bufread::MultiGzDecoder;
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 /// The two bytes every gzip member starts with.
@@ -20,6 +20,14 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
         return Ok(raw);
     }
     gunzip(&raw).with_context(|| format!("{}: the gzip stream is corrupt or truncated", path.display()))
+}
+
+/// The file's bytes as a stream, gunzipped when it starts with the gzip magic bytes.
+pub fn open_stream(path: &Path) -> Result<Box<dyn Read + Send>> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let gzip = reader.fill_buf()?.starts_with(&GZIP_MAGIC);
+    Ok(if gzip { Box::new(MultiGzDecoder::new(reader)) } else { Box::new(reader) })
 }
 
 fn gunzip(compressed: &[u8]) -> Result<Vec<u8>> {

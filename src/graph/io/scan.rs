@@ -46,6 +46,16 @@ impl<'a> Lines<'a> {
         Lines { rest: bytes, handed_out: 0 }
     }
 
+    /// How many bytes of the buffer the lines handed out so far cover (with their newlines).
+    pub fn position(&self, whole: &[u8]) -> usize {
+        whole.len() - self.rest.len()
+    }
+
+    /// Whether every byte has been handed out.
+    pub fn at_end(&self) -> bool {
+        self.rest.is_empty()
+    }
+
     /// The number a line after the last one would have: where "end of file" errors point.
     pub fn end_line(&self) -> usize {
         self.handed_out + 1

@@ -23,7 +23,19 @@ const COMMENTS: &[u8] = b"#%";
 ///    says otherwise;
 /// 7. anything else → [`Format::EdgeList`] (whose reader then reports what does not fit).
 pub fn sniff(bytes: &[u8]) -> Format {
-    let mut lines = Lines::new(bytes);
+    sniff_lines(&mut Lines::new(bytes))
+}
+
+/// [`sniff`] on the first lines of a longer input that arrives block by block: None when the
+/// guess read to the end of `prefix` (so more lines could change it) and `prefix` is not the
+/// whole input.
+pub fn sniff_prefix(prefix: &[u8], whole: bool) -> Option<Format> {
+    let mut lines = Lines::new(prefix);
+    let format = sniff_lines(&mut lines);
+    (whole || !lines.at_end()).then_some(format)
+}
+
+fn sniff_lines(lines: &mut Lines) -> Format {
     let Some(first) = lines.find(|l| !l.is_blank()) else {
         return Format::EdgeList;
     };
@@ -55,7 +67,7 @@ pub fn sniff(bytes: &[u8]) -> Format {
             Format::Weighted
         }
         [Some(n), Some(m), None, None] => match (parse_u64(Some(n)), parse_u64(Some(m))) {
-            (Ok(n), Ok(m)) if (n > 0 || m == 0) && remaining_data_lines_equal(&mut lines, m) => Format::Header,
+            (Ok(n), Ok(m)) if (n > 0 || m == 0) && remaining_data_lines_equal(lines, m) => Format::Header,
             _ => Format::EdgeList,
         },
         _ => Format::EdgeList,
@@ -112,6 +124,15 @@ mod tests {
         assert_eq!(sniff(b"3 2\n0 1\n"), Format::EdgeList);
         assert_eq!(sniff(b"0 1\n1 2\n"), Format::EdgeList);
         assert_eq!(sniff(b"0 0\n"), Format::Header);
+    }
+
+    #[test]
+    fn a_prefix_is_only_trusted_when_the_guess_did_not_need_its_end() {
+        assert_eq!(sniff_prefix(b"graph_for_greach\n2\n0: 1 #\n", false), Some(Format::Gra));
+        // "3 2" then two lines: a header file so far, but a third line would make it an edge list.
+        assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n", false), None);
+        assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n", true), Some(Format::Header));
+        assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n2 0\n5 5\n", false), Some(Format::EdgeList));
     }
 
     #[test]

@@ -26,6 +26,13 @@ pub enum Direction {
 
 pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
     let mut lines = Lines::new(bytes);
+    let body = read_header(&mut lines, ctx)?;
+    let edges = body.read(&mut lines, ctx)?;
+    Ok((Graph::from_edges(body.n, &edges)?, VertexNames::Dense))
+}
+
+/// The header line: what the body must hold.
+pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'static>> {
     let Some(header) = lines.next_data(b"#%") else {
         return Err(ctx.err(lines.end_line(), "found no data", HEADER));
     };
@@ -46,8 +53,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
             "the end of the header",
         ));
     }
-    let edges = CountedBody::edges(n, m, direction == Direction::Undirected, header.number).read(&mut lines, ctx)?;
-    Ok((Graph::from_edges(n, &edges)?, VertexNames::Dense))
+    Ok(CountedBody::edges(n, m, direction == Direction::Undirected, header.number))
 }
 
 #[cfg(test)]

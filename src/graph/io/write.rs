@@ -18,7 +18,16 @@ use std::path::Path;
 /// `u: v1 v2 ... #` lines), Matrix Market (`pattern general`, 1-based `row col` entries), the
 /// weighted format (`n m directed`, then `src dst 1`) and the plain header format (`n m`, then
 /// `src dst`).
+///
+/// `.grail` ([`Format::Grail`]) holds the condensation too, so it is computed here.
 pub fn write(path: &Path, graph: &Graph, names: &VertexNames, format: Format) -> Result<()> {
+    if format == Format::Grail {
+        let gzip = path.extension().is_some_and(|e| e == "gz");
+        anyhow::ensure!(!gzip, "{}: .grail files are not compressed (they are memory-mapped)", path.display());
+        // Cloning a graph shares its arrays.
+        let condensation = crate::graph::scc::condense(&std::sync::Arc::new(graph.clone()));
+        return super::binary::save(path, graph, names, &condensation);
+    }
     let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let gzip = path.extension().is_some_and(|e| e == "gz");
     let result = if gzip {
@@ -53,6 +62,7 @@ fn emit(out: &mut impl Write, graph: &Graph, names: &VertexNames, format: Format
             writeln!(out, "{n} {m}")?;
             emit_edges(out, graph, 0, "")
         }
+        Format::Grail => unreachable!("written by binary::save"),
     }
 }
 

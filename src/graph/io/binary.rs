@@ -1,0 +1,416 @@
+//! `.grail` binary graph files: the graph as read and its condensation, laid out so that opening
+//! one is a memory map and a few checks, never a parse. The layout is in `docs/FORMATS.md`.
+//!
+//! Version 1, every integer little-endian, every section starting at a multiple of 8:
+//! ```text
+//! offset  size      field
+//!      0     8      magic "GRAILGRF"
+//!      8     4      format version (1)
+//!     12     4      flags: bit 0 = the graph is a DAG (its condensation is itself: no DAG sections)
+//!     16     8      n: vertices of the graph
+//!     24     8      m: edges of the graph
+//!     32     8      c: components (= n for a DAG)
+//!     40     8      d: edges between components (= m for a DAG)
+//!     48     4      vertex names: 0 dense, 1 offset (base below), 2 remapped (an id per vertex)
+//!     52     4      reserved (0)
+//!     56     8      base of the offset names (0 otherwise)
+//!     64            children offsets 8(n+1), children targets 4m, parents offsets 8(n+1),
+//!                   parents targets 4m; unless a DAG: component of each vertex 4n, DAG children
+//!                   offsets 8(c+1), targets 4d, DAG parents offsets 8(c+1), targets 4d; levels of
+//!                   the DAG 4c; if remapped: the file id of each vertex 8n
+//!  end-8     8      checksum (below)
+//! ```
+//! Each section is padded with zeros to a multiple of 8 bytes. The header fixes the file's exact
+//! length, so a truncated or padded file is refused before anything is mapped as an array.
+//!
+//! The checksum is XXH3-64 over the XXH3-64 digests (8 bytes little-endian each) of the
+//! [`CHECKSUM_BLOCK`]-byte blocks of everything before it: the same strength as one XXH3 over the
+//! bytes, but the blocks are hashed on every core. It is verified on every open (at memory speed,
+//! a small part of the time a text parse takes), and the arrays are checked for what could make a
+//! lookup go out of bounds (offsets, ids, components, levels that prove the DAG acyclic), so a
+//! corrupt file is explained, never trusted.
+
+use super::Format;
+use crate::graph::scc::Condensation;
+use crate::graph::slab::Slab;
+use crate::graph::{Csr, Graph, LoadedGraph, VertexNames};
+use anyhow::{Context, Result, bail};
+use memmap2::{Mmap, MmapOptions};
+use rayon::prelude::*;
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::Path;
+use std::sync::Arc;
+use xxhash_rust::xxh3::{Xxh3, xxh3_64};
+
+pub const MAGIC: &[u8; 8] = b"GRAILGRF";
+/// The format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// Bytes per checksum block.
+pub const CHECKSUM_BLOCK: usize = 1 << 22;
+const HEADER_BYTES: u64 = 64;
+const CHECKSUM_BYTES: u64 = 8;
+const FLAG_DAG: u32 = 1;
+const NAMES_DENSE: u32 = 0;
+const NAMES_OFFSET: u32 = 1;
+const NAMES_REMAPPED: u32 = 2;
+
+/// Whether the file at `path` starts with the `.grail` magic bytes (false when it cannot be read:
+/// the text readers then say why).
+pub fn is_binary(path: &Path) -> bool {
+    let mut start = [0u8; 8];
+    File::open(path).and_then(|mut f| f.read_exact(&mut start)).is_ok() && &start == MAGIC
+}
+
+/// The numbers in a header.
+#[derive(Clone, Copy, Debug)]
+struct Header {
+    version: u32,
+    flags: u32,
+    n: u64,
+    m: u64,
+    c: u64,
+    d: u64,
+    names: u32,
+    base: u64,
+}
+
+impl Header {
+    fn is_dag(&self) -> bool {
+        self.flags & FLAG_DAG != 0
+    }
+
+    /// The sections in file order: (name, element size, count).
+    fn sections(&self) -> Vec<(&'static str, u64, u64)> {
+        let mut s = vec![
+            ("children offsets", 8, self.n + 1),
+            ("children targets", 4, self.m),
+            ("parents offsets", 8, self.n + 1),
+            ("parents targets", 4, self.m),
+        ];
+        if !self.is_dag() {
+            s.extend([
+                ("components", 4, self.n),
+                ("DAG children offsets", 8, self.c + 1),
+                ("DAG children targets", 4, self.d),
+                ("DAG parents offsets", 8, self.c + 1),
+                ("DAG parents targets", 4, self.d),
+            ]);
+        }
+        s.push(("levels", 4, self.c));
+        if self.names == NAMES_REMAPPED {
+            s.push(("vertex ids", 8, self.n));
+        }
+        s
+    }
+
+    /// Start of each section and the file's total length; None when the sizes overflow.
+    fn layout(&self) -> Option<(Vec<u64>, u64)> {
+        let mut at = HEADER_BYTES;
+        let mut starts = Vec::new();
+        for (_, size, count) in self.sections() {
+            starts.push(at);
+            at = at.checked_add(count.checked_mul(size)?.checked_next_multiple_of(8)?)?;
+        }
+        Some((starts, at.checked_add(CHECKSUM_BYTES)?))
+    }
+
+    fn to_bytes(self) -> [u8; HEADER_BYTES as usize] {
+        let mut raw = [0u8; HEADER_BYTES as usize];
+        raw[..8].copy_from_slice(MAGIC);
+        raw[8..12].copy_from_slice(&self.version.to_le_bytes());
+        raw[12..16].copy_from_slice(&self.flags.to_le_bytes());
+        for (at, v) in [(16, self.n), (24, self.m), (32, self.c), (40, self.d), (56, self.base)] {
+            raw[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        raw[48..52].copy_from_slice(&self.names.to_le_bytes());
+        raw
+    }
+
+    fn from_bytes(raw: &[u8]) -> Header {
+        let u32_at = |at: usize| u32::from_le_bytes(raw[at..at + 4].try_into().expect("4 bytes"));
+        let u64_at = |at: usize| u64::from_le_bytes(raw[at..at + 8].try_into().expect("8 bytes"));
+        Header {
+            version: u32_at(8),
+            flags: u32_at(12),
+            n: u64_at(16),
+            m: u64_at(24),
+            c: u64_at(32),
+            d: u64_at(40),
+            names: u32_at(48),
+            base: u64_at(56),
+        }
+    }
+}
+
+/// Writes the graph and its condensation to `path` atomically (a temporary file in the same
+/// directory, renamed over the target).
+pub fn save(path: &Path, graph: &Graph, names: &VertexNames, condensation: &Condensation) -> Result<()> {
+    if cfg!(target_endian = "big") {
+        bail!("{}: .grail files are little-endian and this machine is not", path.display());
+    }
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let temp = tempfile::Builder::new()
+        .prefix(".grail-graph-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("creating a temporary graph file in {}", dir.display()))?;
+    write_file(temp.as_file(), graph, names, condensation).with_context(|| format!("writing {}", path.display()))?;
+    temp.as_file().sync_all().with_context(|| format!("syncing {}", path.display()))?;
+    temp.persist(path).with_context(|| format!("moving the new graph file into place at {}", path.display()))?;
+    Ok(())
+}
+
+fn write_file(file: &File, graph: &Graph, names: &VertexNames, condensation: &Condensation) -> std::io::Result<()> {
+    let dag = &condensation.dag;
+    let is_dag = condensation.is_identity();
+    let (names_kind, base) = match names {
+        VertexNames::Dense => (NAMES_DENSE, 0),
+        VertexNames::Offset(b) => (NAMES_OFFSET, *b),
+        VertexNames::Remapped { .. } => (NAMES_REMAPPED, 0),
+    };
+    let header = Header {
+        version: FORMAT_VERSION,
+        flags: if is_dag { FLAG_DAG } else { 0 },
+        n: graph.num_vertices() as u64,
+        m: graph.num_edges() as u64,
+        c: dag.num_vertices() as u64,
+        d: dag.num_edges() as u64,
+        names: names_kind,
+        base,
+    };
+    let mut out = BlockHasher::new(BufWriter::with_capacity(1 << 20, file));
+    out.write_all(&header.to_bytes())?;
+    let csr = |out: &mut BlockHasher<_>, csr: &Csr| -> std::io::Result<()> {
+        write_section(out, bytemuck::cast_slice(csr.offsets()))?;
+        write_section(out, bytemuck::cast_slice(csr.targets()))
+    };
+    csr(&mut out, graph.children_csr())?;
+    csr(&mut out, graph.parents_csr())?;
+    if !is_dag {
+        write_section(&mut out, bytemuck::cast_slice(&condensation.component))?;
+        csr(&mut out, dag.children_csr())?;
+        csr(&mut out, dag.parents_csr())?;
+    }
+    write_section(&mut out, bytemuck::cast_slice(&condensation.levels))?;
+    if let VertexNames::Remapped { original, .. } = names {
+        write_section(&mut out, bytemuck::cast_slice(original))?;
+    }
+    let checksum = out.finish();
+    let mut inner = out.inner;
+    inner.write_all(&checksum.to_le_bytes())?;
+    inner.flush()
+}
+
+/// Writes one section (this build only writes on little-endian machines, where the in-memory
+/// arrays already are the file's bytes), padded to a multiple of 8.
+fn write_section(out: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
+    out.write_all(bytes)?;
+    out.write_all(&[0u8; 8][..bytes.len().next_multiple_of(8) - bytes.len()])
+}
+
+/// A writer that computes the block checksum of what goes through it.
+struct BlockHasher<W: Write> {
+    inner: W,
+    block: Xxh3,
+    in_block: usize,
+    digests: Xxh3,
+}
+
+impl<W: Write> BlockHasher<W> {
+    fn new(inner: W) -> Self {
+        BlockHasher { inner, block: Xxh3::new(), in_block: 0, digests: Xxh3::new() }
+    }
+
+    fn finish(&mut self) -> u64 {
+        if self.in_block > 0 {
+            self.digests.update(&self.block.digest().to_le_bytes());
+        }
+        self.digests.digest()
+    }
+}
+
+impl<W: Write> Write for BlockHasher<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let take = buf.len().min(CHECKSUM_BLOCK - self.in_block);
+        let written = self.inner.write(&buf[..take])?;
+        self.block.update(&buf[..written]);
+        self.in_block += written;
+        if self.in_block == CHECKSUM_BLOCK {
+            self.digests.update(&self.block.digest().to_le_bytes());
+            self.block.reset();
+            self.in_block = 0;
+        }
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The checksum of `bytes`, its blocks hashed in parallel.
+fn checksum(bytes: &[u8]) -> u64 {
+    let digests: Vec<u64> = bytes.par_chunks(CHECKSUM_BLOCK).map(xxh3_64).collect();
+    let mut all = Xxh3::new();
+    for d in digests {
+        all.update(&d.to_le_bytes());
+    }
+    all.digest()
+}
+
+/// Opens a `.grail` file: the graph and its condensation, their arrays mapped from the file.
+pub fn open(path: &Path) -> Result<(LoadedGraph, Condensation)> {
+    let shown = path.display();
+    if cfg!(target_endian = "big") {
+        bail!("{shown}: .grail files are little-endian and this machine is not");
+    }
+    let file = File::open(path).with_context(|| format!("cannot read {shown}"))?;
+    let file_bytes = file.metadata().with_context(|| format!("reading metadata of {shown}"))?.len();
+    // SAFETY: the map is read-only; like every program that maps files, this one assumes nobody
+    // truncates or rewrites the file while it is open (grail itself replaces files by renaming).
+    let map = unsafe { MmapOptions::new().populate().map(&file) }.with_context(|| format!("cannot map {shown}"))?;
+    let map = Arc::new(map);
+    let (graph, names, condensation) = decode(&map, file_bytes).map_err(|why| anyhow::anyhow!("{shown}: {why}"))?;
+    let loaded = LoadedGraph { graph, names, format: Format::Grail, path: path.to_path_buf() };
+    Ok((loaded, condensation))
+}
+
+/// Why a file is not a valid `.grail` file, in words.
+type Why = String;
+
+fn corrupt(what: impl std::fmt::Display) -> Why {
+    format!("corrupt .grail file ({what})")
+}
+
+fn decode(map: &Arc<Mmap>, file_bytes: u64) -> Result<(Arc<Graph>, VertexNames, Condensation), Why> {
+    if map.len() < MAGIC.len() || &map[..MAGIC.len()] != MAGIC {
+        return Err(format!("not a .grail graph file (it does not start with {:?})", "GRAILGRF"));
+    }
+    if (map.len() as u64) < HEADER_BYTES + CHECKSUM_BYTES {
+        return Err(corrupt("truncated inside the header"));
+    }
+    let header = Header::from_bytes(&map[..HEADER_BYTES as usize]);
+    if header.version != FORMAT_VERSION {
+        return Err(format!(".grail format version {}; this build reads version {FORMAT_VERSION}", header.version));
+    }
+    check_header(&header)?;
+    let (starts, expected) = header.layout().ok_or_else(|| corrupt("impossible sizes in the header"))?;
+    if expected != file_bytes || map.len() as u64 != file_bytes {
+        let what = if file_bytes < expected { "truncated" } else { "trailing bytes" };
+        return Err(corrupt(format!("{what}: the header implies {expected} bytes, the file has {file_bytes}")));
+    }
+    let body = &map[..map.len() - CHECKSUM_BYTES as usize];
+    let stored = u64::from_le_bytes(map[body.len()..].try_into().expect("8 bytes"));
+    if checksum(body) != stored {
+        return Err(corrupt("checksum mismatch: the file was changed or damaged after it was written"));
+    }
+    let mut sections = Sections { map, list: header.sections().into_iter().zip(starts) };
+    let graph = graph_of(sections.csr("children")?, sections.csr("parents")?, header.n)?;
+    let (graph, component, dag) = if header.is_dag() {
+        let graph = Arc::new(graph);
+        (Arc::clone(&graph), None, graph)
+    } else {
+        let component = sections.u32s()?.to_vec();
+        let dag = graph_of(sections.csr("DAG children")?, sections.csr("DAG parents")?, header.c)?;
+        (Arc::new(graph), Some(component), Arc::new(dag))
+    };
+    let levels = sections.u32s()?.to_vec();
+    check_levels(&dag, &levels)?;
+    let names = match header.names {
+        NAMES_DENSE => VertexNames::Dense,
+        NAMES_OFFSET => VertexNames::Offset(header.base),
+        _ => {
+            let original = sections.u64s()?.to_vec();
+            let names = VertexNames::remapped(original);
+            if let VertexNames::Remapped { lookup, .. } = &names
+                && lookup.len() as u64 != header.n
+            {
+                return Err(corrupt("a vertex id is given to two vertices"));
+            }
+            names
+        }
+    };
+    let n = header.n as usize;
+    let (component, sizes) = match component {
+        None => ((0..n as u32).collect(), vec![1; n]),
+        Some(component) => {
+            let mut sizes = vec![0u32; header.c as usize];
+            for &c in &component {
+                let size = sizes.get_mut(c as usize).ok_or_else(|| corrupt(format!("component {c} out of range")))?;
+                *size += 1;
+            }
+            if sizes.contains(&0) {
+                return Err(corrupt("an empty component"));
+            }
+            (component, sizes)
+        }
+    };
+    Ok((graph, names, Condensation { dag, component, sizes, levels }))
+}
+
+/// The sections of a mapped file, taken in file order.
+struct Sections<'a, I: Iterator<Item = ((&'static str, u64, u64), u64)>> {
+    map: &'a Arc<Mmap>,
+    list: I,
+}
+
+impl<I: Iterator<Item = ((&'static str, u64, u64), u64)>> Sections<'_, I> {
+    fn slab<T: bytemuck::Pod>(&mut self) -> Result<Slab<T>, Why> {
+        let ((name, _, count), start) = self.list.next().expect("one start per section");
+        Slab::mapped(self.map, start as usize, count as usize).ok_or_else(|| corrupt(format!("{name} misplaced")))
+    }
+
+    fn u32s(&mut self) -> Result<Slab<u32>, Why> {
+        self.slab()
+    }
+
+    fn u64s(&mut self) -> Result<Slab<u64>, Why> {
+        self.slab()
+    }
+
+    fn csr(&mut self, what: &str) -> Result<Csr, Why> {
+        let offsets = self.u64s()?;
+        let targets = self.u32s()?;
+        Csr::from_slabs(offsets, targets).map_err(|e| corrupt(format!("{what}: {e}")))
+    }
+}
+
+/// What the header must say before any size is computed from it.
+fn check_header(h: &Header) -> Result<(), Why> {
+    let max = u64::from(u32::MAX);
+    if h.n > max || h.c > h.n {
+        return Err(corrupt(format!("{} vertices and {} components", h.n, h.c)));
+    }
+    if h.is_dag() && (h.c != h.n || h.d != h.m) {
+        return Err(corrupt("a DAG whose condensation differs from it"));
+    }
+    if h.flags & !FLAG_DAG != 0 || h.names > NAMES_REMAPPED {
+        return Err(corrupt(format!("unknown flags {:#x} or names kind {}", h.flags, h.names)));
+    }
+    Ok(())
+}
+
+fn graph_of(children: Csr, parents: Csr, n: u64) -> Result<Graph, Why> {
+    if children.num_vertices() as u64 != n {
+        return Err(corrupt("a graph with the wrong vertex count"));
+    }
+    Graph::from_both(children, parents).map_err(|e| corrupt(e.to_string()))
+}
+
+/// Levels in range and increasing along every edge of the DAG: that proves it acyclic, which the
+/// labelers rely on.
+fn check_levels(dag: &Graph, levels: &[u32]) -> Result<(), Why> {
+    let c = dag.num_vertices();
+    if levels.len() != c || levels.par_iter().any(|&l| l as usize >= c.max(1)) {
+        return Err(corrupt("levels out of range"));
+    }
+    let bad = (0..c as u32).into_par_iter().with_min_len(1024).find_any(|&u| {
+        let lu = levels[u as usize];
+        dag.children(u).iter().any(|&v| levels[v as usize] <= lu)
+    });
+    match bad {
+        Some(u) => Err(corrupt(format!("levels do not increase along the edges of vertex {u}: not a DAG"))),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,508 @@
+//! Parallel reading: the file's head (format, header) read on one thread, its body cut into blocks
+//! of whole lines and parsed on every core ([`chunk_parse`]), the blocks' results assembled into a
+//! graph in file order.
+//!
+//! A file is read by one producer thread in blocks of about [`BLOCK`] bytes (gunzipping on the way
+//! when it is gzip), so inflating overlaps parsing and memory holds a few blocks, never the text.
+//! Anything doubtful (a chunk that does not parse, chunks that do not fit together, a read error)
+//! returns `None`: the caller then runs the format's sequential reader, which words the error
+//! exactly (file and absolute line) or, if the doubt was unfounded, reads the graph itself.
+
+use super::chunk_parse::{self, CountedSpec, GraChunk, PairsChunk};
+use super::numbering::{self, Numbering};
+use super::scan::{Ctx, Lines};
+use super::sniff::sniff_prefix;
+use super::{Format, counted_body::CountedBody, edge_list, gra, header, matrix_market, weighted};
+use crate::graph::{Csr, Graph, VertexNames};
+use rayon::prelude::*;
+use std::io::{self, Read};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
+use std::sync::{Mutex, PoisonError};
+
+/// Bytes per block: big enough that a block's bookkeeping is noise, small enough that inflating
+/// and parsing overlap early and every core gets many blocks.
+pub const BLOCK: usize = 1 << 20;
+
+/// What the head of the file said the body is.
+#[derive(Clone, Copy, Debug)]
+enum Plan {
+    Gra { n: u64 },
+    Counted { spec: CountedSpec, count: u64, names: Option<u64> },
+    EdgeList { declared: Option<u64> },
+}
+
+/// One block's parse.
+enum Parsed {
+    Gra(GraChunk),
+    Pairs(PairsChunk),
+}
+
+/// What reading the head of a file gave.
+enum Head {
+    /// The prefix ends before the format or the header is known.
+    NeedMore,
+    /// The head is wrong: the sequential reader will say how.
+    Fail,
+    Ready {
+        format: Format,
+        plan: Plan,
+        body_start: usize,
+    },
+}
+
+/// Reads the format and the header from `prefix` (whole lines; `whole` when it is the whole file).
+fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
+    let Some(format) = asked.or_else(|| sniff_prefix(prefix, whole)) else {
+        return Head::NeedMore;
+    };
+    // Messages are never shown from here (the sequential reader words them), so no file name.
+    let ctx = Ctx { source: "" };
+    let mut lines = Lines::new(prefix);
+    let counted = |body: CountedBody<'static>, names| Plan::Counted {
+        spec: CountedSpec {
+            n: body.n as u64,
+            base: body.base,
+            both_directions: body.both_directions,
+            comment_markers: body.comment_markers,
+        },
+        count: body.count,
+        names,
+    };
+    let plan = match format {
+        Format::Gra => gra::read_vertex_count(&mut lines, ctx).map(|n| Plan::Gra { n: n as u64 }),
+        Format::MatrixMarket => matrix_market::read_header(&mut lines, ctx).map(|b| counted(b, Some(1))),
+        Format::Weighted => weighted::read_header(&mut lines, ctx).map(|b| counted(b, None)),
+        Format::Header => header::read_header(&mut lines, ctx).map(|b| counted(b, None)),
+        Format::Grail => return Head::Fail,
+        Format::EdgeList => {
+            if !whole && prefix.iter().all(u8::is_ascii_whitespace) {
+                return Head::NeedMore;
+            }
+            Ok(Plan::EdgeList { declared: edge_list::declared_vertex_count(prefix) })
+        }
+    };
+    match plan {
+        Ok(plan) => Head::Ready { format, plan, body_start: lines.position(prefix) },
+        Err(_) if whole => Head::Fail,
+        Err(_) => Head::NeedMore,
+    }
+}
+
+fn parse_block(plan: Plan, bytes: &[u8]) -> Option<Parsed> {
+    match plan {
+        Plan::Gra { n } => chunk_parse::gra(bytes, n).map(Parsed::Gra),
+        Plan::Counted { spec, .. } => chunk_parse::counted(bytes, spec).map(Parsed::Pairs),
+        Plan::EdgeList { .. } => chunk_parse::edge_list(bytes).map(Parsed::Pairs),
+    }
+}
+
+/// Parses in-memory text; `None` when the sequential reader must have its say.
+pub fn parse(bytes: &[u8], asked: Option<Format>) -> Option<(Graph, VertexNames, Format)> {
+    parse_in_blocks(bytes, asked, BLOCK)
+}
+
+/// [`parse`] with blocks of about `block` bytes (tests cut tiny texts into many blocks).
+fn parse_in_blocks(bytes: &[u8], asked: Option<Format>, block: usize) -> Option<(Graph, VertexNames, Format)> {
+    let Head::Ready { format, plan, body_start } = head(bytes, true, asked) else {
+        return None;
+    };
+    let parsed: Vec<Parsed> = line_blocks(&bytes[body_start..], block)
+        .into_par_iter()
+        .map(|b| parse_block(plan, b))
+        .collect::<Option<_>>()?;
+    let (graph, names) = assemble(plan, parsed)?;
+    Some((graph, names, format))
+}
+
+/// Cuts text into blocks of whole lines of about `block` bytes.
+fn line_blocks(mut text: &[u8], block: usize) -> Vec<&[u8]> {
+    let mut blocks = Vec::with_capacity(text.len() / block + 1);
+    while text.len() > block {
+        let cut = memchr::memchr(b'\n', &text[block..]).map_or(text.len(), |i| block + i + 1);
+        let (block, rest) = text.split_at(cut);
+        blocks.push(block);
+        text = rest;
+    }
+    blocks.push(text);
+    blocks
+}
+
+/// Parses a stream (a file, or a gunzipping reader over one) while it is read: one producer thread
+/// reads blocks, every thread of the rayon pool's size parses them. `None` on any doubt or read
+/// error (the caller re-reads the file sequentially, which words the problem).
+pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) -> Option<(Graph, VertexNames, Format)> {
+    let threads = rayon::current_num_threads().max(1);
+    std::thread::scope(|scope| {
+        let (full_tx, full_rx) = sync_channel::<io::Result<Vec<u8>>>(2 * threads);
+        let (free_tx, free_rx) = channel::<Vec<u8>>();
+        scope.spawn(move || produce(source, full_tx, free_rx));
+        let mut prefix = Vec::new();
+        let mut whole = false;
+        // The head is read again from the start when it needed more; waiting until the prefix has
+        // doubled keeps that linear in the file's size.
+        let mut next_try = 0;
+        let (format, plan, body) = loop {
+            match full_rx.recv() {
+                Ok(Ok(block)) => {
+                    prefix.extend_from_slice(&block);
+                    let _ = free_tx.send(block);
+                }
+                Ok(Err(_)) => return None,
+                Err(_) => whole = true,
+            }
+            // A head that needs more than a few blocks is one whose format is only known by counting
+            // every line (a header file): wait for the end rather than count again and again.
+            if !whole && (prefix.len() < next_try || prefix.len() > 8 * BLOCK) {
+                continue;
+            }
+            next_try = 2 * prefix.len();
+            match head(&prefix, whole, asked) {
+                // The whole file is in memory already: parse it there, with the format just found.
+                Head::Ready { format, .. } if whole => return parse_in_blocks(&prefix, Some(format), BLOCK),
+                Head::Ready { format, plan, body_start } => break (format, plan, prefix.split_off(body_start)),
+                Head::NeedMore if !whole => continue,
+                Head::NeedMore | Head::Fail => return None,
+            }
+        };
+        drop(prefix);
+        // The head's blocks are usually one; when sniffing needed many lines (a header file is
+        // only known by counting all of them), cut them up again so every thread gets some.
+        let first = if body.len() > 2 * BLOCK {
+            line_blocks(&body, BLOCK).into_iter().map(<[u8]>::to_vec).collect()
+        } else {
+            vec![body]
+        };
+        let feed = Mutex::new(Feed { first: first.into(), blocks: Some(full_rx), next: 0 });
+        let results = Mutex::new(Vec::new());
+        let failed = AtomicBool::new(false);
+        let work = || {
+            while !failed.load(Relaxed) {
+                let Some((index, block)) = feed.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+                    return;
+                };
+                match block.ok().and_then(|b| parse_block(plan, &b).map(|p| (p, b))) {
+                    Some((parsed, block)) => {
+                        results.lock().unwrap_or_else(PoisonError::into_inner).push((index, parsed));
+                        let _ = free_tx.send(block);
+                    }
+                    None => {
+                        failed.store(true, Relaxed);
+                        // Hanging up stops the producer.
+                        feed.lock().unwrap_or_else(PoisonError::into_inner).blocks = None;
+                    }
+                }
+            }
+        };
+        std::thread::scope(|workers| {
+            for _ in 1..threads {
+                workers.spawn(work);
+            }
+            work();
+        });
+        if failed.load(Relaxed) {
+            return None;
+        }
+        let mut results = results.into_inner().unwrap_or_else(PoisonError::into_inner);
+        results.sort_unstable_by_key(|&(index, _)| index);
+        let (graph, names) = assemble(plan, results.into_iter().map(|(_, p)| p).collect())?;
+        Some((graph, names, format))
+    })
+}
+
+/// Where workers take their next block: the rest of the head's block first, then the producer's.
+struct Feed {
+    first: std::collections::VecDeque<Vec<u8>>,
+    blocks: Option<Receiver<io::Result<Vec<u8>>>>,
+    next: usize,
+}
+
+impl Feed {
+    /// The next block with its index in file order; None at the end (or after a hang-up).
+    fn take(&mut self) -> Option<(usize, io::Result<Vec<u8>>)> {
+        let block = match self.first.pop_front() {
+            Some(first) => Ok(first),
+            None => self.blocks.as_ref()?.recv().ok()?,
+        };
+        self.next += 1;
+        Some((self.next - 1, block))
+    }
+}
+
+/// Reads `source` into blocks that end at a line end (a line longer than a block makes a longer
+/// block), reusing the buffers the workers hand back.
+fn produce(mut source: Box<dyn Read + Send + '_>, full: SyncSender<io::Result<Vec<u8>>>, free: Receiver<Vec<u8>>) {
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let mut block = free.try_recv().unwrap_or_default();
+        block.clear();
+        block.append(&mut carry);
+        let end = loop {
+            match fill(&mut source, &mut block, BLOCK) {
+                Err(e) => {
+                    let _ = full.send(Err(e));
+                    return;
+                }
+                Ok(true) => break None,
+                Ok(false) => {
+                    if let Some(last) = memchr::memrchr(b'\n', &block) {
+                        break Some(last + 1);
+                    }
+                }
+            }
+        };
+        if let Some(cut) = end {
+            carry.extend_from_slice(&block[cut..]);
+            block.truncate(cut);
+        }
+        if !block.is_empty() && full.send(Ok(block)).is_err() {
+            return;
+        }
+        if end.is_none() {
+            return;
+        }
+    }
+}
+
+/// Appends up to `want` bytes; returns whether the source ended.
+fn fill(source: &mut dyn Read, block: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+    let start = block.len();
+    block.resize(start + want, 0);
+    let mut filled = start;
+    while filled < start + want {
+        match source.read(&mut block[filled..]) {
+            Ok(0) => {
+                block.truncate(filled);
+                return Ok(true);
+            }
+            Ok(k) => filled += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(false)
+}
+
+/// Puts the blocks together (checking what no block could check alone).
+fn assemble(plan: Plan, parsed: Vec<Parsed>) -> Option<(Graph, VertexNames)> {
+    match plan {
+        Plan::Gra { n } => {
+            let chunks = parsed.into_iter().map(|p| if let Parsed::Gra(c) = p { Some(c) } else { None });
+            Some((assemble_gra(n, chunks.collect::<Option<_>>()?)?, VertexNames::Dense))
+        }
+        Plan::Counted { spec, count, names } => {
+            let chunks = pairs(parsed)?;
+            if chunks.iter().map(|c| c.lines).sum::<u64>() != count {
+                return None;
+            }
+            let graph = graph_of_pairs(spec.n as usize, chunks)?;
+            Some((graph, names.map_or(VertexNames::Dense, VertexNames::Offset)))
+        }
+        Plan::EdgeList { declared } => assemble_edge_list(declared, pairs(parsed)?),
+    }
+}
+
+fn pairs(parsed: Vec<Parsed>) -> Option<Vec<PairsChunk>> {
+    parsed.into_iter().map(|p| if let Parsed::Pairs(c) = p { Some(c) } else { None }).collect()
+}
+
+/// `.gra`: the vertex lines of consecutive chunks must continue each other and number exactly n;
+/// the children lists are already clean, so the CSR is their concatenation.
+fn assemble_gra(n: u64, chunks: Vec<GraChunk>) -> Option<Graph> {
+    let (mut next, mut ended) = (0u64, false);
+    for c in &chunks {
+        if c.vertices > 0 {
+            if ended || c.first != Some(next) {
+                return None;
+            }
+            next += c.vertices;
+        }
+        if c.tail {
+            ended = true;
+            if next != n {
+                return None;
+            }
+        }
+    }
+    if next != n {
+        return None;
+    }
+    let mut offsets = Vec::with_capacity(n as usize + 1);
+    offsets.push(0u64);
+    let mut sum = 0u64;
+    for d in chunks.iter().flat_map(|c| &c.degrees) {
+        sum += u64::from(*d);
+        offsets.push(sum);
+    }
+    let mut targets = vec![0u32; sum as usize];
+    let mut pieces = Vec::with_capacity(chunks.len());
+    let mut rest = &mut targets[..];
+    for c in chunks {
+        let (head, tail) = rest.split_at_mut(c.targets.len());
+        pieces.push((head, c.targets));
+        rest = tail;
+    }
+    pieces.into_par_iter().for_each(|(to, from)| to.copy_from_slice(&from));
+    crate::system::return_freed_memory();
+    Some(Graph::from_clean_children(Csr::from_trusted(offsets, targets)))
+}
+
+/// The graph of the chunks' narrow pairs: children first, then the pairs are freed (and handed
+/// back to the OS) before the parents are built, so pairs and parents never coexist.
+fn graph_of_pairs(n: usize, chunks: Vec<PairsChunk>) -> Option<Graph> {
+    let slices: Vec<&[(u32, u32)]> = chunks.iter().map(|c| &c.narrow[..]).collect();
+    let children = Csr::children_of_edges(n, &slices).ok()?;
+    drop(slices);
+    drop(chunks);
+    crate::system::return_freed_memory();
+    Some(Graph::from_clean_children(children))
+}
+
+/// Edge lists: the numbering rule over all chunks, then the CSR from the chunks' pairs.
+fn assemble_edge_list(declared: Option<u64>, chunks: Vec<PairsChunk>) -> Option<(Graph, VertexNames)> {
+    let pairs: u64 = chunks.iter().map(|c| c.lines).sum();
+    if pairs == 0 {
+        return None;
+    }
+    let max = chunks.iter().map(|c| c.max_id).max().unwrap_or(0);
+    match numbering::choose_by(max, pairs as usize, declared, |span| count_distinct(&chunks, span)) {
+        Numbering::Dense(n) => {
+            // Dense ids are below n <= u32::MAX, so every chunk kept its narrow pairs.
+            Some((graph_of_pairs(n, chunks)?, VertexNames::Dense))
+        }
+        Numbering::Remapped => {
+            // First appearance is a sequential notion: renumber in file order.
+            let all: Vec<(u64, u64)> = chunks
+                .iter()
+                .flat_map(|c| c.narrow.iter().map(|&(s, d)| (u64::from(s), u64::from(d))).chain(c.wide.iter().copied()))
+                .collect();
+            drop(chunks);
+            let renumbered = numbering::remap(&all, u64::from(u32::MAX)).ok()?;
+            drop(all);
+            Some((Graph::from_edges(renumbered.n, &renumbered.edges).ok()?, renumbered.names))
+        }
+    }
+}
+
+/// Distinct ids below `span` over all chunks (a shared bitmap, filled in parallel).
+fn count_distinct(chunks: &[PairsChunk], span: usize) -> usize {
+    let seen: Vec<AtomicU64> = (0..span.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+    let mark = |id: u64| {
+        if let Some(word) = seen.get((id / 64) as usize) {
+            word.fetch_or(1 << (id % 64), Relaxed);
+        }
+    };
+    chunks.par_iter().for_each(|c| {
+        for &(s, d) in &c.narrow {
+            mark(u64::from(s));
+            mark(u64::from(d));
+        }
+        for &(s, d) in &c.wide {
+            mark(s);
+            mark(d);
+        }
+    });
+    seen.iter().map(|w| w.load(Relaxed).count_ones() as usize).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text made of what the readers care about, in lines of every format.
+    fn text() -> impl Strategy<Value = Vec<u8>> {
+        let token = prop_oneof![
+            4 => "[0-9]{1,2}",
+            1 => Just("4294967296".to_string()),
+            1 => "[:#% \t\r]",
+            1 => Just("x".to_string()),
+        ];
+        let line = prop::collection::vec(token, 0..5).prop_map(|t| t.join(" "));
+        let head = prop_oneof![
+            Just(String::new()),
+            Just("graph_for_greach\n".to_string()),
+            "[0-9]{1,2}\n",
+            "[0-9]{1,2} [0-9]{1,2}\n",
+            "[0-9]{1,2} [0-9]{1,2} (directed|undirected)\n",
+            Just("%%MatrixMarket matrix coordinate pattern general\n".to_string()),
+        ];
+        (head, prop::collection::vec(line, 0..30)).prop_map(|(h, lines)| (h + &lines.join("\n")).into_bytes())
+    }
+
+    /// `.gra` text that is mostly valid, so that the parallel path gets past its first line often.
+    fn gra_text() -> impl Strategy<Value = Vec<u8>> {
+        (1usize..40, prop::collection::vec(prop::collection::vec(0u32..45, 0..6), 0..45), any::<bool>()).prop_map(
+            |(n, lists, trailing_blank)| {
+                let mut t = format!("graph_for_greach\n{n}\n");
+                for (u, list) in lists.iter().enumerate().take(n + 1) {
+                    let l: Vec<String> = list.iter().map(u32::to_string).collect();
+                    t += &format!("{u}: {} #\n", l.join(" "));
+                }
+                if trailing_blank {
+                    t += "\n  \n";
+                }
+                t.into_bytes()
+            },
+        )
+    }
+
+    fn same_as_sequential(bytes: &[u8], block: usize) -> Result<(), TestCaseError> {
+        for format in [
+            None,
+            Some(Format::Gra),
+            Some(Format::EdgeList),
+            Some(Format::MatrixMarket),
+            Some(Format::Weighted),
+            Some(Format::Header),
+        ] {
+            let sequential = super::super::parse_sequentially(bytes, "t", format).ok();
+            if let Some(parallel) = parse_in_blocks(bytes, format, block) {
+                // What the parallel path accepts, the reference accepts, as the same graph.
+                prop_assert_eq!(
+                    Some(&parallel),
+                    sequential.as_ref(),
+                    "{:?} {:?}",
+                    format,
+                    String::from_utf8_lossy(bytes)
+                );
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn parallel_parsing_accepts_only_what_the_sequential_readers_accept(bytes in text(), block in 1usize..40) {
+            same_as_sequential(&bytes, block)?;
+        }
+
+        #[test]
+        fn parallel_gra_parsing_agrees_across_block_sizes(bytes in gra_text(), block in 1usize..60) {
+            same_as_sequential(&bytes, block)?;
+            let whole = super::super::parse_sequentially(&bytes, "t", None).ok();
+            if whole.is_some() {
+                prop_assert!(parse_in_blocks(&bytes, None, block).is_some(), "a valid file must not need the fallback");
+            }
+        }
+    }
+
+    #[test]
+    fn line_blocks_cut_after_newlines_only() {
+        let text: Vec<u8> = (0..300_000u32).flat_map(|i| format!("{i} {}\n", i + 1).into_bytes()).collect();
+        let blocks = line_blocks(&text, BLOCK);
+        assert!(blocks.len() > 1);
+        assert_eq!(blocks.concat(), text);
+        assert!(blocks.iter().all(|b| b.ends_with(b"\n")));
+    }
+
+    #[test]
+    fn a_stream_reads_as_the_same_graph_as_memory() {
+        let text: Vec<u8> = (0..200_000u32).flat_map(|i| format!("{i} {}\n", (i * 7) % 200_000).into_bytes()).collect();
+        let in_memory = parse(&text, None).unwrap();
+        let streamed = parse_stream(Box::new(&text[..]), None).unwrap();
+        assert_eq!(in_memory.0, streamed.0);
+        assert_eq!((in_memory.1, in_memory.2), (streamed.1, streamed.2));
+    }
+}
