@@ -1,0 +1,76 @@
+//! Runs an exact engine where its name says: a CPU engine on the current rayon pool, a GPU engine
+//! on the device, or an error with the probe's reason when there is none (never a silent CPU run).
+//! Above both `exact` and `gpu`, like `backend`, so neither knows the other.
+
+use crate::exact::bfs::{self, BfsResult, Direction};
+use crate::exact::closure::{self, PhaseClock};
+use crate::exact::{BfsEngine, BitMatrix, ClosureMethod};
+use crate::graph::Graph;
+use anyhow::{Result, anyhow};
+use std::time::Instant;
+
+/// One BFS run: its result, the seconds it searched, and where it ran.
+pub struct BfsRun {
+    pub engine: BfsEngine,
+    pub result: BfsResult,
+    /// The search itself (for the GPU: from the first kernel to the levels back on the host).
+    pub seconds: f64,
+    /// Copying the graph to the device (0 on the CPU).
+    pub upload_seconds: f64,
+    /// `cpu` or the GPU's name.
+    pub device: String,
+}
+
+/// The GPU, or why a GPU engine cannot run here.
+fn gpu_for(what: &str) -> Result<&'static crate::gpu::Gpu> {
+    if let Err(reason) = crate::gpu::availability() {
+        return Err(anyhow!("{what} needs an NVIDIA GPU: {reason}"));
+    }
+    crate::gpu::shared().map_err(|e| anyhow!("{what} needs an NVIDIA GPU: {e:#}"))
+}
+
+/// Whether GPU engines can run here, and if not why (for `--compare` and the explorer).
+pub fn gpu_reason() -> Option<String> {
+    crate::gpu::availability().as_ref().err().cloned()
+}
+
+/// BFS from `src` with `engine`.
+pub fn run_bfs(graph: &Graph, src: u32, engine: BfsEngine) -> Result<BfsRun> {
+    anyhow::ensure!((src as usize) < graph.num_vertices(), "source {src} is not a vertex of the graph");
+    if engine.is_gpu() {
+        let gpu = gpu_for(engine.name())?;
+        let run = crate::gpu::exact_bfs::bfs(gpu, graph, src, engine)?;
+        let levels = bfs::frontier_sizes(&run.levels).len();
+        let result = BfsResult { levels: run.levels, directions: vec![Direction::Device; levels] };
+        return Ok(BfsRun {
+            engine,
+            result,
+            seconds: run.seconds,
+            upload_seconds: run.upload_seconds,
+            device: gpu.info.name.clone(),
+        });
+    }
+    let clock = Instant::now();
+    let result = bfs::bfs(graph, src, engine == BfsEngine::Cpu);
+    Ok(BfsRun { engine, result, seconds: clock.elapsed().as_secs_f64(), upload_seconds: 0.0, device: "cpu".into() })
+}
+
+/// One closure run: the reflexive closure of the DAG, its phases, and where it ran.
+pub struct ClosureRun {
+    pub method: ClosureMethod,
+    pub matrix: BitMatrix,
+    pub clock: PhaseClock,
+    pub device: String,
+}
+
+/// The closure of a condensation's DAG with `method` (memory checked first, on host and device).
+pub fn run_closure(dag: &Graph, method: ClosureMethod) -> Result<ClosureRun> {
+    let mut clock = PhaseClock::default();
+    if method.is_gpu() {
+        let gpu = gpu_for(method.name())?;
+        let matrix = crate::gpu::exact_closure::closure(gpu, dag, method, &mut clock)?;
+        return Ok(ClosureRun { method, matrix, clock, device: gpu.info.name.clone() });
+    }
+    let matrix = closure::cpu_closure(dag, method, &mut clock)?;
+    Ok(ClosureRun { method, matrix, clock, device: "cpu".into() })
+}
