@@ -3,7 +3,8 @@
 //! Above both `exact` and `gpu`, like `backend`, so neither knows the other.
 
 use crate::exact::bfs::{self, BfsResult, Direction};
-use crate::exact::closure::{self, PhaseClock};
+use crate::exact::closure;
+use crate::exact::phases::PhaseClock;
 use crate::exact::{BfsEngine, BitMatrix, ClosureMethod};
 use crate::graph::Graph;
 use anyhow::{Result, anyhow};

@@ -97,7 +97,11 @@ pub fn run(args: BfsArgs) -> Result<()> {
         && let Some(reason) = gpu_reason()
     {
         engines.retain(|e| !e.is_gpu());
-        skipped = BfsEngine::ALL.iter().filter(|e| e.is_gpu()).map(|&engine| Skipped { engine, reason: reason.clone() }).collect();
+        skipped = BfsEngine::ALL
+            .iter()
+            .filter(|e| e.is_gpu())
+            .map(|&engine| Skipped { engine, reason: reason.clone() })
+            .collect();
     }
     let mut rows: Vec<EngineRow> = Vec::new();
     let mut first: Option<BfsRun> = None;

@@ -4,8 +4,9 @@
 
 use super::common::table;
 use super::output::{Output, Report};
-use crate::exact::closure::{PhaseTime, memory_need, pairs};
 use crate::exact::ClosureMethod;
+use crate::exact::closure::{memory_need, pairs};
+use crate::exact::phases::PhaseTime;
 use crate::exact_run::{gpu_reason, run_closure};
 use crate::format::{bytes, duration, thousands};
 use crate::graph::generators::random_dag;
@@ -17,10 +18,12 @@ use serde::Serialize;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:\n  grail closure graph.gra\n  grail closure graph.gra --method gpu-bit-parallel --json\n  \
+#[command(
+    after_help = "Examples:\n  grail closure graph.gra\n  grail closure graph.gra --method gpu-bit-parallel --json\n  \
                         grail closure graph.gra --out pairs.txt\n  \
                         grail closure --bench --sizes 1000,5000,10000,20000 --probabilities 0.001,0.1\n  \
-                        grail closure --bench --sizes 2000 --graphs a.gra b.gra --methods bit-parallel,gpu-bit-parallel")]
+                        grail closure --bench --sizes 2000 --graphs a.gra b.gra --methods bit-parallel,gpu-bit-parallel"
+)]
 pub struct ClosureArgs {
     /// Graph file (any format `grail info` reads); not needed with --bench.
     #[arg(value_name = "GRAPH", required_unless_present = "bench")]
@@ -178,6 +181,39 @@ struct BenchReport {
     skipped: Vec<String>,
 }
 
+/// A graph of the benchmark.
+enum BenchGraph {
+    /// Each forward pair of a random order an edge with probability `p`.
+    RandomDag {
+        n: usize,
+        p: f64,
+    },
+    File(PathBuf),
+}
+
+impl BenchGraph {
+    /// Its name in the table, the key methods over budget are skipped by, and the graph.
+    fn open(&self, seed: u64) -> Result<(String, String, Workspace)> {
+        match self {
+            &BenchGraph::RandomDag { n, p } => {
+                let g = random_dag(n, p * (n as f64 - 1.0) / 2.0, seed)?;
+                let name = format!("dag n={n} p={p}");
+                let loaded = crate::graph::LoadedGraph {
+                    graph: std::sync::Arc::new(g),
+                    names: crate::graph::VertexNames::default(),
+                    format: Format::Gra,
+                    path: PathBuf::from(&name),
+                };
+                Ok((name, format!("p={p}"), Workspace::from_loaded(loaded, 0.0)))
+            }
+            BenchGraph::File(path) => {
+                let name = path.display().to_string();
+                Ok((name.clone(), name, Workspace::open(path, None)?))
+            }
+        }
+    }
+}
+
 /// Phases that only move or prepare data, not close it.
 fn is_overhead(phase: &str) -> bool {
     matches!(phase, "adjacency" | "upload" | "download" | "heights")
@@ -194,46 +230,21 @@ fn bench(args: &ClosureArgs) -> Result<()> {
         }
         methods.retain(|m| !m.is_gpu());
     }
-    let mut graphs: Vec<(String, Workspace)> = Vec::new();
-    for path in &args.graphs {
-        graphs.push((path.display().to_string(), Workspace::open(path, None)?));
-    }
-    let mut rows = Vec::new();
-    // Methods over budget, per probability (data sets: their own key).
-    let mut over: Vec<(ClosureMethod, String)> = Vec::new();
-    let mut jobs: Vec<(String, String, Box<dyn Fn() -> Result<Workspace>>)> = Vec::new();
+    let mut jobs: Vec<BenchGraph> = Vec::new();
     for &p in &args.probabilities {
         if !(0.0..=1.0).contains(&p) {
             bail!("an edge probability is between 0 and 1, not {p}");
         }
         let mut sizes = args.sizes.clone();
         sizes.sort_unstable();
-        for n in sizes {
-            let seed = args.seed;
-            let make = move || -> Result<Workspace> {
-                let g = random_dag(n, p * (n as f64 - 1.0) / 2.0, seed)?;
-                let loaded = crate::graph::LoadedGraph {
-                    graph: std::sync::Arc::new(g),
-                    names: crate::graph::VertexNames::default(),
-                    format: Format::Gra,
-                    path: PathBuf::from(format!("random-dag:n={n},p={p}")),
-                };
-                Ok(Workspace::from_loaded(loaded, 0.0))
-            };
-            jobs.push((format!("dag n={n} p={p}"), format!("p={p}"), Box::new(make)));
-        }
+        jobs.extend(sizes.into_iter().map(|n| BenchGraph::RandomDag { n, p }));
     }
-    for (name, ws) in graphs {
-        let key = name.clone();
-        let cell = std::cell::RefCell::new(Some(ws));
-        jobs.push((
-            name,
-            key,
-            Box::new(move || cell.borrow_mut().take().context("each data set is benchmarked once")),
-        ));
-    }
-    for (name, key, make) in jobs {
-        let ws = make()?;
+    jobs.extend(args.graphs.iter().cloned().map(BenchGraph::File));
+    let mut rows = Vec::new();
+    // Methods over budget, per probability (data sets: their own key).
+    let mut over: Vec<(ClosureMethod, String)> = Vec::new();
+    for job in jobs {
+        let (name, key, ws) = job.open(args.seed)?;
         let dag = ws.dag();
         let mut first_pairs = None;
         for &method in &methods {
@@ -261,7 +272,11 @@ fn bench(args: &ClosureArgs) -> Result<()> {
             let agrees = *first_pairs.get_or_insert(pairs) == pairs;
             if seconds > args.budget {
                 over.push((method, key.clone()));
-                skipped.push(format!("{} on larger graphs than {name}: {} is over the budget", method.name(), duration(seconds)));
+                skipped.push(format!(
+                    "{} on larger graphs than {name}: {} is over the budget",
+                    method.name(),
+                    duration(seconds)
+                ));
             }
             if args.output.human() {
                 eprintln!("{name}: {} {}", method.name(), duration(seconds));

@@ -91,14 +91,15 @@ pub fn bfs(graph: &Graph, src: u32, optimise: bool) -> BfsResult {
     while !frontier.is_empty() {
         let frontier_edges: u64 = frontier.par_iter().map(|&v| graph.children(v).len() as u64).sum();
         if optimise {
-            bottom_up = if bottom_up {
-                frontier.len() as u64 >= n as u64 / BETA
-            } else {
-                frontier_edges > unexplored / ALPHA
-            };
+            bottom_up =
+                if bottom_up { frontier.len() as u64 >= n as u64 / BETA } else { frontier_edges > unexplored / ALPHA };
         }
         unexplored = unexplored.saturating_sub(frontier_edges);
-        frontier = if bottom_up { bottom_up_step(graph, &levels, level) } else { top_down_step(graph, &levels, &frontier, level) };
+        frontier = if bottom_up {
+            bottom_up_step(graph, &levels, level)
+        } else {
+            top_down_step(graph, &levels, &frontier, level)
+        };
         directions.push(if bottom_up { Direction::BottomUp } else { Direction::TopDown });
         level += 1;
     }

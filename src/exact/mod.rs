@@ -17,6 +17,7 @@ pub mod closure;
 pub mod engine;
 pub mod heights;
 pub mod memory;
+pub mod phases;
 
 pub use bfs::{BfsResult, Direction};
 pub use bitmatrix::BitMatrix;

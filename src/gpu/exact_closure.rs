@@ -9,8 +9,9 @@ use super::kernels::closure::{
     ClosureDiagonal, ClosureHeight, ClosureSquare, FwDiagonal, FwPivotRows, FwSelectors, FwUpdate,
 };
 use super::memory::Ledger;
-use crate::exact::closure::{PhaseClock, memory_need};
+use crate::exact::closure::memory_need;
 use crate::exact::heights::HeightOrder;
+use crate::exact::phases::PhaseClock;
 use crate::exact::{BitMatrix, ClosureMethod};
 use crate::graph::Graph;
 use anyhow::{Result, bail};

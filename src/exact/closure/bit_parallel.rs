@@ -6,7 +6,7 @@
 
 use super::super::bitmatrix::{BitMatrix, or_into};
 use super::super::heights::HeightOrder;
-use super::PhaseClock;
+use super::super::phases::PhaseClock;
 use crate::graph::Graph;
 use anyhow::Result;
 use rayon::prelude::*;
