@@ -267,6 +267,9 @@ fn bench(args: &ClosureArgs) -> Result<()> {
                 if best.as_ref().is_none_or(|b| total < b.0) {
                     best = Some((total, closure_seconds, pairs, run.device));
                 }
+                if total > args.budget {
+                    break; // once over the budget is enough to know
+                }
             }
             let Some((seconds, closure_seconds, pairs, device)) = best else { continue };
             let agrees = *first_pairs.get_or_insert(pairs) == pairs;
