@@ -168,6 +168,8 @@ fn closure_counts_pairs_of_file_vertices_and_writes_them() {
         assert_eq!(v["components"], 7);
         assert!(!v["phases"].as_array().unwrap().is_empty());
     }
+    let streamed = json(&grail(&["closure", &sample("tiny-cycles.txt"), "--stream", "--json"]));
+    assert_eq!(streamed["pairs"], 44, "streaming counts the same pairs");
     let out = std::env::temp_dir().join(format!("grail-pairs-{}.txt", std::process::id()));
     let v = json(&grail(&["closure", &sample("tiny-cycles.txt"), "--out", out.to_str().unwrap(), "--json"]));
     let text = std::fs::read_to_string(&out).unwrap();

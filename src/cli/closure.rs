@@ -20,7 +20,7 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 #[command(
     after_help = "Examples:\n  grail closure graph.gra\n  grail closure graph.gra --method gpu-bit-parallel --json\n  \
-                        grail closure graph.gra --out pairs.txt\n  \
+                        grail closure graph.gra --out pairs.txt\n  grail closure big.gra --stream\n  \
                         grail closure --bench --sizes 1000,5000,10000,20000 --probabilities 0.001,0.1\n  \
                         grail closure --bench --sizes 2000 --graphs a.gra b.gra --methods bit-parallel,gpu-bit-parallel"
 )]
@@ -40,6 +40,11 @@ pub struct ClosureArgs {
     /// Write every reachable pair `u v` (file ids, u ≠ v, one pair a line) to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+
+    /// Count the pairs with the bit-parallel passes, streamed: each block of 64·W targets is counted
+    /// and dropped, so memory stays at a few passes however large the graph (no --out, CPU only).
+    #[arg(long, conflicts_with_all = ["out", "method", "bench"])]
+    pub stream: bool,
 
     /// Benchmark the methods on random DAGs (each forward pair an edge with the given probability)
     /// and on --graphs, instead of one graph.
@@ -101,8 +106,18 @@ pub fn run(args: ClosureArgs) -> Result<()> {
     }
     let path = args.graph.as_ref().context("a graph file is needed without --bench")?;
     let ws = Workspace::open(path, args.format)?;
+    if args.stream {
+        return stream(&args, path, &ws);
+    }
     let dag = ws.dag();
     let need = memory_need(args.method, dag.num_vertices());
+    // The output file first: a bad path fails before the work, not after.
+    let mut writer = match &args.out {
+        Some(out) => Some(std::io::BufWriter::new(
+            std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?,
+        )),
+        None => None,
+    };
     if args.output.human() {
         eprintln!(
             "{}: {} components; {} needs {} ({})",
@@ -116,12 +131,10 @@ pub fn run(args: ClosureArgs) -> Result<()> {
     let mut run = run_closure(dag, args.method)?;
     let sizes = &ws.condensation.sizes;
     let pairs = run.clock.time("count pairs", || pairs::count(&run.matrix, sizes));
-    if let Some(out) = &args.out {
-        let file = std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
-        let mut writer = std::io::BufWriter::new(file);
+    if let (Some(out), Some(writer)) = (&args.out, writer.as_mut()) {
         let (matrix, component, names) = (&run.matrix, &ws.condensation.component, &ws.loaded.names);
-        run.clock.time("write pairs", || pairs::write(matrix, component, names, &mut writer))?;
-        std::io::Write::flush(&mut writer).with_context(|| format!("cannot write {}", out.display()))?;
+        run.clock.time("write pairs", || pairs::write(matrix, component, names, writer))?;
+        std::io::Write::flush(writer).with_context(|| format!("cannot write {}", out.display()))?;
     }
     args.output.show(&ClosureReport {
         file: path.display().to_string(),
@@ -134,6 +147,31 @@ pub fn run(args: ClosureArgs) -> Result<()> {
         seconds: run.clock.total(),
         phases: run.clock.phases,
         out: args.out.as_ref().map(|p| p.display().to_string()),
+    })
+}
+
+/// `--stream`: the pairs counted block by block, the closure never stored.
+fn stream(args: &ClosureArgs, path: &std::path::Path, ws: &Workspace) -> Result<()> {
+    let dag = ws.dag();
+    let n = dag.num_vertices();
+    let width = crate::exact::closure::bit_parallel::block_words(n.div_ceil(64));
+    // Each thread holds one pass of `width` words per vertex.
+    let memory_bytes = (n * width * 8 * rayon::current_num_threads()) as u64;
+    let mut clock = crate::exact::phases::PhaseClock::default();
+    let pairs = clock.time("bit-parallel passes, streamed", || {
+        crate::exact::closure::bit_parallel::count_pairs_streaming(dag, &ws.condensation.sizes)
+    })?;
+    args.output.show(&ClosureReport {
+        file: path.display().to_string(),
+        vertices: ws.loaded.graph.num_vertices(),
+        components: n,
+        method: ClosureMethod::BitParallel,
+        device: "cpu (streamed)".into(),
+        memory_bytes,
+        pairs,
+        seconds: clock.total(),
+        phases: clock.phases,
+        out: None,
     })
 }
 

@@ -25,10 +25,10 @@ impl MemoryNeed {
         let usable = (available as f64 * USABLE_SHARE) as u64;
         if self.bytes > usable {
             bail!(
-                "{} need {} but {place} has {} ({} usable); choose a method that streams (bit-parallel \
-                 counts pairs 64 sources at a time) or a smaller graph",
-                self.what,
+                "the closure needs {} ({}) but {place} has {} ({} usable); `grail closure --stream` counts \
+                 the pairs 64 sources a word without storing the matrix, or take a smaller graph",
                 bytes(self.bytes),
+                self.what,
                 bytes(available),
                 bytes(usable)
             );
