@@ -8,6 +8,7 @@ use crate::exact::phases::PhaseClock;
 use crate::exact::{BfsEngine, BitMatrix, ClosureMethod};
 use crate::graph::Graph;
 use anyhow::{Result, anyhow};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// One BFS run: its result, the seconds it searched, and where it ran.
@@ -74,4 +75,29 @@ pub fn run_closure(dag: &Graph, method: ClosureMethod) -> Result<ClosureRun> {
     }
     let matrix = closure::cpu_closure(dag, method, &mut clock)?;
     Ok(ClosureRun { method, matrix, clock, device: "cpu".into() })
+}
+
+/// Answers pairs `(u, v)` of `graph`'s vertices (does u reach v?) by a full BFS from each distinct
+/// source with `engine`: the exact baseline for a batch (on the GPU, the graph is uploaded once).
+/// A set `cancel` stops between sources with an error.
+pub fn answer_by_bfs(graph: &Graph, pairs: &[(u32, u32)], engine: BfsEngine, cancel: &AtomicBool) -> Result<Vec<bool>> {
+    let mut by_source: Vec<(u32, usize)> = pairs.iter().enumerate().map(|(i, &(u, _))| (u, i)).collect();
+    by_source.sort_unstable();
+    let mut answers = vec![false; pairs.len()];
+    let mut device = match engine.is_gpu() {
+        true => Some(crate::gpu::exact_bfs::DeviceBfs::new(gpu_for(engine.name())?, graph, engine)?),
+        false => None,
+    };
+    for group in by_source.chunk_by(|a, b| a.0 == b.0) {
+        anyhow::ensure!(!cancel.load(Ordering::Relaxed), "cancelled");
+        let src = group[0].0;
+        let levels = match device.as_mut() {
+            Some(device) => device.levels(graph, src)?,
+            None => bfs::bfs(graph, src, engine == BfsEngine::Cpu).levels,
+        };
+        for &(_, i) in group {
+            answers[i] = levels[pairs[i].1 as usize] != bfs::UNREACHED;
+        }
+    }
+    Ok(answers)
 }

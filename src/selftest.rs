@@ -125,6 +125,18 @@ pub fn check_exact() -> Result<Vec<CaseResult>> {
                 }
             }
         }
+        // A batch answered by BFS with the graph kept on the device, as the explorer's exact rows do.
+        let pairs: Vec<(u32, u32)> = (0..200u32).map(|i| (i * 7919 % n, i * 104_729 % n)).collect();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let cpu = crate::exact_run::answer_by_bfs(graph, &pairs, BfsEngine::Cpu, &never)?;
+        for engine in BfsEngine::ALL.into_iter().filter(|e| e.is_gpu()) {
+            let got = crate::exact_run::answer_by_bfs(graph, &pairs, engine, &never)?;
+            checks += 1;
+            let wrong = got.iter().zip(&cpu).filter(|(a, b)| a != b).count();
+            if wrong > 0 {
+                problems.push(format!("{} batch of {} pairs: {wrong} answers differ", engine.name(), pairs.len()));
+            }
+        }
         let reference = run_closure(ws.dag(), ClosureMethod::BitParallel)?.matrix;
         for method in ClosureMethod::ALL.into_iter().filter(|m| m.is_gpu()) {
             let got = run_closure(ws.dag(), method)?.matrix;

@@ -244,3 +244,12 @@ fn no_color_theme_paints_no_colour() {
         buffer.content.iter().all(|c| c.fg == ratatui::style::Color::Reset && c.bg == ratatui::style::Color::Reset)
     );
 }
+
+#[test]
+fn batch_lists_the_exact_bfs_rows_last_and_unchecked() {
+    let mut h = Harness::on(grail::cli::default_workspace().unwrap());
+    h.keys("4G");
+    let text = h.render(100, 30);
+    assert!(text.contains("[ ] exact bfs  cpu, first 1,000"), "{text}");
+    assert!(!text.contains("gpu-binned"), "no GPU row without a GPU: {text}");
+}

@@ -38,22 +38,44 @@ struct DeviceGraph<'g> {
 
 /// Runs `engine` (a GPU engine) from `src`.
 pub fn bfs(gpu: &Gpu, graph: &Graph, src: u32, engine: BfsEngine) -> Result<GpuBfs> {
-    ensure!((src as usize) < graph.num_vertices(), "source {src} is not a vertex");
     let clock = Instant::now();
-    let mut device = DeviceGraph::new(gpu, graph, engine)?;
-    gpu.stream.synchronize()?;
+    let mut device = DeviceBfs::new(gpu, graph, engine)?;
     let upload_seconds = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
-    device.init(src)?;
-    match engine {
-        BfsEngine::GpuVertex => device.vertex_parallel()?,
-        BfsEngine::GpuAtomic => device.atomic_queue(src)?,
-        BfsEngine::GpuScan => device.scan_queue(src)?,
-        BfsEngine::GpuBinned => device.binned(graph, src)?,
-        cpu => bail!("{} is not a GPU engine", cpu.name()),
-    }
-    let levels = gpu.stream.clone_dtoh(&device.level)?;
+    let levels = device.levels(graph, src)?;
     Ok(GpuBfs { levels, upload_seconds, seconds: clock.elapsed().as_secs_f64() })
+}
+
+/// A graph resident on the device for many BFSs with one engine (a batch of sources).
+pub struct DeviceBfs<'g> {
+    device: DeviceGraph<'g>,
+    engine: BfsEngine,
+}
+
+impl<'g> DeviceBfs<'g> {
+    /// Uploads `graph` (synchronised, so the upload is timed by the caller's clock).
+    pub fn new(gpu: &'g Gpu, graph: &Graph, engine: BfsEngine) -> Result<DeviceBfs<'g>> {
+        ensure!(engine.is_gpu(), "{} is not a GPU engine", engine.name());
+        let device = DeviceGraph::new(gpu, graph, engine)?;
+        gpu.stream.synchronize()?;
+        Ok(DeviceBfs { device, engine })
+    }
+
+    /// The level of every vertex from `src` (`graph` is the one uploaded; the binned engine reads the
+    /// source's degree from it).
+    pub fn levels(&mut self, graph: &Graph, src: u32) -> Result<Vec<u32>> {
+        ensure!((src as usize) < graph.num_vertices(), "source {src} is not a vertex");
+        let device = &mut self.device;
+        device.init(src)?;
+        match self.engine {
+            BfsEngine::GpuVertex => device.vertex_parallel()?,
+            BfsEngine::GpuAtomic => device.atomic_queue(src)?,
+            BfsEngine::GpuScan => device.scan_queue(src)?,
+            BfsEngine::GpuBinned => device.binned(graph, src)?,
+            cpu => bail!("{} is not a GPU engine", cpu.name()),
+        }
+        Ok(device.gpu.stream.clone_dtoh(&device.level)?)
+    }
 }
 
 impl<'g> DeviceGraph<'g> {
