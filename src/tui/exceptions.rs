@@ -132,9 +132,9 @@ pub fn exact(
             for (u, &(start, end)) in ranges.iter().enumerate() {
                 let u = u as u32;
                 let words = &reach[u as usize * w..(u as usize + 1) * w];
-                for s in start.max(first)..end.min(last) {
+                let (lo, hi) = (start.max(first), end.min(last));
+                for (s, &v) in at_slot.iter().enumerate().take(hi).skip(lo) {
                     let t = s - first;
-                    let v = at_slot[s];
                     if v == u || words[t / 64] >> (t % 64) & 1 == 1 {
                         continue;
                     }

@@ -256,6 +256,11 @@ fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_ro
     frame.render_widget(table, table_area);
 }
 
+/// The run cell of an exact BFS row: `exact cpu` or `exact gpu` (it answered the first queries only).
+fn exact_label(row: &BatchRow) -> String {
+    format!("exact {}", if row.gpu { "gpu" } else { "cpu" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,9 +281,4 @@ mod tests {
         }
         assert_eq!(compact_time(0.0123), "12.3ms");
     }
-}
-
-/// The run cell of an exact BFS row: `exact cpu` or `exact gpu` (it answered the first queries only).
-fn exact_label(row: &BatchRow) -> String {
-    format!("exact {}", if row.gpu { "gpu" } else { "cpu" })
 }
