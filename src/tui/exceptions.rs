@@ -17,9 +17,9 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The largest DAG counted exactly. The count streams the bit-parallel closure (never stored), so
-/// memory is no limit; time is about (n + m)·n/64 word operations plus the label checks of the
-/// pairs dimension 0 does not cut: seconds at 200,000 vertices on a few cores.
-pub const EXACT_LIMIT: usize = 200_000;
+/// memory is no limit; time is about (n + m)·n/64 word operations plus a label check for every pair
+/// dimension 0 does not cut, which with weak labels is a good share of the n² pairs.
+pub const EXACT_LIMIT: usize = 100_000;
 
 /// The result for `d = 1..=dims`.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,6 +128,8 @@ pub fn exact(
             let reachable: u64 = reach.iter().map(|x| x.count_ones() as u64).sum();
             let mut hist = vec![0u64; dims + 1];
             let mut examples = Vec::new();
+            // The fewest dimensions a pair must fool to be kept (once EXAMPLES pairs are kept).
+            let mut floor = 1;
             let last = first + 64 * w;
             for (u, &(start, end)) in ranges.iter().enumerate() {
                 let u = u as u32;
@@ -141,11 +143,18 @@ pub fn exact(
                     let k = leading_contained(labels, u, v);
                     if k > 0 {
                         hist[k] += 1;
-                        examples.push((u, v, k));
+                        // Only a pair fooling at least as many dimensions as the last kept one can
+                        // still be kept: most false positives are never pushed (nor sorted).
+                        if k >= floor {
+                            examples.push((u, v, k));
+                            if examples.len() > 4 * EXAMPLES {
+                                examples = keep_examples(examples);
+                                if examples.len() == EXAMPLES {
+                                    floor = examples[EXAMPLES - 1].2;
+                                }
+                            }
+                        }
                     }
-                }
-                if examples.len() > 4 * EXAMPLES {
-                    examples = keep_examples(examples);
                 }
             }
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
