@@ -5,12 +5,16 @@
 //! - [`index`]: GRAIL labels (orders, the labeler contract, the DFS and the BFS pipeline, save/load).
 //! - [`backend`]: which labeler runs (and the GPU-to-CPU fallback); above `index` and `gpu`.
 //! - [`query`]: the query rules, label-guided search, batches and the exact oracle.
+//! - [`exact`]: exact engines without labels: direction-optimising BFS, transitive closure.
+//! - [`exact_run`]: runs an exact engine on the CPU or the GPU (never silently the other).
 //! - [`draw`]: pictures of the graph, its DFS trees, labels and searches (SVG, DOT, terminal).
 //! - [`tui`]: the terminal explorer.
 
 pub mod backend;
 pub mod cli;
 pub mod draw;
+pub mod exact;
+pub mod exact_run;
 pub mod format;
 pub mod gpu;
 pub mod graph;

@@ -81,6 +81,82 @@ pub fn run(
             check(file.display().to_string(), &ws)?;
         }
     }
+    for case in check_exact()? {
+        report(&case);
+        results.push(case);
+    }
+    Ok(results)
+}
+
+/// The generated shapes the exact engines are checked on (cycles, hubs, deep chains).
+pub const EXACT_GENERATED: [&str; 7] = [
+    "random:n=20000,deg=5,seed=1",
+    "digraph:n=20000,deg=3,seed=5",
+    "digraph:n=5000,deg=1.05,seed=6",
+    "chain:n=3000",
+    "tree:n=30000,arity=100",
+    "scalefree:n=20000,m=3,seed=3",
+    "ladder:k=60",
+];
+
+/// The GPU's exact engines against the CPU's: every BFS engine's levels from a few sources, and
+/// every GPU closure method's matrix against the CPU bit-parallel one, on [`EXACT_GENERATED`]. In a
+/// result, `queries` counts the comparisons made (BFS runs and closures).
+pub fn check_exact() -> Result<Vec<CaseResult>> {
+    use crate::exact::{BfsEngine, ClosureMethod};
+    use crate::exact_run::{run_bfs, run_closure};
+    let mut results = Vec::new();
+    for spec in EXACT_GENERATED {
+        let ws = workspace_of(spec.parse::<GeneratorSpec>()?.generate()?, spec);
+        let graph = &ws.loaded.graph;
+        let n = graph.num_vertices() as u32;
+        let mut problems = Vec::new();
+        let mut checks = 0;
+        for src in [0, n / 3, n - 1] {
+            let cpu = run_bfs(graph, src, BfsEngine::Cpu)?.result.levels;
+            for engine in BfsEngine::ALL.into_iter().filter(|e| e.is_gpu()) {
+                let got = run_bfs(graph, src, engine)?.result.levels;
+                checks += 1;
+                if let Some(v) = (0..n as usize).find(|&v| got.get(v) != cpu.get(v)) {
+                    problems.push(format!(
+                        "{} from {src}: vertex {v} at level {:?}, the CPU says {}",
+                        engine.name(),
+                        got.get(v),
+                        cpu[v]
+                    ));
+                }
+            }
+        }
+        // A batch answered by BFS with the graph kept on the device, as the explorer's exact rows do.
+        let pairs: Vec<(u32, u32)> = (0..200u32).map(|i| (i * 7919 % n, i * 104_729 % n)).collect();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let cpu = crate::exact_run::answer_by_bfs(graph, &pairs, BfsEngine::Cpu, &never)?;
+        for engine in BfsEngine::ALL.into_iter().filter(|e| e.is_gpu()) {
+            let got = crate::exact_run::answer_by_bfs(graph, &pairs, engine, &never)?;
+            checks += 1;
+            let wrong = got.iter().zip(&cpu).filter(|(a, b)| a != b).count();
+            if wrong > 0 {
+                problems.push(format!("{} batch of {} pairs: {wrong} answers differ", engine.name(), pairs.len()));
+            }
+        }
+        let reference = run_closure(ws.dag(), ClosureMethod::BitParallel)?.matrix;
+        for method in ClosureMethod::ALL.into_iter().filter(|m| m.is_gpu()) {
+            let got = run_closure(ws.dag(), method)?.matrix;
+            checks += 1;
+            if got != reference {
+                let rows = (0..reference.n()).filter(|&i| got.row(i) != reference.row(i)).count();
+                problems.push(format!("{}: {rows} closure rows differ from the CPU's", method.name()));
+            }
+        }
+        results.push(CaseResult {
+            graph: format!("exact engines: {spec}"),
+            vertices: graph.num_vertices(),
+            edges: graph.num_edges(),
+            label_checks: 0,
+            queries: checks,
+            problems,
+        });
+    }
     Ok(results)
 }
 

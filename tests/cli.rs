@@ -223,3 +223,84 @@ fn bench_counts_the_query_index_in_the_index_time_and_size() {
     assert!(a["query_index_bytes"].as_u64().unwrap() > 0 && p["query_index_bytes"] == 0);
     assert!(a["query_index_seconds"].as_f64().unwrap() <= a["label_seconds"].as_f64().unwrap());
 }
+
+#[test]
+fn bfs_json_reports_reached_levels_and_a_shortest_path() {
+    let v = json(&grail(&["bfs", &sample("tiny-cycles.txt"), "9", "8", "--json"]));
+    // 9 -> 0 -> 1 -> 2 -> 3 -> {4, 5} -> {8, 6} -> 7: all ten vertices, eight levels.
+    assert_eq!(v["reached"], 10);
+    assert_eq!(v["levels"], 8);
+    assert_eq!(v["dst_level"], 6);
+    let path: Vec<u64> = v["path"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert_eq!(path.len(), 7);
+    assert_eq!((path[0], path[6]), (9, 8));
+    let v = json(&grail(&["bfs", &sample("tiny-cycles.txt"), "4", "0", "--json"]));
+    assert_eq!((&v["reached"], &v["dst_level"], &v["path"]), (&Value::from(2), &Value::Null, &Value::Null));
+}
+
+#[test]
+fn bfs_compare_lists_every_engine_that_ran_with_its_frontiers() {
+    let v = json(&grail(&["bfs", &sample("kegg.gra"), "2", "--compare", "--json"]));
+    let engines = v["engines"].as_array().unwrap();
+    let skipped = v["skipped"].as_array().unwrap();
+    assert_eq!(engines.len() + skipped.len(), 6, "every engine ran or says why not");
+    for e in engines {
+        assert_eq!(e["agrees"], true);
+        assert_eq!(e["reached"], v["reached"]);
+        assert_eq!(e["frontier_sizes"], v["frontier_sizes"]);
+    }
+    let sizes: u64 = v["frontier_sizes"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).sum();
+    assert_eq!(Value::from(sizes), v["reached"]);
+}
+
+#[test]
+fn closure_counts_pairs_of_file_vertices_and_writes_them() {
+    // Cycles {1,2,3} and {6,7}: their members reach each other. By hand: 9 reaches 9 others, 0
+    // reaches 8, 1, 2 and 3 reach 7 each, 4 reaches 1, 5 reaches 3, 6 and 7 one each: 44.
+    for method in ["bit-parallel", "squaring", "fw-naive", "fw-tiled"] {
+        let v = json(&grail(&["closure", &sample("tiny-cycles.txt"), "--method", method, "--json"]));
+        assert_eq!(v["pairs"], 44, "{method}");
+        assert_eq!(v["components"], 7);
+        assert!(!v["phases"].as_array().unwrap().is_empty());
+    }
+    let streamed = json(&grail(&["closure", &sample("tiny-cycles.txt"), "--stream", "--json"]));
+    assert_eq!(streamed["pairs"], 44, "streaming counts the same pairs");
+    let out = std::env::temp_dir().join(format!("grail-pairs-{}.txt", std::process::id()));
+    let v = json(&grail(&["closure", &sample("tiny-cycles.txt"), "--out", out.to_str().unwrap(), "--json"]));
+    let text = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).ok();
+    assert_eq!(text.lines().count() as u64, v["pairs"].as_u64().unwrap());
+    assert!(text.lines().any(|l| l == "2 1") && text.lines().any(|l| l == "9 7") && !text.lines().any(|l| l == "8 4"));
+}
+
+#[test]
+fn gpu_engines_without_a_gpu_fail_with_the_reason() {
+    if grail::gpu::probe().is_ok() {
+        return;
+    }
+    let graph = sample("tiny-cycles.txt");
+    for args in [vec!["bfs", &graph, "9", "--engine", "gpu-scan"], vec!["closure", &graph, "--method", "gpu-squaring"]]
+    {
+        let out = grail(&args);
+        assert!(!out.status.success(), "{args:?} must not run on the CPU instead");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("needs an NVIDIA GPU"), "{args:?}");
+    }
+}
+
+#[test]
+fn closure_bench_tables_every_cpu_method() {
+    let v = json(&grail(&[
+        "closure",
+        "--bench",
+        "--sizes",
+        "300",
+        "--probabilities",
+        "0.01,0.2",
+        "--methods",
+        "bit-parallel,fw-tiled",
+        "--json",
+    ]));
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r["agrees"] == true && r["vertices"] == 300));
+}

@@ -57,3 +57,28 @@ fn asking_for_the_gpu_never_passes_cpu_work_off_as_gpu_work() {
     }
     assert_eq!(run.labels.digest(), dfs::label(ws.dag(), 2, Order::Random { seed: 3 }).unwrap().digest());
 }
+
+#[test]
+fn gpu_exact_engines_equal_the_cpu_or_skip_with_the_reason() {
+    if let Err(reason) = gpu::shared() {
+        eprintln!("skipped: {reason:#}");
+        return;
+    }
+    let results = grail::selftest::check_exact().unwrap();
+    let failed: Vec<_> = results.iter().filter(|r| !r.problems.is_empty()).collect();
+    assert!(failed.is_empty(), "GPU exact engines differ from the CPU: {failed:#?}");
+}
+
+/// Without a GPU, a GPU engine is an error with the probe's reason, never a CPU run in disguise.
+#[test]
+fn gpu_exact_engines_without_a_gpu_say_why() {
+    let Err(reason) = gpu::probe() else {
+        eprintln!("skipped: this machine has a GPU");
+        return;
+    };
+    let ws = sample();
+    let err = grail::exact_run::run_bfs(&ws.loaded.graph, 0, grail::exact::BfsEngine::GpuBinned).err().unwrap();
+    assert!(err.to_string().contains(&reason), "{err}");
+    let err = grail::exact_run::run_closure(ws.dag(), grail::exact::ClosureMethod::GpuBitParallel).err().unwrap();
+    assert!(err.to_string().contains(&reason), "{err}");
+}

@@ -41,6 +41,19 @@ const RULES: &[Rule] = &[
         why: "query/ answers on the CPU from labels; the GPU search and the front ends sit on top of it",
     },
     Rule {
+        from: &["src/exact/"],
+        except: &[],
+        never: &["src/query/", "src/index/", "src/gpu/", "src/exact_run.rs", "src/backend.rs", "src/tui/", "src/cli/"],
+        why: "exact/ sits beside query/: exact answers from the graph alone, no labels; its GPU versions and \
+              the choice between them (exact_run.rs) sit above it",
+    },
+    Rule {
+        from: &["src/query/"],
+        except: &[],
+        never: &["src/exact/", "src/exact_run.rs"],
+        why: "query/ and exact/ share a row of the stack: neither imports the other",
+    },
+    Rule {
         from: &["src/gpu/"],
         except: &[],
         never: &["src/tui/", "src/cli/"],

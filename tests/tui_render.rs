@@ -197,8 +197,8 @@ fn batch_screen_on_a_gpu_machine_checks_the_gpu_row() {
 
 #[test]
 fn batch_on_a_large_graph_says_why_there_are_no_expected_answers() {
-    let edges: Vec<(u32, u32)> = (0..29_999).map(|v| (v, v + 1)).collect();
-    let graph = grail::graph::Graph::from_edges(30_000, &edges).unwrap();
+    let edges: Vec<(u32, u32)> = (0..299_999).map(|v| (v, v + 1)).collect();
+    let graph = grail::graph::Graph::from_edges(300_000, &edges).unwrap();
     let loaded = grail::graph::LoadedGraph {
         graph: std::sync::Arc::new(graph),
         names: grail::graph::VertexNames::Dense,
@@ -209,8 +209,8 @@ fn batch_on_a_large_graph_says_why_there_are_no_expected_answers() {
     let mut h = Harness::on(ws);
     h.keys("4");
     let text = h.render(100, 30);
-    assert!(text.contains("no expected answers: the exact closure is computed only up to 20,000 vertices"), "{text}");
-    assert!(text.contains("(this graph has") && text.contains("30,000); a query file's third column"), "{text}");
+    assert!(text.contains("no expected answers: the exact closure is computed only up to 200,000 vertices"), "{text}");
+    assert!(text.contains("(this graph has") && text.contains("300,000); a query file's third column"), "{text}");
 }
 
 #[test]
@@ -275,4 +275,13 @@ fn with_every_rule_the_query_tab_shows_both_sides_of_the_search() {
     let result = h.app.query.result.as_ref().expect("a result");
     assert!(result.trace.nodes.iter().all(|n| !n.backward));
     assert!(h.render(100, 30).contains("rules: grail"));
+}
+
+#[test]
+fn batch_lists_the_exact_bfs_rows_last_and_unchecked() {
+    let mut h = Harness::on(grail::cli::default_workspace().unwrap());
+    h.keys("4G");
+    let text = h.render(100, 30);
+    assert!(text.contains("[ ] exact bfs  cpu, first 1,000"), "{text}");
+    assert!(!text.contains("gpu-binned"), "no GPU row without a GPU: {text}");
 }

@@ -5,6 +5,8 @@
 //! to stderr with their whole context chain and a non-zero exit status.
 
 mod bench;
+mod bfs;
+mod closure;
 mod common;
 mod convert;
 mod draw;
@@ -63,6 +65,11 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// Measure load, labeling and query times (1 thread and all threads) with peak memory.
     Bench(bench::BenchArgs),
+    /// Exact BFS from one vertex (levels, a shortest path) on the CPU or the GPU; --compare runs every engine.
+    Bfs(bfs::BfsArgs),
+    /// The transitive closure of the condensation (bit matrices, CPU or GPU): reachable pairs, time per
+    /// phase, optionally the pairs; --bench compares the methods on random DAGs.
+    Closure(closure::ClosureArgs),
     /// Check the GPU back end against the CPU: identical labels, identical answers.
     Selftest(selftest::SelftestArgs),
     /// The terminal explorer: graph shape, step-by-step labeling, queries, batches, exceptions.
@@ -110,6 +117,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Convert(args)) => convert::run(args),
         Some(Command::Draw(args)) => draw::run(args),
         Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Bfs(args)) => bfs::run(args),
+        Some(Command::Closure(args)) => closure::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Tui(args)) => tui::run(args, cli.threads),
         None => tui::run_default(cli.graph, cli.no_mouse, cli.threads),

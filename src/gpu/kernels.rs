@@ -164,7 +164,8 @@ mod tests {
         }
         assert_eq!((labeling::MODULE, search::MODULE), ("labeling", "search"));
         assert_eq!(labeling::SelectSmall::NAME, "select_small");
-        assert!(MODULES[0].kernels.contains(&labeling::SelectSmall::NAME));
+        let labeling_module = MODULES.iter().find(|m| m.name == labeling::MODULE).unwrap();
+        assert!(labeling_module.kernels.contains(&labeling::SelectSmall::NAME));
     }
 
     /// Where nvcc was there at build time, its PTX targets the announced architecture and holds

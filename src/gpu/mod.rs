@@ -4,6 +4,8 @@
 
 pub mod constants;
 pub mod context;
+pub mod exact_bfs;
+pub mod exact_closure;
 pub mod kernels;
 pub mod memory;
 pub mod pipeline;

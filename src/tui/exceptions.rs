@@ -1,22 +1,25 @@
 //! Counting exceptions (false-positive pairs): pairs `(u, v)` of DAG vertices, `u != v`, where the
 //! labels of the first `d` dimensions say "maybe" but `u` does not reach `v`. Exact with the
-//! transitive closure for small graphs, estimated from sampled pairs for large ones.
+//! streamed bit-parallel closure up to [`EXACT_LIMIT`] vertices, estimated from sampled pairs beyond.
 //!
 //! Random-order labels of `d` dimensions are the first `d` dimensions of a `D`-dimension labeling
 //! (dimension `i` only depends on the seed and `i`), so one labeling with `D` dimensions answers
 //! every `d <= D` at once: a pair is a false positive for `d` iff its first `d` dimensions contain.
 
+use crate::exact::closure::bit_parallel;
+use crate::exact::heights::HeightOrder;
 use crate::graph::Graph;
 use crate::index::Labels;
-use crate::query::oracle::TransitiveClosure;
 use crate::query::{Engine, Method};
 use anyhow::{Result, bail};
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// The largest DAG counted exactly (the closure has n² bits).
-pub const EXACT_LIMIT: usize = TransitiveClosure::MAX_VERTICES;
+/// The largest DAG counted exactly. The count streams the bit-parallel closure (never stored), so
+/// memory is no limit; time is about (n + m)·n/64 word operations plus a label check for every pair
+/// dimension 0 does not cut, which with weak labels is a good share of the n² pairs.
+pub const EXACT_LIMIT: usize = 100_000;
 
 /// The result for `d = 1..=dims`.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,8 +83,12 @@ fn from_histogram(
     ExceptionCounts { exact, vertices, pairs, unreachable, false_positives, examples: keep_examples(examples) }
 }
 
-/// Exact counts over every ordered pair of `dag` (at most [`EXACT_LIMIT`] vertices). `progress`
-/// gets the fraction done now and then; a set `cancel` stops with an error.
+/// Exact counts over every ordered pair of `dag` (at most [`EXACT_LIMIT`] vertices), without
+/// storing the closure: the bit-parallel BFS of `exact::closure::bit_parallel` streams blocks of
+/// 64·W targets, the targets numbered by their post order in dimension 0. A pair can be a false
+/// positive only if `L(v) ⊆ L(u)` in dimension 0, so v's post lies in `[low(u), post(u)]`: for each
+/// source only that range of the block is looked at, and the reachable pairs are counted by
+/// popcount. `progress` gets the fraction of blocks done; a set `cancel` stops with an error.
 pub fn exact(
     dag: &Graph,
     labels: &Labels,
@@ -89,34 +96,70 @@ pub fn exact(
     progress: &(dyn Fn(f64) + Sync),
 ) -> Result<ExceptionCounts> {
     let n = dag.num_vertices();
-    let closure = TransitiveClosure::new(dag)?;
     let dims = labels.dims();
-    let done = AtomicUsize::new(0);
-    type Row = (u64, Vec<u64>, Vec<(u32, u32, usize)>);
-    let rows: Option<Row> = (0..n as u32)
+    let heights = HeightOrder::new(dag)?;
+    // Targets by post order in dimension 0: slot of each vertex, vertex at each slot, and each
+    // source's range of candidate slots [start, end).
+    let mut at_slot: Vec<u32> = (0..n as u32).collect();
+    at_slot.sort_unstable_by_key(|&v| labels.interval(v, 0).post);
+    let posts: Vec<u32> = at_slot.iter().map(|&v| labels.interval(v, 0).post).collect();
+    let mut slot = vec![0u32; n];
+    for (s, &v) in at_slot.iter().enumerate() {
+        slot[v as usize] = s as u32;
+    }
+    let ranges: Vec<(usize, usize)> = (0..n as u32)
         .into_par_iter()
         .map(|u| {
+            let i = labels.interval(u, 0);
+            (posts.partition_point(|&p| p < i.low), posts.partition_point(|&p| p <= i.post))
+        })
+        .collect();
+    let width = bit_parallel::block_words(n.div_ceil(64));
+    let blocks = bit_parallel::blocks(n, width);
+    let done = AtomicUsize::new(0);
+    type Part = (u64, Vec<u64>, Vec<(u32, u32, usize)>);
+    let parts: Option<Part> = blocks
+        .par_iter()
+        .map(|&(first, w)| {
             if cancel.load(Ordering::Relaxed) {
                 return None;
             }
+            let reach = bit_parallel::block_pass(dag, &heights.order, Some(&slot), first, w);
+            let reachable: u64 = reach.iter().map(|x| x.count_ones() as u64).sum();
             let mut hist = vec![0u64; dims + 1];
-            let mut unreachable = 0u64;
             let mut examples = Vec::new();
-            for v in 0..n as u32 {
-                if u != v && !closure.reachable(u, v) {
-                    unreachable += 1;
+            // The fewest dimensions a pair must fool to be kept (once EXAMPLES pairs are kept).
+            let mut floor = 1;
+            let last = first + 64 * w;
+            for (u, &(start, end)) in ranges.iter().enumerate() {
+                let u = u as u32;
+                let words = &reach[u as usize * w..(u as usize + 1) * w];
+                let (lo, hi) = (start.max(first), end.min(last));
+                for (s, &v) in at_slot.iter().enumerate().take(hi).skip(lo) {
+                    let t = s - first;
+                    if v == u || words[t / 64] >> (t % 64) & 1 == 1 {
+                        continue;
+                    }
                     let k = leading_contained(labels, u, v);
-                    hist[k] += 1;
                     if k > 0 {
-                        examples.push((u, v, k));
+                        hist[k] += 1;
+                        // Only a pair fooling at least as many dimensions as the last kept one can
+                        // still be kept: most false positives are never pushed (nor sorted).
+                        if k >= floor {
+                            examples.push((u, v, k));
+                            if examples.len() > 4 * EXAMPLES {
+                                examples = keep_examples(examples);
+                                if examples.len() == EXAMPLES {
+                                    floor = examples[EXAMPLES - 1].2;
+                                }
+                            }
+                        }
                     }
                 }
             }
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if finished.is_multiple_of(1024) {
-                progress(finished as f64 / n as f64);
-            }
-            Some((unreachable, hist, keep_examples(examples)))
+            progress(finished as f64 / blocks.len() as f64);
+            Some((reachable, hist, keep_examples(examples)))
         })
         .try_reduce(
             || (0, vec![0u64; dims + 1], Vec::new()),
@@ -126,8 +169,11 @@ pub fn exact(
                 Some((a + b, ha, keep_examples(ea)))
             },
         );
-    let Some((unreachable, hist, examples)) = rows else { bail!("cancelled") };
+    let Some((reachable, mut hist, examples)) = parts else { bail!("cancelled") };
     let pairs = n as u64 * (n as u64).saturating_sub(1);
+    // Every vertex's own bit is set in its pass: the rest are the pairs u ≠ v with u reaching v.
+    let unreachable = pairs - (reachable - n as u64);
+    hist[0] = unreachable - hist[1..].iter().sum::<u64>();
     Ok(from_histogram(true, n as u64, pairs, unreachable, &hist, examples))
 }
 

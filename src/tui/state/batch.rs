@@ -27,12 +27,15 @@ pub struct BatchState {
 impl BatchState {
     /// The default runs: guided DFS on 1 and all threads, guided BFS on all threads, and, when `gpu`
     /// (a GPU is offered), the GPU batch search, listed first and checked so `r` runs it at once.
+    /// Last, unchecked, the exact BFS rows (CPU, and GPU where offered).
     pub fn new(gpu: bool) -> Self {
         let cpu = Method::ALL
             .iter()
-            .flat_map(|&method| [1, 0].map(|threads| RunSpec { method, threads, gpu: false }))
+            .flat_map(|&method| [1, 0].map(|threads| RunSpec { method, threads, gpu: false, exact: None }))
             .map(|r| (r, r.method == Method::GuidedDfs || (r.method == Method::GuidedBfs && r.threads == 0)));
-        let runs = gpu.then_some((RunSpec::GPU, true)).into_iter().chain(cpu).collect();
+        // Exact BFS rows last and unchecked: a full BFS per query is slow on purpose.
+        let exact = [false, true].into_iter().filter(|&on_gpu| gpu || !on_gpu).map(|g| (RunSpec::exact_bfs(g), false));
+        let runs = gpu.then_some((RunSpec::GPU, true)).into_iter().chain(cpu).chain(exact).collect();
         BatchState {
             count: 100_000,
             seed: 1,

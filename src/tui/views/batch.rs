@@ -6,7 +6,7 @@ use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::batch::SETTINGS;
 use crate::tui::widgets::hbars::HBars;
-use crate::tui::worker::expected_answers;
+use crate::tui::worker::{BatchRow, EXACT_BFS_QUERIES, expected_answers};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
@@ -162,7 +162,9 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     for (k, (run, on)) in state.runs.iter().enumerate() {
         let i = SETTINGS.len() + k;
-        let threads = if run.gpu {
+        let threads = if let Some(engine) = run.exact {
+            format!("{}, first {}", engine.name(), crate::format::thousands(EXACT_BFS_QUERIES as u64))
+        } else if run.gpu {
             app.gpu.describe()
         } else if run.threads == 0 {
             format!("all threads ({all})")
@@ -173,7 +175,7 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
             "{}[{}] {:<11}{threads}",
             cursor(i == state.selected),
             if *on { "x" } else { " " },
-            run.method.name()
+            if run.exact.is_some() { "exact bfs" } else { run.method.name() }
         );
         lines.push(Line::styled(text, if i == state.selected { theme.selected() } else { theme.text() }));
     }
@@ -272,7 +274,8 @@ fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_ro
             };
             let wrong = if r.checked == 0 { "-".to_string() } else { compact(r.mismatches) };
             let wrong_style = if r.mismatches > 0 { theme.error() } else { theme.text() };
-            let mut cells = vec![Line::raw(format!("{} ×{threads}", short_method(r.method)))];
+            let name = if row.exact { exact_label(row) } else { format!("{} ×{threads}", short_method(r.method)) };
+            let mut cells = vec![Line::raw(name)];
             if wide {
                 cells.push(Line::raw(compact_time(secs)));
             }
@@ -302,6 +305,11 @@ fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_ro
     widths.extend([Constraint::Length(last), Constraint::Length(last), Constraint::Length(5)]);
     let table = Table::new(rows, widths).header(header).column_spacing(1);
     frame.render_widget(table, table_area);
+}
+
+/// The run cell of an exact BFS row: `exact cpu` or `exact gpu` (it answered the first queries only).
+fn exact_label(row: &BatchRow) -> String {
+    format!("exact {}", if row.gpu { "gpu" } else { "cpu" })
 }
 
 #[cfg(test)]

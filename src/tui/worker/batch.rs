@@ -2,8 +2,9 @@
 //! (method, threads) run through [`run_batch`], a histogram of nodes expanded per query, and the
 //! CSV/JSON export.
 
+use crate::exact::BfsEngine;
+use crate::exact::closure::bit_parallel::answer_pairs;
 use crate::index::Labels;
-use crate::query::oracle::TransitiveClosure;
 use crate::query::{BatchReport, Engine, Method, Query, QueryIndex, Rule, RuleSet, random_queries, read_query_file};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
@@ -12,9 +13,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Random queries get their expected answers from the exact closure up to this many vertices
-/// (its bit matrix takes n² / 8 bytes: 50 MB here).
-pub const ORACLE_LIMIT: usize = 20_000;
+/// Random queries get their expected answers from the exact closure up to this many vertices: the
+/// bit-parallel closure of the condensation, streamed 64·W targets at a time and never stored
+/// (`exact::closure::bit_parallel::answer_pairs`), so time, not memory, sets the limit.
+pub const ORACLE_LIMIT: usize = 200_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QuerySource {
@@ -29,15 +31,29 @@ pub struct RunSpec {
     pub method: Method,
     pub threads: usize,
     pub gpu: bool,
+    /// An exact engine instead of the index: a full BFS from each query's source (the first
+    /// [`EXACT_BFS_QUERIES`] queries), to show what the labels save.
+    pub exact: Option<BfsEngine>,
 }
+
+/// Queries the exact BFS rows answer (a full BFS each): the first this many of the batch.
+pub const EXACT_BFS_QUERIES: usize = 1_000;
 
 impl RunSpec {
     /// The GPU run, offered only where a GPU exists.
-    pub const GPU: RunSpec = RunSpec { method: Method::GuidedBfs, threads: 0, gpu: true };
+    pub const GPU: RunSpec = RunSpec { method: Method::GuidedBfs, threads: 0, gpu: true, exact: None };
 
-    /// `guided-dfs ×1`, `guided-dfs ×all(16)`, `gpu guided-bfs`.
+    /// An exact BFS row: the CPU's direction-optimising BFS, or the GPU's degree-binned one.
+    pub fn exact_bfs(gpu: bool) -> RunSpec {
+        let engine = if gpu { BfsEngine::GpuBinned } else { BfsEngine::Cpu };
+        RunSpec { method: Method::Bfs, threads: 0, gpu, exact: Some(engine) }
+    }
+
+    /// `guided-dfs ×1`, `guided-dfs ×all(16)`, `gpu guided-bfs`, `exact bfs cpu`.
     pub fn name(&self, all: usize) -> String {
-        if self.gpu {
+        if let Some(engine) = self.exact {
+            format!("exact bfs {}", engine.name())
+        } else if self.gpu {
             format!("gpu {}", self.method)
         } else if self.threads == 0 {
             format!("{} ×all({all})", self.method)
@@ -60,6 +76,8 @@ pub struct BatchRow {
     pub name: String,
     /// A GPU run: its report has no search counts (expanded, pruned, false positives).
     pub gpu: bool,
+    /// An exact BFS row (no labels; its report has no search counts either).
+    pub exact: bool,
     pub report: BatchReport,
     /// No-answers a search had to prove ([`BatchReport::searched_negatives`]).
     pub searched_negatives: u64,
@@ -71,7 +89,7 @@ impl BatchRow {
     pub fn new(name: String, gpu: bool, report: BatchReport) -> BatchRow {
         let (searched_negatives, searched_negative_rate) =
             (report.searched_negatives(), report.searched_negative_rate());
-        BatchRow { name, gpu, report, searched_negatives, searched_negative_rate }
+        BatchRow { name, gpu, exact: false, report, searched_negatives, searched_negative_rate }
     }
 }
 
@@ -143,9 +161,12 @@ pub fn run(
         QuerySource::File(_) => "no expected answers: the query file has no third column".into(),
         QuerySource::Random { .. } => {
             if n <= ORACLE_LIMIT {
-                let closure = TransitiveClosure::new(&ws.loaded.graph)?;
-                for q in &mut queries {
-                    q.expected = Some(closure.reachable(q.src, q.dst));
+                let component = &ws.condensation.component;
+                let pairs: Vec<(u32, u32)> =
+                    queries.iter().map(|q| (component[q.src as usize], component[q.dst as usize])).collect();
+                let answers = answer_pairs(ws.dag(), &pairs, cancel)?;
+                for (q, answer) in queries.iter_mut().zip(answers) {
+                    q.expected = Some(answer);
                 }
             }
             expected_answers(false, n)
@@ -162,6 +183,12 @@ pub fn run(
     for (i, run) in spec.runs.iter().enumerate() {
         if cancel.load(Ordering::Relaxed) {
             bail!("cancelled");
+        }
+        if let Some(bfs_engine) = run.exact {
+            let report = exact_report(ws, &queries, bfs_engine, all, cancel)?;
+            rows.push(BatchRow { exact: true, ..BatchRow::new(run.name(all), run.gpu, report) });
+            progress((i + 1) as f64 / steps as f64);
+            continue;
         }
         let report = if run.gpu {
             gpu_report(&engine, &queries, all)?
@@ -183,6 +210,25 @@ fn gpu_report(engine: &Engine, queries: &[Query], threads: usize) -> Result<Batc
     let words = crate::gpu::search::default_words(engine.labels().dims());
     let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
     Ok(report.batch_report(queries, &answers, threads))
+}
+
+/// The first [`EXACT_BFS_QUERIES`] queries answered by a full BFS from each source with `engine`,
+/// on the file's graph; the time is all of it (for the GPU, the graph's upload included).
+fn exact_report(
+    ws: &Workspace,
+    queries: &[Query],
+    engine: BfsEngine,
+    threads: usize,
+    cancel: &AtomicBool,
+) -> Result<BatchReport> {
+    let first = &queries[..queries.len().min(EXACT_BFS_QUERIES)];
+    let pairs: Vec<(u32, u32)> = first.iter().map(|q| (q.src, q.dst)).collect();
+    let clock = std::time::Instant::now();
+    let answers = crate::exact_run::answer_by_bfs(&ws.loaded.graph, &pairs, engine, cancel)?;
+    let elapsed = clock.elapsed();
+    let mut by_rule = crate::query::RuleCounts::default();
+    first.iter().for_each(|_| by_rule.add(crate::query::Rule::Search));
+    Ok(BatchReport::of_answers(first, &answers, Method::Bfs, threads, by_rule, elapsed))
 }
 
 fn expanded_histogram(engine: &Engine, queries: &[Query], cancel: &AtomicBool) -> Result<Vec<(String, u64)>> {
@@ -255,5 +301,32 @@ mod tests {
         assert_eq!(bucket_name(1), "1");
         assert_eq!(bucket_name(2), "2-3");
         assert_eq!(bucket_name(4), "8-15");
+    }
+
+    /// The exact BFS row answers its first queries as the expected answers (the streamed closure)
+    /// say, and as the guided search does.
+    #[test]
+    fn exact_bfs_row_agrees_with_the_expected_answers() {
+        let g = crate::graph::generators::random_digraph(3000, 1.5, 3).unwrap();
+        let loaded = crate::graph::LoadedGraph {
+            graph: std::sync::Arc::new(g),
+            names: crate::graph::VertexNames::Dense,
+            format: crate::graph::io::Format::EdgeList,
+            path: "digraph".into(),
+        };
+        let ws = Workspace::from_loaded(loaded, 0.0);
+        let labels = crate::index::dfs::label(ws.dag(), 2, crate::index::Order::Random { seed: 1 }).unwrap();
+        let guided = RunSpec { method: Method::GuidedDfs, threads: 1, gpu: false, exact: None };
+        let spec = BatchSpec {
+            source: QuerySource::Random { count: 1500, seed: 4 },
+            runs: vec![guided, RunSpec::exact_bfs(false)],
+        };
+        let result = run(&ws, &labels, &spec, 1, &AtomicBool::new(false), &|_| {}).unwrap();
+        let (g_row, e_row) = (&result.rows[0], &result.rows[1]);
+        assert!(e_row.exact && !g_row.exact);
+        assert_eq!(e_row.report.queries, EXACT_BFS_QUERIES as u64);
+        assert_eq!(e_row.report.checked, EXACT_BFS_QUERIES as u64);
+        assert_eq!((e_row.report.mismatches, g_row.report.mismatches), (0, 0));
+        assert!(e_row.report.positives > 0);
     }
 }

@@ -7,7 +7,9 @@ pub mod labeling;
 mod msg;
 pub mod picture;
 
-pub use batch::{BatchResult, BatchRow, BatchSpec, ORACLE_LIMIT, QuerySource, RunSpec, expected_answers, export};
+pub use batch::{
+    BatchResult, BatchRow, BatchSpec, EXACT_BFS_QUERIES, ORACLE_LIMIT, QuerySource, RunSpec, expected_answers, export,
+};
 pub use labeling::{LabelCmd, LabelConfig};
 pub use msg::{ExceptionResult, LabelStatus, Msg, QueryResult};
 pub use picture::{Focus, PictureRequest, PictureResult};
