@@ -320,6 +320,7 @@ mod tests {
         let spec = BatchSpec {
             source: QuerySource::Random { count: 1500, seed: 4 },
             runs: vec![guided, RunSpec::exact_bfs(false)],
+            rules: RuleSet::All,
         };
         let result = run(&ws, &labels, &spec, 1, &AtomicBool::new(false), &|_| {}).unwrap();
         let (g_row, e_row) = (&result.rows[0], &result.rows[1]);
