@@ -70,6 +70,32 @@ extern "C" __global__ void fill_parents(const u64* coff, const u32* cadj, const 
     }
 }
 
+// Warp-aggregated atomics. Every vertex of a level takes a slot in one of six queues and adds its
+// degrees to two sums: eight counters for the whole grid, which 1.5 million roots (uniprot) hit one
+// atomic at a time in 7 ms. The lanes that arrive together (any subset of a warp) instead add once
+// per distinct counter.
+
+// A slot in counters[which]: the lanes with the same `which` take consecutive slots.
+__device__ __forceinline__ u32 aggregated_slot(u64* counters, u32 which) {
+    u32 active = __activemask();
+    u32 same = __match_any_sync(active, which);
+    u32 lane = threadIdx.x % WARP_SIZE;
+    u32 leader = __ffs(same) - 1;
+    u64 start = 0;
+    if (lane == leader) start = atomicAdd(&counters[which], (u64)__popc(same));
+    start = __shfl_sync(same, start, leader);
+    return (u32)start + __popc(same & ((1u << lane) - 1));
+}
+
+// Adds every arriving lane's `value` (below 2^32: a degree) to *counter, once per warp. The sums
+// are taken in 16-bit halves, which 32 lanes cannot overflow.
+__device__ __forceinline__ void aggregated_add(u64* counter, u64 value) {
+    u32 active = __activemask();
+    u32 low = __reduce_add_sync(active, (u32)(value & 0xffffu));
+    u32 high = __reduce_add_sync(active, (u32)(value >> 16));
+    if (threadIdx.x % WARP_SIZE == __ffs(active) - 1) atomicAdd(counter, ((u64)high << 16) + low);
+}
+
 // Appends c to the next level's queues. counters: 3 counts by in-degree class, 3 by out-degree
 // class, then the level's in-degree and out-degree sums (the edges phases 1 and 4 will scan).
 __device__ __forceinline__ void enqueue(u32 c, const u64* poff, const u64* coff, u32* bins_in, u32* bins_out,
@@ -79,10 +105,10 @@ __device__ __forceinline__ void enqueue(u32 c, const u64* poff, const u64* coff,
     u64 out_degree = coff[c + 1] - coff[c];
     u32 ci = degree_class(in_degree);
     u32 co = degree_class(out_degree);
-    bins_in[ci * n + base[ci] + (u32)atomicAdd(&counters[ci], 1ull)] = c;
-    bins_out[co * n + base[3 + co] + (u32)atomicAdd(&counters[3 + co], 1ull)] = c;
-    atomicAdd(&counters[6], in_degree);
-    atomicAdd(&counters[7], out_degree);
+    bins_in[ci * n + base[ci] + aggregated_slot(counters, ci)] = c;
+    bins_out[co * n + base[3 + co] + aggregated_slot(counters, 3 + co)] = c;
+    aggregated_add(&counters[6], in_degree);
+    aggregated_add(&counters[7], out_degree);
 }
 
 // Level 0: every vertex without parents.
