@@ -246,11 +246,17 @@ fn columns(rows: &[Vec<usize>], up: &[Vec<usize>], down: &[Vec<usize>], items: u
             }
         }
     }
-    // Integer columns: rounding `x_i - i` keeps it non-decreasing, so neighbours stay a column apart.
+    // Integer columns: rounding `x_i - i` keeps it non-decreasing, so neighbours stay a column apart;
+    // floating-point rounding can still tie two neighbours (x = 2.4999... then 2.5000...), so each
+    // item is also kept right of the one before it.
     let mut column = vec![0i64; items];
     for row in rows {
+        let mut previous: Option<i64> = None;
         for (i, &item) in row.iter().enumerate() {
-            column[item] = (x[item] - i as f64).round() as i64 + i as i64;
+            let c = (x[item] - i as f64).round() as i64 + i as i64;
+            let c = previous.map_or(c, |p| c.max(p + 1));
+            column[item] = c;
+            previous = Some(c);
         }
     }
     let left = column.iter().copied().min().unwrap_or(0);
@@ -320,6 +326,17 @@ mod tests {
         assert_eq!(spaced_fit(&[2.0, 2.0]), vec![1.5, 2.5]);
         assert_eq!(spaced_fit(&[0.0, 5.0]), vec![0.0, 5.0]);
         assert_eq!(spaced_fit(&[]), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn neighbours_never_share_a_column() {
+        // Found by the property test below: two vertices once rounded to one column.
+        let l = layout(5, &[(0, 2), (1, 2), (1, 3), (1, 4)]);
+        let mut bottom: Vec<u32> = [2, 3, 4].iter().map(|&v| l.column[v]).collect();
+        bottom.sort_unstable();
+        bottom.dedup();
+        assert_eq!(bottom.len(), 3, "{l:?}");
+        assert_ne!(l.column[0], l.column[1]);
     }
 
     #[test]
