@@ -282,15 +282,15 @@ extern "C" __global__ void select_warp(const u32* queue, u32 count, const u64* p
     if (lane == 0) attach(T, P, v, best);
 }
 
-// A block per vertex; blockDim.x is a multiple of WARP_SIZE, at most 1024.
-extern "C" __global__ void select_block(const u32* queue, u32 count, const u64* poff, const u32* padj, Node* T,
-                                        u32* P, u32 rho) {
+// The best of v's candidate parents padj[poff[v] + first], then every `stride`-th, over the whole
+// block (every thread calls it, each with its own `first`; the result is thread 0's).
+// blockDim.x is a multiple of WARP_SIZE, at most 1024.
+__device__ __forceinline__ u32 block_best(const u64* poff, const u32* padj, const Node* T, const u32* P, u32 v,
+                                          u32 kv, u64 first, u64 stride) {
     __shared__ u32 warp_bests[32];
-    u32 v = queue[blockIdx.x];
-    u32 kv = T[v].key;
     u32 best = NONE;
     Prefix bp;
-    for (u64 e = poff[v] + threadIdx.x; e < poff[v + 1]; e += blockDim.x) {
+    for (u64 e = poff[v] + first; e < poff[v + 1]; e += stride) {
         u32 p = padj[e];
         offer(T, p, load_prefix(P, p), best, bp, kv);
     }
@@ -300,8 +300,16 @@ extern "C" __global__ void select_block(const u32* queue, u32 count, const u64* 
     if (threadIdx.x < 32) {
         best = threadIdx.x < blockDim.x / WARP_SIZE ? warp_bests[threadIdx.x] : NONE;
         best = warp_best(T, P, best, kv);
-        if (threadIdx.x == 0) attach(T, P, v, best);
     }
+    return best;
+}
+
+// A block per vertex.
+extern "C" __global__ void select_block(const u32* queue, u32 count, const u64* poff, const u32* padj, Node* T,
+                                        u32* P, u32 rho) {
+    u32 v = queue[blockIdx.x];
+    u32 best = block_best(poff, padj, T, P, v, T[v].key, threadIdx.x, blockDim.x);
+    if (threadIdx.x == 0) attach(T, P, v, best);
 }
 
 // Hubs: a vertex with more candidate parents than one block scans quickly (uniprot's sink has 1.5
@@ -311,24 +319,10 @@ extern "C" __global__ void select_block(const u32* queue, u32 count, const u64* 
 // reduction finds the same parent.
 extern "C" __global__ void select_hub_partial(const u32* queue, u32 count, const u64* poff, const u32* padj,
                                               const Node* T, const u32* P, u32* partial) {
-    __shared__ u32 warp_bests[32];
     u32 v = queue[blockIdx.x];
-    u32 kv = T[v].key;
-    u32 best = NONE;
-    Prefix bp;
-    u64 stride = (u64)blockDim.x * gridDim.y;
-    for (u64 e = poff[v] + (u64)blockIdx.y * blockDim.x + threadIdx.x; e < poff[v + 1]; e += stride) {
-        u32 p = padj[e];
-        offer(T, p, load_prefix(P, p), best, bp, kv);
-    }
-    best = warp_best(T, P, best, kv);
-    if (threadIdx.x % WARP_SIZE == 0) warp_bests[threadIdx.x / WARP_SIZE] = best;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        best = threadIdx.x < blockDim.x / WARP_SIZE ? warp_bests[threadIdx.x] : NONE;
-        best = warp_best(T, P, best, kv);
-        if (threadIdx.x == 0) partial[(u64)blockIdx.x * gridDim.y + blockIdx.y] = best;
-    }
+    u64 first = (u64)blockIdx.y * blockDim.x + threadIdx.x, stride = (u64)blockDim.x * gridDim.y;
+    u32 best = block_best(poff, padj, T, P, v, T[v].key, first, stride);
+    if (threadIdx.x == 0) partial[(u64)blockIdx.x * gridDim.y + blockIdx.y] = best;
 }
 
 // A warp per vertex of the large queue: the best of its `splits` partial bests becomes its parent.
