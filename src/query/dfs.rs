@@ -74,11 +74,26 @@ pub(crate) fn depth_first<G: Guide, O: SearchObserver>(
         frames.pop();
         observer.dead_end(finished);
     };
+    depth_first_outcome(found, frames, via, to, (expanded, pruned), want_path, observer)
+}
+
+/// What a depth-first search found once it stops: when `found`, its frames hold the path from the
+/// start, which ends at `to` or at `via` (a child a cut proved reaches `to`); every expanded vertex
+/// off that path was a dead end. Shared by [`depth_first`] and the look-ahead DFS.
+pub(crate) fn depth_first_outcome<O: SearchObserver>(
+    found: bool,
+    frames: &[Frame],
+    via: Option<u32>,
+    to: u32,
+    (expanded, pruned): (u64, u64),
+    want_path: bool,
+    observer: &mut O,
+) -> SearchOutcome {
     if !found {
         return SearchOutcome { reachable: false, expanded, pruned, false_positives: expanded, path: None };
     }
     if O::RECORDS {
-        for frame in frames.iter() {
+        for frame in frames {
             observer.on_path(frame.vertex);
         }
     }

@@ -6,6 +6,7 @@
 //! The same counts as GRAIL's DFS (`dfs.rs`): every child is checked once (it is marked visited
 //! when first met), and a vertex counts as expanded when its children are scanned.
 
+use super::dfs::depth_first_outcome;
 use super::guide::{Guide, Step};
 use super::observer::SearchObserver;
 use super::outcome::SearchOutcome;
@@ -82,16 +83,7 @@ pub(crate) fn depth_first_lookahead<G: Guide, O: SearchObserver>(
         pending.truncate(top_start(frames, pending.len()));
         observer.dead_end(finished);
     };
-    if !found {
-        return SearchOutcome { reachable: false, expanded, pruned, false_positives: expanded, path: None };
-    }
-    if O::RECORDS {
-        for frame in frames.iter() {
-            observer.on_path(frame.vertex);
-        }
-    }
-    let path = want_path.then(|| frames.iter().map(|f| f.vertex).chain(std::iter::once(via.unwrap_or(to))).collect());
-    SearchOutcome { reachable: true, expanded, pruned, false_positives: expanded - frames.len() as u64, path }
+    depth_first_outcome(found, frames, via, to, (expanded, pruned), want_path, observer)
 }
 
 /// Where the waiting children above the top frame's end start: the top frame's own list ends at
