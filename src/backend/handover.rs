@@ -134,7 +134,7 @@ fn narrow_start(dag: &Graph) -> Option<NarrowGraph> {
         }
         frontier = next;
     }
-    Some(NarrowGraph { levels, vertices: vertices as u64 })
+    NarrowGraph::of(levels, vertices as u64)
 }
 
 impl Labeler for GpuOrCpu {

@@ -69,6 +69,14 @@ impl std::fmt::Display for NarrowGraph {
 
 impl std::error::Error for NarrowGraph {}
 
+impl NarrowGraph {
+    /// The hand-over's criterion, in one place: `levels` Kahn levels holding `vertices` in all are
+    /// narrow when they average fewer than [`NARROW_WIDTH`] vertices.
+    pub fn of(levels: usize, vertices: u64) -> Option<NarrowGraph> {
+        (vertices < NARROW_WIDTH * levels as u64).then_some(NarrowGraph { levels, vertices })
+    }
+}
+
 /// The phases in the order a dimension runs them.
 const PHASES: [Phase; 4] = [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost];
 
@@ -179,7 +187,7 @@ impl GpuLabeler {
             return None;
         }
         let vertices: u64 = self.run.levels.iter().map(LevelQueues::vertices).sum();
-        (vertices < NARROW_WIDTH * levels as u64).then_some(NarrowGraph { levels, vertices })
+        NarrowGraph::of(levels, vertices)
     }
 
     /// Runs levels up to `until`: one level, or the rest of the current phase (at most about
