@@ -11,6 +11,15 @@ pub(crate) fn prefetch<T>(slice: &[T], index: usize) {
     }
 }
 
+/// Hints that all of `value` will be read soon: its first and last bytes' lines (a record of more
+/// than one byte may straddle two).
+#[inline(always)]
+pub(crate) fn prefetch_whole<T>(value: &T) {
+    let first = value as *const T as *const i8;
+    prefetch_address(first);
+    prefetch_address(first.wrapping_add(std::mem::size_of::<T>().saturating_sub(1)));
+}
+
 #[inline(always)]
 fn prefetch_address(address: *const i8) {
     #[cfg(target_arch = "x86_64")]

