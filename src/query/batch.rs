@@ -3,9 +3,10 @@
 use super::answer::{Method, Rule};
 use super::engine::Engine;
 use super::query_file::Query;
-use super::query_index::{CompactLevels, QueryIndex, TopoPositions};
+use super::query_index::{CompactLevels, QueryIndex};
+use super::rules::{bloom_cut, supportive_cut, supportive_path};
 use super::scratch::Scratch;
-use crate::prefetch::prefetch;
+use crate::prefetch::{prefetch, prefetch_whole};
 use rayon::prelude::*;
 use serde::{Serialize, Serializer, ser::SerializeMap};
 use std::time::{Duration, Instant};
@@ -40,7 +41,13 @@ impl Mismatch {
     #[inline]
     fn of(query: &Query, got: bool) -> Option<Mismatch> {
         let expected = query.expected?;
-        (expected != got).then_some(Mismatch { line: query.line, src: query.src, dst: query.dst, expected, got })
+        (expected != got).then_some(Mismatch {
+            line: query.line as usize,
+            src: query.src,
+            dst: query.dst,
+            expected,
+            got,
+        })
     }
 }
 
@@ -157,7 +164,13 @@ impl Tally {
     #[cold]
     fn mismatch(&mut self, query: &Query, reachable: bool, index: usize) {
         self.mismatches += 1;
-        let m = Mismatch { line: query.line, src: query.src, dst: query.dst, expected: !reachable, got: reachable };
+        let m = Mismatch {
+            line: query.line as usize,
+            src: query.src,
+            dst: query.dst,
+            expected: !reachable,
+            got: reachable,
+        };
         self.examples.push((index, m));
         if self.examples.len() >= 2 * MAX_EXAMPLES {
             self.examples.sort_unstable_by_key(|&(index, _)| index);
@@ -251,11 +264,10 @@ struct Fast<'e, 'q> {
 impl Fast<'_, '_> {
     /// Picks the monomorphised passes for the level width `index` keeps.
     fn tally(self, map: impl ToDag, index: &QueryIndex, scratch: &mut Scratch) -> Tally {
-        let topo = index.topo_positions();
         match index.compact_levels() {
-            CompactLevels::Byte(levels) => tally_chunk_fast(self, map, levels, topo, scratch),
-            CompactLevels::Half(levels) => tally_chunk_fast(self, map, levels, topo, scratch),
-            CompactLevels::Full => tally_chunk_fast(self, map, self.engine.labels().levels(), topo, scratch),
+            CompactLevels::Byte(levels) => tally_chunk_fast(self, map, levels, index, scratch),
+            CompactLevels::Half(levels) => tally_chunk_fast(self, map, levels, index, scratch),
+            CompactLevels::Full => tally_chunk_fast(self, map, self.engine.labels().levels(), index, scratch),
         }
     }
 }
@@ -334,10 +346,11 @@ fn tally_chunk_fast<L: Copy + PartialOrd>(
     fast: Fast,
     map: impl ToDag,
     levels: &[L],
-    topo: &[TopoPositions],
+    index: &QueryIndex,
     scratch: &mut Scratch,
 ) -> Tally {
     let Fast { engine, chunk, first_index, method } = fast;
+    let (topo, records) = (index.topo_positions(), index.records());
     let mut tally = Tally::default();
     // Offsets into `chunk` of the queries a pass leaves, at its front.
     let mut undecided = [0u16; CHUNK];
@@ -370,15 +383,42 @@ fn tally_chunk_fast<L: Copy + PartialOrd>(
             tally.mismatch(query, false, first_index + offset as usize);
         }
     }
+    let (mut by_support, mut by_bloom, mut by_path, mut kept) = (0u64, 0u64, 0u64, 0);
+    let fetch_record = |offset: u16| {
+        let query = &chunk[offset as usize];
+        prefetch_whole(&records[map.dag_vertex(query.src)]);
+        prefetch_whole(&records[map.dag_vertex(query.dst)]);
+    };
+    undecided[..still].iter().take(PREFETCH_DISTANCE).for_each(|&offset| fetch_record(offset));
+    for i in 0..still {
+        if let Some(&ahead) = undecided[..still].get(i + PREFETCH_DISTANCE) {
+            fetch_record(ahead);
+        }
+        let offset = undecided[i];
+        let query = &chunk[offset as usize];
+        let (a, b) = (&records[map.dag_vertex(query.src)], &records[map.dag_vertex(query.dst)]);
+        let support = supportive_cut(a, b).is_some();
+        let bloom = !support & bloom_cut(a, b).is_some();
+        let path = !support & !bloom & supportive_path(a, b).is_some();
+        by_support += support as u64;
+        by_bloom += bloom as u64;
+        by_path += path as u64;
+        let decided = support | bloom | path;
+        undecided[kept] = offset;
+        kept += !decided as usize;
+        if (query.expected == Some(!path)) & decided {
+            tally.mismatch(query, path, first_index + offset as usize);
+        }
+    }
     let fetch_records = |offset: u16| {
         let query = &chunk[offset as usize];
         // The engine maps the vertices again.
         engine.prefetch_components(query.src, query.dst);
         engine.prefetch_records(map.dag_vertex(query.src), map.dag_vertex(query.dst));
     };
-    undecided[..still].iter().take(PREFETCH_DISTANCE).for_each(|&offset| fetch_records(offset));
-    for (i, &offset) in undecided[..still].iter().enumerate() {
-        if let Some(&ahead) = undecided[..still].get(i + PREFETCH_DISTANCE) {
+    undecided[..kept].iter().take(PREFETCH_DISTANCE).for_each(|&offset| fetch_records(offset));
+    for (i, &offset) in undecided[..kept].iter().enumerate() {
+        if let Some(&ahead) = undecided[..kept].get(i + PREFETCH_DISTANCE) {
             fetch_records(ahead);
         }
         let query = &chunk[offset as usize];
@@ -387,10 +427,13 @@ fn tally_chunk_fast<L: Copy + PartialOrd>(
             tally.mismatch(query, reachable, first_index + offset as usize);
         }
     }
-    tally.positives += same;
+    tally.positives += same + by_path;
     tally.by_rule.add_many(Rule::SameComponent, same);
     tally.by_rule.add_many(Rule::LevelCut, by_level);
     tally.by_rule.add_many(Rule::TopoCut, by_topo);
+    tally.by_rule.add_many(Rule::SupportiveCut, by_support);
+    tally.by_rule.add_many(Rule::BloomCut, by_bloom);
+    tally.by_rule.add_many(Rule::SupportivePath, by_path);
     tally.examples.sort_unstable_by_key(|&(index, _)| index);
     tally.examples.truncate(MAX_EXAMPLES);
     tally
@@ -543,7 +586,7 @@ mod tests {
         let engine = Engine::new(&c.dag, &labels, &c.component);
         let mut queries = random_queries(n as usize, 3 * CHUNK + 17, 5);
         for (i, q) in queries.iter_mut().enumerate() {
-            q.line = i + 1;
+            q.line = i as u32 + 1;
             q.expected = Some(closure.reachable(q.src, q.dst));
         }
         // Flip the expectation of every 100th query.
@@ -610,7 +653,7 @@ mod tests {
         queries.extend((0..200).map(|i| Query { src: 5 + i % 30, dst: 300 - i % 30, expected: None, line: 0 }));
         queries.extend((0..50).map(|v| Query { src: v, dst: v, expected: None, line: 0 }));
         for (i, q) in queries.iter_mut().enumerate() {
-            q.line = i + 1;
+            q.line = i as u32 + 1;
             q.expected = Some(closure.reachable(q.src, q.dst) != (i % 37 == 0));
         }
         for method in [Method::GuidedDfs, Method::GuidedBfs] {

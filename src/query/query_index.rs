@@ -125,6 +125,11 @@ impl QueryIndex {
         &self.levels
     }
 
+    /// Every vertex's record, indexed by DAG vertex.
+    pub fn records(&self) -> &[VertexCuts] {
+        &self.cuts
+    }
+
     pub fn topo_positions(&self) -> &[TopoPositions] {
         &self.topo
     }
