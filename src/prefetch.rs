@@ -2,13 +2,12 @@
 //! component map and the labels of two random vertices), and a batch knows its next queries, so it
 //! asks for their cache lines a few queries ahead and overlaps the misses.
 
-/// Hints that `slice[index]` will be read soon. Out-of-range indices are ignored; on targets
-/// without a prefetch instruction this does nothing.
+/// Hints that `slice[index]` will be read soon; on targets without a prefetch instruction this
+/// does nothing. Unchecked, because a prefetch never faults: an index out of range only fetches a
+/// useless line, and the check cost a tenth of the fastest batch loops.
 #[inline(always)]
 pub(crate) fn prefetch<T>(slice: &[T], index: usize) {
-    if let Some(item) = slice.get(index) {
-        prefetch_address(item as *const T as *const i8);
-    }
+    prefetch_address(slice.as_ptr().wrapping_add(index) as *const i8);
 }
 
 /// Hints that all of `value` will be read soon: its first and last bytes' lines (a record of more
