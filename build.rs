@@ -1,6 +1,6 @@
 //! Build script: prepares the CUDA kernels for embedding. Writes into `$OUT_DIR`
 //! - `constants.rs`: the constants Rust and the kernels share, from their one table
-//!   (`kernels/constants.in`), included by `src/gpu/constants.rs`;
+//!   (`kernels/constants.in`), included by `src/constants.rs`;
 //! - `kernels/<name>.cu`: each kernel source with that table's CUDA header in place of its
 //!   `#include "grail_constants.cuh"`, as NVRTC and nvcc compile it;
 //! - `kernels/<name>.ptx`: each kernel precompiled by nvcc for [`PTX_ARCH`], when nvcc is installed

@@ -12,6 +12,7 @@
 
 pub mod backend;
 pub mod cli;
+pub mod constants;
 pub mod draw;
 pub mod exact;
 pub mod exact_run;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, mpsc};
 
 /// The queue limits, defined once for Rust and the kernels in `kernels/constants.in`.
-pub use crate::gpu::constants::{LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
+pub use crate::constants::{LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
 
 /// Which labeler builds the index. It lives with the events (which name it) rather than with the
 /// labelers, so that the event vocabulary depends on no back end.

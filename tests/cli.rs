@@ -197,6 +197,36 @@ fn rules_pick_every_cut_or_grails_and_say_which() {
 }
 
 #[test]
+fn fp_rate_is_the_same_for_every_guided_method() {
+    // GRAIL's rules leave searches on a random DAG; guided DFS and BFS expand different vertices,
+    // but the no-answers a search had to prove (the FP%) are the labels' and the queries' alone.
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.gra");
+    assert!(grail(&["gen", "random:n=2000,deg=3,seed=2", "-o", graph.to_str().unwrap()]).status.success());
+    let ask = |method: &str| {
+        json(&grail(&[
+            "query",
+            graph.to_str().unwrap(),
+            "--random",
+            "3000",
+            "--dims",
+            "2",
+            "--rules",
+            "grail",
+            "--method",
+            method,
+            "--json",
+        ]))
+    };
+    let (dfs, bfs) = (ask("guided-dfs"), ask("guided-bfs"));
+    assert!(dfs["searched_negatives"].as_u64().unwrap() > 0, "{dfs}");
+    assert_eq!(dfs["searched_negatives"], bfs["searched_negatives"]);
+    assert_eq!(dfs["searched_negative_rate"], bfs["searched_negative_rate"]);
+    let unguided = ask("dfs");
+    assert_eq!(unguided["searched_negative_rate"], 1.0, "a search without labels proves every no");
+}
+
+#[test]
 fn bench_counts_the_query_index_in_the_index_time_and_size() {
     let bench = |rules: &str| {
         json(&grail(&[

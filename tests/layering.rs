@@ -43,7 +43,7 @@ const RULES: &[Rule] = &[
     Rule {
         from: &["src/exact/"],
         except: &[],
-        never: &["src/query/", "src/index/", "src/gpu/", "src/exact_run.rs", "src/backend.rs", "src/tui/", "src/cli/"],
+        never: &["src/query/", "src/index/", "src/gpu/", "src/exact_run.rs", "src/backend/", "src/tui/", "src/cli/"],
         why: "exact/ sits beside query/: exact answers from the graph alone, no labels; its GPU versions and \
               the choice between them (exact_run.rs) sit above it",
     },
@@ -62,8 +62,14 @@ const RULES: &[Rule] = &[
     Rule {
         from: &["src/telemetry.rs"],
         except: &[],
-        never: &["src/index/pipeline/"],
+        never: &["src/index/pipeline/", "src/index/dfs.rs", "src/gpu/", "src/backend/"],
         why: "telemetry is the sink every labeler reports into, so it cannot know about one labeler",
+    },
+    Rule {
+        from: &["src/index/", "src/gpu/"],
+        except: &[],
+        never: &["src/backend/"],
+        why: "backend/ chooses between the labelers (and falls back from one to another): they know nothing of it",
     },
     Rule {
         from: &["src/"],
@@ -78,6 +84,64 @@ const RULES: &[Rule] = &[
         why: "the explorer is a front end: only the command line (which starts it) may depend on it",
     },
 ];
+
+/// The stack of docs/ARCHITECTURE.md ("Layering"), top row first: a file imports only from rows
+/// below its own, never from a row above nor from another module of its row.
+const STACK: &[&[&str]] = &[
+    &["src/main.rs"],
+    &["src/cli/"],
+    &["src/tui/"],
+    &["src/selftest.rs"],
+    &["src/backend/", "src/draw/", "src/exact_run.rs"],
+    &["src/gpu/"],
+    &["src/query/", "src/exact/"],
+    &["src/index/"],
+    &["src/workspace.rs"],
+    &["src/graph/"],
+    &["src/telemetry.rs"],
+    &["src/constants.rs", "src/format.rs", "src/system.rs", "src/prefetch.rs", "src/mix.rs"],
+];
+
+/// Imports the stack allows although they point up, each with its reason.
+const STACK_EXCEPTIONS: &[(&str, &str)] = &[
+    // The events name the labels' order (a plain value) so that a trace says what it labeled.
+    ("src/telemetry.rs", "src/index/order.rs"),
+];
+
+#[test]
+fn the_stack_holds() {
+    let graph = src_graph();
+    let mut report = Vec::new();
+    for (row, modules) in STACK.iter().enumerate() {
+        let above: Vec<&'static str> = STACK[..row].iter().flat_map(|r| r.iter().copied()).collect();
+        for &module in modules.iter() {
+            let beside = modules.iter().copied().filter(|&m| m != module);
+            let never: Vec<&'static str> = above.iter().copied().chain(beside).collect();
+            let rule = Rule {
+                from: Box::leak(vec![module].into_boxed_slice()),
+                except: &[],
+                never: Box::leak(never.into_boxed_slice()),
+                why: "docs/ARCHITECTURE.md's stack: a row imports only from the rows below it",
+            };
+            let rule: &'static Rule = Box::leak(Box::new(rule));
+            report.extend(
+                graph
+                    .violations(rule)
+                    .into_iter()
+                    .filter(|v| !STACK_EXCEPTIONS.contains(&(graph.path(v.from), graph.path(v.to))))
+                    .map(|v| v.to_string()),
+            );
+        }
+    }
+    // Every file of src/ sits on some row, so a new module must be placed.
+    let unplaced: Vec<&str> = graph
+        .reached_files()
+        .into_iter()
+        .filter(|p| *p != "src/lib.rs" && !STACK.iter().flat_map(|r| r.iter()).any(|m| p.starts_with(m)))
+        .collect();
+    assert!(unplaced.is_empty(), "files on no row of the stack (add them to STACK and the doc): {unplaced:?}");
+    assert!(report.is_empty(), "{} imports break the stack:\n{}", report.len(), report.join("\n"));
+}
 
 #[test]
 fn the_checker_sees_the_real_crate() {

@@ -234,9 +234,9 @@ fn diamond_ladder_overflows_the_weights_at_63_rungs() {
 
 #[test]
 fn matches_the_python_reference_script() {
-    // Produced by `python3 shared/tools/reference_labels.py ten.txt --dims 2 --order random --seed 42`
-    // on this edge list (the script's mixer is the project's `mix64`): per vertex, for dimensions 0
-    // and 1, `[s, post] size`.
+    // Produced by an independent Python implementation of docs/ALGORITHMS.md's label definition
+    // (kept outside this repository), two dimensions, random order, seed 42, on this edge list (its
+    // mixer is the project's `mix64`): per vertex, for dimensions 0 and 1, `[s, post] size`.
     let edges =
         [(0, 2), (0, 3), (1, 3), (1, 4), (2, 5), (3, 5), (3, 6), (4, 6), (5, 7), (6, 7), (6, 8), (2, 8), (4, 9)];
     let python: [[(u32, u32, u32); 2]; 10] = [

@@ -204,7 +204,8 @@ fn a_gpu_machine_shows_the_gpu_batch_row_checked() {
     screen.wait_for("Vertices (y) per topological level");
     writer.write_all(b"4").unwrap();
     writer.flush().unwrap();
-    // The GPU run is listed first among the runs, checked, and names the device; every row fits.
+    // The GPU run is listed first among the runs, checked, and names the device; every search row
+    // fits (the exact BFS rows come after them, behind the list's "more" marker at this size).
     screen.wait_for("[x] guided-bfs GPU: Stub GPU");
     // The last row shows too (waited for: the frame may still be arriving).
     screen.wait_for("[ ] bfs        all threads");

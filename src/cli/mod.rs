@@ -61,7 +61,8 @@ pub enum Command {
     /// Draw the graph (or a vertex's neighbourhood) with one dimension's DFS tree and intervals, and
     /// optionally a query's search, as SVG or Graphviz DOT.
     Draw(draw::DrawArgs),
-    /// Convert a graph between formats (reads any supported format, writes .gra or an edge list).
+    /// Convert a graph between formats (reads any supported format and writes any: .gra, edge list,
+    /// Matrix Market, weighted, plain header, or grail's binary .grail file).
     Convert(convert::ConvertArgs),
     /// Measure load, labeling and query times (1 thread and all threads) with peak memory.
     Bench(bench::BenchArgs),
@@ -72,7 +73,8 @@ pub enum Command {
     Closure(closure::ClosureArgs),
     /// Check the GPU back end against the CPU: identical labels, identical answers.
     Selftest(selftest::SelftestArgs),
-    /// The terminal explorer: graph shape, step-by-step labeling, queries, batches, exceptions.
+    /// The terminal explorer: graph shape, step-by-step labeling, queries, batches, exceptions, and a
+    /// picture of the graph, its DFS trees and a query's search.
     Tui(tui::TuiArgs),
 }
 

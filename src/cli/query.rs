@@ -215,6 +215,35 @@ struct BatchOutput<'a> {
     query_index_bytes: usize,
     #[serde(flatten)]
     report: &'a BatchReport,
+    #[serde(flatten)]
+    fp: FalsePositives,
+}
+
+/// The labels' false positives among the queries: no-answers that no cut ruled out, so a search
+/// had to prove them ([`BatchReport::searched_negatives`]). Its rate is the explorer's FP%: the
+/// same for every guided method, unlike `false_positive_rate`, which weighs the search's work.
+#[derive(Serialize)]
+struct FalsePositives {
+    searched_negatives: u64,
+    searched_negative_rate: f64,
+}
+
+impl FalsePositives {
+    fn of(report: &BatchReport) -> FalsePositives {
+        FalsePositives {
+            searched_negatives: report.searched_negatives(),
+            searched_negative_rate: report.searched_negative_rate(),
+        }
+    }
+
+    fn print(&self, report: &BatchReport) {
+        println!(
+            "FP%        {:.2}%: {} of {} no-answers needed a search (no cut ruled them out); the same for every guided method",
+            100.0 * self.searched_negative_rate,
+            thousands(self.searched_negatives),
+            thousands(report.queries - report.positives)
+        );
+    }
 }
 
 fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64, args: &QueryArgs) -> Result<()> {
@@ -240,6 +269,7 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         label_bytes: labels.heap_bytes(),
         query_index_bytes: engine.query_index().map_or(0, QueryIndex::heap_bytes),
         report: &report,
+        fp: FalsePositives::of(&report),
     })?;
     if report.mismatches > 0 {
         bail!("{} answers disagree with the expected column (first ones listed above)", report.mismatches);
@@ -287,8 +317,9 @@ impl Report for BatchOutput<'_> {
         }
         println!("{t}");
         println!();
+        self.fp.print(report);
         println!(
-            "search     {} expanded, {} pruned by cuts, {} false positives ({:.1}% of expanded)",
+            "search     {} expanded, {} pruned by cuts, {} dead ends ({:.1}% of expanded; depends on the search order)",
             thousands(report.expanded),
             thousands(report.pruned),
             thousands(report.false_positives),
@@ -314,6 +345,10 @@ struct GpuBatchOutput<'a> {
     checked: u64,
     mismatches: u64,
     mismatch_examples: &'a [crate::query::Mismatch],
+    #[serde(flatten)]
+    fp: FalsePositives,
+    #[serde(skip)]
+    checked_report: &'a BatchReport,
 }
 
 impl Report for GpuBatchOutput<'_> {
@@ -332,6 +367,7 @@ impl Report for GpuBatchOutput<'_> {
         println!("GPU search      {}", duration(report.gpu_seconds));
         println!("positives       {}", thousands(report.positives));
         println!("mismatches      {}", thousands(self.mismatches));
+        self.fp.print(self.checked_report);
     }
 }
 
@@ -350,6 +386,8 @@ fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()>
         checked: checked.checked,
         mismatches,
         mismatch_examples: &checked.mismatch_examples,
+        fp: FalsePositives::of(&checked),
+        checked_report: &checked,
     })?;
     if mismatches > 0 {
         bail!("{mismatches} GPU answers disagree with the expected column");

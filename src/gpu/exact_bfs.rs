@@ -2,13 +2,13 @@
 //! array, an atomic frontier queue, a scan-built queue, and degree-binned queues. All return the
 //! level array of [`crate::exact::bfs`], which they are tested against.
 
-use super::constants::{BLOCK_THREADS, WARP_SIZE};
 use super::context::Gpu;
 use super::kernels::bfs::{
     BfsAtomicExpand, BfsBinnedExpand, BfsInit, BfsScanBlockSums, BfsScanExpand, BfsScanOffsets, BfsScanScatter,
     BfsVertexLevel,
 };
 use super::memory::Ledger;
+use crate::constants::{BLOCK_THREADS, WARP_SIZE};
 use crate::exact::BfsEngine;
 use crate::graph::Graph;
 use anyhow::{Result, bail, ensure};
@@ -264,7 +264,7 @@ impl<'g> DeviceGraph<'g> {
 
 /// The queue class of a vertex of out-degree `degree` (the kernels' `bfs_degree_class`).
 fn class_of(degree: usize) -> usize {
-    use super::constants::{LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
+    use crate::constants::{LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
     if degree < SMALL_DEGREE_LIMIT {
         0
     } else if degree <= LARGE_DEGREE_LIMIT {

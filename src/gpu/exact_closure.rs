@@ -3,12 +3,12 @@
 //! Floyd-Warshall. Each returns the reflexive bit matrix of [`crate::exact::closure`], which it is
 //! tested against. The device's free memory is checked before anything is allocated.
 
-use super::constants::BLOCK_THREADS;
 use super::context::Gpu;
 use super::kernels::closure::{
     ClosureDiagonal, ClosureHeight, ClosureSquare, FwDiagonal, FwPivotRows, FwSelectors, FwUpdate,
 };
 use super::memory::Ledger;
+use crate::constants::BLOCK_THREADS;
 use crate::exact::closure::memory_need;
 use crate::exact::heights::HeightOrder;
 use crate::exact::phases::PhaseClock;

@@ -157,7 +157,7 @@ mod tests {
         files.sort();
         let names: Vec<String> = MODULES.iter().map(|m| format!("{}.cu", m.name)).collect();
         assert_eq!(names, files);
-        let define = format!("#define SMALL_DEGREE_LIMIT {}u", super::super::constants::SMALL_DEGREE_LIMIT);
+        let define = format!("#define SMALL_DEGREE_LIMIT {}u", crate::constants::SMALL_DEGREE_LIMIT);
         for module in MODULES {
             assert!(!module.source.contains(codegen_constants::INCLUDE_LINE), "{}", module.name);
             assert!(module.source.contains(&define), "{}", module.name);

@@ -2,7 +2,6 @@
 //! (the driver and NVRTC are loaded at run time, so every build has this code and a machine
 //! without a GPU gets a one-line reason from [`probe`] instead of a crash).
 
-pub mod constants;
 pub mod context;
 pub mod exact_bfs;
 pub mod exact_closure;

@@ -7,10 +7,10 @@
 //! them (parent selection releases each level's children into the next level's queues) and the
 //! other dimensions replay them.
 
-use super::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
 use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
 use super::memory::Ledger;
+use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::{DimensionLabels, Interval, Labeler, Labels, Order};

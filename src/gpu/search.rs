@@ -2,10 +2,10 @@
 //! index when the engine has one), then the undecided queries as
 //! concurrent label-guided BFSs on the device, 64·W queries per batch (`kernels/search.cu`).
 
-use super::constants::{BLOCK_THREADS, SEARCH_MAX_DIMS, WARP_SIZE};
 use super::context::Gpu;
 use super::kernels::search::{SearchExpand, SearchSeed};
 use super::memory::Ledger;
+use crate::constants::{BLOCK_THREADS, SEARCH_MAX_DIMS, WARP_SIZE};
 use crate::query::{BatchReport, Engine, Method, Query, Rule, RuleCounts};
 use anyhow::{Result, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig, sys};

@@ -162,7 +162,7 @@ pub fn label_dimension(dag: &Graph, order: Order, dim: usize) -> DimensionLabels
 mod tests {
     use super::*;
 
-    /// The example checked by hand against `shared/tools/reference_labels.py`.
+    /// A five-vertex DAG whose labels were worked out by hand from docs/ALGORITHMS.md's definition.
     #[test]
     fn small_dag_matches_hand_computation() {
         // 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3, 4 -> 2

@@ -1,7 +1,7 @@
 //! The order of children lists and roots in each dimension (docs/ALGORITHMS.md, section 2).
 //!
 //! `lex` sorts by vertex id. `random(seed)` sorts by the priority `mix64(seed, dim, v)`, ties by id,
-//! the same mixer as `shared/tools/reference_labels.py`, so labels are reproducible everywhere.
+//! a mixer defined in docs/ALGORITHMS.md (section 2) to the bit, so labels are reproducible everywhere.
 //! [`DimensionOrder`] owns its lists, so a labeler can keep it across many steps.
 
 use crate::graph::{Csr, Graph};
@@ -192,7 +192,8 @@ mod tests {
 
     #[test]
     fn mixer_matches_the_reference_script() {
-        // Values printed by shared/tools/reference_labels.py's `mix`.
+        // The reference values of docs/ALGORITHMS.md, section 2 (printed by an independent Python
+        // implementation of the definition).
         assert_eq!(splitmix64(0), 0xE220_A839_7B1D_CDAF);
         assert_eq!(mix64(12345, 3, 99), 16_487_403_060_103_850_723);
     }

@@ -76,7 +76,7 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Batch), &[ch(' ')], Action::ToggleRow, "toggle run", true),
     b(On(Tab::Batch), &[ch('F')], Action::QueryFile, "query file", true),
     b(On(Tab::Batch), &[ch('x')], Action::Export, "export CSV+JSON", true),
-    b(On(Tab::Batch), &[code(KeyCode::Enter)], Action::Enter, "edit value", false),
+    b(On(Tab::Batch), &[code(KeyCode::Enter)], Action::Enter, "edit value / toggle run", false),
     b(On(Tab::Batch), &[ch('R')], Action::ToggleRules, "all rules / GRAIL's", false),
     // Exceptions.
     b(On(Tab::Exceptions), &[ch('r')], Action::RunExceptions, "count", true),

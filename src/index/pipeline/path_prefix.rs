@@ -20,9 +20,13 @@ use std::cmp::Ordering;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Steps of each node's T-path kept as keys: 8 keys fill 32 bytes, half a cache line, and settle
-/// nearly every comparison on bushy DFS trees (most candidate pairs part within a few steps).
-pub const PATH_PREFIX_STEPS: usize = 8;
+/// Steps of each node's T-path kept as keys, the GPU's number (one definition for both, in
+/// `kernels/constants.in`): 8 keys fill 32 bytes, half a cache line, and settle nearly every
+/// comparison on bushy DFS trees (most candidate pairs part within a few steps).
+pub use crate::constants::PATH_PREFIX_STEPS;
+
+// A prefix is two `u128` of four 32-bit keys each.
+const _: () = assert!(PATH_PREFIX_STEPS == 8, "PathPrefix packs exactly 8 keys into two u128");
 
 /// Keys per half ([`PathPrefix`] is two `u128`).
 const HALF: usize = PATH_PREFIX_STEPS / 2;
