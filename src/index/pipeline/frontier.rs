@@ -88,12 +88,14 @@ pub fn try_for_each<E: Send>(frontier: &[u32], f: impl Fn(u32) -> Result<(), E> 
 pub mod atomic {
     use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
+    /// Zeroed by the allocator: fresh pages come zero, so nothing is written here, and the
+    /// kernel's zeroing happens where the phases first touch them, on every thread.
     pub fn zeroed_u32(n: usize) -> Vec<AtomicU32> {
-        (0..n).map(|_| AtomicU32::new(0)).collect()
+        bytemuck::zeroed_vec(n)
     }
 
     pub fn zeroed_u64(n: usize) -> Vec<AtomicU64> {
-        (0..n).map(|_| AtomicU64::new(0)).collect()
+        bytemuck::zeroed_vec(n)
     }
 
     #[inline]

@@ -104,33 +104,30 @@ impl PathPrefix {
 /// A [`PathPrefix`] in a slot a whole frontier writes in parallel (each vertex its own; `Relaxed`
 /// is enough for the same reason as every other per-vertex array of the pipeline, see
 /// `frontier::atomic`). 32-byte aligned, so reading one never straddles two cache lines.
-#[derive(Debug)]
+///
+/// The slot holds the prefix's bitwise complement, so that all-zero memory is the empty path
+/// ([`PathPrefix::EMPTY`] is all ones): a tree's slots come zeroed from the allocator
+/// ([`bytemuck::zeroed_vec`]) instead of being filled by one thread.
+#[derive(Debug, Default, bytemuck::Zeroable)]
 #[repr(C, align(32))]
 pub struct PrefixSlot([AtomicU64; 4]);
-
-impl Default for PrefixSlot {
-    fn default() -> PrefixSlot {
-        let slot = PrefixSlot(std::array::from_fn(|_| AtomicU64::new(0)));
-        slot.store(PathPrefix::EMPTY);
-        slot
-    }
-}
 
 impl PrefixSlot {
     #[inline]
     pub fn load(&self) -> PathPrefix {
         let [a, b, c, d] = &self.0;
         let join = |x: &AtomicU64, y: &AtomicU64| ((x.load(Relaxed) as u128) << 64) | y.load(Relaxed) as u128;
-        PathPrefix { high: join(a, b), low: join(c, d) }
+        PathPrefix { high: !join(a, b), low: !join(c, d) }
     }
 
     #[inline]
     pub fn store(&self, prefix: PathPrefix) {
         let [a, b, c, d] = &self.0;
-        a.store((prefix.high >> 64) as u64, Relaxed);
-        b.store(prefix.high as u64, Relaxed);
-        c.store((prefix.low >> 64) as u64, Relaxed);
-        d.store(prefix.low as u64, Relaxed);
+        let (high, low) = (!prefix.high, !prefix.low);
+        a.store((high >> 64) as u64, Relaxed);
+        b.store(high as u64, Relaxed);
+        c.store((low >> 64) as u64, Relaxed);
+        d.store(low as u64, Relaxed);
     }
 }
 

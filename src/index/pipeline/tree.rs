@@ -40,7 +40,7 @@ pub struct GrowingTree {
     prefixes: Vec<PrefixSlot>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, bytemuck::Zeroable)]
 #[repr(C, align(16))]
 struct Node {
     parent: AtomicU32,
@@ -52,12 +52,15 @@ struct Node {
 impl GrowingTree {
     /// A tree holding only ρ, for a DAG of `n` vertices.
     pub fn new(n: usize) -> GrowingTree {
-        let nodes: Vec<Node> = (0..=n).map(|_| Node::default()).collect();
+        // Zeroed by the allocator (fresh pages are zero; the kernel zeroes them on first touch,
+        // spread over the threads that attach the vertices), not filled here by one thread.
+        let nodes: Vec<Node> = bytemuck::zeroed_vec(n + 1);
         let rho = n as u32;
         nodes[n].parent.store(rho, Relaxed);
         nodes[n].jump.store(rho, Relaxed);
-        // Every slot starts as the empty path, which is ρ's; the others are written on attach.
-        let prefixes = (0..=n).map(|_| PrefixSlot::default()).collect();
+        // Every slot starts as the empty path (zeroed memory), which is ρ's; the others are
+        // written on attach.
+        let prefixes = bytemuck::zeroed_vec(n + 1);
         GrowingTree { nodes, prefixes }
     }
 
