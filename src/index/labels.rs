@@ -57,8 +57,9 @@ impl Labels {
             dimensions.iter().all(|d| d.low.len() == n && d.post.len() == n && d.subtree.len() == n),
             "every dimension must label every vertex"
         );
-        // Vertex-major interleaving of millions of entries: in parallel, by vertex.
-        let mut intervals = vec![Interval::default(); n * dims];
+        // Vertex-major interleaving of millions of entries: in parallel, by vertex, into memory the
+        // allocator hands over zeroed (not filled first by one thread).
+        let mut intervals: Vec<Interval> = bytemuck::zeroed_vec(n * dims);
         let mut subtree = vec![0u32; n * dims];
         intervals.par_chunks_mut(dims).zip(subtree.par_chunks_mut(dims)).enumerate().for_each(|(v, (ivs, sts))| {
             for ((iv, st), d) in ivs.iter_mut().zip(sts.iter_mut()).zip(dimensions) {

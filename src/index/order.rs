@@ -8,7 +8,6 @@ use crate::graph::{Csr, Graph};
 pub use crate::mix::{mix64, splitmix64};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
@@ -44,27 +43,18 @@ pub fn priority_order(n: usize, seed: u64, dim: usize) -> Vec<u32> {
 /// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:
 /// all a labeler needs when it compares keys instead of walking sorted lists.
 pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>>, Vec<u32>) {
-    let (ranked, roots) = ranked(dag, order, dim);
-    (ranked.map(|(ranks, _)| ranks), roots)
-}
-
-/// A random order's ranks (`ranks[v]`: `v`'s key) and its vertices in key order.
-type Ranking = (Vec<u32>, Vec<u32>);
-
-/// [`keys_and_roots`], with the vertices in key order beside the keys (`None` for `lex`).
-fn ranked(dag: &Graph, order: Order, dim: usize) -> (Option<Ranking>, Vec<u32>) {
     let Order::Random { seed } = order else {
         return (None, dag.roots());
     };
     let by_priority = priority_order(dag.num_vertices(), seed, dim);
     // The inverse permutation, scattered by every core (a million random writes took longer on one
     // than the sort itself on all); each slot is written once.
-    let ranks: Vec<AtomicU32> = (0..by_priority.len()).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    let ranks: Vec<AtomicU32> = bytemuck::zeroed_vec(by_priority.len());
     by_priority.par_iter().enumerate().for_each(|(r, &v)| ranks[v as usize].store(r as u32, Relaxed));
     let ranks: Vec<u32> = ranks.into_par_iter().map(AtomicU32::into_inner).collect();
     // Filtering the global order keeps the roots sorted without a second sort.
     let roots = by_priority.par_iter().copied().filter(|&v| dag.parents(v).is_empty()).collect();
-    (Some((ranks, by_priority)), roots)
+    (Some(ranks), roots)
 }
 
 /// One dimension's traversal order: children lists and roots, each in order, and the rank that
@@ -76,9 +66,6 @@ pub struct DimensionOrder {
     children: Lists,
     /// Roots sorted by rank: the ordered children of the virtual root ρ.
     roots: Vec<u32>,
-    /// Every vertex sorted by rank, kept by [`DimensionOrder::keys_only`] (the pipeline needs it
-    /// once, and keeping it saves a scatter pass).
-    by_key: Option<Vec<u32>>,
 }
 
 /// Where a dimension's ordered children lists are.
@@ -100,7 +87,7 @@ impl DimensionOrder {
             Some(ranks) => Lists::Sorted(dag.children_csr().sorted_by_key(|c| ranks[c as usize])),
             None => Lists::Graph,
         };
-        DimensionOrder { ranks, children, roots, by_key: None }
+        DimensionOrder { ranks, children, roots }
     }
 
     /// The keys and roots without the ordered children lists, for labelers that compare keys and
@@ -108,10 +95,9 @@ impl DimensionOrder {
     /// pass over the edges, as long as labeling a dimension itself. Asking such an order for its
     /// lists is a bug and panics.
     pub fn keys_only(dag: &Graph, order: Order, dim: usize) -> DimensionOrder {
-        let (ranked, roots) = ranked(dag, order, dim);
-        let (ranks, by_key) = ranked.unzip();
+        let (ranks, roots) = keys_and_roots(dag, order, dim);
         let children = if ranks.is_some() { Lists::Absent } else { Lists::Graph };
-        DimensionOrder { ranks, children, roots, by_key }
+        DimensionOrder { ranks, children, roots }
     }
 
     /// The sort key of `v`. Every ordered list (children of any vertex, roots) is sorted by it, so
@@ -160,29 +146,13 @@ impl DimensionOrder {
         &self.roots
     }
 
-    /// All vertices sorted by key (the global order of this dimension).
-    pub fn vertices_by_key(&self, n: usize) -> Cow<'_, [u32]> {
-        match (&self.by_key, &self.ranks) {
-            (Some(by_key), _) => Cow::Borrowed(by_key),
-            (None, None) => Cow::Owned((0..n as u32).collect()),
-            (None, Some(ranks)) => {
-                let mut by_key = vec![0u32; n];
-                for (v, &r) in ranks.iter().enumerate() {
-                    by_key[r as usize] = v as u32;
-                }
-                Cow::Owned(by_key)
-            }
-        }
-    }
-
     /// Bytes this order holds beyond the graph.
     pub fn heap_bytes(&self) -> usize {
         let lists = match &self.children {
             Lists::Sorted(csr) => csr.heap_bytes(),
             Lists::Graph | Lists::Absent => 0,
         };
-        let by_key = self.by_key.as_ref().map_or(0, |b| b.len() * 4);
-        self.ranks.as_ref().map_or(0, |r| r.len() * 4) + lists + self.roots.len() * 4 + by_key
+        self.ranks.as_ref().map_or(0, |r| r.len() * 4) + lists + self.roots.len() * 4
     }
 }
 
@@ -243,11 +213,11 @@ mod tests {
                 let keys_only = DimensionOrder::keys_only(&g, order, dim);
                 assert!((0..7).all(|v| keys_only.key(v) == o.key(v)));
                 assert_eq!(keys_only.roots(), o.roots());
-                assert_eq!(keys_only.vertices_by_key(7), o.vertices_by_key(7));
-                let by_key = o.vertices_by_key(7);
-                assert!(by_key.windows(2).all(|w| o.key(w[0]) < o.key(w[1])));
                 if let Order::Random { seed } = order {
-                    assert_eq!(by_key, priority_order(7, seed, dim));
+                    // The keys are the positions in the priority order.
+                    for (rank, v) in priority_order(7, seed, dim).into_iter().enumerate() {
+                        assert_eq!(o.key(v), rank as u32);
+                    }
                 }
             }
         }

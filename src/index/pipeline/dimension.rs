@@ -433,9 +433,9 @@ impl DimensionRun {
         let n = ctx.dag.num_vertices();
         let order = self.order.as_ref().expect("the order is built when the first phase starts");
         self.work = match std::mem::take(&mut self.work) {
-            Work::Selecting(s) => Work::TreeReady(s.finish(order, n)),
+            Work::Selecting(s) => Work::TreeReady(s.finish(order)),
             Work::Weighing(s) => Work::WeightsReady(s.finish()),
-            Work::SelectingByWeight(s) => Work::TreeReady(s.finish(order, n)),
+            Work::SelectingByWeight(s) => Work::TreeReady(s.finish(order)),
             Work::Sizing(t, s) => Work::SizesReady(t, s.finish()),
             Work::Numbering(_, size, p) => Work::PostReady(p.finish(), size),
             Work::Lowering(mut post, mut size, m) => {

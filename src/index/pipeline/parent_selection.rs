@@ -130,7 +130,7 @@ impl ParentSelection {
     }
 
     /// The finished T (building its ordered children lists is O(n), done once after the last level).
-    pub fn finish(self, order: &DimensionOrder, n: usize) -> Tree {
-        self.tree.finish(&order.vertices_by_key(n))
+    pub fn finish(self, order: &DimensionOrder) -> Tree {
+        self.tree.finish(order.roots())
     }
 }

@@ -89,7 +89,7 @@ impl ParentSssp {
         self.weights.heap_bytes() + self.cost.len() * 8 + self.tree.heap_bytes()
     }
 
-    pub fn finish(self, order: &DimensionOrder, n: usize) -> Tree {
-        self.tree.finish(&order.vertices_by_key(n))
+    pub fn finish(self, order: &DimensionOrder) -> Tree {
+        self.tree.finish(order.roots())
     }
 }
