@@ -12,7 +12,14 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 /// With more than two threads the levels are found round by round in parallel (every round
 /// releases the vertices whose last parent the previous round finished); with fewer, one queue
 /// with prefetching is faster. Both give the same levels.
+///
+/// Computed once per graph and kept with it (condensing a DAG computes them, and labeling and the
+/// query index ask again); later calls copy them.
 pub fn levels(graph: &Graph) -> Result<(Vec<u32>, Vec<u32>)> {
+    graph.kahn_memo().get_or_try_init(|| compute_levels(graph)).cloned()
+}
+
+fn compute_levels(graph: &Graph) -> Result<(Vec<u32>, Vec<u32>)> {
     let (level, order) =
         if rayon::current_num_threads() > 2 { levels_by_rounds(graph) } else { levels_by_queue(graph) };
     let n = graph.num_vertices();
@@ -210,5 +217,18 @@ mod tests {
     fn cycle_is_an_error() {
         let g = Graph::from_edges(2, &[(0, 1), (1, 0)]).unwrap();
         assert!(levels(&g).is_err());
+        assert!(levels(&g).is_err(), "an error is not remembered as levels");
+    }
+
+    #[test]
+    fn levels_are_computed_once_and_kept_with_the_graph() {
+        let g = Graph::from_edges(4, &[(0, 1), (1, 2), (0, 3)]).unwrap();
+        let first = levels(&g).unwrap();
+        assert_eq!(first.0, vec![0, 1, 2, 1]);
+        assert!(g.kahn_memo().get().is_some());
+        assert_eq!(levels(&g).unwrap(), first);
+        // A clone keeps them; equality ignores them.
+        assert_eq!(levels(&g.clone()).unwrap(), first);
+        assert_eq!(g, Graph::from_edges(4, &[(0, 1), (1, 2), (0, 3)]).unwrap());
     }
 }
