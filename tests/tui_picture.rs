@@ -5,7 +5,7 @@ mod tui_common;
 
 use grail::draw::NodeState;
 use grail::tui::action::Tab;
-use grail::tui::worker::Focus;
+use grail::tui::worker::{Focus, PictureLabels};
 use tui_common::{Harness, settings};
 
 fn lesson() -> Harness {
@@ -85,6 +85,56 @@ fn an_exception_chosen_in_tab_5_is_shown_on_the_picture() {
     // Nested intervals in dimension 0, which is why the labels could not say no.
     let interval = |v: u32| picture.nodes[picture.node_of(v).unwrap()].interval.unwrap();
     assert!(interval(chosen.0).contains(interval(chosen.1)));
+}
+
+#[test]
+fn an_exception_is_drawn_with_its_own_labels_when_the_labels_tab_has_others() {
+    // Lesson steps 1-6: one dimension and the query 0 ⇝ 10, then two dimensions, labeled to the
+    // end and shown in dimension 1 (where the label cut decides 0 ⇝ 10).
+    let mut h = lesson();
+    h.keys("r");
+    h.settle();
+    h.keys("/0 10<Enter>");
+    h.settle();
+    h.settle();
+    h.keys("2<Enter>2<Enter>6r");
+    h.settle();
+    h.keys("]");
+    h.settle();
+    assert_eq!(h.app.labels.dims, 2);
+    assert_eq!(h.app.picture.result.as_ref().unwrap().picture.dim, 1);
+
+    // Step 7: the exceptions of d = 1..5; the chosen pair fools one dimension only.
+    h.keys("5r");
+    h.settle();
+    let (cu, cv, k) = h.app.exceptions.chosen().expect("the lesson graph has a false positive");
+    assert_eq!(k, 1, "two dimensions leave no false positive on the lesson graph");
+    // 0 ⇝ 5 is nested too, but both are roots: the level cut refutes it, no search walks it.
+    assert_eq!((cu, cv), (0, 10), "first the pairs a search must walk");
+    h.keys("<Enter>");
+    assert_eq!(h.app.tab, Tab::Picture);
+    assert_eq!(h.app.picture.labels, PictureLabels::Exception { dims: 1, seed: 1 });
+    h.settle();
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    assert_eq!((picture.dims, picture.dim), (Some(1), 0), "the exception's d = 1 labels, dimension 0");
+    let node = |v: u32| &picture.nodes[picture.node_of(v).unwrap()];
+    assert_eq!((node(cu).state, node(cv).state), (NodeState::Source, NodeState::Target));
+    assert!(node(cu).interval.unwrap().contains(node(cv).interval.unwrap()), "nested: a false positive");
+    assert!(picture.nodes.iter().any(|n| n.state == NodeState::DeadEnd), "the search's dead ends");
+    assert!(
+        picture.notes[0].starts_with("false positive") && picture.notes[0].contains("nested"),
+        "{:?}",
+        picture.notes
+    );
+    let text = h.render(120, 36);
+    assert!(text.contains("the Labels tab's differ: d = 2"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("picture_tab_exception_own_labels", text));
+
+    // Stepping (or a query) goes back to the Labels tab's labels.
+    h.keys("r");
+    h.settle();
+    assert_eq!(h.app.picture.labels, PictureLabels::Session);
+    assert_eq!(h.app.picture.result.as_ref().unwrap().picture.dims, Some(2));
 }
 
 #[test]

@@ -210,14 +210,19 @@ impl App {
                     self.note = None;
                 }
             }
-            Action::ShowOnPicture => match self.exceptions.chosen() {
-                Some((cu, cv, _)) => {
-                    let (u, v) = (self.representative[cu as usize], self.representative[cv as usize]);
-                    self.picture.focus_on_query(u, v);
-                    self.show(Tab::Picture);
+            Action::ShowOnPicture => {
+                let rep = |c: u32| self.representative.get(c as usize).copied();
+                let chosen = self.exceptions.chosen().and_then(|(cu, cv, dims)| Some((rep(cu)?, rep(cv)?, dims)));
+                match (chosen, self.exceptions.result.as_ref()) {
+                    (Some((u, v, dims)), Some(result)) => {
+                        // With the labels the pair was counted with: nested in its `dims` dimensions.
+                        let seed = result.seed;
+                        self.picture.focus_on_exception(u, v, dims, seed);
+                        self.show(Tab::Picture);
+                    }
+                    _ => self.info("no false-positive pair to show: r counts them first"),
                 }
-                None => self.info("no false-positive pair to show: r counts them first"),
-            },
+            }
             other => {
                 let effect = match self.tab {
                     Tab::Graph => None,

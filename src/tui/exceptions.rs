@@ -36,16 +36,17 @@ pub struct ExceptionCounts {
     pub false_positives: Vec<u64>,
     /// Some false-positive pairs to show: `(u, v, k)` with DAG ids, where the first `k >= 1`
     /// dimensions contain `L(v)` in `L(u)` (so they are false positives for every `d <= k`); the
-    /// most stubborn first, at most [`EXAMPLES`].
+    /// most stubborn first (the level cut does not refute them either), at most [`EXAMPLES`].
     pub examples: Vec<(u32, u32, usize)>,
 }
 
 /// False-positive pairs kept to show.
 pub const EXAMPLES: usize = 50;
 
-/// Keeps the [`EXAMPLES`] most stubborn pairs: most dimensions fooled first, then by ids.
-fn keep_examples(mut pairs: Vec<(u32, u32, usize)>) -> Vec<(u32, u32, usize)> {
-    pairs.sort_unstable_by_key(|&(u, v, k)| (std::cmp::Reverse(k), u, v));
+/// Keeps the [`EXAMPLES`] most stubborn pairs: most dimensions fooled first, then those the level
+/// cut does not refute either (a query must search them: their dead ends can be shown), then by ids.
+fn keep_examples(labels: &Labels, mut pairs: Vec<(u32, u32, usize)>) -> Vec<(u32, u32, usize)> {
+    pairs.sort_unstable_by_key(|&(u, v, k)| (std::cmp::Reverse(k), labels.level(u) >= labels.level(v), u, v));
     pairs.dedup();
     pairs.truncate(EXAMPLES);
     pairs
@@ -71,6 +72,7 @@ fn leading_contained(labels: &Labels, u: u32, v: u32) -> usize {
 }
 
 fn from_histogram(
+    labels: &Labels,
     exact: bool,
     vertices: u64,
     pairs: u64,
@@ -80,7 +82,7 @@ fn from_histogram(
 ) -> ExceptionCounts {
     let dims = hist.len() - 1;
     let false_positives = (1..=dims).map(|d| hist[d..].iter().sum()).collect();
-    ExceptionCounts { exact, vertices, pairs, unreachable, false_positives, examples: keep_examples(examples) }
+    ExceptionCounts { exact, vertices, pairs, unreachable, false_positives, examples: keep_examples(labels, examples) }
 }
 
 /// Exact counts over every ordered pair of `dag` (at most [`EXACT_LIMIT`] vertices), without
@@ -148,7 +150,7 @@ pub fn exact(
                         if k >= floor {
                             examples.push((u, v, k));
                             if examples.len() > 4 * EXAMPLES {
-                                examples = keep_examples(examples);
+                                examples = keep_examples(labels, examples);
                                 if examples.len() == EXAMPLES {
                                     floor = examples[EXAMPLES - 1].2;
                                 }
@@ -159,14 +161,14 @@ pub fn exact(
             }
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(finished as f64 / blocks.len() as f64);
-            Some((reachable, hist, keep_examples(examples)))
+            Some((reachable, hist, keep_examples(labels, examples)))
         })
         .try_reduce(
             || (0, vec![0u64; dims + 1], Vec::new()),
             |(a, mut ha, mut ea), (b, hb, eb)| {
                 ha.iter_mut().zip(&hb).for_each(|(x, y)| *x += y);
                 ea.extend(eb);
-                Some((a + b, ha, keep_examples(ea)))
+                Some((a + b, ha, keep_examples(labels, ea)))
             },
         );
     let Some((reachable, mut hist, examples)) = parts else { bail!("cancelled") };
@@ -174,7 +176,7 @@ pub fn exact(
     // Every vertex's own bit is set in its pass: the rest are the pairs u ≠ v with u reaching v.
     let unreachable = pairs - (reachable - n as u64);
     hist[0] = unreachable - hist[1..].iter().sum::<u64>();
-    Ok(from_histogram(true, n as u64, pairs, unreachable, &hist, examples))
+    Ok(from_histogram(labels, true, n as u64, pairs, unreachable, &hist, examples))
 }
 
 /// An estimate from `samples` uniform ordered pairs of distinct DAG vertices (seeded). Pairs the
@@ -192,7 +194,7 @@ pub fn sampled(
     let dims = labels.dims();
     let mut hist = vec![0u64; dims + 1];
     if n < 2 {
-        return Ok(from_histogram(false, n as u64, 0, 0, &hist, Vec::new()));
+        return Ok(from_histogram(labels, false, n as u64, 0, 0, &hist, Vec::new()));
     }
     let identity: Vec<u32> = (0..n as u32).collect();
     let engine = Engine::new(dag, labels, &identity);
@@ -216,7 +218,7 @@ pub fn sampled(
             if k > 0 {
                 examples.push((u, v, k));
                 if examples.len() > 4 * EXAMPLES {
-                    examples = keep_examples(examples);
+                    examples = keep_examples(labels, examples);
                 }
             }
         }
@@ -224,7 +226,7 @@ pub fn sampled(
             progress(i as f64 / samples as f64);
         }
     }
-    Ok(from_histogram(false, n as u64, samples as u64, unreachable, &hist, examples))
+    Ok(from_histogram(labels, false, n as u64, samples as u64, unreachable, &hist, examples))
 }
 
 #[cfg(test)]
@@ -255,6 +257,9 @@ mod tests {
         // The examples are real false positives, fooling as many leading dimensions as they say.
         assert!(!counts.examples.is_empty() && counts.examples.len() <= EXAMPLES);
         assert!(counts.examples.windows(2).all(|w| w[0].2 >= w[1].2));
+        // Among pairs fooling as many dimensions, those the level cut leaves to a search come first.
+        let refuted = |&(u, v, _): &(u32, u32, usize)| labels.level(u) >= labels.level(v);
+        assert!(counts.examples.windows(2).all(|w| w[0].2 > w[1].2 || !refuted(&w[0]) || refuted(&w[1])));
         for &(u, v, k) in &counts.examples {
             assert!(!reachable_bfs(&g, u, v), "{u} reaches {v}");
             assert_eq!(leading_contained(&labels, u, v), k);

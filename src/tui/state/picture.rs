@@ -5,7 +5,7 @@ use super::Effect;
 use super::prompt::{Prompt, PromptKind};
 use crate::draw::MAX_CAP;
 use crate::tui::action::Action;
-use crate::tui::worker::{Focus, Job, LabelCmd, LabelConfig, PictureRequest, PictureResult};
+use crate::tui::worker::{Focus, Job, LabelCmd, LabelConfig, PictureLabels, PictureRequest, PictureResult};
 
 /// Neighbourhoods start this many edges deep, with at most this many vertices.
 const DEFAULT_DEPTH: u32 = 2;
@@ -15,6 +15,8 @@ const MAX_DEPTH: u32 = 8;
 pub struct PictureState {
     pub dim: usize,
     pub focus: Focus,
+    /// The Labels tab's labels, or those of the false positive chosen in the Exceptions tab.
+    pub labels: PictureLabels,
     pub depth: u32,
     pub cap: usize,
     pub result: Option<Box<PictureResult>>,
@@ -29,6 +31,7 @@ impl Default for PictureState {
         PictureState {
             dim: 0,
             focus: Focus::Whole,
+            labels: PictureLabels::Session,
             depth: DEFAULT_DEPTH,
             cap: DEFAULT_CAP,
             result: None,
@@ -42,25 +45,38 @@ impl PictureState {
     /// The job that draws the current settings.
     pub fn request(&mut self, config: LabelConfig) -> Effect {
         self.stale = false;
-        let request = PictureRequest { focus: self.focus, dim: self.dim, depth: self.depth, cap: self.cap };
+        let request =
+            PictureRequest { focus: self.focus, labels: self.labels, dim: self.dim, depth: self.depth, cap: self.cap };
         Effect::Job(Job::Picture(request, config))
     }
 
+    /// How many dimensions the drawn labels have: the Labels tab's, or the exception's.
+    pub fn dims(&self, config: LabelConfig) -> usize {
+        match self.labels {
+            PictureLabels::Session => config.dims.max(1),
+            PictureLabels::Exception { dims, .. } => dims.max(1),
+        }
+    }
+
     /// Answers an action; stepping goes to the labeler (with the Labels tab's settings) and is
-    /// followed by a new drawing.
+    /// followed by a new drawing, with the Labels tab's labels again.
     pub fn handle(&mut self, action: Action, config: LabelConfig) -> Vec<Effect> {
         let nodes = self.result.as_ref().map_or(0, |r| r.picture.nodes.len());
-        let dims = config.dims.max(1);
+        let dims = self.dims(config);
         let redraw = |state: &mut PictureState, before: Vec<Effect>| {
             let mut effects = before;
             effects.push(state.request(config));
             effects
         };
+        let step = |state: &mut PictureState, cmd: LabelCmd| {
+            state.labels = PictureLabels::Session;
+            redraw(state, vec![Effect::Job(Job::Label(cmd, config))])
+        };
         match action {
-            Action::StepLevel => redraw(self, vec![Effect::Job(Job::Label(LabelCmd::Step, config))]),
-            Action::FinishPhase => redraw(self, vec![Effect::Job(Job::Label(LabelCmd::FinishPhase, config))]),
-            Action::RunToEnd => redraw(self, vec![Effect::Job(Job::Label(LabelCmd::RunToEnd, config))]),
-            Action::Reset => redraw(self, vec![Effect::Job(Job::Label(LabelCmd::Reset, config))]),
+            Action::StepLevel => step(self, LabelCmd::Step),
+            Action::FinishPhase => step(self, LabelCmd::FinishPhase),
+            Action::RunToEnd => step(self, LabelCmd::RunToEnd),
+            Action::Reset => step(self, LabelCmd::Reset),
             Action::PrevDim => {
                 self.dim = (self.dim + dims - 1) % dims;
                 redraw(self, Vec::new())
@@ -120,9 +136,20 @@ impl PictureState {
         self.result = Some(result);
     }
 
-    /// Draw `u ⇝ v`'s search next (a query was answered, or an exception chosen).
+    /// Draw `u ⇝ v`'s search next, with the Labels tab's labels (a query was answered).
     pub fn focus_on_query(&mut self, u: u32, v: u32) {
         self.focus = Focus::Query { u, v };
+        self.labels = PictureLabels::Session;
+        self.stale = true;
+    }
+
+    /// Draw the false positive `u ⇝ v` chosen in the Exceptions tab next, with the labels it was
+    /// found with (`dims` dimensions, random order from `seed`), in which its intervals are nested
+    /// in every dimension: the picture starts on dimension 0.
+    pub fn focus_on_exception(&mut self, u: u32, v: u32, dims: usize, seed: u64) {
+        self.focus = Focus::Query { u, v };
+        self.labels = PictureLabels::Exception { dims: dims.max(1), seed };
+        self.dim = 0;
         self.stale = true;
     }
 

@@ -2,9 +2,11 @@
 //! tree and intervals in one dimension, the stepper's progress and a query's search.
 
 use super::panel;
+use crate::index::Order;
 use crate::telemetry::Backend;
 use crate::tui::app::App;
 use crate::tui::widgets::picture::PictureView;
+use crate::tui::worker::{EXCEPTION_DIMS, PictureLabels};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
@@ -40,6 +42,25 @@ fn scroll_for(view: &PictureView, area: Rect, selected: Option<usize>) -> (u16, 
     (fit(x, width, area.width), fit(y, height, area.height))
 }
 
+/// Which labels an exception is drawn with, and how they compare with the Labels tab's settings.
+fn exception_labels(app: &App, dims: usize, seed: u64) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let config = app.labels.config();
+    let order = Order::Random { seed };
+    let mut lines = vec![Line::styled(format!("labels: the exception's, d = {dims}, {order}"), theme.accent())];
+    if config.dims == dims && config.order == order {
+        lines.push(Line::styled("the Labels tab's settings give the same labels", theme.dim()));
+    } else {
+        lines.push(Line::raw(format!("the Labels tab's differ: d = {}, {}", config.dims, config.order)));
+        // Dimension i depends only on the order and i: where the pair stops being nested, it is cut.
+        if config.order == order && config.dims > dims && dims < EXCEPTION_DIMS {
+            lines.push(Line::raw(format!("(with them dimension {dims} cuts this pair)")));
+        }
+        lines.push(Line::styled("s f r x or / go back to them", theme.dim()));
+    }
+    lines
+}
+
 fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let state = &app.picture;
@@ -54,7 +75,10 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
         Backend::Cpu | Backend::Gpu => "s steps one level, f a phase, r to the end, x resets",
     };
     lines.push(Line::styled(stepping, theme.dim()));
-    lines.push(Line::raw(format!("dimension {} of {}  ([ ] or h l switch)", state.dim, config.dims)));
+    lines.push(Line::raw(format!("dimension {} of {}  ([ ] or h l switch)", state.dim, state.dims(config))));
+    if let PictureLabels::Exception { dims, seed } = state.labels {
+        lines.extend(exception_labels(app, dims, seed));
+    }
     lines.push(Line::raw(""));
     if let Some(result) = &state.result {
         let picture = &result.picture;

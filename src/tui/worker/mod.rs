@@ -12,7 +12,7 @@ pub use batch::{
 };
 pub use labeling::{LabelCmd, LabelConfig};
 pub use msg::{ExceptionResult, LabelStatus, Msg, QueryResult};
-pub use picture::{Focus, PictureRequest, PictureResult};
+pub use picture::{Focus, PictureLabels, PictureRequest, PictureResult};
 
 use super::event::AppEvent;
 use super::exceptions;
@@ -105,12 +105,14 @@ struct State {
     members: Option<ComponentMembers>,
     /// The query index of the labels it was built for (rebuilt when the labels change).
     query_index: Option<(Arc<Labels>, Arc<QueryIndex>)>,
+    /// The last exception's labels the picture drew, by `(dims, seed)` (dropped with the graph).
+    exception_labels: Option<((usize, u64), Arc<Labels>)>,
 }
 
 impl State {
     fn new(ws: Arc<Workspace>, out: Sender<AppEvent>, cancel: Arc<AtomicBool>, threads: usize) -> State {
         let session = Session::new(out.clone());
-        State { ws, out, cancel, threads, session, members: None, query_index: None }
+        State { ws, out, cancel, threads, session, members: None, query_index: None, exception_labels: None }
     }
 
     fn send(&self, msg: Msg) {
@@ -170,6 +172,7 @@ impl State {
                 let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
                 self.ws = Arc::new(ws);
                 self.members = None;
+                self.exception_labels = None;
                 self.session.clear();
                 self.send(Msg::LabelsCleared);
                 self.send(Msg::Loaded(Arc::clone(&self.ws), Box::new(stats)));
@@ -255,19 +258,41 @@ impl State {
     }
 
     fn picture(&mut self, request: PictureRequest, config: LabelConfig) {
-        if matches!(request.focus, Focus::Query { .. })
-            && self.session.ensure_labels(&self.ws, config, &self.cancel).is_none()
-        {
-            return;
-        }
+        let (labels, snapshot) = match request.labels {
+            PictureLabels::Exception { dims, seed } => match self.exception_labels(dims, seed) {
+                Ok(labels) => (Some(labels), None),
+                Err(e) => return self.send(Msg::Error(format!("picture: {e:#}"))),
+            },
+            PictureLabels::Session => {
+                if matches!(request.focus, Focus::Query { .. })
+                    && self.session.ensure_labels(&self.ws, config, &self.cancel).is_none()
+                {
+                    return;
+                }
+                (self.session.labels(), self.session.snapshot(request.dim))
+            }
+        };
         self.busy("drawing the picture", false);
         let members = self.members.get_or_insert_with(|| ComponentMembers::new(&self.ws.condensation));
-        let labels = self.session.labels();
-        let snapshot = self.session.snapshot(request.dim);
         match picture::build(&self.ws, members, labels.as_deref(), snapshot.as_ref(), request) {
             Ok(result) => self.send(Msg::PictureReady(Box::new(result))),
             Err(e) => self.send(Msg::Error(format!("picture: {e:#}"))),
         }
+    }
+
+    /// The labels an exception was counted with: the first `dims` dimensions of the Exceptions
+    /// tab's random-order labeling from `seed` (dimension `i` depends only on the seed and `i`, so
+    /// labeling `dims` dimensions gives exactly those). Kept while the same pair's labels are drawn.
+    fn exception_labels(&mut self, dims: usize, seed: u64) -> anyhow::Result<Arc<Labels>> {
+        if let Some((of, labels)) = &self.exception_labels
+            && *of == (dims, seed)
+        {
+            return Ok(Arc::clone(labels));
+        }
+        self.busy(format!("labeling d = {dims}, seed {seed} (the exception's labels)"), false);
+        let labels = Arc::new(crate::index::dfs::label(self.ws.dag(), dims, crate::index::Order::Random { seed })?);
+        self.exception_labels = Some(((dims, seed), Arc::clone(&labels)));
+        Ok(labels)
     }
 
     fn exceptions(&mut self, seed: u64) {

@@ -21,10 +21,22 @@ pub enum Focus {
     Query { u: u32, v: u32 },
 }
 
+/// Which labels the picture draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PictureLabels {
+    /// The Labels tab's: the worker's session (its finished labels, or a stepped run's snapshot).
+    #[default]
+    Session,
+    /// The labels the Exceptions tab counted a false positive with: the first `dims` dimensions of
+    /// the classic DFS in random order from `seed` (every back end gives the same labels).
+    Exception { dims: usize, seed: u64 },
+}
+
 /// One picture to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PictureRequest {
     pub focus: Focus,
+    pub labels: PictureLabels,
     pub dim: usize,
     /// Neighbourhoods (large graphs): edges away from the focus, and most vertices drawn.
     pub depth: u32,
@@ -87,8 +99,27 @@ pub fn build(
         let around: Vec<String> = seeds.iter().map(|&c| name(c).to_string()).collect();
         format!("around {} (depth {}, at most {} vertices)", around.join(" and "), request.depth, request.cap)
     };
-    let picture = draw::build(&sources, &subgraph, format!("{what}, dimension {dim}"))?;
+    let mut picture = draw::build(&sources, &subgraph, format!("{what}, dimension {dim}"))?;
+    if let (PictureLabels::Exception { dims, .. }, Focus::Query { u, v }, Some(labels)) =
+        (request.labels, request.focus, labels)
+    {
+        let names = &ws.loaded.names;
+        let (cu, cv) = (component[u as usize], component[v as usize]);
+        let shown = (names.file_id(u), names.file_id(v));
+        picture.notes.insert(0, exception_note(labels, cu, cv, shown, dims));
+    }
     Ok(PictureResult { request: PictureRequest { dim, ..request }, picture, whole })
+}
+
+/// Says which labels an exception is drawn with and whether its intervals are nested in all of
+/// their dimensions (they are, for a false positive the Exceptions tab found).
+fn exception_note(labels: &Labels, cu: u32, cv: u32, (u, v): (u64, u64), dims: usize) -> String {
+    match labels.of(cu).iter().zip(labels.of(cv)).position(|(a, b)| !a.contains(*b)) {
+        None => {
+            format!("false positive {u} ⇝ {v} with its d = {dims} labels: L({v}) ⊆ L({u}) in every dimension, nested")
+        }
+        Some(dim) => format!("{u} ⇝ {v} with its d = {dims} labels: not nested in dimension {dim}"),
+    }
 }
 
 /// The snapshot's values for the drawn vertices, and its frontier among them.
