@@ -47,6 +47,22 @@ pub fn open(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Opened> {
 
 /// Opens exactly the back end asked for, or fails with the reason (`grail selftest --gpu` wants the
 /// GPU or nothing).
+/// The CPU pipeline that takes over from a GPU run that failed on the way with `error` (the device
+/// lost, out of memory), from the start; the fallback is emitted as an event and returned with its
+/// reason. `grail label` and the explorer both go through here.
+pub fn after_gpu_failure(
+    dag: &Arc<Graph>,
+    spec: &LabelSpec,
+    error: anyhow::Error,
+    sink: &mut dyn Sink,
+) -> Result<Opened> {
+    let reason = format!("{:#}", error.context("GPU labeling failed"));
+    let labeler = open_exactly(dag, &spec.with_backend(Backend::Cpu))
+        .with_context(|| format!("{reason}, and the CPU pipeline cannot start either"))?;
+    sink.emit(Event::Fallback { requested: Backend::Gpu, ran: Backend::Cpu, reason: reason.clone() });
+    Ok(Opened { labeler, fallback: Some(reason) })
+}
+
 pub fn open_exactly(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Box<dyn Labeler>> {
     Ok(match spec.backend {
         Backend::Dfs => Box::new(DfsLabeler::new(Arc::clone(dag), spec.dims, spec.order)?),
@@ -87,11 +103,9 @@ pub fn build_labels(dag: &Arc<Graph>, spec: &LabelSpec, sink: &mut dyn Sink) -> 
             Ok(LabelRun { labels, backend: labeler.backend(), fallback })
         }
         Err(e) if backend == Backend::Gpu && e.downcast_ref::<Cancelled>().is_none() => {
-            let reason = format!("{:#}", e.context("GPU labeling failed"));
-            sink.emit(Event::Fallback { requested: Backend::Gpu, ran: Backend::Cpu, reason: reason.clone() });
-            let mut cpu = open_exactly(dag, &spec.with_backend(Backend::Cpu))?;
+            let Opened { labeler: mut cpu, fallback } = after_gpu_failure(dag, spec, e, sink)?;
             let labels = run_to_end(cpu.as_mut(), sink)?;
-            Ok(LabelRun { labels, backend: Backend::Cpu, fallback: Some(reason) })
+            Ok(LabelRun { labels, backend: Backend::Cpu, fallback })
         }
         Err(e) => Err(e.context(format!("{} labeling failed", backend.title()))),
     }

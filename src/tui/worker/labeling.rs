@@ -6,7 +6,7 @@
 
 use super::msg::{LabelStatus, Msg};
 use crate::backend::{self, LabelSpec, Opened};
-use crate::index::labeler::{Driven, Snapshot, Until, drive};
+use crate::index::labeler::{Cancelled, Driven, Snapshot, Until, drive};
 use crate::index::pipeline::ParentMethod;
 use crate::index::{Labeler, Labels, Order};
 use crate::telemetry::{Backend, Event, Sink};
@@ -184,7 +184,113 @@ impl Session {
                 self.send(Msg::Info("paused at a level boundary: s, f or r carry on, x resets".into()))
             }
             Ok(Driven::Reached) => {}
+            Err(e) if backend == Backend::Gpu && e.downcast_ref::<Cancelled>().is_none() => {
+                self.fall_back_to_cpu(ws, cmd, config, cancel, e);
+            }
             Err(e) => self.send(Msg::Error(format!("{} labeling failed: {e:#}", backend.title()))),
         }
+    }
+
+    /// A GPU run that failed on the way (the device lost, out of memory) starts over on the CPU
+    /// pipeline and carries out `cmd` there, as `grail label` does: the fallback and its reason
+    /// are an event and stay in the status line, never a silent switch.
+    fn fall_back_to_cpu(
+        &mut self,
+        ws: &Workspace,
+        cmd: LabelCmd,
+        config: LabelConfig,
+        cancel: &AtomicBool,
+        error: anyhow::Error,
+    ) {
+        match backend::after_gpu_failure(ws.dag(), &config, error, &mut Forward(self.out.clone())) {
+            Ok(Opened { labeler, fallback }) => {
+                let reason = fallback.clone().unwrap_or_default();
+                self.send(Msg::Info(format!("{reason}; starting over on the CPU pipeline")));
+                self.labeler = Some((labeler, fallback));
+                self.command(ws, cmd, config, cancel);
+            }
+            Err(e) => self.send(Msg::Error(format!("{e:#}"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::dfs;
+    use crate::index::labeler::{Advance, Position, Status};
+    use crate::telemetry::Phase;
+    use std::sync::mpsc;
+
+    /// A GPU run whose device fails at its first step.
+    struct FailingGpu(Arc<AtomicBool>);
+
+    impl Labeler for FailingGpu {
+        fn backend(&self) -> Backend {
+            Backend::Gpu
+        }
+        fn advance(&mut self, _: Until, _: &mut dyn Sink) -> anyhow::Result<Advance> {
+            anyhow::bail!("device lost")
+        }
+        fn positions(&self) -> Vec<Position> {
+            vec![Position { dim: 0, phase: Phase::ParentSelection, level: 0 }]
+        }
+        fn status(&self) -> Status {
+            Status::Running
+        }
+        fn seconds(&self) -> f64 {
+            0.0
+        }
+        fn take_labels(&mut self) -> Option<Labels> {
+            None
+        }
+        fn cancel_token(&self) -> Arc<AtomicBool> {
+            Arc::clone(&self.0)
+        }
+        fn reset(&mut self) {}
+    }
+
+    #[test]
+    fn a_gpu_run_that_fails_starts_over_on_the_cpu_and_says_why() {
+        let graph = crate::graph::generators::random_digraph(300, 1.5, 2).unwrap();
+        let loaded = crate::graph::LoadedGraph {
+            graph: Arc::new(graph),
+            names: crate::graph::VertexNames::Dense,
+            format: crate::graph::io::Format::EdgeList,
+            path: "digraph".into(),
+        };
+        let ws = Workspace::from_loaded(loaded, 0.0);
+        let (out, received) = mpsc::channel();
+        let mut session = Session::new(out);
+        let config = LabelSpec { backend: Backend::Gpu, dims: 2, ..DEFAULT_CONFIG };
+        session.config = Some(config);
+        session.labeler = Some((Box::new(FailingGpu(Arc::default())), None));
+        session.command(&ws, LabelCmd::RunToEnd, config, &AtomicBool::new(false));
+
+        let messages: Vec<Msg> = received
+            .try_iter()
+            .filter_map(|e| match e {
+                AppEvent::Worker(msg) => Some(msg),
+                _ => None,
+            })
+            .collect();
+        let fallback = messages.iter().find_map(|m| match m {
+            Msg::Telemetry(Event::Fallback { requested, ran, reason }) => Some((*requested, *ran, reason.clone())),
+            _ => None,
+        });
+        let (requested, ran, reason) = fallback.expect("the fallback is an event");
+        assert_eq!((requested, ran), (Backend::Gpu, Backend::Cpu));
+        assert!(reason.contains("GPU labeling failed") && reason.contains("device lost"), "{reason}");
+        let status = messages.iter().rev().find_map(|m| match m {
+            Msg::LabelState(s) => Some(s.clone()),
+            _ => None,
+        });
+        let status = status.expect("a state after the run");
+        assert_eq!(status.backend, Backend::Cpu);
+        assert!(status.fallback.as_deref().is_some_and(|r| r.contains("device lost")));
+        // The CPU pipeline finished the command: the same labels as the DFS.
+        let labels = session.labels().expect("labels after the fallback");
+        assert_eq!(labels.digest(), dfs::label(ws.dag(), 2, DEFAULT_CONFIG.order).unwrap().digest());
+        assert!(!messages.iter().any(|m| matches!(m, Msg::Error(_))), "{messages:?}");
     }
 }
