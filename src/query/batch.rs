@@ -29,6 +29,14 @@ const FAST_PREFETCH_DISTANCE: usize = 64;
 /// next pass already do at 310 KB).
 const CACHED_LEVELS_BYTES: usize = 64 << 10;
 
+/// Buckets of [`BatchReport::expanded_histogram`]: 0 expanded, then `2^(i-1) ..= 2^i - 1`.
+const EXPANDED_BUCKETS: usize = 65;
+
+/// The bucket of a query that expanded `expanded` vertices.
+fn expanded_bucket(expanded: u64) -> usize {
+    64 - expanded.leading_zeros() as usize
+}
+
 /// How many mismatches a report keeps as examples.
 const MAX_EXAMPLES: usize = 10;
 
@@ -115,6 +123,10 @@ pub struct BatchReport {
     /// reach their target (0 when nothing was expanded). 0 is a perfect index; 1 a search that
     /// never found anything.
     pub false_positive_rate: f64,
+    /// Queries by vertices expanded: entry 0 counts the queries that expanded none (a rule
+    /// decided them), entry `i > 0` those that expanded `2^(i-1)` to `2^i - 1`; no trailing
+    /// zeros. Empty for answers found elsewhere ([`BatchReport::of_answers`]).
+    pub expanded_histogram: Vec<u64>,
     /// Queries that carried an expected answer.
     pub checked: u64,
     /// Checked queries whose answer differs from the expected one.
@@ -131,17 +143,33 @@ fn as_seconds<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok
 }
 
 /// Totals of one chunk of queries, merged pairwise.
-#[derive(Default)]
 struct Tally {
     positives: u64,
     by_rule: RuleCounts,
     expanded: u64,
     pruned: u64,
     false_positives: u64,
+    expanded_histogram: [u64; EXPANDED_BUCKETS],
     checked: u64,
     mismatches: u64,
     /// (query index, mismatch), at most `MAX_EXAMPLES`, in query order.
     examples: Vec<(usize, Mismatch)>,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            positives: 0,
+            by_rule: RuleCounts::default(),
+            expanded: 0,
+            pruned: 0,
+            false_positives: 0,
+            expanded_histogram: [0; EXPANDED_BUCKETS],
+            checked: 0,
+            mismatches: 0,
+            examples: Vec::new(),
+        }
+    }
 }
 
 impl Tally {
@@ -153,6 +181,7 @@ impl Tally {
         self.expanded += answer.expanded;
         self.pruned += answer.pruned;
         self.false_positives += answer.false_positives;
+        self.expanded_histogram[expanded_bucket(answer.expanded)] += 1;
         self.positives += answer.reachable as u64;
         answer.reachable
     }
@@ -193,6 +222,9 @@ impl Tally {
         self.expanded += other.expanded;
         self.pruned += other.pruned;
         self.false_positives += other.false_positives;
+        for (mine, theirs) in self.expanded_histogram.iter_mut().zip(other.expanded_histogram) {
+            *mine += theirs;
+        }
         self.checked += other.checked;
         self.mismatches += other.mismatches;
         self.examples.extend(other.examples);
@@ -251,6 +283,10 @@ pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchRep
             0.0
         } else {
             tally.false_positives as f64 / tally.expanded as f64
+        },
+        expanded_histogram: {
+            let used = tally.expanded_histogram.iter().rposition(|&n| n > 0).map_or(0, |last| last + 1);
+            tally.expanded_histogram[..used].to_vec()
         },
         checked: tally.checked,
         mismatches: tally.mismatches,
@@ -442,6 +478,8 @@ fn tally_chunk_fast<L: Copy + PartialOrd>(
             tally.mismatch(query, reachable, first_index + offset as usize);
         }
     }
+    // Every query the first three passes decided expanded nothing.
+    tally.expanded_histogram[0] += (chunk.len() - kept) as u64;
     tally.positives += same + by_path;
     tally.by_rule.add_many(Rule::SameComponent, same);
     tally.by_rule.add_many(Rule::LevelCut, by_level);
@@ -573,6 +611,7 @@ impl BatchReport {
             pruned: 0,
             false_positives: 0,
             false_positive_rate: 0.0,
+            expanded_histogram: Vec::new(),
             checked: queries.iter().filter(|q| q.expected.is_some()).count() as u64,
             mismatches: mismatches.len() as u64,
             mismatch_examples: mismatches.into_iter().take(MAX_EXAMPLES).collect(),

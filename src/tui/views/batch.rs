@@ -207,13 +207,21 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
 
 fn histogram(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let block = panel("Nodes expanded per query (the rules' default search)");
+    let title = match app.batch.result.as_ref().and_then(|r| r.histogram.as_ref()) {
+        Some((run, _)) => format!("Nodes expanded per query ({})", run.trim()),
+        None => "Nodes expanded per query".to_string(),
+    };
+    let block = panel(&title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    match &app.batch.result {
-        Some(result) => {
-            let rows: Vec<(String, u64)> = result.histogram.clone();
-            frame.render_widget(HBars { rows: &rows, style: theme.bar() }, inner);
+    match app.batch.result.as_deref().map(|result| result.histogram.as_ref()) {
+        Some(Some((_, rows))) => frame.render_widget(HBars { rows, style: theme.bar() }, inner),
+        Some(None) => {
+            let text = "only GPU or exact BFS runs: they count no expanded vertices per query; check a CPU run.";
+            frame.render_widget(
+                Paragraph::new(Line::styled(text, theme.dim())).wrap(ratatui::widgets::Wrap { trim: true }),
+                inner,
+            );
         }
         None => {
             let text = "r runs the checked rows on the queries; Space or Enter checks a run, Enter edits a value.";

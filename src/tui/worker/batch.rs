@@ -101,8 +101,10 @@ pub struct BatchResult {
     pub expected: String,
     pub queries: usize,
     pub rows: Vec<BatchRow>,
-    /// Nodes expanded per query (the rule set's default search): `(bucket, queries)`.
-    pub histogram: Vec<(String, u64)>,
+    /// Nodes expanded per query, `(bucket, queries)`, as the first CPU search run counted them
+    /// while it answered (no second pass): that run's name, and the bars; `None` when only GPU or
+    /// exact BFS rows ran.
+    pub histogram: Option<(String, Vec<(String, u64)>)>,
     /// The rules every run used.
     pub rules: RuleSet,
 }
@@ -200,7 +202,10 @@ pub fn run(
         rows.push(BatchRow::new(run.name(all), run.gpu, report));
         progress((i + 1) as f64 / steps as f64);
     }
-    let histogram = expanded_histogram(&engine, &queries, cancel)?;
+    let histogram = rows.iter().find(|row| !row.gpu && !row.exact).map(|row| {
+        let bars = row.report.expanded_histogram.iter().enumerate().map(|(i, &n)| (bucket_name(i), n)).collect();
+        (row.name.clone(), bars)
+    });
     Ok(BatchResult { source, expected, queries: queries.len(), rows, histogram, rules: spec.rules })
 }
 
@@ -229,23 +234,6 @@ fn exact_report(
     let mut by_rule = crate::query::RuleCounts::default();
     first.iter().for_each(|_| by_rule.add(crate::query::Rule::Search));
     Ok(BatchReport::of_answers(first, &answers, Method::Bfs, threads, by_rule, elapsed))
-}
-
-fn expanded_histogram(engine: &Engine, queries: &[Query], cancel: &AtomicBool) -> Result<Vec<(String, u64)>> {
-    let mut scratch = engine.scratch();
-    let mut counts = vec![0u64; 2];
-    for (i, q) in queries.iter().enumerate() {
-        if i % 4096 == 0 && cancel.load(Ordering::Relaxed) {
-            bail!("cancelled");
-        }
-        let expanded = engine.query(q.src, q.dst, engine.rule_set().default_method(), &mut scratch, false).expanded;
-        let bucket = if expanded == 0 { 0 } else { 64 - expanded.leading_zeros() as usize };
-        if counts.len() <= bucket {
-            counts.resize(bucket + 1, 0);
-        }
-        counts[bucket] += 1;
-    }
-    Ok(counts.into_iter().enumerate().map(|(i, c)| (bucket_name(i), c)).collect())
 }
 
 /// Writes `base.csv` and `base.json`; the paths written.
