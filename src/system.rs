@@ -12,16 +12,9 @@ pub fn peak_memory_bytes() -> Option<u64> {
 /// Returns memory the allocator holds freed to the operating system now, rather than after its
 /// purge delay: a loader that just dropped its parse buffers calls this before allocating the next
 /// large array, so the two never count together in the peak. Harmless under another allocator.
-///
-/// mimalloc keeps a heap per thread, and a block freed by one thread goes back to the heap of the
-/// thread that allocated it, which only that thread collects: the parse buffers of every rayon
-/// worker stayed resident (on 16 threads, 0.6 times the graph's CSR when labeling began). So
-/// every thread of the current pool collects, then this one.
 pub fn return_freed_memory() {
-    // SAFETY: mi_collect only walks the calling thread's mimalloc heap and the shared free lists.
-    let collect = || unsafe { libmimalloc_sys::mi_collect(true) };
-    rayon::broadcast(|_| collect());
-    collect();
+    // SAFETY: mi_collect only walks mimalloc's own free lists.
+    unsafe { libmimalloc_sys::mi_collect(true) }
 }
 
 /// The machine's physical memory, in bytes (None where the OS does not say).
