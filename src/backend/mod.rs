@@ -45,8 +45,6 @@ pub fn open(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Opened> {
     }
 }
 
-/// Opens exactly the back end asked for, or fails with the reason (`grail selftest --gpu` wants the
-/// GPU or nothing).
 /// The CPU pipeline that takes over from a GPU run that failed on the way with `error` (the device
 /// lost, out of memory), from the start; the fallback is emitted as an event and returned with its
 /// reason. `grail label` and the explorer both go through here.
@@ -63,6 +61,8 @@ pub fn after_gpu_failure(
     Ok(Opened { labeler, fallback: Some(reason) })
 }
 
+/// Opens exactly the back end asked for, or fails with the reason (`grail selftest --gpu` wants the
+/// GPU or nothing).
 pub fn open_exactly(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Box<dyn Labeler>> {
     Ok(match spec.backend {
         Backend::Dfs => Box::new(DfsLabeler::new(Arc::clone(dag), spec.dims, spec.order)?),

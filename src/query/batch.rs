@@ -29,12 +29,33 @@ const FAST_PREFETCH_DISTANCE: usize = 64;
 /// next pass already do at 310 KB).
 const CACHED_LEVELS_BYTES: usize = 64 << 10;
 
-/// Buckets of [`BatchReport::expanded_histogram`]: 0 expanded, then `2^(i-1) ..= 2^i - 1`.
-const EXPANDED_BUCKETS: usize = 65;
+/// Queries by vertices expanded, in the buckets of [`BatchReport::expanded_histogram`]: 0
+/// expanded, then `2^(i-1) ..= 2^i - 1` for bucket `i`.
+#[derive(Clone, Copy)]
+struct ExpandedHistogram([u64; 65]);
 
-/// The bucket of a query that expanded `expanded` vertices.
-fn expanded_bucket(expanded: u64) -> usize {
-    64 - expanded.leading_zeros() as usize
+impl Default for ExpandedHistogram {
+    fn default() -> ExpandedHistogram {
+        ExpandedHistogram([0; 65])
+    }
+}
+
+impl ExpandedHistogram {
+    /// Counts `queries` queries that expanded `expanded` vertices each.
+    #[inline]
+    fn add(&mut self, expanded: u64, queries: u64) {
+        self.0[64 - expanded.leading_zeros() as usize] += queries;
+    }
+
+    fn merge(&mut self, other: &ExpandedHistogram) {
+        self.0.iter_mut().zip(other.0).for_each(|(mine, theirs)| *mine += theirs);
+    }
+
+    /// The counts up to the last non-zero one.
+    fn to_vec(self) -> Vec<u64> {
+        let used = self.0.iter().rposition(|&n| n > 0).map_or(0, |last| last + 1);
+        self.0[..used].to_vec()
+    }
 }
 
 /// How many mismatches a report keeps as examples.
@@ -143,33 +164,18 @@ fn as_seconds<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok
 }
 
 /// Totals of one chunk of queries, merged pairwise.
+#[derive(Default)]
 struct Tally {
     positives: u64,
     by_rule: RuleCounts,
     expanded: u64,
     pruned: u64,
     false_positives: u64,
-    expanded_histogram: [u64; EXPANDED_BUCKETS],
+    expanded_histogram: ExpandedHistogram,
     checked: u64,
     mismatches: u64,
     /// (query index, mismatch), at most `MAX_EXAMPLES`, in query order.
     examples: Vec<(usize, Mismatch)>,
-}
-
-impl Default for Tally {
-    fn default() -> Tally {
-        Tally {
-            positives: 0,
-            by_rule: RuleCounts::default(),
-            expanded: 0,
-            pruned: 0,
-            false_positives: 0,
-            expanded_histogram: [0; EXPANDED_BUCKETS],
-            checked: 0,
-            mismatches: 0,
-            examples: Vec::new(),
-        }
-    }
 }
 
 impl Tally {
@@ -181,7 +187,7 @@ impl Tally {
         self.expanded += answer.expanded;
         self.pruned += answer.pruned;
         self.false_positives += answer.false_positives;
-        self.expanded_histogram[expanded_bucket(answer.expanded)] += 1;
+        self.expanded_histogram.add(answer.expanded, 1);
         self.positives += answer.reachable as u64;
         answer.reachable
     }
@@ -222,9 +228,7 @@ impl Tally {
         self.expanded += other.expanded;
         self.pruned += other.pruned;
         self.false_positives += other.false_positives;
-        for (mine, theirs) in self.expanded_histogram.iter_mut().zip(other.expanded_histogram) {
-            *mine += theirs;
-        }
+        self.expanded_histogram.merge(&other.expanded_histogram);
         self.checked += other.checked;
         self.mismatches += other.mismatches;
         self.examples.extend(other.examples);
@@ -284,10 +288,7 @@ pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchRep
         } else {
             tally.false_positives as f64 / tally.expanded as f64
         },
-        expanded_histogram: {
-            let used = tally.expanded_histogram.iter().rposition(|&n| n > 0).map_or(0, |last| last + 1);
-            tally.expanded_histogram[..used].to_vec()
-        },
+        expanded_histogram: tally.expanded_histogram.to_vec(),
         checked: tally.checked,
         mismatches: tally.mismatches,
         mismatch_examples: tally.examples.into_iter().map(|(_, m)| m).collect(),
@@ -479,7 +480,7 @@ fn tally_chunk_fast<L: Copy + PartialOrd>(
         }
     }
     // Every query the first three passes decided expanded nothing.
-    tally.expanded_histogram[0] += (chunk.len() - kept) as u64;
+    tally.expanded_histogram.add(0, (chunk.len() - kept) as u64);
     tally.positives += same + by_path;
     tally.by_rule.add_many(Rule::SameComponent, same);
     tally.by_rule.add_many(Rule::LevelCut, by_level);
