@@ -397,6 +397,20 @@ fn runs_to_the_end_take_many_levels_per_call() {
 }
 
 #[test]
+fn stepping_a_chain_runs_one_tiny_level_at_a_time() {
+    // Runs to a phase's end take tiny levels in spans; a step of one level must stay one level.
+    let mut labeler = PipelineLabeler::new(chain(5_000), PipelineConfig::new(1, Order::Lex)).unwrap();
+    for level in 0..50 {
+        let steps = labeler.advance(Until::Level, &mut NullSink).unwrap().steps;
+        assert_eq!(steps.iter().map(|s| (s.level, s.span)).collect::<Vec<_>>(), vec![(level, 1)]);
+    }
+    let steps = labeler.advance(Until::Phase, &mut NullSink).unwrap().steps;
+    assert_eq!(steps.iter().map(|s| s.span).sum::<usize>(), 5_000 - 50, "the rest of the phase");
+    assert!(steps.len() <= (5_000 - 50) / 1000 + 1, "in spans: {} steps", steps.len());
+    assert_eq!(steps.last().map(|s| (s.level, s.phase_finished)), Some((4_999, true)));
+}
+
+#[test]
 fn all_dims_at_once_gives_the_same_labels() {
     let dag = many_roots(500, 1500, 3);
     for method in [ParentMethod::Exact, ParentMethod::Weights] {

@@ -7,7 +7,7 @@
 //! clock, the event, the step record) is kept to a few dozen nanoseconds.
 
 use super::frontier;
-use super::level_clock::{Level, LevelClock, is_tiny};
+use super::level_clock::{Level, LevelClock, MAX_SPAN, is_tiny};
 use super::levels::DagLevels;
 use super::min_post::MinPost;
 use super::parent_selection::ParentSelection;
@@ -117,6 +117,57 @@ struct PhaseTotals {
     seconds: f64,
 }
 
+/// The levels one step runs (see [`DimensionRun::run_levels`]): level `first`, then while they are
+/// tiny the next ones, `max_span` levels at most.
+struct Span<'m> {
+    first: usize,
+    max_span: usize,
+    /// Whether to keep the last level's frontier (for the snapshot of a small graph).
+    keep: bool,
+    /// Told the first level's queue sizes and edges before it runs.
+    measured: &'m mut dyn FnMut(QueueSizes, u64),
+}
+
+/// What one step's levels did: their queue sizes and edges scanned, summed, how many levels ran,
+/// and the last one's frontier if kept.
+struct LevelsRun {
+    queues: QueueSizes,
+    edges: u64,
+    span: usize,
+    kept: Vec<(u32, QueueClass)>,
+}
+
+impl Span<'_> {
+    /// Runs the levels, `frontier(step)` being the vertices of step `step`, `degree` a vertex's
+    /// scanned degree and `level` the phase's work on one level.
+    fn run<'f>(
+        self,
+        frontier: impl Fn(usize) -> &'f [u32],
+        degree: impl Fn(u32) -> usize + Sync,
+        mut level: impl FnMut(usize, &[u32]) -> Result<()>,
+    ) -> Result<LevelsRun> {
+        let Span { first, max_span, keep, measured } = self;
+        let mut last = frontier(first);
+        let (mut queues, mut edges) = frontier::measure(last, &degree);
+        measured(queues, edges);
+        level(first, last)?;
+        let mut span = 1;
+        if is_tiny(queues.total(), edges) {
+            while span < max_span {
+                let next = frontier(first + span);
+                let (q, e) = frontier::measure(next, &degree);
+                if !is_tiny(q.total(), e) {
+                    break;
+                }
+                level(first + span, next)?;
+                (queues, edges, span, last) = (queues.merged(q), edges + e, span + 1, next);
+            }
+        }
+        let kept = if keep { last.iter().map(|&v| (v, QueueClass::of(degree(v)))).collect() } else { Vec::new() };
+        Ok(LevelsRun { queues, edges, span, kept })
+    }
+}
+
 /// One dimension: its order, its phase cursor and its work. Dimensions run in parallel on
 /// neighbouring elements of one `Vec`, each updating its cursor after every level: aligned to two
 /// cache lines, no two share one (false sharing made five parallel dimensions on a chain several
@@ -210,14 +261,16 @@ impl DimensionRun {
         let mut levels_run = 0;
         // Whether the last step pushed was a tiny level (one the next tiny level may join).
         let mut joinable = false;
+        // Short of one level at a time, runs of tiny levels go in one step (see `run_levels`).
+        let max_span = if goal == Goal::Level { 1 } else { MAX_SPAN };
         let result = loop {
-            let (step, tiny) = match self.step(ctx, &mut clock, sink) {
+            let (step, tiny) = match self.step(ctx, max_span, &mut clock, sink) {
                 Ok(step) => step,
                 Err(e) => break Err(e),
             };
             // Consecutive tiny levels of a phase are one step, as they are one event.
             match steps.last_mut().filter(|last| joinable && tiny && last.phase == step.phase) {
-                Some(last) => *last = LevelStep { span: last.span + 1, ..step },
+                Some(last) => *last = LevelStep { span: last.span + step.span, ..step },
                 None => steps.push(step),
             }
             joinable = tiny && !step.phase_finished;
@@ -226,7 +279,7 @@ impl DimensionRun {
                 Goal::PhaseEnd => step.phase_finished,
                 Goal::End => step.dimension_finished,
             };
-            levels_run += 1;
+            levels_run += step.span;
             let late = clock.last_reading() >= stop.deadline || levels_run >= MAX_LEVELS_PER_RUN;
             if reached || step.dimension_finished || late || stop.cancel.load(Ordering::Relaxed) {
                 break Ok(());
@@ -237,10 +290,17 @@ impl DimensionRun {
         result
     }
 
-    /// Runs one level of the current phase (starting it first if needed, finishing it after its last
-    /// level), emitting the events it produces (those of a tiny level may wait in `clock`).
-    /// Also says whether the level was tiny (see `level_clock`).
-    fn step(&mut self, ctx: &Context<'_>, clock: &mut LevelClock, sink: &mut dyn Sink) -> Result<(LevelStep, bool)> {
+    /// Runs one level of the current phase, or up to `max_span` consecutive levels if they are tiny
+    /// (starting the phase first if needed, finishing it after its last level), emitting the events
+    /// they produce (those of tiny levels may wait in `clock`). Also says whether the levels were
+    /// tiny (see `level_clock`).
+    fn step(
+        &mut self,
+        ctx: &Context<'_>,
+        max_span: usize,
+        clock: &mut LevelClock,
+        sink: &mut dyn Sink,
+    ) -> Result<(LevelStep, bool)> {
         let phase = self.phases[self.phase];
         if !self.started {
             clock.lap();
@@ -251,24 +311,29 @@ impl DimensionRun {
             self.totals = PhaseTotals { seconds: clock.lap(), ..PhaseTotals::default() };
         }
         let levels = self.num_levels(ctx);
-        let level = self.level;
-        let (mut tiny, mut waited) = (false, 0.0);
-        if level < levels {
+        let first = self.level;
+        let (mut tiny, mut waited, mut span) = (false, 0.0, 1);
+        if first < levels {
             // A level that is not tiny gets a clock reading of its own: the tiny ones before it are
             // timed up to its start.
-            let (queues, edges) = self.run_level(ctx, phase, level, &mut |queues, edges| {
+            let max_span = max_span.min(levels - first);
+            let run = self.run_levels(ctx, phase, first, max_span, &mut |queues, edges| {
                 tiny = is_tiny(queues.total(), edges);
                 if !tiny {
                     waited = clock.flush(sink);
                 }
             })?;
+            let (queues, edges) = (run.queues, run.edges);
+            span = run.span;
             self.totals.seconds += waited;
-            self.totals.seconds += clock.level_done(Level { dim: self.dim, phase, level, queues, edges }, tiny, sink);
-            self.totals.levels += 1;
+            let done = Level { dim: self.dim, phase, level: first, span, queues, edges };
+            self.totals.seconds += clock.level_done(done, tiny, sink);
+            self.totals.levels += span;
             self.totals.vertices += queues.total();
             self.totals.edges += edges;
-            self.level += 1;
+            self.level += span;
         }
+        let level = first + span - 1;
         let phase_finished = self.level >= levels;
         if phase_finished {
             self.totals.seconds += clock.flush(sink);
@@ -292,7 +357,7 @@ impl DimensionRun {
             self.level = 0;
         }
         let dimension_finished = self.is_finished();
-        Ok((LevelStep { dim: self.dim, phase, level, span: 1, levels, phase_finished, dimension_finished }, tiny))
+        Ok((LevelStep { dim: self.dim, phase, level, span, levels, phase_finished, dimension_finished }, tiny))
     }
 
     fn start_phase(&mut self, ctx: &Context<'_>, phase: Phase) -> Result<()> {
@@ -326,72 +391,82 @@ impl DimensionRun {
         }
     }
 
-    /// Runs level `step` of `phase`: the queue sizes and the edges its frontier scans, which are
-    /// measured first and handed to `measured` before the level runs.
-    fn run_level(
+    /// Runs level `first` of `phase` and, if it is tiny, the tiny levels after it, up to `max_span`
+    /// levels in all: the queue sizes and edges scanned of the levels run, summed. The first
+    /// level's are handed to `measured` before it runs.
+    ///
+    /// Every level still runs on its own, after the one before, as the phase requires (each is
+    /// tiny, so on this thread); only what surrounds a level (the step, the clock, the event) is
+    /// shared by the span. A chain has a level per vertex in every phase, and that surrounding
+    /// work, done per level, took longer than the levels themselves.
+    fn run_levels(
         &mut self,
         ctx: &Context<'_>,
         phase: Phase,
-        step: usize,
+        first: usize,
+        max_span: usize,
         measured: &mut dyn FnMut(QueueSizes, u64),
-    ) -> Result<(QueueSizes, u64)> {
+    ) -> Result<LevelsRun> {
         let dag = ctx.dag;
         let buckets = &ctx.levels.buckets;
         let order = self.order.as_ref().expect("the order is built when the first phase starts");
-        // Top-down phases run level `step`; bottom-up phases walk the levels from the deepest one.
-        let bottom_up = |levels: usize| levels - 1 - step;
         let keep = dag.num_vertices() <= SNAPSHOT_MAX_VERTICES;
-        let mut kept = Vec::new();
-        let mut measure = |frontier: &[u32], degree: &(dyn Fn(u32) -> usize + Sync)| {
-            if keep {
-                kept = frontier.iter().map(|&v| (v, QueueClass::of(degree(v)))).collect();
-            }
-            let (queues, edges) = frontier::measure(frontier, degree);
-            measured(queues, edges);
-            (queues, edges)
-        };
-        let work = match &self.work {
-            Work::Selecting(s) => {
-                let frontier = buckets.level(step);
-                let work = measure(frontier, &|v| ParentSelection::scanned_degree(dag, v));
-                s.run_level(dag, order, frontier);
-                work
-            }
+        let span = Span { first, max_span, keep, measured };
+        // Top-down phases run level `step`; bottom-up phases walk the levels from the deepest one.
+        let bottom_up = |levels: usize, step: usize| levels - 1 - step;
+        let run = match &self.work {
+            Work::Selecting(s) => span.run(
+                |step| buckets.level(step),
+                |v| ParentSelection::scanned_degree(dag, v),
+                |_, frontier| {
+                    s.run_level(dag, order, frontier);
+                    Ok(())
+                },
+            )?,
             Work::Weighing(s) => {
-                let level = bottom_up(buckets.num_levels());
-                let frontier = buckets.level(level);
-                let work = measure(frontier, &|v| SubgraphSizes::scanned_degree(dag, v));
-                s.run_level(dag, order, frontier, self.dim, level as u32)?;
-                work
+                let level = |step| bottom_up(buckets.num_levels(), step);
+                span.run(
+                    |step| buckets.level(level(step)),
+                    |v| SubgraphSizes::scanned_degree(dag, v),
+                    |step, frontier| Ok(s.run_level(dag, order, frontier, self.dim, level(step) as u32)?),
+                )?
             }
-            Work::SelectingByWeight(s) => {
-                let frontier = buckets.level(step);
-                let work = measure(frontier, &|v| ParentSssp::scanned_degree(dag, v));
-                s.run_level(dag, order, frontier, step as u32)?;
-                work
-            }
+            Work::SelectingByWeight(s) => span.run(
+                |step| buckets.level(step),
+                |v| ParentSssp::scanned_degree(dag, v),
+                |step, frontier| Ok(s.run_level(dag, order, frontier, step as u32)?),
+            )?,
             Work::Sizing(tree, s) => {
-                let frontier = tree.depth_levels.level(bottom_up(tree.depth_levels.num_levels()));
-                let work = measure(frontier, &|v| SubtreeSizes::scanned_degree(tree, v));
-                s.run_level(tree, frontier);
-                work
+                let depth = &tree.depth_levels;
+                span.run(
+                    |step| depth.level(bottom_up(depth.num_levels(), step)),
+                    |v| SubtreeSizes::scanned_degree(tree, v),
+                    |_, frontier| {
+                        s.run_level(tree, frontier);
+                        Ok(())
+                    },
+                )?
             }
-            Work::Numbering(tree, sizes, p) => {
-                let frontier = tree.depth_levels.level(step);
-                let work = measure(frontier, &|v| PostOrder::scanned_degree(tree, v));
-                p.run_level(tree, sizes, frontier);
-                work
-            }
-            Work::Lowering(post, _, m) => {
-                let frontier = buckets.level(bottom_up(buckets.num_levels()));
-                let work = measure(frontier, &|v| MinPost::scanned_degree(dag, v));
-                m.run_level(dag, post, frontier);
-                work
-            }
+            Work::Numbering(tree, sizes, p) => span.run(
+                |step| tree.depth_levels.level(step),
+                |v| PostOrder::scanned_degree(tree, v),
+                |_, frontier| {
+                    p.run_level(tree, sizes, frontier);
+                    Ok(())
+                },
+            )?,
+            Work::Lowering(post, _, m) => span.run(
+                |step| buckets.level(bottom_up(buckets.num_levels(), step)),
+                |v| MinPost::scanned_degree(dag, v),
+                |_, frontier| {
+                    m.run_level(dag, post, frontier);
+                    Ok(())
+                },
+            )?,
             other => unreachable!("no phase runs levels on {other:?} ({phase:?})"),
         };
-        self.last_level = (Some(phase), kept);
-        Ok(work)
+        self.last_level = (Some(phase), run.kept);
+        Ok(LevelsRun { kept: Vec::new(), ..run })
     }
 
     /// What this dimension knows so far (see [`Snapshot`]). The weight method's phase 1 shows its

@@ -25,12 +25,14 @@ pub fn is_tiny(vertices: u64, edges: u64) -> bool {
     vertices + edges < TINY_WORK
 }
 
-/// One level that just ended (or, waiting in the clock, a span of tiny ones from `level` on).
+/// Levels that just ended: `span` consecutive ones from `level` on (one unless they are tiny ones
+/// run together), with their queues and edges summed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Level {
     pub dim: usize,
     pub phase: Phase,
     pub level: usize,
+    pub span: usize,
     pub queues: QueueSizes,
     pub edges: u64,
 }
@@ -39,8 +41,8 @@ pub struct Level {
 #[derive(Debug)]
 pub struct LevelClock {
     since: Instant,
-    /// The first level waiting, with the queues and edges of the whole span, and its length.
-    pending: Option<(Level, usize)>,
+    /// The tiny levels waiting, as one span.
+    pending: Option<Level>,
 }
 
 impl LevelClock {
@@ -63,30 +65,30 @@ impl LevelClock {
         seconds
     }
 
-    /// `level` just ended. A tiny level joins the waiting span (of the same dimension and phase)
-    /// unless that is full; any other level is emitted at once, after the span. Returns the seconds
-    /// given out to the events emitted.
+    /// `level` just ended. Tiny levels join the waiting span (of the same dimension and phase)
+    /// unless it would grow past [`MAX_SPAN`]; any other level is emitted at once, after the span.
+    /// Returns the seconds given out to the events emitted.
     #[inline]
     pub fn level_done(&mut self, level: Level, tiny: bool, sink: &mut dyn Sink) -> f64 {
         if tiny
-            && let Some((first, span)) = &mut self.pending
-            && (first.dim, first.phase) == (level.dim, level.phase)
-            && *span < MAX_SPAN
+            && let Some(waiting) = &mut self.pending
+            && (waiting.dim, waiting.phase) == (level.dim, level.phase)
+            && waiting.span + level.span <= MAX_SPAN
         {
-            *span += 1;
-            first.queues = first.queues.merged(level.queues);
-            first.edges += level.edges;
+            waiting.span += level.span;
+            waiting.queues = waiting.queues.merged(level.queues);
+            waiting.edges += level.edges;
             return 0.0;
         }
         let waited = self.flush(sink);
-        self.pending = Some((level, 1));
+        self.pending = Some(level);
         if tiny { waited } else { waited + self.flush(sink) }
     }
 
     /// Emits the waiting span with the time since the last reading; returns that time (0 when
     /// nothing waits).
     pub fn flush(&mut self, sink: &mut dyn Sink) -> f64 {
-        let Some((Level { dim, phase, level, queues, edges }, span)) = self.pending.take() else {
+        let Some(Level { dim, phase, level, span, queues, edges }) = self.pending.take() else {
             return 0.0;
         };
         let now = Instant::now();
@@ -103,7 +105,7 @@ mod tests {
 
     fn level(level: usize) -> Level {
         let queues = QueueSizes { small: 1, medium: 0, large: 0 };
-        Level { dim: 0, phase: Phase::MinPost, level, queues, edges: 1 }
+        Level { dim: 0, phase: Phase::MinPost, level, span: 1, queues, edges: 1 }
     }
 
     fn fields(event: &Event) -> (usize, usize, u64, u64, f64) {
@@ -147,6 +149,20 @@ mod tests {
         assert!(given >= 0.0 && fields(&events[1]).4 >= 0.0);
         assert_eq!(clock.flush(&mut events), 0.0, "nothing left");
         assert!(is_tiny(1, 1) && !is_tiny(10, 60));
+    }
+
+    #[test]
+    fn levels_run_together_join_the_span_as_their_number_of_levels() {
+        let mut clock = LevelClock::start();
+        let mut events: Vec<Event> = Vec::new();
+        clock.level_done(Level { span: MAX_SPAN - 10, ..level(0) }, true, &mut events);
+        clock.level_done(Level { span: 10, ..level(MAX_SPAN - 10) }, true, &mut events);
+        assert!(events.is_empty(), "exactly full");
+        // One more level would make the span too long: the full one goes out first.
+        clock.level_done(Level { span: 3, ..level(MAX_SPAN) }, true, &mut events);
+        clock.flush(&mut events);
+        let spans: Vec<(usize, usize, u64)> = events.iter().map(|e| (fields(e).0, fields(e).1, fields(e).2)).collect();
+        assert_eq!(spans, vec![(0, MAX_SPAN, 2), (MAX_SPAN, 3, 1)]);
     }
 
     #[test]
