@@ -4,6 +4,7 @@
 mod tui_common;
 
 use grail::backend::DEFAULT_DIMS;
+use grail::format::thousands;
 use grail::query::{Engine, Method, Rule, random_queries};
 use grail::tui::gpu_offer::GpuOffer;
 use grail::tui::state::query::TreeRow;
@@ -275,6 +276,36 @@ fn with_every_rule_the_query_tab_shows_both_sides_of_the_search() {
     let result = h.app.query.result.as_ref().expect("a result");
     assert!(result.trace.nodes.iter().all(|n| !n.backward));
     assert!(h.render(100, 30).contains("rules: grail"));
+}
+
+#[test]
+fn a_topological_cut_is_drawn_on_its_number_line() {
+    use grail::query::QueryIndex;
+    let mut h = Harness::new();
+    let ws = std::sync::Arc::clone(&h.app.ws);
+    let labels = default_labels(&h);
+    let index = QueryIndex::build(ws.dag(), &labels).unwrap();
+    let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(Some(&index));
+    let mut scratch = engine.scratch();
+    let (q, order) = random_queries(ws.loaded.graph.num_vertices(), 200_000, 1)
+        .into_iter()
+        .find_map(|q| {
+            let a = engine.query(q.src, q.dst, Method::GuidedBfs, &mut scratch, false);
+            (a.rule == Rule::TopoCut).then(|| (q, a.cut_dimension.expect("the order that cut")))
+        })
+        .expect("kegg has pairs a topological order decides");
+    let (u, v) = (ws.loaded.names.file_id(q.src), ws.loaded.names.file_id(q.dst));
+    h.keys(&format!("3/{u} {v}<Enter>"));
+    h.settle();
+    let result = h.app.query.result.as_ref().expect("a result");
+    assert_eq!((result.answer.rule, result.answer.cut_dimension), (Rule::TopoCut, Some(order)));
+    let (tu, tv) = result.topo.expect("every rule: the positions are shown");
+    assert!(tu[order] >= tv[order], "u comes after v in the order that cut");
+    let text = h.render(100, 30);
+    let cut_line =
+        format!("t{} u {} · v {} ✗ cut", order + 1, thousands(u64::from(tu[order])), thousands(u64::from(tv[order])));
+    assert!(text.contains("Topological orders, intervals") && text.contains(&cut_line), "{text}");
+    settings().bind(|| insta::assert_snapshot!("query_topological_cut", text));
 }
 
 #[test]

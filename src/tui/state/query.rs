@@ -251,6 +251,7 @@ mod tests {
             intervals_v: Vec::new(),
             level_u: 0,
             level_v: 1,
+            topo: None,
             dag_vertices: 2,
             rules: RuleSet::Grail,
             index_explanation: None,

@@ -1,8 +1,10 @@
-//! Screen 3: one query, its verdict and the rule behind it, the intervals per dimension on a
-//! number line, the label-guided search as a foldable tree, and a plain-language explanation.
+//! Screen 3: one query, its verdict and the rule behind it, its positions in the topological orders
+//! and its intervals per dimension on number lines,
+//! the label-guided search as a foldable tree, and a plain-language explanation.
 
 use super::panel;
 use crate::format::thousands;
+use crate::index::Interval;
 use crate::query::explain::search_step_phrase;
 use crate::query::{NodeKind, Rule, RuleSet, TraceNode};
 use crate::tui::app::App;
@@ -143,7 +145,8 @@ pub fn explain(app: &App, r: &QueryResult) -> String {
 
 fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
     let theme = &app.theme;
-    let block = panel("Intervals per dimension");
+    let title = if r.topo.is_some() { "Topological orders, intervals" } else { "Intervals per dimension" };
+    let block = panel(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let max = r.dag_vertices.max(1) as u32;
@@ -152,6 +155,7 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
     let head = format!("levels: u {} · v {}", r.level_u, r.level_v);
     frame.render_widget(Paragraph::new(Line::styled(head, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
     y += 1;
+    y = topological_orders(frame, Rect { y, height: inner.bottom().saturating_sub(y), ..inner }, app, r);
     for (d, (iu, iv)) in r.intervals_u.iter().zip(&r.intervals_v).enumerate() {
         if y + 3 > inner.bottom() {
             let rest = r.intervals_u.len() - d;
@@ -186,6 +190,49 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
         frame.render_widget(line, Rect::new(inner.x, y + 1, inner.width, 2));
         y += 3;
     }
+}
+
+/// The positions of u and v in each topological order of the query index, as points on a number
+/// line (`u` must come first for a path to exist). Returns the row below them.
+fn topological_orders(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) -> u16 {
+    let theme = &app.theme;
+    let mut y = area.y;
+    let Some((tu, tv)) = &r.topo else { return y };
+    let max = r.dag_vertices.max(1) as u32;
+    for (i, (&pu, &pv)) in tu.iter().zip(tv).enumerate() {
+        if y + 3 > area.bottom() {
+            break;
+        }
+        let after = pu >= pv && r.cu != r.cv;
+        let tag = if r.answer.rule == Rule::TopoCut && r.answer.cut_dimension == Some(i) {
+            Span::styled(" ✗ cut", theme.no())
+        } else if after {
+            Span::styled(" u after v", theme.no())
+        } else {
+            Span::styled(" u before v", theme.yes())
+        };
+        let head = Line::from(vec![
+            Span::styled(format!("t{} ", i + 1), theme.title()),
+            Span::raw(format!("u {} · v {}", thousands(u64::from(pu)), thousands(u64::from(pv)))),
+            tag,
+        ]);
+        frame.render_widget(Paragraph::new(head), Rect::new(area.x, y, area.width, 1));
+        // Positions count from 0; the line runs 1..=max.
+        let point = |p: u32| Interval { low: p + 1, post: p + 1 };
+        let line = NumberLine {
+            max,
+            u: point(pu),
+            v: point(pv),
+            cut: after,
+            base: theme.dim(),
+            u_style: theme.accent(),
+            v_style: theme.yes(),
+            cut_style: theme.no(),
+        };
+        frame.render_widget(line, Rect::new(area.x, y + 1, area.width, 2));
+        y += 3;
+    }
+    y
 }
 
 fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hitmap) {

@@ -1,4 +1,5 @@
-//! Two intervals on one number line `1..=max`: `L(u)` above, `L(v)` below. In a cutting dimension
+//! Two intervals on one number line `1..=max`: `L(u)` above, `L(v)` below (a point is an interval of
+//! one: the Query tab draws topological positions so). In a cutting dimension
 //! `L(v)` is drawn with the "no" style and `✗` marks the row; where it is contained, `✓`.
 
 use crate::index::Interval;

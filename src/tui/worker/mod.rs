@@ -237,6 +237,7 @@ impl State {
             intervals_v: labels.of(cv).to_vec(),
             level_u: labels.level(cu),
             level_v: labels.level(cv),
+            topo: index.as_deref().map(|index| (*index.topo(cu), *index.topo(cv))),
             dag_vertices: ws.dag().num_vertices(),
             rules,
             index_explanation,

@@ -7,6 +7,7 @@ use crate::backend::LabelSpec;
 use crate::graph::stats::GraphStats;
 use crate::index::labeler::{Position, Status};
 use crate::index::{Interval, Labels};
+use crate::query::query_index::TopoPositions;
 use crate::query::{Answer, RuleSet, Trace};
 use crate::telemetry::{Backend, Event};
 use crate::tui::exceptions::ExceptionCounts;
@@ -40,6 +41,8 @@ pub struct QueryResult {
     pub intervals_v: Vec<Interval>,
     pub level_u: u32,
     pub level_v: u32,
+    /// The positions of `cu` and `cv` in the query index's topological orders (every rule only).
+    pub topo: Option<(TopoPositions, TopoPositions)>,
     /// DAG vertices: post-order numbers run `1..=dag_vertices`.
     pub dag_vertices: usize,
     /// The rules the query ran with (the Query tab's toggle).
