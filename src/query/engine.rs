@@ -109,9 +109,11 @@ impl<'a> Engine<'a> {
     /// range, so check ids read from users first). The path, for a yes with `want_path`, is in DAG
     /// (component) ids from `comp(u)` to `comp(v)`.
     ///
-    /// Guided methods try the rules cheapest first (same component, label cut, level cut, tree cut)
-    /// and then search with label pruning. The unguided baselines keep only the same-component rule
-    /// and search without the index at all.
+    /// Guided methods try the rules cheapest first and then search, pruned by them: with GRAIL's
+    /// rules the same component, the label cut, the level cut and the tree cut; with every rule (a
+    /// query index attached) the order of [`crate::query::rules::full_verdict`] (same component,
+    /// level cut, topological orders, supportive cut, Bloom cut, supportive path, then GRAIL's label
+    /// and tree cuts). The unguided baselines keep only the same-component rule and search without the index.
     #[inline]
     pub fn query(&self, u: u32, v: u32, method: Method, scratch: &mut Scratch, want_path: bool) -> Answer {
         self.query_observed(u, v, method, scratch, want_path, &mut NoObserver)
