@@ -181,6 +181,8 @@ fn every_shape_matches_dfs_for_every_order() {
         ("random dense", random_dense(300, 30, 7), 3),
         ("many roots", many_roots(3000, 2000, 11), 3),
         ("random sparse", random_sparse(20_000, 3, 13), 3),
+        // Narrow levels of a few vertices with cross edges: spans of tiny levels walked as one.
+        ("deep random DAG", Arc::new(grail::graph::generators::deep_dag(30_000, 2.0, 3_000, 5).unwrap()), 3),
     ];
     for (name, dag, dims) in &shapes {
         for order in ORDERS {

@@ -8,7 +8,7 @@
 
 use super::frontier;
 use super::level_clock::{Level, LevelClock, MAX_SPAN, is_tiny};
-use super::levels::DagLevels;
+use super::levels::{DagLevels, LevelBuckets};
 use super::min_post::MinPost;
 use super::parent_selection::ParentSelection;
 use super::parent_sssp::ParentSssp;
@@ -138,29 +138,67 @@ struct LevelsRun {
 }
 
 impl Span<'_> {
-    /// Runs the levels, `frontier(step)` being the vertices of step `step`, `degree` a vertex's
-    /// scanned degree and `level` the phase's work on one level.
-    fn run<'f>(
+    /// Runs the levels of `buckets` (from the deepest one when `bottom_up`), `degree` being a
+    /// vertex's scanned degree, `level` the phase's work on one level (given its step) and `vertex`,
+    /// where the phase has one, its work on one vertex.
+    ///
+    /// With `vertex`, the tiny levels after the first run as one walk over their vertices, level
+    /// after level, on this thread: a phase needs only that a vertex runs after the levels before
+    /// its own, which a walk in level order keeps (a chain's levels hold one vertex each, and a call
+    /// per level cost more than the vertex). Without it, each level is one call.
+    fn run(
         self,
-        frontier: impl Fn(usize) -> &'f [u32],
+        buckets: &LevelBuckets,
+        bottom_up: bool,
         degree: impl Fn(u32) -> usize + Sync,
         mut level: impl FnMut(usize, &[u32]) -> Result<()>,
+        vertex: Option<&dyn Fn(u32)>,
     ) -> Result<LevelsRun> {
         let Span { first, max_span, keep, measured } = self;
-        let mut last = frontier(first);
+        let levels = buckets.num_levels();
+        let at = |step: usize| if bottom_up { levels - 1 - step } else { step };
+        let mut last = buckets.level(at(first));
         let (mut queues, mut edges) = frontier::measure(last, &degree);
         measured(queues, edges);
         level(first, last)?;
         let mut span = 1;
         if is_tiny(queues.total(), edges) {
-            while span < max_span {
-                let next = frontier(first + span);
-                let (q, e) = frontier::measure(next, &degree);
-                if !is_tiny(q.total(), e) {
-                    break;
+            // The queues and edges of a level if it is tiny, measured on this thread (a parallel
+            // measure, called from outside the pool, would wait for the pool once per span).
+            let tiny = |step: usize| {
+                let f = buckets.level(at(step));
+                if !is_tiny(f.len() as u64, 0) {
+                    return None;
                 }
-                level(first + span, next)?;
-                (queues, edges, span, last) = (queues.merged(q), edges + e, span + 1, next);
+                let mut q = QueueSizes::default();
+                let mut e = 0;
+                for &v in f {
+                    let d = degree(v);
+                    q.add(d);
+                    e += d as u64;
+                }
+                is_tiny(q.total(), e).then_some((q, e))
+            };
+            let mut end = first + 1;
+            while end - first < max_span
+                && let Some((q, e)) = tiny(end)
+            {
+                (queues, edges, end) = (queues.merged(q), edges + e, end + 1);
+            }
+            if end > first + 1 {
+                // Steps `first + 1..end`, as one slice of consecutive levels.
+                let rest = if bottom_up {
+                    buckets.levels(levels - end..levels - 1 - first)
+                } else {
+                    buckets.levels(first + 1..end)
+                };
+                match vertex {
+                    // Bottom-up, the deepest level is the slice's last.
+                    Some(f) if bottom_up => rest.iter().rev().for_each(|&v| f(v)),
+                    Some(f) => rest.iter().for_each(|&v| f(v)),
+                    None => (first + 1..end).try_for_each(|step| level(step, buckets.level(at(step))))?,
+                }
+                (span, last) = (end - first, buckets.level(at(end - 1)));
             }
         }
         let kept = if keep { last.iter().map(|&v| (v, QueueClass::of(degree(v)))).collect() } else { Vec::new() };
@@ -412,56 +450,63 @@ impl DimensionRun {
         let order = self.order.as_ref().expect("the order is built when the first phase starts");
         let keep = dag.num_vertices() <= SNAPSHOT_MAX_VERTICES;
         let span = Span { first, max_span, keep, measured };
-        // Top-down phases run level `step`; bottom-up phases walk the levels from the deepest one.
-        let bottom_up = |levels: usize, step: usize| levels - 1 - step;
         let run = match &self.work {
             Work::Selecting(s) => span.run(
-                |step| buckets.level(step),
+                buckets,
+                false,
                 |v| ParentSelection::scanned_degree(dag, v),
                 |_, frontier| {
                     s.run_level(dag, order, frontier);
                     Ok(())
                 },
+                Some(&|v| s.select(dag, order, v)),
             )?,
-            Work::Weighing(s) => {
-                let level = |step| bottom_up(buckets.num_levels(), step);
-                span.run(
-                    |step| buckets.level(level(step)),
-                    |v| SubgraphSizes::scanned_degree(dag, v),
-                    |step, frontier| Ok(s.run_level(dag, order, frontier, self.dim, level(step) as u32)?),
-                )?
-            }
+            Work::Weighing(s) => span.run(
+                buckets,
+                true,
+                |v| SubgraphSizes::scanned_degree(dag, v),
+                |step, frontier| {
+                    let level = buckets.num_levels() - 1 - step;
+                    Ok(s.run_level(dag, order, frontier, self.dim, level as u32)?)
+                },
+                None,
+            )?,
             Work::SelectingByWeight(s) => span.run(
-                |step| buckets.level(step),
+                buckets,
+                false,
                 |v| ParentSssp::scanned_degree(dag, v),
                 |step, frontier| Ok(s.run_level(dag, order, frontier, step as u32)?),
+                None,
             )?,
-            Work::Sizing(tree, s) => {
-                let depth = &tree.depth_levels;
-                span.run(
-                    |step| depth.level(bottom_up(depth.num_levels(), step)),
-                    |v| SubtreeSizes::scanned_degree(tree, v),
-                    |_, frontier| {
-                        s.run_level(tree, frontier);
-                        Ok(())
-                    },
-                )?
-            }
+            Work::Sizing(tree, s) => span.run(
+                &tree.depth_levels,
+                true,
+                |v| SubtreeSizes::scanned_degree(tree, v),
+                |_, frontier| {
+                    s.run_level(tree, frontier);
+                    Ok(())
+                },
+                Some(&|v| s.size(tree, v)),
+            )?,
             Work::Numbering(tree, sizes, p) => span.run(
-                |step| tree.depth_levels.level(step),
+                &tree.depth_levels,
+                false,
                 |v| PostOrder::scanned_degree(tree, v),
                 |_, frontier| {
                     p.run_level(tree, sizes, frontier);
                     Ok(())
                 },
+                Some(&|v| p.number(tree, sizes, v)),
             )?,
             Work::Lowering(post, _, m) => span.run(
-                |step| buckets.level(bottom_up(buckets.num_levels(), step)),
+                buckets,
+                true,
                 |v| MinPost::scanned_degree(dag, v),
                 |_, frontier| {
                     m.run_level(dag, post, frontier);
                     Ok(())
                 },
+                Some(&|v| m.lower(dag, post, v)),
             )?,
             other => unreachable!("no phase runs levels on {other:?} ({phase:?})"),
         };

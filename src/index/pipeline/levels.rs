@@ -66,6 +66,12 @@ impl LevelBuckets {
         &self.vertices[self.starts[l]..self.starts[l + 1]]
     }
 
+    /// The vertices of the consecutive levels `levels`, level after level.
+    #[inline]
+    pub fn levels(&self, levels: std::ops::Range<usize>) -> &[u32] {
+        &self.vertices[self.starts[levels.start]..self.starts[levels.end]]
+    }
+
     pub fn num_vertices(&self) -> usize {
         self.vertices.len()
     }

@@ -26,17 +26,21 @@ impl MinPost {
 
     /// One level; all children lie deeper and are final.
     pub fn run_level(&self, dag: &Graph, post: &[u32], frontier: &[u32]) {
-        frontier::for_each(frontier, |v| {
-            let children = dag.children(v);
-            let low_of = |&c: &u32| atomic::get(&self.low, c);
-            let reach = if is_large(children.len()) {
-                children.par_iter().map(low_of).min()
-            } else {
-                children.iter().map(low_of).min()
-            };
-            let own = post[v as usize];
-            atomic::set(&self.low, v, reach.map_or(own, |r| r.min(own)));
-        });
+        frontier::for_each(frontier, |v| self.lower(dag, post, v));
+    }
+
+    /// The low end of `v`, whose children are final (one vertex of [`Self::run_level`]).
+    #[inline]
+    pub fn lower(&self, dag: &Graph, post: &[u32], v: u32) {
+        let children = dag.children(v);
+        let low_of = |&c: &u32| atomic::get(&self.low, c);
+        let reach = if is_large(children.len()) {
+            children.par_iter().map(low_of).min()
+        } else {
+            children.iter().map(low_of).min()
+        };
+        let own = post[v as usize];
+        atomic::set(&self.low, v, reach.map_or(own, |r| r.min(own)));
     }
 
     /// `v`'s low once its level has run (they start at 0, which no finished value is).

@@ -55,12 +55,16 @@ impl ParentSelection {
             // The offsets are in the cache by now; the candidates' prefixes are prefetched as the
             // scan of the list goes.
             |v| prefetch(parents.targets(), parents.offsets()[v as usize] as usize),
-            |v| {
-                let key = order.key(v);
-                let (parent, prefix) = self.best_parent(dag, key, v);
-                self.tree.attach_with_prefix(v, parent, key, prefix);
-            },
+            |v| self.select(dag, order, v),
         );
+    }
+
+    /// Attaches the ready vertex `v` to its DFS parent (one vertex of [`Self::run_level`]).
+    #[inline]
+    pub fn select(&self, dag: &Graph, order: &DimensionOrder, v: u32) {
+        let key = order.key(v);
+        let (parent, prefix) = self.best_parent(dag, key, v);
+        self.tree.attach_with_prefix(v, parent, key, prefix);
     }
 
     /// The DFS parent of the ready vertex `v` (order key `key`), ρ for a root, with `v`'s prefix.

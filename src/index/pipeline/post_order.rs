@@ -32,13 +32,17 @@ impl PostOrder {
     /// One depth level; every node above it has its offset. A node writes its own post and the
     /// offsets of its own children (which still hold their `before`).
     pub fn run_level(&self, tree: &Tree, size: &[u32], frontier: &[u32]) {
-        frontier::for_each(frontier, |v| {
-            let offset = atomic::get(&self.offset, v);
-            atomic::set(&self.post, v, offset + size[v as usize]);
-            for &c in tree.children.neighbors(v) {
-                atomic::set(&self.offset, c, atomic::get(&self.offset, c) + offset);
-            }
-        });
+        frontier::for_each(frontier, |v| self.number(tree, size, v));
+    }
+
+    /// Numbers the node `v`, whose offset is final (one vertex of [`Self::run_level`]).
+    #[inline]
+    pub fn number(&self, tree: &Tree, size: &[u32], v: u32) {
+        let offset = atomic::get(&self.offset, v);
+        atomic::set(&self.post, v, offset + size[v as usize]);
+        for &c in tree.children.neighbors(v) {
+            atomic::set(&self.offset, c, atomic::get(&self.offset, c) + offset);
+        }
     }
 
     /// `v`'s post once its level has run (they start at 0, which no finished value is).

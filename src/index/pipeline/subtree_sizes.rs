@@ -36,15 +36,19 @@ impl SubtreeSizes {
     /// One depth level; every node below it is final. A node writes its own size and the `before` of
     /// its own children, which no other node touches.
     pub fn run_level(&self, tree: &Tree, frontier: &[u32]) {
-        frontier::for_each(frontier, |v| {
-            // Sizes fit u32: they count at most the n + 1 < 2^32 nodes (checked when the run starts).
-            let mut acc = 0u32;
-            for &c in tree.children.neighbors(v) {
-                atomic::set(&self.before, c, acc);
-                acc += atomic::get(&self.size, c);
-            }
-            atomic::set(&self.size, v, acc + 1);
-        });
+        frontier::for_each(frontier, |v| self.size(tree, v));
+    }
+
+    /// Sizes the node `v`, whose children are final (one vertex of [`Self::run_level`]).
+    #[inline]
+    pub fn size(&self, tree: &Tree, v: u32) {
+        // Sizes fit u32: they count at most the n + 1 < 2^32 nodes (checked when the run starts).
+        let mut acc = 0u32;
+        for &c in tree.children.neighbors(v) {
+            atomic::set(&self.before, c, acc);
+            acc += atomic::get(&self.size, c);
+        }
+        atomic::set(&self.size, v, acc + 1);
     }
 
     /// `v`'s size once its level has run (they start at 0, which no finished value is).
