@@ -119,7 +119,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let expected = match &state.result {
         // After a run, where its expected answers really came from (a query file may lack them).
         Some(result) => result.expected.clone(),
-        None => expected_answers(state.use_file, app.ws.loaded.graph.num_vertices()),
+        None => expected_answers(state.use_file, app.ws.dag().num_vertices()),
     };
     let rows = state.result.as_ref().map_or(1, |r| r.rows.len().max(1));
     // The results need their rows and the legend; the settings get the rest, up to all their rows.

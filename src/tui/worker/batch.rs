@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Random queries get their expected answers from the exact closure up to this many vertices: the
-/// bit-parallel closure of the condensation, streamed 64·W targets at a time and never stored
+/// Random queries get their expected answers from the exact closure up to this many condensed
+/// vertices (the DAG's, which set its cost): the bit-parallel closure of the condensation, streamed 64·W targets at a time and never stored
 /// (`exact::closure::bit_parallel::answer_pairs`), so time, not memory, sets the limit.
 pub const ORACLE_LIMIT: usize = 200_000;
 
@@ -109,8 +109,9 @@ pub struct BatchResult {
     pub rules: RuleSet,
 }
 
-/// Where the expected answers of a batch (of queries from a file, or random pairs) on a graph of
-/// `vertices` come from, or why there are none, as the Batch tab says it before a run.
+/// Where the expected answers of a batch (of queries from a file, or random pairs) on a graph whose
+/// condensation has `vertices` vertices come from, or why there are none, as the Batch tab says it
+/// before a run.
 pub fn expected_answers(from_file: bool, vertices: usize) -> String {
     if from_file {
         "expected answers: the query file's third column (when it has one)".into()
@@ -118,7 +119,7 @@ pub fn expected_answers(from_file: bool, vertices: usize) -> String {
         "expected answers: the exact transitive closure".into()
     } else {
         format!(
-            "no expected answers: the exact closure is computed only up to {} vertices (this graph has {}); \
+            "no expected answers: the exact closure is computed only up to {} condensed vertices (this graph has {}); \
              a query file's third column is checked",
             crate::format::thousands(ORACLE_LIMIT as u64),
             crate::format::thousands(vertices as u64)
@@ -162,7 +163,7 @@ pub fn run(
         }
         QuerySource::File(_) => "no expected answers: the query file has no third column".into(),
         QuerySource::Random { .. } => {
-            if n <= ORACLE_LIMIT {
+            if ws.dag().num_vertices() <= ORACLE_LIMIT {
                 let component = &ws.condensation.component;
                 let pairs: Vec<(u32, u32)> =
                     queries.iter().map(|q| (component[q.src as usize], component[q.dst as usize])).collect();
@@ -171,7 +172,7 @@ pub fn run(
                     q.expected = Some(answer);
                 }
             }
-            expected_answers(false, n)
+            expected_answers(false, ws.dag().num_vertices())
         }
     };
     let index = match spec.rules {
