@@ -3,8 +3,8 @@
 //! The phases hand their results to each other through [`Work`]: a phase's state is created when it
 //! starts, and turned into the next phase's input when its last level is done. [`DimensionRun::run`]
 //! runs levels in a tight loop up to a [`Goal`], a deadline or a cancellation: deep, narrow graphs
-//! (a chain has a level per vertex) have millions of levels, so the cost around one level (the
-//! clock, the event, the step record) is kept to a few dozen nanoseconds.
+//! (a chain has a level per vertex) have millions of levels, so runs of tiny levels are one step, a
+//! walk over their vertices with one clock reading, one event and one step record (`Span`).
 
 use super::frontier;
 use super::level_clock::{Level, LevelClock, MAX_SPAN, is_tiny};
@@ -355,14 +355,13 @@ impl DimensionRun {
             // A level that is not tiny gets a clock reading of its own: the tiny ones before it are
             // timed up to its start.
             let max_span = max_span.min(levels - first);
-            let run = self.run_levels(ctx, phase, first, max_span, &mut |queues, edges| {
+            let (queues, edges, levels_run) = self.run_levels(ctx, phase, first, max_span, &mut |queues, edges| {
                 tiny = is_tiny(queues.total(), edges);
                 if !tiny {
                     waited = clock.flush(sink);
                 }
             })?;
-            let (queues, edges) = (run.queues, run.edges);
-            span = run.span;
+            span = levels_run;
             self.totals.seconds += waited;
             let done = Level { dim: self.dim, phase, level: first, span, queues, edges };
             self.totals.seconds += clock.level_done(done, tiny, sink);
@@ -430,13 +429,10 @@ impl DimensionRun {
     }
 
     /// Runs level `first` of `phase` and, if it is tiny, the tiny levels after it, up to `max_span`
-    /// levels in all: the queue sizes and edges scanned of the levels run, summed. The first
-    /// level's are handed to `measured` before it runs.
-    ///
-    /// Every level still runs on its own, after the one before, as the phase requires (each is
-    /// tiny, so on this thread); only what surrounds a level (the step, the clock, the event) is
-    /// shared by the span. A chain has a level per vertex in every phase, and that surrounding
-    /// work, done per level, took longer than the levels themselves.
+    /// levels in all (see [`Span::run`]): the queue sizes and edges scanned of the levels run,
+    /// summed, and how many ran. The first level's are handed to `measured` before it runs. A chain
+    /// has a level per vertex in every phase, and the work around a level (the step, the clock, the
+    /// event, the call), done per level, took longer than the levels themselves.
     fn run_levels(
         &mut self,
         ctx: &Context<'_>,
@@ -444,7 +440,7 @@ impl DimensionRun {
         first: usize,
         max_span: usize,
         measured: &mut dyn FnMut(QueueSizes, u64),
-    ) -> Result<LevelsRun> {
+    ) -> Result<(QueueSizes, u64, usize)> {
         let dag = ctx.dag;
         let buckets = &ctx.levels.buckets;
         let order = self.order.as_ref().expect("the order is built when the first phase starts");
@@ -511,7 +507,7 @@ impl DimensionRun {
             other => unreachable!("no phase runs levels on {other:?} ({phase:?})"),
         };
         self.last_level = (Some(phase), run.kept);
-        Ok(LevelsRun { kept: Vec::new(), ..run })
+        Ok((run.queues, run.edges, run.span))
     }
 
     /// What this dimension knows so far (see [`Snapshot`]). The weight method's phase 1 shows its
