@@ -250,22 +250,32 @@ fn no_color_theme_paints_no_colour() {
     );
 }
 
-#[test]
-fn with_every_rule_the_query_tab_shows_both_sides_of_the_search() {
-    use grail::query::QueryIndex;
-    let mut h = Harness::new();
-    let ws = std::sync::Arc::clone(&h.app.ws);
-    let labels = default_labels(&h);
-    let index = QueryIndex::build(ws.dag(), &labels).unwrap();
+/// The first random pair on the bundled graph whose answer with every rule (the explorer's
+/// default) `wanted` accepts, as file ids, with that answer.
+fn pair_with_every_rule(
+    h: &Harness,
+    wanted: impl Fn(&grail::query::Answer) -> bool,
+) -> ((u64, u64), grail::query::Answer) {
+    let ws = &h.app.ws;
+    let labels = default_labels(h);
+    let index = grail::query::QueryIndex::build(ws.dag(), &labels).unwrap();
     let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(Some(&index));
     let mut scratch = engine.scratch();
+    random_queries(ws.loaded.graph.num_vertices(), 200_000, 1)
+        .into_iter()
+        .find_map(|q| {
+            let a = engine.query(q.src, q.dst, Method::GuidedBfs, &mut scratch, false);
+            wanted(&a).then(|| ((ws.loaded.names.file_id(q.src), ws.loaded.names.file_id(q.dst)), a))
+        })
+        .expect("kegg has such a pair")
+}
+
+#[test]
+fn with_every_rule_the_query_tab_shows_both_sides_of_the_search() {
+    let mut h = Harness::new();
     // A pair every rule leaves to the (bidirectional) search. (On kegg the forward side settles
     // them all before the backward side moves; the recorder's unit test covers backward nodes.)
-    let q = random_queries(ws.loaded.graph.num_vertices(), 200_000, 1)
-        .into_iter()
-        .find(|q| engine.query(q.src, q.dst, Method::GuidedBfs, &mut scratch, false).rule == Rule::Search)
-        .expect("kegg has pairs no cut decides");
-    let (u, v) = (ws.loaded.names.file_id(q.src), ws.loaded.names.file_id(q.dst));
+    let ((u, v), _) = pair_with_every_rule(&h, |a| a.rule == Rule::Search);
     h.keys(&format!("3/{u} {v}<Enter>"));
     h.settle();
     let result = h.app.query.result.as_ref().expect("a result");
@@ -283,21 +293,9 @@ fn with_every_rule_the_query_tab_shows_both_sides_of_the_search() {
 
 #[test]
 fn a_topological_cut_is_drawn_on_its_number_line() {
-    use grail::query::QueryIndex;
     let mut h = Harness::new();
-    let ws = std::sync::Arc::clone(&h.app.ws);
-    let labels = default_labels(&h);
-    let index = QueryIndex::build(ws.dag(), &labels).unwrap();
-    let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(Some(&index));
-    let mut scratch = engine.scratch();
-    let (q, order) = random_queries(ws.loaded.graph.num_vertices(), 200_000, 1)
-        .into_iter()
-        .find_map(|q| {
-            let a = engine.query(q.src, q.dst, Method::GuidedBfs, &mut scratch, false);
-            (a.rule == Rule::TopoCut).then(|| (q, a.cut_dimension.expect("the order that cut")))
-        })
-        .expect("kegg has pairs a topological order decides");
-    let (u, v) = (ws.loaded.names.file_id(q.src), ws.loaded.names.file_id(q.dst));
+    let ((u, v), answer) = pair_with_every_rule(&h, |a| a.rule == Rule::TopoCut);
+    let order = answer.cut_dimension.expect("the order that cut");
     h.keys(&format!("3/{u} {v}<Enter>"));
     h.settle();
     let result = h.app.query.result.as_ref().expect("a result");

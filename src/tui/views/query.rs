@@ -177,18 +177,23 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
             tag,
         ]);
         frame.render_widget(Paragraph::new(head), Rect::new(inner.x, y, inner.width, 1));
-        let line = NumberLine {
-            max,
-            u: *iu,
-            v: *iv,
-            cut: !contained,
-            base: theme.dim(),
-            u_style: theme.accent(),
-            v_style: theme.yes(),
-            cut_style: theme.no(),
-        };
-        frame.render_widget(line, Rect::new(inner.x, y + 1, inner.width, 2));
+        frame.render_widget(number_line(app, max, (*iu, *iv), !contained), Rect::new(inner.x, y + 1, inner.width, 2));
         y += 3;
+    }
+}
+
+/// u's interval above v's on one line `1..=max`, in the theme's colours; `cut` draws v's as refuted.
+fn number_line(app: &App, max: u32, (u, v): (Interval, Interval), cut: bool) -> NumberLine {
+    let theme = &app.theme;
+    NumberLine {
+        max,
+        u,
+        v,
+        cut,
+        base: theme.dim(),
+        u_style: theme.accent(),
+        v_style: theme.yes(),
+        cut_style: theme.no(),
     }
 }
 
@@ -219,17 +224,10 @@ fn topological_orders(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult)
         frame.render_widget(Paragraph::new(head), Rect::new(area.x, y, area.width, 1));
         // Positions count from 0; the line runs 1..=max.
         let point = |p: u32| Interval { low: p + 1, post: p + 1 };
-        let line = NumberLine {
-            max,
-            u: point(pu),
-            v: point(pv),
-            cut: after,
-            base: theme.dim(),
-            u_style: theme.accent(),
-            v_style: theme.yes(),
-            cut_style: theme.no(),
-        };
-        frame.render_widget(line, Rect::new(area.x, y + 1, area.width, 2));
+        frame.render_widget(
+            number_line(app, max, (point(pu), point(pv)), after),
+            Rect::new(area.x, y + 1, area.width, 2),
+        );
         y += 3;
     }
     y
