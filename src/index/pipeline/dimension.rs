@@ -163,20 +163,15 @@ impl Span<'_> {
         level(first, last)?;
         let mut span = 1;
         if is_tiny(queues.total(), edges) {
-            // The queues and edges of a level if it is tiny, measured on this thread (a parallel
-            // measure, called from outside the pool, would wait for the pool once per span).
+            // The queues and edges of a level if it is tiny. Measured level by level: a level this
+            // small is measured on this thread, where the spans' joined slice would be measured in
+            // parallel, and from outside the pool that waits for the pool once per span.
             let tiny = |step: usize| {
                 let f = buckets.level(at(step));
                 if !is_tiny(f.len() as u64, 0) {
                     return None;
                 }
-                let mut q = QueueSizes::default();
-                let mut e = 0;
-                for &v in f {
-                    let d = degree(v);
-                    q.add(d);
-                    e += d as u64;
-                }
+                let (q, e) = frontier::measure(f, &degree);
                 is_tiny(q.total(), e).then_some((q, e))
             };
             let mut end = first + 1;
