@@ -1,6 +1,6 @@
 //! Screen 3: one query, its verdict and the rule behind it, its positions in the topological orders
-//! and its intervals per dimension on number lines,
-//! the label-guided search as a foldable tree, and a plain-language explanation.
+//! and its intervals per dimension on number lines, the label-guided search as a foldable tree, and
+//! a plain-language explanation.
 
 use super::panel;
 use crate::format::thousands;
