@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Random queries get their expected answers from the exact closure up to this many condensed
-/// vertices (the DAG's, which set its cost): the bit-parallel closure of the condensation, streamed 64·W targets at a time and never stored
-/// (`exact::closure::bit_parallel::answer_pairs`), so time, not memory, sets the limit.
+/// vertices (the DAG's, which set its cost): the bit-parallel closure of the condensation, streamed
+/// 64·W targets at a time and never stored (`exact::closure::bit_parallel::answer_pairs`), so time,
+/// not memory, sets the limit.
 pub const ORACLE_LIMIT: usize = 200_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
