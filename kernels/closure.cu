@@ -73,6 +73,19 @@ extern "C" __global__ void closure_square(const u64* a, u64* out, u32 n, u32 wor
     }
 }
 
+// Naive Floyd-Warshall, pivot k: every row i with bit k (i reaches k) ORs in row k. A thread per
+// (row, word). Row k is skipped, so it is only read during the launch. A thread may test bit k of
+// row i while another ORs row k's word into that same word: OR only adds bits, and no thread writes
+// a row whose bit k is clear, so every test reads the bit as it was.
+extern "C" __global__ void fw_naive_pivot(u64* rows, u32 n, u32 words, u32 k) {
+    u64 total = (u64)n * words;
+    u64 pivot = (u64)k * words;
+    for (u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += (u64)gridDim.x * blockDim.x) {
+        u32 w = (u32)(t % words), i = (u32)(t / words);
+        if (i != k && (rows[(u64)i * words + k / 64] >> (k % 64)) & 1) rows[t] |= rows[pivot + w];
+    }
+}
+
 // Blocked Floyd-Warshall, pivots in blocks of 64 (one word, `kw`). Phase 1 (one block of 64
 // threads): Floyd-Warshall among the block's vertices on the diagonal word, in shared memory.
 extern "C" __global__ void fw_diagonal(u64* rows, u32 n, u32 words, u32 kw) {

@@ -6,7 +6,9 @@ use crate::exact::bfs::{self, BfsResult, Direction};
 use crate::exact::closure;
 use crate::exact::phases::PhaseClock;
 use crate::exact::{BfsEngine, BitMatrix, ClosureMethod};
+use crate::exceptions::ExceptionCounts;
 use crate::graph::Graph;
+use crate::index::Labels;
 use anyhow::{Result, anyhow};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -77,10 +79,35 @@ pub fn run_closure(dag: &Graph, method: ClosureMethod) -> Result<ClosureRun> {
     Ok(ClosureRun { method, matrix, clock, device: "cpu".into() })
 }
 
+/// Exceptions of `labels` counted exactly over every pair of `dag` on the GPU (the CPU's count is
+/// `exceptions::exact`); an error says why where there is no GPU.
+pub fn exceptions_on_gpu(
+    dag: &Graph,
+    labels: &Labels,
+    cancel: &AtomicBool,
+    progress: &(dyn Fn(f64) + Sync),
+) -> Result<ExceptionCounts> {
+    let gpu = gpu_for("counting exceptions on the GPU")?;
+    crate::gpu::exceptions::count(gpu, dag, labels, None, cancel, progress)
+}
+
 /// Answers pairs `(u, v)` of `graph`'s vertices (does u reach v?) by a full BFS from each distinct
 /// source with `engine`: the exact baseline for a batch (on the GPU, the graph is uploaded once).
 /// A set `cancel` stops between sources with an error.
 pub fn answer_by_bfs(graph: &Graph, pairs: &[(u32, u32)], engine: BfsEngine, cancel: &AtomicBool) -> Result<Vec<bool>> {
+    answer_by_bfs_each(graph, pairs, engine, cancel, &mut |_, _| {})
+}
+
+/// [`answer_by_bfs`], handing each source's level array, as the engine computed it, to
+/// `each(src, levels)` once its pairs are answered: callers that show a BFS read the engine's
+/// real run instead of searching again.
+pub fn answer_by_bfs_each(
+    graph: &Graph,
+    pairs: &[(u32, u32)],
+    engine: BfsEngine,
+    cancel: &AtomicBool,
+    each: &mut dyn FnMut(u32, &[u32]),
+) -> Result<Vec<bool>> {
     let mut by_source: Vec<(u32, usize)> = pairs.iter().enumerate().map(|(i, &(u, _))| (u, i)).collect();
     by_source.sort_unstable();
     let mut answers = vec![false; pairs.len()];
@@ -98,6 +125,7 @@ pub fn answer_by_bfs(graph: &Graph, pairs: &[(u32, u32)], engine: BfsEngine, can
         for &(_, i) in group {
             answers[i] = levels[pairs[i].1 as usize] != bfs::UNREACHED;
         }
+        each(src, &levels);
     }
     Ok(answers)
 }

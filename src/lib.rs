@@ -7,6 +7,7 @@
 //! - [`query`]: the query rules, label-guided search, batches and the exact oracle.
 //! - [`exact`]: exact engines without labels: direction-optimising BFS, transitive closure.
 //! - [`exact_run`]: runs an exact engine on the CPU or the GPU (never silently the other).
+//! - [`exceptions`]: false positives of labels over every pair, counted exactly.
 //! - [`draw`]: pictures of the graph, its DFS trees, labels and searches (SVG, DOT, terminal).
 //! - [`tui`]: the terminal explorer.
 
@@ -16,6 +17,7 @@ pub mod constants;
 pub mod draw;
 pub mod exact;
 pub mod exact_run;
+pub mod exceptions;
 pub mod format;
 pub mod gpu;
 pub mod graph;

@@ -100,8 +100,9 @@ pub const EXACT_GENERATED: [&str; 7] = [
 ];
 
 /// The GPU's exact engines against the CPU's: every BFS engine's levels from a few sources, and
-/// every GPU closure method's matrix against the CPU bit-parallel one, on [`EXACT_GENERATED`]. In a
-/// result, `queries` counts the comparisons made (BFS runs and closures).
+/// every GPU closure method's matrix against the CPU bit-parallel one, and the exception counts, on
+/// [`EXACT_GENERATED`]. In a result, `queries` counts the comparisons made (BFS runs, closures and
+/// exception counts).
 pub fn check_exact() -> Result<Vec<CaseResult>> {
     use crate::exact::{BfsEngine, ClosureMethod};
     use crate::exact_run::{run_bfs, run_closure};
@@ -148,6 +149,7 @@ pub fn check_exact() -> Result<Vec<CaseResult>> {
                 problems.push(format!("{}: {rows} closure rows differ from the CPU's", method.name()));
             }
         }
+        checks += check_exceptions(&ws, &mut problems)?;
         results.push(CaseResult {
             graph: format!("exact engines: {spec}"),
             vertices: graph.num_vertices(),
@@ -158,6 +160,44 @@ pub fn check_exact() -> Result<Vec<CaseResult>> {
         });
     }
     Ok(results)
+}
+
+/// The GPU's exception count against the CPU's (the Exceptions tab's labels: 5 random dimensions),
+/// in one wide target block and in blocks of 2 words; each example the GPU keeps is a real false
+/// positive fooling as many dimensions as it says. Returns the comparisons made.
+fn check_exceptions(ws: &Workspace, problems: &mut Vec<String>) -> Result<usize> {
+    use crate::exceptions::{exact, leading_contained};
+    let (dag, never) = (ws.dag(), AtomicBool::new(false));
+    let labels = dfs::label(dag, 5, Order::Random { seed: 3 })?;
+    let cpu = exact(dag, &labels, &never, &|_| {})?;
+    let closure = crate::exact_run::run_closure(dag, crate::exact::ClosureMethod::BitParallel)?.matrix;
+    let gpu = crate::gpu::shared()?;
+    for block_words in [None, Some(2)] {
+        let got = crate::gpu::exceptions::count(gpu, dag, &labels, block_words, &never, &|_| {})?;
+        if (got.false_positives.as_slice(), got.unreachable, got.pairs)
+            != (cpu.false_positives.as_slice(), cpu.unreachable, cpu.pairs)
+        {
+            problems.push(format!(
+                "exceptions (blocks of {block_words:?} words): GPU {:?} of {} unreachable, CPU {:?} of {}",
+                got.false_positives, got.unreachable, cpu.false_positives, cpu.unreachable
+            ));
+        }
+        // Which pairs are kept may differ; how many dimensions the kept ones fool may not.
+        let fooled = |c: &crate::exceptions::ExceptionCounts| c.examples.iter().map(|e| e.2).collect::<Vec<_>>();
+        if fooled(&got) != fooled(&cpu) {
+            problems.push(format!(
+                "exceptions: GPU examples fool {:?} dimensions, CPU's {:?}",
+                fooled(&got),
+                fooled(&cpu)
+            ));
+        }
+        for &(u, v, k) in &got.examples {
+            if closure.get(u as usize, v as usize) || leading_contained(&labels, u, v) != k {
+                problems.push(format!("exceptions: the GPU's example ({u}, {v}) fooling {k} dimensions is not one"));
+            }
+        }
+    }
+    Ok(2)
 }
 
 fn workspace_of(graph: Graph, name: &str) -> Workspace {

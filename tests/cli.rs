@@ -284,6 +284,47 @@ fn bfs_compare_lists_every_engine_that_ran_with_its_frontiers() {
 }
 
 #[test]
+fn bfs_auto_picks_the_source_that_reaches_the_most() {
+    // 9 reaches every vertex of tiny-cycles; no other vertex does.
+    let v = json(&grail(&["bfs", &sample("tiny-cycles.txt"), "auto", "--json"]));
+    assert_eq!((&v["src"], &v["auto_source"], &v["reached"]), (&Value::from(9), &Value::from(true), &Value::from(10)));
+    let out = grail(&["bfs", &sample("tiny-cycles.txt"), "somewhere"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("neither a vertex id nor `auto`"));
+}
+
+/// `grail exceptions` counts over the condensation's pairs what a brute force over every pair
+/// finds, with the same labels as the library's random order for the seed.
+#[test]
+fn exceptions_count_every_false_positive_of_every_d() {
+    use grail::index::{Order, dfs};
+    for (file, dims, seed) in [("tiny-cycles.txt", 2, 1), ("lesson.gra", 3, 1), ("kegg.gra", 2, 4)] {
+        let v = json(&grail(&[
+            "exceptions",
+            &sample(file),
+            "--dims",
+            &dims.to_string(),
+            "--seed",
+            &seed.to_string(),
+            "--json",
+        ]));
+        let ws = grail::workspace::Workspace::open(Path::new(&sample(file)), None).unwrap();
+        let dag = ws.dag();
+        let n = dag.num_vertices() as u32;
+        let oracle = grail::query::oracle::TransitiveClosure::new(dag).unwrap();
+        let unreachable =
+            (0..n).flat_map(|u| (0..n).map(move |w| (u, w))).filter(|&(u, w)| u != w && !oracle.reachable(u, w));
+        assert_eq!(v["unreachable"], unreachable.clone().count(), "{file}");
+        assert_eq!(v["pairs"], (n as u64) * (n as u64 - 1), "{file}");
+        for d in 1..=dims {
+            let labels = dfs::label(dag, d, Order::Random { seed }).unwrap();
+            let brute = unreachable.clone().filter(|&(u, w)| labels.may_reach(u, w)).count();
+            assert_eq!(v["false_positives"][d - 1], brute, "{file}, d = {d}");
+        }
+        assert_eq!(v["device"], "cpu");
+    }
+}
+
+#[test]
 fn closure_counts_pairs_of_file_vertices_and_writes_them() {
     // Cycles {1,2,3} and {6,7}: their members reach each other. By hand: 9 reaches 9 others, 0
     // reaches 8, 1, 2 and 3 reach 7 each, 4 reaches 1, 5 reaches 3, 6 and 7 one each: 44.
@@ -309,8 +350,11 @@ fn gpu_engines_without_a_gpu_fail_with_the_reason() {
         return;
     }
     let graph = sample("tiny-cycles.txt");
-    for args in [vec!["bfs", &graph, "9", "--engine", "gpu-scan"], vec!["closure", &graph, "--method", "gpu-squaring"]]
-    {
+    for args in [
+        vec!["bfs", &graph, "9", "--engine", "gpu-scan"],
+        vec!["closure", &graph, "--method", "gpu-squaring"],
+        vec!["exceptions", &graph, "--device", "gpu"],
+    ] {
         let out = grail(&args);
         assert!(!out.status.success(), "{args:?} must not run on the CPU instead");
         assert!(String::from_utf8_lossy(&out.stderr).contains("needs an NVIDIA GPU"), "{args:?}");

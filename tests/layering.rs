@@ -94,6 +94,7 @@ const STACK: &[&[&str]] = &[
     &["src/selftest.rs"],
     &["src/backend/", "src/draw/", "src/exact_run.rs"],
     &["src/gpu/"],
+    &["src/exceptions.rs"],
     &["src/query/", "src/exact/"],
     &["src/index/"],
     &["src/workspace.rs"],

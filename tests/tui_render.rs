@@ -317,3 +317,34 @@ fn batch_lists_the_exact_bfs_rows_last_and_unchecked() {
     assert!(text.contains("[ ] exact bfs  cpu, first 1,000"), "{text}");
     assert!(!text.contains("gpu-binned"), "no GPU row without a GPU: {text}");
 }
+
+#[test]
+fn batch_charts_the_widest_bfs_of_an_exact_row() {
+    let graph = grail::graph::generators::random_digraph(400, 1.4, 3).unwrap();
+    let loaded = grail::graph::LoadedGraph {
+        graph: std::sync::Arc::new(graph),
+        names: grail::graph::VertexNames::Dense,
+        format: grail::graph::io::Format::EdgeList,
+        path: "digraph.txt".into(),
+    };
+    let mut h = Harness::on(Workspace::from_loaded(loaded, 0.0));
+    // 2,000 random pairs; `G` moves to the last row, the exact CPU BFS (no GPU here), and Space checks it.
+    h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>2000<Enter>G ");
+    assert!(h.render(80, 24).contains(grail::tui::views::bfs_frontier::HINT), "the hint before any exact run");
+    h.keys("r");
+    h.settle();
+    let result = h.app.batch.result.clone().expect("a batch result");
+    let row = result.rows.iter().find(|r| r.exact).expect("the exact row ran");
+    let f = row.frontier.as_ref().expect("its widest BFS");
+    assert_eq!(f.frontier_sizes.iter().sum::<u64>(), f.reached);
+    assert!(f.frontier_sizes.len() > 3, "a BFS with levels to draw: {:?}", f.frontier_sizes);
+    let text = h.render(80, 24);
+    let title = format!("BFS frontier: cpu from {}", f.source_id);
+    let head = format!("{} reached in {} levels", thousands(f.reached), f.frontier_sizes.len());
+    assert!(text.contains(&title) && text.contains(&head), "{text}");
+    assert!(!text.contains(grail::tui::views::bfs_frontier::HINT), "{text}");
+    settings().bind(|| insta::assert_snapshot!("batch_bfs_frontier", text));
+    // The cursor elsewhere: the chart stays (the last exact row that ran).
+    h.keys("gj");
+    assert!(h.render(80, 24).contains(&title));
+}

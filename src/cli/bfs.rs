@@ -13,14 +13,15 @@ use serde::Serialize;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  grail bfs graph.gra 0\n  grail bfs graph.gra 0 1234 --json\n  \
-                        grail bfs graph.gra 0 --engine gpu-binned --repeat 5\n  grail bfs graph.gra 0 --compare")]
+                        grail bfs graph.gra 0 --engine gpu-binned --repeat 5\n  grail bfs graph.gra auto --compare --repeat 5")]
 pub struct BfsArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
 
-    /// The source vertex (the file's id).
-    #[arg(value_name = "SRC")]
-    pub src: u64,
+    /// The source vertex (the file's id), or `auto`: of 8 vertices with the most out-edges and 8 that
+    /// start the longest paths, the one whose BFS reaches the most (something to search, for benchmarks).
+    #[arg(value_name = "SRC", value_parser = parse_source)]
+    pub src: Source,
 
     /// A destination (the file's id): its level and one shortest path are reported.
     #[arg(value_name = "DST")]
@@ -40,6 +41,47 @@ pub struct BfsArgs {
 
     #[command(flatten)]
     pub output: Output,
+}
+
+/// Where the BFS starts.
+#[derive(Clone, Copy, Debug)]
+pub enum Source {
+    Id(u64),
+    Auto,
+}
+
+fn parse_source(text: &str) -> Result<Source, String> {
+    match text {
+        "auto" => Ok(Source::Auto),
+        id => id.parse().map(Source::Id).map_err(|_| format!("'{id}' is neither a vertex id nor `auto`")),
+    }
+}
+
+/// Candidates `auto` tries of each kind.
+const AUTO_CANDIDATES: usize = 8;
+
+/// The dense vertex `auto` picks: of the [`AUTO_CANDIDATES`] vertices with the most out-edges and
+/// as many at the top of the longest paths (greatest height in the condensation), the one whose BFS
+/// (CPU) reaches the most; ties to the smaller id.
+fn auto_source(ws: &crate::workspace::Workspace) -> Result<u32> {
+    let graph = &ws.loaded.graph;
+    let top = |mut all: Vec<u32>, key: &dyn Fn(u32) -> usize| {
+        let count = AUTO_CANDIDATES.min(all.len());
+        if count > 0 {
+            all.select_nth_unstable_by_key(count - 1, |&v| (std::cmp::Reverse(key(v)), v));
+        }
+        all.truncate(count);
+        all
+    };
+    let mut candidates = top((0..graph.num_vertices() as u32).collect(), &|v| graph.children(v).len());
+    let heights = crate::exact::heights::HeightOrder::new(ws.dag())?;
+    let rep = ws.condensation.representatives();
+    candidates.extend(heights.order.iter().rev().take(AUTO_CANDIDATES).map(|&c| rep[c as usize]));
+    Ok(candidates
+        .into_iter()
+        .map(|v| (crate::exact::bfs::bfs(graph, v, true).reached(), v))
+        .max_by_key(|&(reached, v)| (reached, std::cmp::Reverse(v)))
+        .map_or(0, |(_, v)| v))
 }
 
 /// One engine's run, as reported.
@@ -65,7 +107,10 @@ struct Skipped {
 #[derive(Serialize)]
 struct BfsReport {
     file: String,
+    /// The source's file id.
     src: u64,
+    /// Whether `auto` chose it.
+    auto_source: bool,
     dst: Option<u64>,
     engine: BfsEngine,
     /// Vertices reachable from SRC, SRC included.
@@ -89,7 +134,11 @@ struct BfsReport {
 pub fn run(args: BfsArgs) -> Result<()> {
     let ws = args.graph.open()?;
     let graph = &ws.loaded.graph;
-    let src = ws.resolve(args.src)?;
+    let src = match args.src {
+        Source::Id(id) => ws.resolve(id)?,
+        Source::Auto => auto_source(&ws)?,
+    };
+    let src_id = ws.loaded.names.file_id(src);
     let dst = args.dst.map(|d| ws.resolve(d)).transpose()?;
     let mut engines: Vec<BfsEngine> = if args.compare { BfsEngine::ALL.to_vec() } else { vec![args.engine] };
     let mut skipped = Vec::new();
@@ -141,7 +190,8 @@ pub fn run(args: BfsArgs) -> Result<()> {
     let frontier_sizes = result.frontier_sizes();
     let report = BfsReport {
         file: ws.loaded.path.display().to_string(),
-        src: args.src,
+        src: src_id,
+        auto_source: matches!(args.src, Source::Auto),
         dst: args.dst,
         engine: first.engine,
         reached: result.reached(),
@@ -165,7 +215,8 @@ pub fn run(args: BfsArgs) -> Result<()> {
 impl Report for BfsReport {
     fn print(&self) {
         println!("file      {}", self.file);
-        println!("source    {}   engine {}   {}", self.src, self.engine.name(), duration(self.seconds));
+        let chosen = if self.auto_source { " (auto: reaches the most of 16 candidates)" } else { "" };
+        println!("source    {}{chosen}   engine {}   {}", self.src, self.engine.name(), duration(self.seconds));
         println!("reached   {} vertices in {} levels", thousands(self.reached), self.levels);
         if let Some(dst) = self.dst {
             match (&self.path, self.dst_level) {

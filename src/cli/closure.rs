@@ -9,7 +9,7 @@ use crate::exact::closure::{memory_need, pairs};
 use crate::exact::phases::PhaseTime;
 use crate::exact_run::{gpu_reason, run_closure};
 use crate::format::{bytes, duration, thousands};
-use crate::graph::generators::random_dag;
+use crate::graph::generators::{random_dag, random_digraph};
 use crate::graph::io::Format;
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
@@ -58,6 +58,11 @@ pub struct ClosureArgs {
     /// --bench: edge probabilities of the random DAGs.
     #[arg(long, value_delimiter = ',', default_values_t = [0.001f64, 0.1])]
     pub probabilities: Vec<f64>,
+
+    /// --bench: also random digraphs of the same sizes and probabilities (every ordered pair an edge
+    /// with probability p, as in the transitive-closure report), closed on their condensation.
+    #[arg(long)]
+    pub digraphs: bool,
 
     /// --bench: data sets whose condensations are benchmarked too.
     #[arg(long, num_args = 1.., value_name = "FILE")]
@@ -200,6 +205,8 @@ struct BenchRow {
     graph: String,
     vertices: usize,
     edges: usize,
+    /// Strongly connected components: the side of the matrix closed.
+    components: usize,
     method: ClosureMethod,
     device: String,
     /// All phases (for the GPU: upload and download included).
@@ -226,6 +233,11 @@ enum BenchGraph {
         n: usize,
         p: f64,
     },
+    /// Each ordered pair an edge with probability `p`; cycles condense.
+    RandomDigraph {
+        n: usize,
+        p: f64,
+    },
     File(PathBuf),
 }
 
@@ -233,16 +245,20 @@ impl BenchGraph {
     /// Its name in the table, the key methods over budget are skipped by, and the graph.
     fn open(&self, seed: u64) -> Result<(String, String, Workspace)> {
         match self {
-            &BenchGraph::RandomDag { n, p } => {
-                let g = random_dag(n, p * (n as f64 - 1.0) / 2.0, seed)?;
-                let name = format!("dag n={n} p={p}");
+            &BenchGraph::RandomDag { n, p } | &BenchGraph::RandomDigraph { n, p } => {
+                let (g, name) = match self {
+                    BenchGraph::RandomDag { .. } => (random_dag(n, p * (n as f64 - 1.0) / 2.0, seed)?, "dag"),
+                    _ => (random_digraph(n, p * (n as f64 - 1.0), seed)?, "digraph"),
+                };
+                let name = format!("{name} n={n} p={p}");
                 let loaded = crate::graph::LoadedGraph {
                     graph: std::sync::Arc::new(g),
                     names: crate::graph::VertexNames::default(),
                     format: Format::Gra,
                     path: PathBuf::from(&name),
                 };
-                Ok((name, format!("p={p}"), Workspace::from_loaded(loaded, 0.0)))
+                let key = name.split(' ').next().unwrap_or_default().to_string() + &format!(" p={p}");
+                Ok((name, key, Workspace::from_loaded(loaded, 0.0)))
             }
             BenchGraph::File(path) => {
                 let name = path.display().to_string();
@@ -254,7 +270,7 @@ impl BenchGraph {
 
 /// Phases that only move or prepare data, not close it.
 fn is_overhead(phase: &str) -> bool {
-    matches!(phase, "adjacency" | "upload" | "download" | "heights")
+    matches!(phase, "adjacency" | "upload" | "download" | "schedule")
 }
 
 fn bench(args: &ClosureArgs) -> Result<()> {
@@ -275,7 +291,10 @@ fn bench(args: &ClosureArgs) -> Result<()> {
         }
         let mut sizes = args.sizes.clone();
         sizes.sort_unstable();
-        jobs.extend(sizes.into_iter().map(|n| BenchGraph::RandomDag { n, p }));
+        jobs.extend(sizes.iter().map(|&n| BenchGraph::RandomDag { n, p }));
+        if args.digraphs {
+            jobs.extend(sizes.iter().map(|&n| BenchGraph::RandomDigraph { n, p }));
+        }
     }
     jobs.extend(args.graphs.iter().cloned().map(BenchGraph::File));
     let mut rows = Vec::new();
@@ -324,8 +343,9 @@ fn bench(args: &ClosureArgs) -> Result<()> {
             }
             rows.push(BenchRow {
                 graph: name.clone(),
-                vertices: dag.num_vertices(),
-                edges: dag.num_edges(),
+                vertices: ws.loaded.graph.num_vertices(),
+                edges: ws.loaded.graph.num_edges(),
+                components: dag.num_vertices(),
                 method,
                 device,
                 seconds,
@@ -352,12 +372,14 @@ fn bench(args: &ClosureArgs) -> Result<()> {
 impl Report for BenchReport {
     fn print(&self) {
         println!("threads {}   GPU {}", self.threads, self.gpu.as_deref().unwrap_or("none"));
-        let mut t = table(&["graph", "vertices", "edges", "method", "total", "closure", "pairs", "agrees"]);
+        let mut t =
+            table(&["graph", "vertices", "edges", "components", "method", "total", "closure", "pairs", "agrees"]);
         for r in &self.rows {
             t.add_row(vec![
                 r.graph.clone(),
                 thousands(r.vertices as u64),
                 thousands(r.edges as u64),
+                thousands(r.components as u64),
                 r.method.name().to_string(),
                 duration(r.seconds),
                 duration(r.closure_seconds),

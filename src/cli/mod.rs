@@ -10,6 +10,7 @@ mod closure;
 mod common;
 mod convert;
 mod draw;
+mod exceptions;
 mod gen_cmd;
 mod info;
 mod label;
@@ -71,6 +72,8 @@ pub enum Command {
     /// The transitive closure of the condensation (bit matrices, CPU or GPU): reachable pairs, time per
     /// phase, optionally the pairs; --bench compares the methods on random DAGs.
     Closure(closure::ClosureArgs),
+    /// Count false positives of random-order labels over every pair, exactly, for d = 1..dims (CPU or GPU).
+    Exceptions(exceptions::ExceptionsArgs),
     /// Check the GPU back end against the CPU: identical labels, identical answers.
     Selftest(selftest::SelftestArgs),
     /// The terminal explorer: graph shape, step-by-step labeling, queries, batches, exceptions, and a
@@ -121,6 +124,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Bfs(args)) => bfs::run(args),
         Some(Command::Closure(args)) => closure::run(args),
+        Some(Command::Exceptions(args)) => exceptions::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Tui(args)) => tui::run(args, cli.threads),
         None => tui::run_default(cli.graph, cli.no_mouse, cli.threads),

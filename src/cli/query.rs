@@ -112,7 +112,7 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, 
     let (u, v) = (ws.resolve(src)?, ws.resolve(dst)?);
     let mut scratch = Scratch::new(ws.dag().num_vertices());
     let answer = engine.query(u, v, method_of(args), &mut scratch, true);
-    let representative = representatives(ws);
+    let representative = ws.condensation.representatives();
     let path_ids = answer
         .path
         .as_ref()
@@ -188,15 +188,6 @@ fn explain(answer: &Answer) -> String {
 /// The search asked for, or the one that goes with the rules.
 fn method_of(args: &QueryArgs) -> Method {
     args.method.unwrap_or(args.rules.default_method())
-}
-
-/// For each component, its smallest original vertex (components are numbered by it).
-fn representatives(ws: &Workspace) -> Vec<u32> {
-    let mut rep = vec![u32::MAX; ws.condensation.num_components()];
-    for (v, &c) in ws.condensation.component.iter().enumerate() {
-        rep[c as usize] = rep[c as usize].min(v as u32);
-    }
-    rep
 }
 
 #[derive(Serialize)]

@@ -39,7 +39,7 @@ pub struct BfsResult {
 impl BfsResult {
     /// Vertices reached, the source included.
     pub fn reached(&self) -> u64 {
-        self.levels.par_iter().filter(|&&l| l != UNREACHED).count() as u64
+        reached(&self.levels)
     }
 
     /// Vertices per level, level 0 (the source) first.
@@ -64,6 +64,12 @@ impl BfsResult {
         path.reverse();
         Some(path)
     }
+}
+
+/// Vertices reached in a level array, the source included (in parallel: it is counted for every
+/// source of a batch).
+pub fn reached(levels: &[u32]) -> u64 {
+    levels.par_iter().filter(|&&l| l != UNREACHED).count() as u64
 }
 
 /// Vertices per level of a level array.

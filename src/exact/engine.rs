@@ -63,23 +63,32 @@ pub enum ClosureMethod {
     GpuBitParallel,
     /// GPU: boolean matrix squaring.
     GpuSquaring,
+    /// GPU: Floyd-Warshall, one launch per pivot (a thread per row and word).
+    GpuFwNaive,
     /// GPU: the three-phase blocked Floyd-Warshall.
     GpuFwTiled,
 }
 
 impl ClosureMethod {
-    pub const ALL: [ClosureMethod; 7] = [
+    pub const ALL: [ClosureMethod; 8] = [
         ClosureMethod::BitParallel,
         ClosureMethod::Squaring,
         ClosureMethod::FwNaive,
         ClosureMethod::FwTiled,
         ClosureMethod::GpuBitParallel,
         ClosureMethod::GpuSquaring,
+        ClosureMethod::GpuFwNaive,
         ClosureMethod::GpuFwTiled,
     ];
 
     pub fn is_gpu(self) -> bool {
-        matches!(self, ClosureMethod::GpuBitParallel | ClosureMethod::GpuSquaring | ClosureMethod::GpuFwTiled)
+        matches!(
+            self,
+            ClosureMethod::GpuBitParallel
+                | ClosureMethod::GpuSquaring
+                | ClosureMethod::GpuFwNaive
+                | ClosureMethod::GpuFwTiled
+        )
     }
 
     pub fn name(self) -> &'static str {
@@ -90,6 +99,7 @@ impl ClosureMethod {
             ClosureMethod::FwTiled => "fw-tiled",
             ClosureMethod::GpuBitParallel => "gpu-bit-parallel",
             ClosureMethod::GpuSquaring => "gpu-squaring",
+            ClosureMethod::GpuFwNaive => "gpu-fw-naive",
             ClosureMethod::GpuFwTiled => "gpu-fw-tiled",
         }
     }

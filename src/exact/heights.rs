@@ -1,6 +1,8 @@
-//! Heights of a DAG: a vertex's longest path to a sink. Vertices of one height have all their
-//! children at smaller heights, so a pass height by height (sinks first) can handle each height's
-//! vertices in parallel: the bit-parallel closure's schedule on the CPU and the GPU.
+//! Schedules for a pass over a DAG children first, in groups whose vertices are independent: each
+//! group's vertices have all their children in earlier groups, so a group is handled in parallel.
+//! The bit-parallel closure's schedule on the CPU and the GPU. Two groupings: by height (longest
+//! path to a sink, sinks first), and by depth (Kahn level, longest path from a root, deepest first),
+//! which needs no pass over the edges because condensing already found the levels.
 
 use crate::graph::Graph;
 use anyhow::Result;
@@ -13,7 +15,16 @@ pub struct HeightOrder {
 }
 
 impl HeightOrder {
-    /// Fails on a graph with a cycle (condense it first).
+    /// Grouped by depth, deepest first: a child's level exceeds its parent's. From the graph's
+    /// memoized Kahn levels (a counting sort of the vertices), so the closure does not spend a pass
+    /// over the edges on its schedule. Fails on a graph with a cycle (condense it first).
+    pub fn by_depth(dag: &Graph) -> Result<HeightOrder> {
+        let (level, _) = crate::graph::topo::levels(dag)?;
+        let deepest = level.iter().copied().max().unwrap_or(0);
+        Ok(HeightOrder::group(level.iter().map(|&l| deepest - l)))
+    }
+
+    /// Grouped by height, sinks first. Fails on a graph with a cycle (condense it first).
     pub fn new(dag: &Graph) -> Result<HeightOrder> {
         let n = dag.num_vertices();
         let (_, topo) = crate::graph::topo::levels(dag)?;
@@ -21,9 +32,15 @@ impl HeightOrder {
         for &v in topo.iter().rev() {
             height[v as usize] = dag.children(v).iter().map(|&c| height[c as usize] + 1).max().unwrap_or(0);
         }
-        let top = height.iter().copied().max().map_or(0, |h| h as usize + 1);
+        Ok(HeightOrder::group(height.into_iter()))
+    }
+
+    /// The vertices grouped by `group[v]` (a counting sort; ids ascending within a group).
+    fn group(group: impl ExactSizeIterator<Item = u32> + Clone) -> HeightOrder {
+        let n = group.len();
+        let top = group.clone().max().map_or(0, |h| h as usize + 1);
         let mut offsets = vec![0usize; top + 1];
-        for &h in &height {
+        for h in group.clone() {
             offsets[h as usize + 1] += 1;
         }
         for h in 0..top {
@@ -31,14 +48,14 @@ impl HeightOrder {
         }
         let mut next = offsets.clone();
         let mut order = vec![0u32; n];
-        for (v, &h) in height.iter().enumerate() {
+        for (v, h) in group.enumerate() {
             order[next[h as usize]] = v as u32;
             next[h as usize] += 1;
         }
-        Ok(HeightOrder { order, offsets })
+        HeightOrder { order, offsets }
     }
 
-    /// Number of heights.
+    /// Number of groups.
     pub fn len(&self) -> usize {
         self.offsets.len() - 1
     }
@@ -47,7 +64,7 @@ impl HeightOrder {
         self.len() == 0
     }
 
-    /// The vertices of height `h`.
+    /// The vertices of group `h`.
     pub fn height(&self, h: usize) -> &[u32] {
         &self.order[self.offsets[h]..self.offsets[h + 1]]
     }
@@ -65,5 +82,23 @@ mod tests {
         assert_eq!(h.height(0), &[2, 4]);
         assert_eq!(h.height(1), &[1, 3]);
         assert_eq!(h.height(2), &[0]);
+        // By depth: 0 and 3 are roots (level 0), 1 is at level 1, 2 at level 2, 4 (isolated) at 0.
+        let d = HeightOrder::by_depth(&g).unwrap();
+        assert_eq!((d.height(0), d.height(1), d.height(2)), (&[2][..], &[1][..], &[0, 3, 4][..]));
+    }
+
+    /// Either grouping is a schedule: every child sits in an earlier group than its parent.
+    #[test]
+    fn both_groupings_put_children_first() {
+        let g = crate::graph::generators::random_dag(2000, 3.0, 4).unwrap();
+        for order in [HeightOrder::new(&g).unwrap(), HeightOrder::by_depth(&g).unwrap()] {
+            let mut group = vec![0; g.num_vertices()];
+            for h in 0..order.len() {
+                order.height(h).iter().for_each(|&v| group[v as usize] = h);
+            }
+            for v in 0..g.num_vertices() as u32 {
+                assert!(g.children(v).iter().all(|&c| group[c as usize] < group[v as usize]), "{v}");
+            }
+        }
     }
 }

@@ -71,6 +71,13 @@ impl Gpu {
         let (free, total) = self.ctx.mem_get_info().context("cannot read GPU memory")?;
         Ok((free as u64, total as u64))
     }
+
+    /// The device's streaming multiprocessors (grids are sized by them).
+    pub fn multiprocessors(&self) -> Result<u32> {
+        let sms =
+            self.ctx.attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        Ok(sms as u32)
+    }
 }
 
 /// Every module from the PTX embedded at build time. The error is None when the build embedded

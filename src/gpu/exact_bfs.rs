@@ -12,7 +12,7 @@ use crate::constants::{BLOCK_THREADS, WARP_SIZE};
 use crate::exact::BfsEngine;
 use crate::graph::Graph;
 use anyhow::{Result, bail, ensure};
-use cudarc::driver::{CudaSlice, LaunchConfig, sys};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 use std::time::Instant;
 
 /// A GPU BFS: the levels, and the seconds to upload the graph and to search.
@@ -85,7 +85,7 @@ impl<'g> DeviceGraph<'g> {
         let mut ledger = Ledger::default();
         // Three classes of n slots for the binned queues, n slots otherwise.
         let queue_len = if engine == BfsEngine::GpuBinned { 3 * n } else { n };
-        let sms = gpu.ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
+        let sms = gpu.multiprocessors()?;
         Ok(DeviceGraph {
             gpu,
             n: n as u32,

@@ -1,11 +1,12 @@
 //! The transitive closure of a condensation on the GPU (`kernels/closure.cu`): the bit-parallel
-//! BFS from every vertex (height by height), boolean matrix squaring, and the blocked
-//! Floyd-Warshall. Each returns the reflexive bit matrix of [`crate::exact::closure`], which it is
-//! tested against. The device's free memory is checked before anything is allocated.
+//! BFS from every vertex (height by height), boolean matrix squaring, and Floyd-Warshall, naive (a
+//! launch per pivot) and blocked. Each returns the reflexive bit matrix of [`crate::exact::closure`],
+//! which it is tested against. The device's free memory is checked before anything is allocated.
 
 use super::context::Gpu;
+use super::kernels::BufferMut;
 use super::kernels::closure::{
-    ClosureDiagonal, ClosureHeight, ClosureSquare, FwDiagonal, FwPivotRows, FwSelectors, FwUpdate,
+    ClosureDiagonal, ClosureHeight, ClosureSquare, FwDiagonal, FwNaivePivot, FwPivotRows, FwSelectors, FwUpdate,
 };
 use super::memory::Ledger;
 use crate::constants::BLOCK_THREADS;
@@ -15,7 +16,8 @@ use crate::exact::phases::PhaseClock;
 use crate::exact::{BitMatrix, ClosureMethod};
 use crate::graph::Graph;
 use anyhow::{Result, bail};
-use cudarc::driver::{CudaSlice, LaunchConfig, sys};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
+use std::sync::Arc;
 
 /// Threads a height's launch aims for: enough to fill the device several times over.
 const TARGET_THREADS: u64 = 1 << 20;
@@ -23,6 +25,80 @@ const TARGET_THREADS: u64 = 1 << 20;
 /// words contend. Measured on an H100 (20,000 vertices, p = 0.1): 1 child per thread 66 ms,
 /// 8 children 35 ms, 32 children 56 ms, 128 children 167 ms.
 const CHILDREN_PER_THREAD: u64 = 8;
+
+/// A grid-stride launch over `items`: a thread each, at most 16 blocks of [`BLOCK_THREADS`] per
+/// multiprocessor (`sms`).
+pub(super) fn stride_grid(sms: u32) -> impl Fn(u64) -> LaunchConfig + Copy {
+    move |items: u64| {
+        let blocks = items.div_ceil(BLOCK_THREADS as u64).clamp(1, sms as u64 * 16) as u32;
+        LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }
+    }
+}
+
+/// The bit-parallel pass height by height (sinks first) over rows of `words` words that already
+/// hold each vertex's own bits: each height's launch ORs its vertices' children's rows into theirs.
+/// Shared by the closure and the exception count (`super::exceptions`).
+pub(super) struct HeightPass<'h> {
+    heights: &'h HeightOrder,
+    /// Per height, (vertices, slices per vertex-word); heights of sinks have no launch.
+    launches: Vec<(usize, u64, u64)>,
+    words: usize,
+}
+
+impl<'h> HeightPass<'h> {
+    pub(super) fn new(dag: &Graph, heights: &'h HeightOrder, words: usize) -> HeightPass<'h> {
+        let launches = (0..heights.len())
+            .filter_map(|h| {
+                let vertices = heights.height(h);
+                let max_degree = vertices.iter().map(|&v| dag.children(v).len()).max().unwrap_or(0) as u64;
+                if max_degree == 0 {
+                    return None; // sinks: their rows are their own bits
+                }
+                let count = vertices.len() as u64;
+                let most = (max_degree / CHILDREN_PER_THREAD).max(1);
+                Some((h, count, (TARGET_THREADS / (count * words as u64)).clamp(1, most)))
+            })
+            .collect();
+        HeightPass { heights, launches, words }
+    }
+
+    /// Queues the launches on `stream`; `order` is the height order on the device, `rows` holds
+    /// n × `words`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn launch(
+        &self,
+        kernel: &ClosureHeight,
+        stream: &Arc<CudaStream>,
+        grid: impl Fn(u64) -> LaunchConfig,
+        order: &CudaSlice<u32>,
+        coff: &CudaSlice<u64>,
+        cadj: &CudaSlice<u32>,
+        rows: &mut impl BufferMut<u64>,
+    ) -> Result<()> {
+        let words = self.words as u64;
+        for &(h, count, slices) in &self.launches {
+            let slice = order.slice(self.heights.offsets[h]..self.heights.offsets[h + 1]);
+            // SAFETY: grid-stride over count * words * slices items; vertices and their children
+            // are < n (coff has n + 1 entries), words index rows of n * words. The height's
+            // vertices are distinct and their children sit at lower heights, so the rows read are
+            // not written by this launch.
+            unsafe {
+                kernel.launch(
+                    stream,
+                    grid(count * words * slices),
+                    &slice,
+                    count as u32,
+                    slices as u32,
+                    words as u32,
+                    coff,
+                    cadj,
+                    rows,
+                )
+            }?;
+        }
+        Ok(())
+    }
+}
 
 /// The closure of `dag` by a GPU method; phases (upload, kernels, download) timed into `clock`.
 pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseClock) -> Result<BitMatrix> {
@@ -37,15 +113,11 @@ pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseC
     let words = n.div_ceil(64);
     let stream = gpu.stream.clone();
     let mut ledger = Ledger::default();
-    let sms = gpu.ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
-    let grid = |items: u64| {
-        let blocks = items.div_ceil(BLOCK_THREADS as u64).clamp(1, sms as u64 * 16) as u32;
-        LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }
-    };
+    let grid = stride_grid(gpu.multiprocessors()?);
     let (nn, ww) = (n as u32, words as u32);
     let rows: CudaSlice<u64> = match method {
         ClosureMethod::GpuBitParallel => {
-            let heights = clock.time("heights", || HeightOrder::new(dag))?;
+            let heights = clock.time("schedule", || HeightOrder::by_depth(dag))?;
             let (coff, cadj, order, mut rows) = clock.time("upload", || -> Result<_> {
                 let coff = ledger.upload(&stream, "children offsets", dag.children_csr().offsets())?;
                 let cadj = ledger.upload(&stream, "children", dag.children_csr().targets())?;
@@ -55,37 +127,11 @@ pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseC
                 Ok((coff, cadj, order, rows))
             })?;
             let (diagonal, height) = (ClosureDiagonal::load(gpu)?, ClosureHeight::load(gpu)?);
-            clock.time("bit-parallel heights", || -> Result<()> {
+            clock.time("bit-parallel by depth", || -> Result<()> {
                 // SAFETY: grid-stride over v < n, word v / 64 < words of row v, n * words in all.
                 unsafe { diagonal.launch(&stream, grid(n as u64), &mut rows, nn, ww) }?;
-                for h in 0..heights.len() {
-                    let vertices = heights.height(h);
-                    let max_degree = vertices.iter().map(|&v| dag.children(v).len()).max().unwrap_or(0) as u64;
-                    if max_degree == 0 {
-                        continue; // sinks: their rows are their diagonal bit
-                    }
-                    let count = vertices.len() as u64;
-                    let most = (max_degree / CHILDREN_PER_THREAD).max(1);
-                    let slices = (TARGET_THREADS / (count * words as u64)).clamp(1, most);
-                    let slice = order.slice(heights.offsets[h]..heights.offsets[h + 1]);
-                    // SAFETY: grid-stride over count * words * slices items; vertices and their
-                    // children are < n (coff has n + 1 entries), words index rows of n * words.
-                    // The height's vertices are distinct and their children sit at lower heights,
-                    // so the rows read are not written by this launch.
-                    unsafe {
-                        height.launch(
-                            &stream,
-                            grid(count * words as u64 * slices),
-                            &slice,
-                            count as u32,
-                            slices as u32,
-                            ww,
-                            &coff,
-                            &cadj,
-                            &mut rows,
-                        )
-                    }?;
-                }
+                let pass = HeightPass::new(dag, &heights, words);
+                pass.launch(&height, &stream, grid, &order, &coff, &cadj, &mut rows)?;
                 stream.synchronize()?;
                 Ok(())
             })?;
@@ -119,6 +165,25 @@ pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseC
                 }
             })?;
             a
+        }
+        ClosureMethod::GpuFwNaive => {
+            let adjacency = clock.time("adjacency", || BitMatrix::reflexive_adjacency(dag))?;
+            let mut rows = clock.time("upload", || -> Result<_> {
+                let rows = ledger.upload(&stream, "matrix", adjacency.as_words())?;
+                stream.synchronize()?;
+                Ok(rows)
+            })?;
+            let pivot = FwNaivePivot::load(gpu)?;
+            clock.time("floyd-warshall", || -> Result<()> {
+                for k in 0..nn {
+                    // SAFETY: grid-stride over n * words items of rows (n * words); k < n, so
+                    // word k / 64 < words and row k is in the matrix.
+                    unsafe { pivot.launch(&stream, grid((n * words) as u64), &mut rows, nn, ww, k) }?;
+                }
+                stream.synchronize()?;
+                Ok(())
+            })?;
+            rows
         }
         ClosureMethod::GpuFwTiled => {
             let adjacency = clock.time("adjacency", || BitMatrix::reflexive_adjacency(dag))?;

@@ -5,6 +5,7 @@
 pub mod context;
 pub mod exact_bfs;
 pub mod exact_closure;
+pub mod exceptions;
 pub mod kernels;
 pub mod memory;
 pub mod pipeline;

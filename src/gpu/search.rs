@@ -8,7 +8,7 @@ use super::memory::Ledger;
 use crate::constants::{BLOCK_THREADS, SEARCH_MAX_DIMS, WARP_SIZE};
 use crate::query::{BatchReport, Engine, Method, Query, Rule, RuleCounts};
 use anyhow::{Result, ensure};
-use cudarc::driver::{CudaSlice, LaunchConfig, sys};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -159,7 +159,7 @@ impl<'g> DeviceSearch<'g> {
         let intervals = ledger.upload(stream, "labels", bytemuck::cast_slice::<_, u32>(labels.intervals()))?;
         let subtree = ledger.upload(stream, "subtree sizes", labels.subtrees())?;
         let bits = n * words;
-        let sms = gpu.ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
+        let sms = gpu.multiprocessors()?;
         Ok(DeviceSearch {
             gpu,
             seed: SearchSeed::load(gpu)?,

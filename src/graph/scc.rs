@@ -36,6 +36,15 @@ impl Condensation {
     pub fn largest(&self) -> u32 {
         self.sizes.iter().copied().max().unwrap_or(0)
     }
+
+    /// For each component, its smallest original vertex (the first one met in vertex order).
+    pub fn representatives(&self) -> Vec<u32> {
+        let mut rep = vec![u32::MAX; self.num_components()];
+        for (v, &c) in self.component.iter().enumerate() {
+            rep[c as usize] = rep[c as usize].min(v as u32);
+        }
+        rep
+    }
 }
 
 const UNVISITED: u32 = u32::MAX;

@@ -91,12 +91,12 @@ impl App {
             busy: None,
             quit: false,
             graph: GraphState::new(&ws, stats),
-            representative: representatives(&ws),
+            representative: ws.condensation.representatives(),
             ws,
             labels: LabelsState::new(gpu.is_present()),
             query: QueryState::default(),
             batch: BatchState::new(gpu.is_present()),
-            exceptions: ExceptionsState::default(),
+            exceptions: ExceptionsState::new(gpu.is_present()),
             picture: PictureState::default(),
             ready: None,
             outbox: Vec::new(),
@@ -364,7 +364,7 @@ impl App {
 
     fn loaded(&mut self, ws: Arc<Workspace>, stats: GraphStats) {
         self.graph = GraphState::new(&ws, stats);
-        self.representative = representatives(&ws);
+        self.representative = ws.condensation.representatives();
         self.ws = ws;
         self.query = QueryState::default();
         self.batch.result = None;
@@ -401,16 +401,6 @@ fn describe_job(job: &Job) -> String {
         Job::Label(cmd, config) => cmd.describe(config),
         other => format!("{other:?}"),
     }
-}
-
-fn representatives(ws: &Workspace) -> Vec<u32> {
-    let mut rep = vec![u32::MAX; ws.condensation.num_components()];
-    for (v, &c) in ws.condensation.component.iter().enumerate() {
-        if rep[c as usize] == u32::MAX {
-            rep[c as usize] = v as u32;
-        }
-    }
-    rep
 }
 
 /// `MemTotal` from /proc/meminfo (Linux), in bytes.

@@ -53,7 +53,7 @@ pub fn blocks(n: usize, width: usize) -> Vec<(usize, usize)> {
 /// The whole closure, block by block in parallel, scattered into rows.
 pub fn closure(dag: &Graph, clock: &mut PhaseClock) -> Result<BitMatrix> {
     let n = dag.num_vertices();
-    let heights = clock.time("heights", || HeightOrder::new(dag))?;
+    let heights = clock.time("schedule", || HeightOrder::by_depth(dag))?;
     let mut matrix = BitMatrix::zeros(n)?;
     let words = matrix.words();
     let width = block_words(words);
@@ -77,7 +77,7 @@ pub fn closure(dag: &Graph, clock: &mut PhaseClock) -> Result<BitMatrix> {
 /// they are made and dropped, so memory is a round of passes, never the n² bits of the closure.
 /// `sizes` are the components' sizes (the DAG is a condensation).
 pub fn count_pairs_streaming(dag: &Graph, sizes: &[u32]) -> Result<u64> {
-    let heights = HeightOrder::new(dag)?;
+    let heights = HeightOrder::by_depth(dag)?;
     let n = dag.num_vertices();
     let width = block_words(n.div_ceil(64));
     Ok(blocks(n, width)
@@ -90,7 +90,7 @@ pub fn count_pairs_streaming(dag: &Graph, sizes: &[u32]) -> Result<u64> {
 /// grouped by the target block of `v`, and only blocks holding some `v` are passed, in parallel.
 /// Memory: a round of passes, never the closure. A set `cancel` stops between blocks with an error.
 pub fn answer_pairs(dag: &Graph, pairs: &[(u32, u32)], cancel: &AtomicBool) -> Result<Vec<bool>> {
-    let heights = HeightOrder::new(dag)?;
+    let heights = HeightOrder::by_depth(dag)?;
     let n = dag.num_vertices();
     let width = block_words(n.div_ceil(64));
     let mut by_block: Vec<Vec<usize>> = vec![Vec::new(); n.div_ceil(64 * width)];

@@ -4,7 +4,7 @@ use super::prompt::{Prompt, PromptKind};
 use super::{Effect, step};
 use crate::query::{Method, RuleSet};
 use crate::tui::action::Action;
-use crate::tui::worker::{BatchResult, BatchSpec, Job, LabelConfig, QuerySource, RunSpec};
+use crate::tui::worker::{BatchResult, BatchRow, BatchSpec, Job, LabelConfig, QuerySource, RunSpec};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -61,6 +61,18 @@ impl BatchState {
             2 => self.seed.to_string(),
             _ => String::new(),
         }
+    }
+
+    /// The exact row whose BFS the frontier panel charts: the one under the cursor when it ran in
+    /// the last batch (so a user compares engines by moving to them), else the last exact row that
+    /// ran; none before an exact row has run.
+    pub fn charted_row(&self) -> Option<&BatchRow> {
+        let result = self.result.as_deref()?;
+        let under_cursor = self.selected.checked_sub(SETTINGS.len()).and_then(|i| self.runs.get(i)?.0.exact);
+        let ran = |row: &&BatchRow| row.frontier.is_some();
+        under_cursor
+            .and_then(|engine| result.rows.iter().find(|row| row.frontier.as_ref().is_some_and(|f| f.engine == engine)))
+            .or_else(|| result.rows.iter().rev().find(ran))
     }
 
     pub fn spec(&self) -> Option<BatchSpec> {

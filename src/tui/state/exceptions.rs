@@ -7,21 +7,22 @@ use crate::tui::worker::{ExceptionResult, Job};
 
 pub struct ExceptionsState {
     pub seed: u64,
+    /// Whether the explorer offers a GPU to count on.
+    pub gpu: bool,
     pub result: Option<ExceptionResult>,
     /// The chosen example pair (an index into the result's examples).
     pub selected: usize,
 }
 
-impl Default for ExceptionsState {
-    fn default() -> Self {
-        ExceptionsState { seed: 1, result: None, selected: 0 }
-    }
-}
-
 impl ExceptionsState {
+    /// `gpu`: the explorer offers a GPU, so counts go there (`ExceptionPlan`).
+    pub fn new(gpu: bool) -> ExceptionsState {
+        ExceptionsState { seed: 1, gpu, result: None, selected: 0 }
+    }
+
     pub fn handle(&mut self, action: Action) -> Option<Effect> {
         match action {
-            Action::RunExceptions => Some(Effect::Job(Job::Exceptions { seed: self.seed })),
+            Action::RunExceptions => Some(Effect::Job(Job::Exceptions { seed: self.seed, gpu: self.gpu })),
             Action::Enter => {
                 Some(Effect::Prompt(Prompt::new(PromptKind::ExceptionSeed, "seed", self.seed.to_string())))
             }

@@ -82,6 +82,10 @@ pub const COLUMN_HELP: &[(&str, &[&str])] = &[
             "method × threads: g-dfs, g-bfs guided search (with every",
             "rule, g-bfs is bidirectional); dfs, bfs plain baselines;",
             "×1, ×all, ×gpu. R: every rule or GRAIL's (next run)",
+            "exact cpu/gpu: a full BFS from each source of the",
+            "first 1,000 queries, no labels; BFS frontier charts",
+            "the one that reached most, level by level (the exact",
+            "row under the cursor, else the last that ran)",
         ],
     ),
     ("time, q/s", &["wall time of the batch, queries per second"]),
@@ -126,13 +130,24 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let width = area.width.saturating_sub(2).max(1) as usize;
     let legend_rows = LEGEND.len() + expected.chars().count().div_ceil(width);
     let results_height = (2 + 1 + rows + legend_rows) as u16;
+    // A charted BFS takes every row the results leave over: its levels read better tall.
     let settings_height = (settings_lines(app) as u16 + 2).max(13);
-    let top = settings_height.min(area.height.saturating_sub(results_height)).max(8);
+    let wanted = if app.batch.charted_row().is_some() { u16::MAX } else { settings_height };
+    let top = wanted.min(area.height.saturating_sub(results_height)).max(8);
     let [top, bottom] = Layout::vertical([Constraint::Length(top), Constraint::Min(5)]).areas(area);
     let [left, right] = Layout::horizontal([Constraint::Length(36), Constraint::Min(30)]).areas(top);
     settings(frame, left, app, hits);
-    histogram(frame, right, app);
+    let [histogram_area, frontier_area] =
+        Layout::vertical([Constraint::Min(3), Constraint::Length(frontier_height(app, right.height))]).areas(right);
+    histogram(frame, histogram_area, app);
+    super::bfs_frontier::render(frame, frontier_area, app);
     results(frame, bottom, app, expected, legend_rows as u16);
+}
+
+/// Rows of the BFS frontier panel in a column of `height`: its one-line hint until an exact row has
+/// run, then a little over half, since the chart needs a head line and an x axis besides its bars.
+fn frontier_height(app: &App, height: u16) -> u16 {
+    if app.batch.charted_row().is_some() { height - height * 5 / 12 } else { 3 }
 }
 
 /// Lines of the settings list: the settings, the runs, and the note that there is no GPU.

@@ -1,9 +1,10 @@
 //! Screen 5: false-positive pairs for d = 1..5 (exact on small graphs, estimated on large ones).
 
 use super::panel;
+use crate::exceptions::{EXACT_LIMIT, GPU_EXACT_LIMIT};
 use crate::format::{duration, thousands};
 use crate::tui::app::App;
-use crate::tui::exceptions::EXACT_LIMIT;
+use crate::tui::exceptions::ExceptionPlan;
 use crate::tui::views::batch::compact;
 use crate::tui::widgets::columns::{self, ColumnLayout, Columns, XAxis, YAxis};
 use crate::tui::worker::{EXCEPTION_DIMS, EXCEPTION_SAMPLES};
@@ -19,17 +20,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     pairs(frame, pairs_area, app);
     let n = app.ws.dag().num_vertices();
     let seed = app.exceptions.seed;
-    let mode = if n <= EXACT_LIMIT {
-        format!(
-            "exact: all {} ordered pairs, from the transitive closure",
-            thousands((n as u64) * (n as u64).saturating_sub(1))
-        )
-    } else {
-        format!(
+    let all_pairs = thousands((n as u64) * (n as u64).saturating_sub(1));
+    let mode = match ExceptionPlan::choose(n, app.exceptions.gpu) {
+        ExceptionPlan::Gpu => format!("exact: all {all_pairs} ordered pairs, from the transitive closure on the GPU"),
+        ExceptionPlan::Cpu => format!("exact: all {all_pairs} ordered pairs, from the transitive closure"),
+        ExceptionPlan::Sampled => format!(
             "estimate from {} sampled pairs (the graph has more than {} vertices)",
             thousands(EXCEPTION_SAMPLES as u64),
-            thousands(EXACT_LIMIT as u64)
-        )
+            thousands(if app.exceptions.gpu { GPU_EXACT_LIMIT } else { EXACT_LIMIT } as u64)
+        ),
     };
     let mut lines = vec![
         Line::raw(
@@ -44,7 +43,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             let c = &result.counts;
             let kind = if c.exact { "exact" } else { "estimated" };
             lines.push(Line::styled(
-                format!("{kind}, seed {}, {}", result.seed, duration(result.seconds)),
+                format!("{kind} on {}, seed {}, {}", c.device, result.seed, duration(result.seconds)),
                 theme.title(),
             ));
             lines.push(Line::styled(" d    false positives  % unreach.", theme.title()));

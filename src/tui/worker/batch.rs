@@ -2,6 +2,7 @@
 //! (method, threads) run through [`run_batch`], a histogram of nodes expanded per query, and the
 //! CSV/JSON export.
 
+use super::exact_rows::{self, BfsFrontier};
 use crate::exact::BfsEngine;
 use crate::exact::closure::bit_parallel::answer_pairs;
 use crate::index::Labels;
@@ -84,13 +85,16 @@ pub struct BatchRow {
     pub searched_negatives: u64,
     /// Their share of all no-answers: the tab's FP% ([`BatchReport::searched_negative_rate`]).
     pub searched_negative_rate: f64,
+    /// An exact BFS row's widest BFS, level by level: what the tab charts for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frontier: Option<BfsFrontier>,
 }
 
 impl BatchRow {
     pub fn new(name: String, gpu: bool, report: BatchReport) -> BatchRow {
         let (searched_negatives, searched_negative_rate) =
             (report.searched_negatives(), report.searched_negative_rate());
-        BatchRow { name, gpu, exact: false, report, searched_negatives, searched_negative_rate }
+        BatchRow { name, gpu, exact: false, report, searched_negatives, searched_negative_rate, frontier: None }
     }
 }
 
@@ -189,8 +193,9 @@ pub fn run(
             bail!("cancelled");
         }
         if let Some(bfs_engine) = run.exact {
-            let report = exact_report(ws, &queries, bfs_engine, all, cancel)?;
-            rows.push(BatchRow { exact: true, ..BatchRow::new(run.name(all), run.gpu, report) });
+            let first = &queries[..queries.len().min(EXACT_BFS_QUERIES)];
+            let (report, frontier) = exact_rows::run(ws, first, bfs_engine, all, cancel)?;
+            rows.push(BatchRow { exact: true, frontier, ..BatchRow::new(run.name(all), run.gpu, report) });
             progress((i + 1) as f64 / steps as f64);
             continue;
         }
@@ -217,25 +222,6 @@ fn gpu_report(engine: &Engine, queries: &[Query], threads: usize) -> Result<Batc
     let words = crate::gpu::search::default_words(engine.labels().dims());
     let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
     Ok(report.batch_report(queries, &answers, threads))
-}
-
-/// The first [`EXACT_BFS_QUERIES`] queries answered by a full BFS from each source with `engine`,
-/// on the file's graph; the time is all of it (for the GPU, the graph's upload included).
-fn exact_report(
-    ws: &Workspace,
-    queries: &[Query],
-    engine: BfsEngine,
-    threads: usize,
-    cancel: &AtomicBool,
-) -> Result<BatchReport> {
-    let first = &queries[..queries.len().min(EXACT_BFS_QUERIES)];
-    let pairs: Vec<(u32, u32)> = first.iter().map(|q| (q.src, q.dst)).collect();
-    let clock = std::time::Instant::now();
-    let answers = crate::exact_run::answer_by_bfs(&ws.loaded.graph, &pairs, engine, cancel)?;
-    let elapsed = clock.elapsed();
-    let mut by_rule = crate::query::RuleCounts::default();
-    first.iter().for_each(|_| by_rule.add(crate::query::Rule::Search));
-    Ok(BatchReport::of_answers(first, &answers, Method::Bfs, threads, by_rule, elapsed))
 }
 
 /// Writes `base.csv` and `base.json`; the paths written.
@@ -319,5 +305,10 @@ mod tests {
         assert_eq!(e_row.report.checked, EXACT_BFS_QUERIES as u64);
         assert_eq!((e_row.report.mismatches, g_row.report.mismatches), (0, 0));
         assert!(e_row.report.positives > 0);
+        // Only the exact row charts a BFS, one from the queries it answered (not the 500 after).
+        let frontier = e_row.frontier.as_ref().expect("the exact row's widest BFS");
+        assert!(g_row.frontier.is_none());
+        let first = random_queries(3000, 1500, 4);
+        assert!(first[..EXACT_BFS_QUERIES].iter().any(|q| q.src == frontier.source));
     }
 }

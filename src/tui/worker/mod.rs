@@ -3,6 +3,7 @@
 //! [`Job`]s and sets the cancel flag; the running job checks it at its next safe point.
 
 mod batch;
+mod exact_rows;
 pub mod labeling;
 mod msg;
 pub mod picture;
@@ -15,7 +16,7 @@ pub use msg::{ExceptionResult, LabelStatus, Msg, QueryResult};
 pub use picture::{Focus, PictureLabels, PictureRequest, PictureResult};
 
 use super::event::AppEvent;
-use super::exceptions;
+use super::exceptions::{self, ExceptionPlan};
 use crate::draw::ComponentMembers;
 use crate::graph::stats;
 use crate::index::Labels;
@@ -53,8 +54,10 @@ pub enum Job {
         rules: RuleSet,
     },
     Batch(BatchSpec, LabelConfig),
+    /// `gpu`: count on the GPU the explorer offers, where the graph is within its limit.
     Exceptions {
         seed: u64,
+        gpu: bool,
     },
     Export {
         result: Arc<BatchResult>,
@@ -150,7 +153,7 @@ impl State {
             }
             Job::Query { u, v, config, rules } => self.query(u, v, config, rules),
             Job::Batch(spec, config) => self.batch(spec, config),
-            Job::Exceptions { seed } => self.exceptions(seed),
+            Job::Exceptions { seed, gpu } => self.exceptions(seed, gpu),
             Job::Picture(request, config) => self.picture(request, config),
             Job::Export { result, base } => {
                 self.busy(format!("exporting to {}", base.display()), false);
@@ -296,11 +299,10 @@ impl State {
         Ok(labels)
     }
 
-    fn exceptions(&mut self, seed: u64) {
+    fn exceptions(&mut self, seed: u64, gpu: bool) {
         let dag = Arc::clone(self.ws.dag());
-        let exact = dag.num_vertices() <= exceptions::EXACT_LIMIT;
-        let what = if exact { "counting false positives over all pairs" } else { "estimating false positives" };
-        self.busy(what, true);
+        let plan = ExceptionPlan::choose(dag.num_vertices(), gpu);
+        self.busy(plan.describe(), true);
         let clock = Instant::now();
         let labels = match crate::index::dfs::label(&dag, EXCEPTION_DIMS, crate::index::Order::Random { seed }) {
             Ok(l) => l,
@@ -312,10 +314,25 @@ impl State {
                 let _ = tx.send(AppEvent::Worker(Msg::Progress(f)));
             }
         };
-        let counts = if exact {
-            exceptions::exact(&dag, &labels, &self.cancel, &progress)
-        } else {
-            exceptions::sampled(&dag, &labels, EXCEPTION_SAMPLES, seed, &self.cancel, &progress)
+        let cpu = |plan: ExceptionPlan| match plan {
+            ExceptionPlan::Sampled => {
+                exceptions::sampled(&dag, &labels, EXCEPTION_SAMPLES, seed, &self.cancel, &progress)
+            }
+            _ => crate::exceptions::exact(&dag, &labels, &self.cancel, &progress),
+        };
+        let counts = match plan {
+            ExceptionPlan::Gpu => {
+                match crate::exact_run::exceptions_on_gpu(&dag, &labels, &self.cancel, &progress) {
+                    Err(e) if !self.cancel.load(Ordering::Relaxed) => {
+                        // Said, never silent: the CPU's count (or estimate) follows.
+                        let fallback = ExceptionPlan::choose(dag.num_vertices(), false);
+                        self.send(Msg::Info(format!("exceptions on the GPU failed ({e:#}); {}", fallback.describe())));
+                        cpu(fallback)
+                    }
+                    other => other,
+                }
+            }
+            cpu_plan => cpu(cpu_plan),
         };
         match counts {
             Ok(counts) => {

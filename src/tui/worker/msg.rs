@@ -4,13 +4,13 @@
 use super::batch::BatchResult;
 use super::picture::PictureResult;
 use crate::backend::LabelSpec;
+use crate::exceptions::ExceptionCounts;
 use crate::graph::stats::GraphStats;
 use crate::index::labeler::{Position, Status};
 use crate::index::{Interval, Labels};
 use crate::query::query_index::TopoPositions;
 use crate::query::{Answer, RuleSet, Trace};
 use crate::telemetry::{Backend, Event};
-use crate::tui::exceptions::ExceptionCounts;
 use crate::workspace::Workspace;
 use std::sync::Arc;
 

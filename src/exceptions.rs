@@ -1,0 +1,252 @@
+//! Counting exceptions (false-positive pairs): pairs `(u, v)` of DAG vertices, `u != v`, where the
+//! labels of the first `d` dimensions say "maybe" but `u` does not reach `v`. Exact over every pair
+//! with the streamed bit-parallel closure: here on the CPU up to [`EXACT_LIMIT`] vertices, on the GPU
+//! (`src/gpu/exceptions.rs`, the same [`Candidates`] and [`ExceptionCounts`]) further. The explorer
+//! estimates from sampled pairs beyond (`src/tui/exceptions.rs`).
+//!
+//! Random-order labels of `d` dimensions are the first `d` dimensions of a `D`-dimension labeling
+//! (dimension `i` only depends on the seed and `i`), so one labeling with `D` dimensions answers
+//! every `d <= D` at once: a pair is a false positive for `d` iff its first `d` dimensions contain.
+
+use crate::exact::closure::bit_parallel;
+use crate::exact::heights::HeightOrder;
+use crate::graph::Graph;
+use crate::index::Labels;
+use anyhow::{Result, bail};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// The largest DAG counted exactly on the CPU. The count streams the bit-parallel closure (never
+/// stored), so memory is no limit; time is about (n + m)·n/64 word operations plus a label check
+/// for every pair dimension 0 does not cut, which with weak labels is a good share of the n² pairs.
+pub const EXACT_LIMIT: usize = 100_000;
+
+/// The largest DAG the explorer counts exactly on a GPU (`src/gpu/exceptions.rs`); memory is no
+/// limit there either, and the time grows with n². Measured on an H100: uniprotenc_22m (1.6M
+/// vertices) 17 s, citeseer.scc (694K) 2.1 s, a random DAG of 200K 1.1 s.
+pub const GPU_EXACT_LIMIT: usize = 2_000_000;
+
+/// Up to this many vertices the CPU counts faster than the GPU starts (H100 machine, 16 cores:
+/// human_dag_uniq, 38,811 vertices, 0.06 s on the CPU, 0.79 s on the GPU, whose launches per
+/// height dominate; a random DAG of 100K, 17.5 s against 0.86 s).
+pub const CPU_PREFERRED_LIMIT: usize = 50_000;
+
+/// The result for `d = 1..=dims`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExceptionCounts {
+    /// Exact over every pair, or estimated from `pairs` samples.
+    pub exact: bool,
+    /// DAG vertices.
+    pub vertices: u64,
+    /// Ordered pairs looked at (all `n(n-1)`, or the samples).
+    pub pairs: u64,
+    /// Of those, the pairs where `u` does not reach `v`.
+    pub unreachable: u64,
+    /// `false_positives[d-1]`: pairs with labels "maybe" in dimensions `0..d` and no path.
+    pub false_positives: Vec<u64>,
+    /// Some false-positive pairs to show: `(u, v, k)` with DAG ids, where the first `k >= 1`
+    /// dimensions contain `L(v)` in `L(u)` (so they are false positives for every `d <= k`); the
+    /// most stubborn first (the level cut does not refute them either), at most [`EXAMPLES`].
+    pub examples: Vec<(u32, u32, usize)>,
+    /// Where the pairs were decided: `cpu` or the GPU's name.
+    pub device: String,
+}
+
+/// False-positive pairs kept to show.
+pub const EXAMPLES: usize = 50;
+
+/// Keeps the [`EXAMPLES`] most stubborn pairs: most dimensions fooled first, then those the level
+/// cut does not refute either (a query must search them: their dead ends can be shown), then by ids.
+pub fn keep_examples(labels: &Labels, mut pairs: Vec<(u32, u32, usize)>) -> Vec<(u32, u32, usize)> {
+    pairs.sort_unstable_by_key(|&(u, v, k)| (std::cmp::Reverse(k), labels.level(u) >= labels.level(v), u, v));
+    pairs.dedup();
+    pairs.truncate(EXAMPLES);
+    pairs
+}
+
+impl ExceptionCounts {
+    /// The estimated number over all ordered pairs (the count itself when exact).
+    pub fn scaled(&self, d: usize) -> f64 {
+        let all = self.vertices as f64 * (self.vertices.saturating_sub(1)) as f64;
+        let fp = self.false_positives[d - 1] as f64;
+        if self.exact || self.pairs == 0 { fp } else { fp / self.pairs as f64 * all }
+    }
+
+    /// False positives as a share of the unreachable pairs.
+    pub fn rate(&self, d: usize) -> f64 {
+        if self.unreachable == 0 { 0.0 } else { self.false_positives[d - 1] as f64 / self.unreachable as f64 }
+    }
+}
+
+/// How many leading dimensions have `L(v) ⊆ L(u)`.
+pub fn leading_contained(labels: &Labels, u: u32, v: u32) -> usize {
+    labels.of(u).iter().zip(labels.of(v)).take_while(|(a, b)| a.contains(**b)).count()
+}
+
+/// The counts from `hist[k]`: the unreachable pairs whose first `k` dimensions (exactly) contain.
+/// Decided on the CPU; a GPU count sets `device` after.
+pub fn from_histogram(
+    labels: &Labels,
+    exact: bool,
+    vertices: u64,
+    pairs: u64,
+    unreachable: u64,
+    hist: &[u64],
+    examples: Vec<(u32, u32, usize)>,
+) -> ExceptionCounts {
+    let dims = hist.len() - 1;
+    let false_positives = (1..=dims).map(|d| hist[d..].iter().sum()).collect();
+    let examples = keep_examples(labels, examples);
+    ExceptionCounts { exact, vertices, pairs, unreachable, false_positives, examples, device: "cpu".into() }
+}
+
+/// The targets in the order the count takes them, by post order in dimension 0, and each source's
+/// candidates. A pair can be a false positive only if `L(v) ⊆ L(u)` in dimension 0, so v's post lies
+/// in `[low(u), post(u)]`: source `u`'s candidates are the slots `ranges[u].0..ranges[u].1`.
+pub struct Candidates {
+    /// The vertex at each slot.
+    pub at_slot: Vec<u32>,
+    /// Each vertex's slot.
+    pub slot: Vec<u32>,
+    /// Each source's candidate slots `[start, end)`.
+    pub ranges: Vec<(usize, usize)>,
+}
+
+impl Candidates {
+    pub fn new(labels: &Labels) -> Candidates {
+        let n = labels.num_vertices();
+        let mut at_slot: Vec<u32> = (0..n as u32).collect();
+        at_slot.sort_unstable_by_key(|&v| labels.interval(v, 0).post);
+        let posts: Vec<u32> = at_slot.iter().map(|&v| labels.interval(v, 0).post).collect();
+        let mut slot = vec![0u32; n];
+        for (s, &v) in at_slot.iter().enumerate() {
+            slot[v as usize] = s as u32;
+        }
+        let ranges = (0..n as u32)
+            .into_par_iter()
+            .map(|u| {
+                let i = labels.interval(u, 0);
+                (posts.partition_point(|&p| p < i.low), posts.partition_point(|&p| p <= i.post))
+            })
+            .collect();
+        Candidates { at_slot, slot, ranges }
+    }
+}
+
+/// Exact counts over every ordered pair of `dag` (at most [`EXACT_LIMIT`] vertices), without
+/// storing the closure: the bit-parallel BFS of `exact::closure::bit_parallel` streams blocks of
+/// 64·W targets, the targets numbered by their post order in dimension 0. A pair can be a false
+/// positive only if `L(v) ⊆ L(u)` in dimension 0, so v's post lies in `[low(u), post(u)]`: for each
+/// source only that range of the block is looked at, and the reachable pairs are counted by
+/// popcount. `progress` gets the fraction of blocks done; a set `cancel` stops with an error.
+pub fn exact(
+    dag: &Graph,
+    labels: &Labels,
+    cancel: &AtomicBool,
+    progress: &(dyn Fn(f64) + Sync),
+) -> Result<ExceptionCounts> {
+    let n = dag.num_vertices();
+    let dims = labels.dims();
+    let heights = HeightOrder::by_depth(dag)?;
+    let Candidates { at_slot, slot, ranges } = Candidates::new(labels);
+    let width = bit_parallel::block_words(n.div_ceil(64));
+    let blocks = bit_parallel::blocks(n, width);
+    let done = AtomicUsize::new(0);
+    type Part = (u64, Vec<u64>, Vec<(u32, u32, usize)>);
+    let parts: Option<Part> = blocks
+        .par_iter()
+        .map(|&(first, w)| {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            let reach = bit_parallel::block_pass(dag, &heights.order, Some(&slot), first, w);
+            let reachable: u64 = reach.iter().map(|x| x.count_ones() as u64).sum();
+            let mut hist = vec![0u64; dims + 1];
+            let mut examples = Vec::new();
+            // The fewest dimensions a pair must fool to be kept (once EXAMPLES pairs are kept).
+            let mut floor = 1;
+            let last = first + 64 * w;
+            for (u, &(start, end)) in ranges.iter().enumerate() {
+                let u = u as u32;
+                let words = &reach[u as usize * w..(u as usize + 1) * w];
+                let (lo, hi) = (start.max(first), end.min(last));
+                for (s, &v) in at_slot.iter().enumerate().take(hi).skip(lo) {
+                    let t = s - first;
+                    if v == u || words[t / 64] >> (t % 64) & 1 == 1 {
+                        continue;
+                    }
+                    let k = leading_contained(labels, u, v);
+                    if k > 0 {
+                        hist[k] += 1;
+                        // Only a pair fooling at least as many dimensions as the last kept one can
+                        // still be kept: most false positives are never pushed (nor sorted).
+                        if k >= floor {
+                            examples.push((u, v, k));
+                            if examples.len() > 4 * EXAMPLES {
+                                examples = keep_examples(labels, examples);
+                                if examples.len() == EXAMPLES {
+                                    floor = examples[EXAMPLES - 1].2;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(finished as f64 / blocks.len() as f64);
+            Some((reachable, hist, keep_examples(labels, examples)))
+        })
+        .try_reduce(
+            || (0, vec![0u64; dims + 1], Vec::new()),
+            |(a, mut ha, mut ea), (b, hb, eb)| {
+                ha.iter_mut().zip(&hb).for_each(|(x, y)| *x += y);
+                ea.extend(eb);
+                Some((a + b, ha, keep_examples(labels, ea)))
+            },
+        );
+    let Some((reachable, mut hist, examples)) = parts else { bail!("cancelled") };
+    let pairs = n as u64 * (n as u64).saturating_sub(1);
+    // Every vertex's own bit is set in its pass: the rest are the pairs u ≠ v with u reaching v.
+    let unreachable = pairs - (reachable - n as u64);
+    hist[0] = unreachable - hist[1..].iter().sum::<u64>();
+    Ok(from_histogram(labels, true, n as u64, pairs, unreachable, &hist, examples))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::generators::GeneratorSpec;
+    use crate::index::{Order, dfs};
+    use crate::query::oracle::reachable_bfs;
+
+    #[test]
+    fn exact_counts_match_brute_force_and_fall_with_dimensions() {
+        let g = "random:n=300,deg=2,seed=5".parse::<GeneratorSpec>().unwrap().generate().unwrap();
+        let labels = dfs::label(&g, 5, Order::Random { seed: 1 }).unwrap();
+        let counts = exact(&g, &labels, &AtomicBool::new(false), &|_| {}).unwrap();
+        for d in 1..=5 {
+            let one = dfs::label(&g, d, Order::Random { seed: 1 }).unwrap();
+            let mut brute = 0;
+            for u in 0..300 {
+                for v in 0..300 {
+                    if u != v && one.may_reach(u, v) && !reachable_bfs(&g, u, v) {
+                        brute += 1;
+                    }
+                }
+            }
+            assert_eq!(counts.false_positives[d - 1], brute, "d = {d}");
+        }
+        assert!(counts.false_positives.windows(2).all(|w| w[0] >= w[1]));
+        // The examples are real false positives, fooling as many leading dimensions as they say.
+        assert!(!counts.examples.is_empty() && counts.examples.len() <= EXAMPLES);
+        assert!(counts.examples.windows(2).all(|w| w[0].2 >= w[1].2));
+        // Among pairs fooling as many dimensions, those the level cut leaves to a search come first.
+        let refuted = |&(u, v, _): &(u32, u32, usize)| labels.level(u) >= labels.level(v);
+        assert!(counts.examples.windows(2).all(|w| w[0].2 > w[1].2 || !refuted(&w[0]) || refuted(&w[1])));
+        for &(u, v, k) in &counts.examples {
+            assert!(!reachable_bfs(&g, u, v), "{u} reaches {v}");
+            assert_eq!(leading_contained(&labels, u, v), k);
+        }
+        assert!(counts.false_positives[0] > counts.false_positives[1]);
+    }
+}
