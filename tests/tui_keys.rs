@@ -187,3 +187,32 @@ fn random_input_never_panics_at_any_size() {
         }
     }
 }
+
+/// With a GPU offered, the Exceptions tab counts a graph past the CPU's quick range on the GPU; where
+/// the GPU cannot run (a stand-in offer on a machine without one), it says so and counts on the CPU,
+/// exactly, never silently.
+#[test]
+fn exceptions_on_an_offered_gpu_run_there_or_say_why_not() {
+    use grail::exceptions::CPU_PREFERRED_LIMIT;
+    use grail::tui::gpu_offer::GpuOffer;
+    let n = CPU_PREFERRED_LIMIT + 1;
+    let loaded = grail::graph::LoadedGraph {
+        graph: std::sync::Arc::new(grail::graph::Graph::from_edges(n, &[(0, 1), (1, 2)]).unwrap()),
+        names: grail::graph::VertexNames::Dense,
+        format: grail::graph::io::Format::EdgeList,
+        path: "isolated.txt".into(),
+    };
+    let ws = grail::workspace::Workspace::from_loaded(loaded, 0.0);
+    let mut h = Harness::offering(ws, GpuOffer::Present { name: "stand-in".into() });
+    h.keys("5r");
+    h.settle();
+    let counts = &h.app.exceptions.result.as_ref().expect("counted").counts;
+    assert!(counts.exact);
+    // Only 0 -> 1 -> 2: every other ordered pair is unreachable.
+    assert_eq!(counts.unreachable, n as u64 * (n as u64 - 1) - 3);
+    let said = h.app.labels.log.iter().any(|line| line.contains("exceptions on the GPU failed"));
+    match grail::gpu::probe() {
+        Ok(_) => assert!(counts.device != "cpu" && !said, "counted on {}", counts.device),
+        Err(_) => assert!(counts.device == "cpu" && said, "counted on {}, said {said}", counts.device),
+    }
+}
