@@ -5,7 +5,6 @@
 use crate::backend::{LabelRun, LabelSpec, build_labels, open_exactly};
 use crate::gpu::{Gpu, search};
 use crate::graph::generators::GeneratorSpec;
-use crate::graph::{Graph, io};
 use crate::index::labeler::{Driven, Until, drive, run_to_end};
 use crate::index::{Labeler, Labels, Order, dfs};
 use crate::query::{Engine, Method, QueryIndex, Scratch, random_queries};
@@ -66,7 +65,7 @@ pub fn run(
     };
     for spec in GENERATED {
         let graph = spec.parse::<GeneratorSpec>()?.generate()?;
-        check(spec.to_string(), &workspace_of(graph, spec))?;
+        check(spec.to_string(), &Workspace::of_graph(graph, spec))?;
     }
     check(bundled.loaded.path.display().to_string(), bundled)?;
     if let Some(dir) = datasets {
@@ -108,7 +107,7 @@ pub fn check_exact() -> Result<Vec<CaseResult>> {
     use crate::exact_run::{run_bfs, run_closure};
     let mut results = Vec::new();
     for spec in EXACT_GENERATED {
-        let ws = workspace_of(spec.parse::<GeneratorSpec>()?.generate()?, spec);
+        let ws = Workspace::of_graph(spec.parse::<GeneratorSpec>()?.generate()?, spec);
         let graph = &ws.loaded.graph;
         let n = graph.num_vertices() as u32;
         let mut problems = Vec::new();
@@ -198,16 +197,6 @@ fn check_exceptions(ws: &Workspace, problems: &mut Vec<String>) -> Result<usize>
         }
     }
     Ok(2)
-}
-
-fn workspace_of(graph: Graph, name: &str) -> Workspace {
-    let loaded = crate::graph::LoadedGraph {
-        graph: Arc::new(graph),
-        names: crate::graph::VertexNames::Dense,
-        format: io::Format::EdgeList,
-        path: name.into(),
-    };
-    Workspace::from_loaded(loaded, 0.0)
 }
 
 fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {

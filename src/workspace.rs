@@ -2,7 +2,7 @@
 //! each step took. The CLI and (later) the TUI both start here.
 
 use crate::graph::scc::{self, Condensation};
-use crate::graph::{Graph, LoadedGraph, io};
+use crate::graph::{Graph, LoadedGraph, VertexNames, io};
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::sync::Arc;
@@ -39,6 +39,15 @@ impl Workspace {
         let condensation = scc::condense(&loaded.graph);
         let condense_seconds = start.elapsed().as_secs_f64();
         Workspace { loaded, condensation, load_seconds, condense_seconds }
+    }
+
+    /// A graph made in memory (generators, tests, benchmarks), its vertices numbered densely,
+    /// named `name` where a file's path would be.
+    pub fn of_graph(graph: Graph, name: &str) -> Workspace {
+        let path = name.into();
+        let loaded =
+            LoadedGraph { graph: Arc::new(graph), names: VertexNames::Dense, format: io::Format::EdgeList, path };
+        Self::from_loaded(loaded, 0.0)
     }
 
     /// The DAG that labels and searches work on.

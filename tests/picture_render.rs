@@ -189,13 +189,7 @@ fn picture_of(dag: &Graph) -> Picture {
 }
 
 fn picture_of_cyclic(edges: &[(u32, u32)], n: usize) -> Picture {
-    let loaded = grail::graph::LoadedGraph {
-        graph: std::sync::Arc::new(Graph::from_edges(n, edges).unwrap()),
-        names: VertexNames::Dense,
-        format: grail::graph::io::Format::EdgeList,
-        path: "cycle".into(),
-    };
-    let ws = Workspace::from_loaded(loaded, 0.0);
+    let ws = Workspace::of_graph(Graph::from_edges(n, edges).unwrap(), "cycle");
     let labels = dfs::label(ws.dag(), 1, ORDER).unwrap();
     let members = ComponentMembers::new(&ws.condensation);
     let sources = Sources {

@@ -196,13 +196,10 @@ fn exceptions_on_an_offered_gpu_run_there_or_say_why_not() {
     use grail::exceptions::CPU_PREFERRED_LIMIT;
     use grail::tui::gpu_offer::GpuOffer;
     let n = CPU_PREFERRED_LIMIT + 1;
-    let loaded = grail::graph::LoadedGraph {
-        graph: std::sync::Arc::new(grail::graph::Graph::from_edges(n, &[(0, 1), (1, 2)]).unwrap()),
-        names: grail::graph::VertexNames::Dense,
-        format: grail::graph::io::Format::EdgeList,
-        path: "isolated.txt".into(),
-    };
-    let ws = grail::workspace::Workspace::from_loaded(loaded, 0.0);
+    let ws = grail::workspace::Workspace::of_graph(
+        grail::graph::Graph::from_edges(n, &[(0, 1), (1, 2)]).unwrap(),
+        "isolated.txt",
+    );
     let mut h = Harness::offering(ws, GpuOffer::Present { name: "stand-in".into() });
     h.keys("5r");
     h.settle();

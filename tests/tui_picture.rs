@@ -171,13 +171,7 @@ fn a_large_graph_gets_a_neighbourhood_that_follows_the_cursor() {
 
 /// The explorer on a graph made here (no file).
 fn on_graph(graph: grail::graph::Graph, name: &str) -> Harness {
-    let loaded = grail::graph::LoadedGraph {
-        graph: std::sync::Arc::new(graph),
-        names: grail::graph::VertexNames::Dense,
-        format: grail::graph::io::Format::EdgeList,
-        path: name.into(),
-    };
-    Harness::on(grail::workspace::Workspace::from_loaded(loaded, 0.0))
+    Harness::on(grail::workspace::Workspace::of_graph(graph, name))
 }
 
 #[test]

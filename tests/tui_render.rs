@@ -200,13 +200,7 @@ fn batch_screen_on_a_gpu_machine_checks_the_gpu_row() {
 fn batch_on_a_large_graph_says_why_there_are_no_expected_answers() {
     let edges: Vec<(u32, u32)> = (0..299_999).map(|v| (v, v + 1)).collect();
     let graph = grail::graph::Graph::from_edges(300_000, &edges).unwrap();
-    let loaded = grail::graph::LoadedGraph {
-        graph: std::sync::Arc::new(graph),
-        names: grail::graph::VertexNames::Dense,
-        format: grail::graph::io::Format::EdgeList,
-        path: "chain.txt".into(),
-    };
-    let ws = Workspace::from_loaded(loaded, 0.0);
+    let ws = Workspace::of_graph(graph, "chain.txt");
     let mut h = Harness::on(ws);
     h.keys("4");
     let text = h.render(100, 30);
@@ -321,13 +315,7 @@ fn batch_lists_the_exact_bfs_rows_last_and_unchecked() {
 #[test]
 fn batch_charts_the_widest_bfs_of_an_exact_row() {
     let graph = grail::graph::generators::random_digraph(400, 1.4, 3).unwrap();
-    let loaded = grail::graph::LoadedGraph {
-        graph: std::sync::Arc::new(graph),
-        names: grail::graph::VertexNames::Dense,
-        format: grail::graph::io::Format::EdgeList,
-        path: "digraph.txt".into(),
-    };
-    let mut h = Harness::on(Workspace::from_loaded(loaded, 0.0));
+    let mut h = Harness::on(Workspace::of_graph(graph, "digraph.txt"));
     // 2,000 random pairs; `G` moves to the last row, the exact CPU BFS (no GPU here), and Space checks it.
     h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>2000<Enter>G ");
     assert!(h.render(80, 24).contains(grail::tui::views::bfs_frontier::HINT), "the hint before any exact run");

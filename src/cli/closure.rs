@@ -251,14 +251,9 @@ impl BenchGraph {
                     _ => (random_digraph(n, p * (n as f64 - 1.0), seed)?, "digraph"),
                 };
                 let name = format!("{name} n={n} p={p}");
-                let loaded = crate::graph::LoadedGraph {
-                    graph: std::sync::Arc::new(g),
-                    names: crate::graph::VertexNames::default(),
-                    format: Format::Gra,
-                    path: PathBuf::from(&name),
-                };
                 let key = name.split(' ').next().unwrap_or_default().to_string() + &format!(" p={p}");
-                Ok((name, key, Workspace::from_loaded(loaded, 0.0)))
+                let ws = Workspace::of_graph(g, &name);
+                Ok((name, key, ws))
             }
             BenchGraph::File(path) => {
                 let name = path.display().to_string();

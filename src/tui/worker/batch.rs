@@ -284,13 +284,7 @@ mod tests {
     #[test]
     fn exact_bfs_row_agrees_with_the_expected_answers() {
         let g = crate::graph::generators::random_digraph(3000, 1.5, 3).unwrap();
-        let loaded = crate::graph::LoadedGraph {
-            graph: std::sync::Arc::new(g),
-            names: crate::graph::VertexNames::Dense,
-            format: crate::graph::io::Format::EdgeList,
-            path: "digraph".into(),
-        };
-        let ws = Workspace::from_loaded(loaded, 0.0);
+        let ws = Workspace::of_graph(g, "digraph");
         let labels = crate::index::dfs::label(ws.dag(), 2, crate::index::Order::Random { seed: 1 }).unwrap();
         let guided = RunSpec { method: Method::GuidedDfs, threads: 1, gpu: false, exact: None };
         let spec = BatchSpec {

@@ -99,13 +99,7 @@ mod tests {
     #[test]
     fn the_charted_bfs_is_the_widest_and_its_frontiers_are_the_oracles() {
         let g = crate::graph::generators::random_digraph(2000, 1.2, 5).unwrap();
-        let loaded = crate::graph::LoadedGraph {
-            graph: std::sync::Arc::new(g),
-            names: crate::graph::VertexNames::Dense,
-            format: crate::graph::io::Format::EdgeList,
-            path: "digraph".into(),
-        };
-        let ws = Workspace::from_loaded(loaded, 0.0);
+        let ws = Workspace::of_graph(g, "digraph");
         let graph = &ws.loaded.graph;
         let queries = random_queries(graph.num_vertices(), 300, 9);
         let (report, frontier) = run(&ws, &queries, BfsEngine::Cpu, 1, &AtomicBool::new(false)).unwrap();
@@ -129,13 +123,7 @@ mod tests {
     #[test]
     fn a_cancelled_row_is_an_error() {
         let g = Graph::from_edges(3, &[(0, 1), (1, 2)]).unwrap();
-        let loaded = crate::graph::LoadedGraph {
-            graph: std::sync::Arc::new(g),
-            names: crate::graph::VertexNames::Dense,
-            format: crate::graph::io::Format::EdgeList,
-            path: "chain".into(),
-        };
-        let ws = Workspace::from_loaded(loaded, 0.0);
+        let ws = Workspace::of_graph(g, "chain");
         let queries = random_queries(3, 5, 1);
         let cancelled = AtomicBool::new(true);
         assert!(run(&ws, &queries, BfsEngine::Cpu, 1, &cancelled).is_err());

@@ -253,13 +253,7 @@ mod tests {
     #[test]
     fn a_gpu_run_that_fails_starts_over_on_the_cpu_and_says_why() {
         let graph = crate::graph::generators::random_digraph(300, 1.5, 2).unwrap();
-        let loaded = crate::graph::LoadedGraph {
-            graph: Arc::new(graph),
-            names: crate::graph::VertexNames::Dense,
-            format: crate::graph::io::Format::EdgeList,
-            path: "digraph".into(),
-        };
-        let ws = Workspace::from_loaded(loaded, 0.0);
+        let ws = Workspace::of_graph(graph, "digraph");
         let (out, received) = mpsc::channel();
         let mut session = Session::new(out);
         let config = LabelSpec { backend: Backend::Gpu, dims: 2, ..DEFAULT_CONFIG };
