@@ -2,7 +2,7 @@
 // 17.3). Targets are numbered by slot (their post order in dimension 0) and taken a block of
 // 64 * width slots at a time: `rows` holds, for every vertex, `width` words saying which of the
 // block's targets it reaches (its own bit set here, its children's rows ORed in by `closure_height`
-// of kernels/closure.cu, height by height). Then every source's candidate slots in the block are
+// of kernels/closure.cu, group by group). Then every source's candidate slots in the block are
 // checked against the labels.
 
 typedef unsigned int u32;

@@ -1,5 +1,5 @@
 //! The transitive closure of a condensation on the GPU (`kernels/closure.cu`): the bit-parallel
-//! BFS from every vertex (height by height), boolean matrix squaring, and Floyd-Warshall, naive (a
+//! BFS from every vertex (group by group), boolean matrix squaring, and Floyd-Warshall, naive (a
 //! launch per pivot) and blocked. Each returns the reflexive bit matrix of [`crate::exact::closure`],
 //! which it is tested against. The device's free memory is checked before anything is allocated.
 
@@ -19,7 +19,7 @@ use anyhow::{Result, bail};
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use std::sync::Arc;
 
-/// Threads a height's launch aims for: enough to fill the device several times over.
+/// Threads a group's launch aims for: enough to fill the device several times over.
 const TARGET_THREADS: u64 = 1 << 20;
 /// The fewest children a thread ORs before its one atomic: with fewer, the atomics on the same
 /// words contend. Measured on an H100 (20,000 vertices, p = 0.1): 1 child per thread 66 ms,
@@ -35,12 +35,12 @@ pub(super) fn stride_grid(sms: u32) -> impl Fn(u64) -> LaunchConfig + Copy {
     }
 }
 
-/// The bit-parallel pass height by height (sinks first) over rows of `words` words that already
-/// hold each vertex's own bits: each height's launch ORs its vertices' children's rows into theirs.
+/// The bit-parallel pass group by group over rows of `words` words that already hold each vertex's
+/// own bits: each group's launch ORs its vertices' children's rows (in earlier groups) into theirs.
 /// Shared by the closure and the exception count (`super::exceptions`).
 pub(super) struct HeightPass<'h> {
     heights: &'h HeightOrder,
-    /// Per height, (vertices, slices per vertex-word); heights of sinks have no launch.
+    /// Per group with children, (group, vertices, slices per vertex-word).
     launches: Vec<(usize, u64, u64)>,
     words: usize,
 }
@@ -62,7 +62,7 @@ impl<'h> HeightPass<'h> {
         HeightPass { heights, launches, words }
     }
 
-    /// Queues the launches on `stream`; `order` is the height order on the device, `rows` holds
+    /// Queues the launches on `stream`; `order` is the schedule's order on the device, `rows` holds
     /// n × `words`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn launch(
@@ -79,8 +79,8 @@ impl<'h> HeightPass<'h> {
         for &(h, count, slices) in &self.launches {
             let slice = order.slice(self.heights.offsets[h]..self.heights.offsets[h + 1]);
             // SAFETY: grid-stride over count * words * slices items; vertices and their children
-            // are < n (coff has n + 1 entries), words index rows of n * words. The height's
-            // vertices are distinct and their children sit at lower heights, so the rows read are
+            // are < n (coff has n + 1 entries), words index rows of n * words. The group's
+            // vertices are distinct and their children sit in earlier groups, so the rows read are
             // not written by this launch.
             unsafe {
                 kernel.launch(

@@ -1,6 +1,6 @@
 //! Exceptions counted exactly on the GPU (`kernels/exceptions.cu`): the CPU's streamed count
 //! (`crate::exceptions::exact`) with wide target blocks. Per block of 64·W targets (slots in
-//! dimension 0's post order), each vertex's own bit, then the bit-parallel pass height by height
+//! dimension 0's post order), each vertex's own bit, then the bit-parallel pass group by group
 //! (`closure_height`, as for the closure), then one launch that checks every source's candidate slots
 //! against the labels. The counts are the CPU's exactly (tests/gpu.rs and the self-test compare
 //! them); which examples are kept when more pairs qualify than fit may differ.
@@ -61,7 +61,7 @@ pub fn count(
     let (start, end): (Vec<u32>, Vec<u32>) = candidates.ranges.iter().map(|&(s, e)| (s as u32, e as u32)).unzip();
     let coff = ledger.upload(&stream, "children offsets", dag.children_csr().offsets())?;
     let cadj = ledger.upload(&stream, "children", dag.children_csr().targets())?;
-    let order = ledger.upload(&stream, "height order", &heights.order)?;
+    let order = ledger.upload(&stream, "schedule by depth", &heights.order)?;
     let slot = ledger.upload(&stream, "slots", &candidates.slot)?;
     let at_slot = ledger.upload(&stream, "vertex at each slot", &candidates.at_slot)?;
     let start = ledger.upload(&stream, "candidate starts", &start)?;
