@@ -35,35 +35,30 @@ pub(super) fn stride_grid(sms: u32) -> impl Fn(u64) -> LaunchConfig + Copy {
     }
 }
 
-/// The bit-parallel pass group by group over rows of `words` words that already hold each vertex's
-/// own bits: each group's launch ORs its vertices' children's rows (in earlier groups) into theirs.
-/// Shared by the closure and the exception count (`super::exceptions`).
+/// The bit-parallel pass group by group over rows that already hold each vertex's own bits: each
+/// group's launch ORs its vertices' children's rows (in earlier groups) into theirs. Shared by the
+/// closure and the exception count (`super::exceptions`), which runs it once per target block.
 pub(super) struct HeightPass<'h> {
     heights: &'h HeightOrder,
-    /// Per group with children, (group, vertices, slices per vertex-word).
-    launches: Vec<(usize, u64, u64)>,
-    words: usize,
+    /// Per group with children, (group, vertices, the most children of one of them).
+    groups: Vec<(usize, u64, u64)>,
 }
 
 impl<'h> HeightPass<'h> {
-    pub(super) fn new(dag: &Graph, heights: &'h HeightOrder, words: usize) -> HeightPass<'h> {
-        let launches = (0..heights.len())
+    pub(super) fn new(dag: &Graph, heights: &'h HeightOrder) -> HeightPass<'h> {
+        let groups = (0..heights.len())
             .filter_map(|h| {
                 let vertices = heights.height(h);
                 let max_degree = vertices.iter().map(|&v| dag.children(v).len()).max().unwrap_or(0) as u64;
-                if max_degree == 0 {
-                    return None; // sinks: their rows are their own bits
-                }
-                let count = vertices.len() as u64;
-                let most = (max_degree / CHILDREN_PER_THREAD).max(1);
-                Some((h, count, (TARGET_THREADS / (count * words as u64)).clamp(1, most)))
+                // Groups of sinks need no launch: their rows are their own bits.
+                (max_degree > 0).then_some((h, vertices.len() as u64, max_degree))
             })
             .collect();
-        HeightPass { heights, launches, words }
+        HeightPass { heights, groups }
     }
 
     /// Queues the launches on `stream`; `order` is the schedule's order on the device, `rows` holds
-    /// n × `words`.
+    /// n rows of `words` words.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn launch(
         &self,
@@ -74,9 +69,12 @@ impl<'h> HeightPass<'h> {
         coff: &CudaSlice<u64>,
         cadj: &CudaSlice<u32>,
         rows: &mut impl BufferMut<u64>,
+        words: usize,
     ) -> Result<()> {
-        let words = self.words as u64;
-        for &(h, count, slices) in &self.launches {
+        let words = words as u64;
+        for &(h, count, max_degree) in &self.groups {
+            let most = (max_degree / CHILDREN_PER_THREAD).max(1);
+            let slices = (TARGET_THREADS / (count * words)).clamp(1, most);
             let slice = order.slice(self.heights.offsets[h]..self.heights.offsets[h + 1]);
             // SAFETY: grid-stride over count * words * slices items; vertices and their children
             // are < n (coff has n + 1 entries), words index rows of n * words. The group's
@@ -130,8 +128,8 @@ pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseC
             clock.time("bit-parallel by depth", || -> Result<()> {
                 // SAFETY: grid-stride over v < n, word v / 64 < words of row v, n * words in all.
                 unsafe { diagonal.launch(&stream, grid(n as u64), &mut rows, nn, ww) }?;
-                let pass = HeightPass::new(dag, &heights, words);
-                pass.launch(&height, &stream, grid, &order, &coff, &cadj, &mut rows)?;
+                let pass = HeightPass::new(dag, &heights);
+                pass.launch(&height, &stream, grid, &order, &coff, &cadj, &mut rows, words)?;
                 stream.synchronize()?;
                 Ok(())
             })?;

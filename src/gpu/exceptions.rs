@@ -83,6 +83,7 @@ pub fn count(
     let check_blocks = (n as u64).div_ceil(warps_per_block).clamp(1, sms as u64 * 8) as u32;
     let check_config =
         LaunchConfig { grid_dim: (check_blocks, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 };
+    let pass = HeightPass::new(dag, &heights);
     let blocks = crate::exact::closure::bit_parallel::blocks(n, width);
     for (i, &(first, w)) in blocks.iter().enumerate() {
         if cancel.load(Ordering::Relaxed) {
@@ -95,7 +96,7 @@ pub fn count(
         // SAFETY: grid-stride over v < n; slot[v] - first < 64 * w is checked, so the word index
         // is < w in row v of n * w words.
         unsafe { own_bits.launch(&stream, grid(n as u64), &slot, nn, first, ww, &mut block_rows) }?;
-        HeightPass::new(dag, &heights, w).launch(&height, &stream, grid, &order, &coff, &cadj, &mut block_rows)?;
+        pass.launch(&height, &stream, grid, &order, &coff, &cadj, &mut block_rows, w)?;
         let block_rows = rows.slice(..n * w);
         // SAFETY: a warp per source u < n (BLOCK_THREADS threads, whole warps); rows hold n * w
         // words and a candidate s is in [first, first + 64 * w), so its word is < w; start, end are
