@@ -100,6 +100,23 @@ pub fn from_histogram(
     ExceptionCounts { exact, vertices, pairs, unreachable, false_positives, examples, device: "cpu".into() }
 }
 
+/// The exact counts over every ordered pair of an `n`-vertex DAG from the streamed passes' totals:
+/// `reachable` bits set (each vertex's own included) and `hist[k]` for k >= 1 (`hist[0]` is
+/// derived). Shared by the CPU's count and the GPU's.
+pub fn from_passes(
+    labels: &Labels,
+    n: usize,
+    reachable: u64,
+    mut hist: Vec<u64>,
+    examples: Vec<(u32, u32, usize)>,
+) -> ExceptionCounts {
+    let pairs = n as u64 * (n as u64).saturating_sub(1);
+    // Every vertex's own bit is set in its pass: the rest are the pairs u ≠ v with u reaching v.
+    let unreachable = pairs - (reachable - n as u64);
+    hist[0] = unreachable - hist[1..].iter().sum::<u64>();
+    from_histogram(labels, true, n as u64, pairs, unreachable, &hist, examples)
+}
+
 /// The targets in the order the count takes them, by post order in dimension 0, and each source's
 /// candidates. A pair can be a false positive only if `L(v) ⊆ L(u)` in dimension 0, so v's post lies
 /// in `[low(u), post(u)]`: source `u`'s candidates are the slots `ranges[u].0..ranges[u].1`.
@@ -204,12 +221,8 @@ pub fn exact(
                 Some((a + b, ha, keep_examples(labels, ea)))
             },
         );
-    let Some((reachable, mut hist, examples)) = parts else { bail!("cancelled") };
-    let pairs = n as u64 * (n as u64).saturating_sub(1);
-    // Every vertex's own bit is set in its pass: the rest are the pairs u ≠ v with u reaching v.
-    let unreachable = pairs - (reachable - n as u64);
-    hist[0] = unreachable - hist[1..].iter().sum::<u64>();
-    Ok(from_histogram(labels, true, n as u64, pairs, unreachable, &hist, examples))
+    let Some((reachable, hist, examples)) = parts else { bail!("cancelled") };
+    Ok(from_passes(labels, n, reachable, hist, examples))
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::kernels::exceptions::{ExceptionsCount, ExceptionsOwnBits};
 use super::memory::Ledger;
 use crate::constants::{BLOCK_THREADS, EXCEPTIONS_MAX_DIMS, WARP_SIZE};
 use crate::exact::heights::HeightOrder;
-use crate::exceptions::{Candidates, EXAMPLES, ExceptionCounts, from_histogram};
+use crate::exceptions::{Candidates, EXAMPLES, ExceptionCounts, from_passes};
 use crate::graph::Graph;
 use crate::index::Labels;
 use anyhow::{Result, bail, ensure};
@@ -40,9 +40,9 @@ pub fn count(
     let n = dag.num_vertices();
     let dims = labels.dims();
     ensure!(dims <= EXCEPTIONS_MAX_DIMS, "the GPU counts exceptions of at most {EXCEPTIONS_MAX_DIMS} dimensions");
-    let pairs = n as u64 * (n as u64).saturating_sub(1);
     if n < 2 {
-        let mut counts = from_histogram(labels, true, n as u64, pairs, 0, &vec![0; dims + 1], Vec::new());
+        // No pair to count (and no target block to launch on): each vertex reaches only itself.
+        let mut counts = from_passes(labels, n, n as u64, vec![0; dims + 1], Vec::new());
         counts.device = gpu.info.name.clone();
         return Ok(counts);
     }
@@ -138,10 +138,7 @@ pub fn count(
             (base..base + kept[k].min(EXAMPLE_CAP) as usize).map(move |i| (found[2 * i], found[2 * i + 1], k))
         })
         .collect();
-    // Every vertex's own bit is set in its pass: the rest are the pairs u ≠ v with u reaching v.
-    let unreachable = pairs - (reachable - n as u64);
-    hist[0] = unreachable - hist[1..].iter().sum::<u64>();
-    let mut counts = from_histogram(labels, true, n as u64, pairs, unreachable, &hist, pairs_found);
+    let mut counts = from_passes(labels, n, reachable, hist, pairs_found);
     counts.device = gpu.info.name.clone();
     Ok(counts)
 }
