@@ -28,7 +28,7 @@ pub const GPU_EXACT_LIMIT: usize = 2_000_000;
 
 /// Up to this many vertices the CPU counts faster than the GPU starts (H100 machine, 16 cores:
 /// human_dag_uniq, 38,811 vertices, 0.06 s on the CPU, 0.79 s on the GPU, whose launches per
-/// height dominate; a random DAG of 100K, 17.5 s against 0.86 s).
+/// group of the schedule dominate; a random DAG of 100K, 17.5 s against 0.86 s).
 pub const CPU_PREFERRED_LIMIT: usize = 50_000;
 
 /// The result for `d = 1..=dims`.

@@ -59,7 +59,7 @@ pub enum ClosureMethod {
     FwNaive,
     /// CPU: Floyd-Warshall in pivot blocks of 256, three phases each (diagonal block, pivot rows, the rest).
     FwTiled,
-    /// GPU: the bit-parallel BFS from every vertex, height by height.
+    /// GPU: the bit-parallel BFS from every vertex, group by group (children first).
     GpuBitParallel,
     /// GPU: boolean matrix squaring.
     GpuSquaring,
