@@ -11,6 +11,7 @@ pub mod memory;
 pub mod pipeline;
 pub mod probe;
 pub mod search;
+pub mod timeline;
 
 pub use context::{Gpu, shared};
 pub use probe::{GpuInfo, availability, describe, probe};

@@ -10,6 +10,7 @@
 use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
 use super::memory::Ledger;
+use super::timeline::{LevelRecord, Timeline};
 use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
@@ -17,7 +18,7 @@ use crate::index::{DimensionLabels, Interval, Labeler, Labels, Order};
 use crate::mix::splitmix64;
 use crate::telemetry::{Backend, Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
 use anyhow::{Context, Result, bail, ensure};
-use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, LaunchConfig, sys};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -86,9 +87,6 @@ struct Cursor {
     phase: usize,
     step: usize,
     edges: u64,
-    seconds: f64,
-    /// Levels run but not yet reported (their times are read off the events in one wait).
-    pending: Vec<LevelRecord>,
     /// The Kahn level run last (for snapshots).
     last_level: Option<usize>,
 }
@@ -96,7 +94,7 @@ struct Cursor {
 impl Cursor {
     /// The start of dimension `dim`.
     fn start(dim: usize) -> Cursor {
-        Cursor { dim, phase: 0, step: 0, edges: 0, seconds: 0.0, pending: Vec::new(), last_level: None }
+        Cursor { dim, phase: 0, step: 0, edges: 0, last_level: None }
     }
 }
 
@@ -112,7 +110,6 @@ pub struct GpuLabeler {
     edges: u64,
     cursor: Option<Cursor>,
     dimensions: Vec<DimensionLabels>,
-    level: Vec<u32>,
     /// The labels, from the end of the run until taken.
     labels: Option<Labels>,
     finished: bool,
@@ -125,10 +122,16 @@ pub struct GpuLabeler {
     hand_over_narrow: bool,
     /// Host memory for the labels, made ready in the background while the GPU works.
     label_buffers: Option<Receiver<LabelBuffers>>,
+    /// Events of the levels queued on the device, emitted once it has run them.
+    timeline: Timeline,
 }
 
-/// Host memory for every dimension's intervals and subtree sizes.
-type LabelBuffers = (Vec<Interval>, Vec<u32>);
+/// Host memory for the labels: every dimension's intervals and subtree sizes, and the Kahn levels.
+struct LabelBuffers {
+    intervals: Vec<Interval>,
+    subtree: Vec<u32>,
+    level: Vec<u32>,
+}
 
 /// Label arrays for `n` vertices and `dims` dimensions, every page already touched (by all cores):
 /// a download into fresh memory runs at the pace of the kernel handing out pages one by one,
@@ -137,10 +140,12 @@ fn label_buffers(n: usize, dims: usize) -> LabelBuffers {
     const PAGE: usize = 4096;
     let mut intervals = vec![Interval::default(); n * dims];
     let mut subtree = vec![0u32; n * dims];
+    let mut level = vec![0u32; n];
     let per_page = PAGE / std::mem::size_of::<Interval>();
     intervals.par_chunks_mut(per_page).for_each(|page| page[0] = Interval::default());
     subtree.par_chunks_mut(PAGE / 4).for_each(|page| page[0] = 0);
-    (intervals, subtree)
+    level.par_chunks_mut(PAGE / 4).for_each(|page| page[0] = 0);
+    LabelBuffers { intervals, subtree, level }
 }
 
 impl GpuLabeler {
@@ -161,7 +166,6 @@ impl GpuLabeler {
             edges: dag.num_edges() as u64,
             cursor: None,
             dimensions: Vec::new(),
-            level: Vec::new(),
             labels: None,
             finished: false,
             failed: None,
@@ -169,6 +173,7 @@ impl GpuLabeler {
             compute_seconds: 0.0,
             hand_over_narrow: false,
             label_buffers: Some(buffers),
+            timeline: Timeline::default(),
         })
     }
 
@@ -205,15 +210,34 @@ impl GpuLabeler {
         result
     }
 
+    /// Queues levels on the device up to `until`, then emits their events once it has run them.
     fn levels_until(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
-        let clock = Instant::now();
         let mut steps = Vec::new();
+        let was_finished = self.finished;
+        let queued = self.queue_levels(until, &mut steps);
+        // The levels queued before a failure or a cancel ran, and are reported.
+        let flushed = self.timeline.flush(sink);
+        if let Ok(seconds) = flushed {
+            self.compute_seconds += seconds;
+        }
+        queued?;
+        flushed?;
+        if self.finished && !was_finished {
+            sink.emit(Event::RunDone { seconds: self.compute_seconds });
+        }
+        Ok(Advance { steps, finished: self.finished })
+    }
+
+    /// Launches levels up to `until` (within about [`ADVANCE_BUDGET`]), holding their events in the
+    /// timeline: the host queues the next phase while the device still runs the last.
+    fn queue_levels(&mut self, until: Until, steps: &mut Vec<LevelStep>) -> Result<()> {
+        let clock = Instant::now();
         loop {
             if self.finished {
-                return Ok(Advance { steps, finished: true });
+                return Ok(());
             }
             if self.cancel.load(Ordering::Relaxed) {
-                sink.emit(Event::Cancelled);
+                self.timeline.push(Event::Cancelled);
                 return Err(Cancelled.into());
             }
             let cursor = match &mut self.cursor {
@@ -221,13 +245,13 @@ impl GpuLabeler {
                 None => {
                     let (n, m) = (self.run.n as u64, self.edges);
                     let (dims, order) = (self.dims, self.order);
-                    sink.emit(Event::RunStarted { backend: Backend::Gpu, dims, order, vertices: n, edges: m });
+                    self.timeline.push(Event::RunStarted { backend: Backend::Gpu, dims, order, vertices: n, edges: m });
                     self.cursor.insert(Cursor::start(0))
                 }
             };
-            let (dim, phase) = (cursor.dim, PHASES[cursor.phase]);
-            if cursor.step == 0 && cursor.pending.is_empty() {
-                sink.emit(Event::PhaseStarted { dim, phase });
+            let (dim, phase, step) = (cursor.dim, PHASES[cursor.phase], cursor.step);
+            if step == 0 {
+                self.timeline.push(Event::PhaseStarted { dim, phase });
                 if phase == Phase::ParentSelection {
                     self.run.start_dimension(self.order, dim)?;
                 }
@@ -235,58 +259,46 @@ impl GpuLabeler {
             if let Some(narrow) = self.narrow() {
                 return Err(narrow.into());
             }
+            let gpu = self.run.gpu;
+            self.timeline.level_started(gpu)?;
+            let (ran, more) = self.run.run_level(phase, step)?;
+            let (queues, edges_scanned) = (ran.queues, ran.edges_scanned);
+            self.timeline.level_done(gpu, LevelRecord { dim, phase, level: step, queues, edges_scanned })?;
             let cursor = self.cursor.as_mut().expect("set above");
-            self.run.mark(cursor.pending.len())?;
-            let (record, more) = self.run.run_level(phase, cursor.step)?;
-            cursor.last_level = Some(record.kahn_level);
-            cursor.edges += record.edges_scanned;
-            cursor.pending.push(record);
+            cursor.last_level = Some(ran.kahn_level);
+            cursor.edges += edges_scanned;
             cursor.step += 1;
-            let last_of_dimension = !more && cursor.phase + 1 == PHASES.len();
             steps.push(LevelStep {
                 dim,
                 phase,
-                level: cursor.step - 1,
+                level: step,
                 span: 1,
                 levels: if more { self.run.levels.len() } else { cursor.step },
                 phase_finished: !more,
-                dimension_finished: last_of_dimension,
+                dimension_finished: !more && cursor.phase + 1 == PHASES.len(),
             });
             let out_of_time = clock.elapsed() >= ADVANCE_BUDGET;
-            if until == Until::Level || !more || out_of_time {
-                cursor.seconds += self.run.emit_levels(dim, phase, &cursor.pending, sink)?;
-                cursor.pending.clear();
-            }
             if more {
                 if until == Until::Level || out_of_time {
-                    return Ok(Advance { steps, finished: false });
+                    return Ok(());
                 }
                 continue;
             }
-            let (levels, edges_scanned, seconds) = (cursor.step, cursor.edges, cursor.seconds);
-            let vertices = self.run.n as u64;
-            sink.emit(Event::PhaseDone { dim, phase, levels, vertices, edges_scanned, seconds });
-            self.compute_seconds += seconds;
-            self.next_phase(sink)?;
-            return Ok(Advance { steps, finished: self.finished });
+            let (levels, edges) = (cursor.step, cursor.edges);
+            self.timeline.phase_done(dim, phase, levels, self.run.n as u64, edges);
+            self.next_phase()?;
+            if until != Until::End || out_of_time {
+                return Ok(());
+            }
         }
     }
 
     /// After a phase: the next phase, the next dimension, or the labels.
-    fn next_phase(&mut self, sink: &mut dyn Sink) -> Result<()> {
+    fn next_phase(&mut self) -> Result<()> {
         let cursor = self.cursor.as_mut().expect("a phase just ended");
         let dim = cursor.dim;
         if cursor.phase + 1 < PHASES.len() {
-            let last_level = cursor.last_level;
-            *cursor = Cursor {
-                phase: cursor.phase + 1,
-                step: 0,
-                edges: 0,
-                seconds: 0.0,
-                pending: Vec::new(),
-                dim,
-                last_level,
-            };
+            *cursor = Cursor { phase: cursor.phase + 1, step: 0, edges: 0, dim, last_level: cursor.last_level };
             return Ok(());
         }
         self.run.store_dimension(dim)?;
@@ -298,25 +310,23 @@ impl GpuLabeler {
             // Dimension 0 found the Kahn levels; a vertex never released lies on a cycle.
             let placed: u64 = self.run.levels.iter().map(LevelQueues::vertices).sum();
             ensure!(placed == self.run.n as u64, "the graph has a cycle; condense it first");
-            self.level = self.run.gpu.stream.clone_dtoh(&self.run.level)?;
         }
         let (free, total) = self.run.gpu.memory()?;
         let mut structures = self.run.ledger.entries().to_vec();
         structures.push((DEVICE_USED.into(), total - free));
         structures.push((DEVICE_TOTAL.into(), total));
-        sink.emit(memory_event(structures));
+        self.timeline.push(memory_event(structures));
         if dim + 1 < self.dims {
             *cursor = Cursor::start(dim + 1);
             return Ok(());
         }
         let buffers = self.label_buffers.take().and_then(|ready| ready.recv().ok());
         let (n, dims) = (self.run.n as usize, self.dims);
-        let (intervals, subtree) = self.run.download_labels(buffers.unwrap_or_else(|| label_buffers(n, dims)))?;
-        let level = std::mem::take(&mut self.level);
+        let LabelBuffers { intervals, subtree, level } =
+            self.run.download_labels(buffers.unwrap_or_else(|| label_buffers(n, dims)))?;
         let labels = Labels::from_raw(self.order, self.dims, intervals, subtree, level);
         self.labels = Some(labels.context("the GPU's labels do not cover every vertex")?);
         self.finished = true;
-        sink.emit(Event::RunDone { seconds: self.compute_seconds });
         Ok(())
     }
 }
@@ -395,6 +405,7 @@ impl Labeler for GpuLabeler {
         self.finished = false;
         self.failed = None;
         self.compute_seconds = 0.0;
+        self.timeline.clear();
         self.cancel.store(false, Ordering::Relaxed);
         if !self.run.levels_complete {
             // Half-built Kahn levels cannot be resumed: the pending-parent counts start over.
@@ -555,15 +566,10 @@ struct DeviceRun<'g> {
     levels: Vec<LevelQueues>,
     /// Whether `levels` holds every Kahn level (dimension 0's parent selection has released them all).
     levels_complete: bool,
-    /// Timing events, one per level boundary of a phase: recorded without waiting, read at the
-    /// phase's end, so only the levels that must (dimension 0's parent selection, which reads the
-    /// next queue sizes) wait for the device.
-    marks: Vec<CudaEvent>,
 }
 
-/// A finished level, waiting for its time to be read off the events.
-struct LevelRecord {
-    level: usize,
+/// What one level did.
+struct Ran {
     /// The Kahn level the step ran (bottom-up phases count their steps from the deepest).
     kahn_level: usize,
     queues: QueueSizes,
@@ -674,7 +680,6 @@ impl<'g> DeviceRun<'g> {
             base,
             levels: Vec::new(),
             levels_complete: false,
-            marks: Vec::new(),
         })
     }
 
@@ -834,15 +839,15 @@ impl<'g> DeviceRun<'g> {
         Ok(())
     }
 
-    /// Every dimension's labels, in their final layout, once all are stored, into `buffers` (see
-    /// [`label_buffers`]).
-    fn download_labels(&self, buffers: LabelBuffers) -> Result<(Vec<Interval>, Vec<u32>)> {
+    /// Every dimension's labels, in their final layout, once all are stored, and the Kahn levels,
+    /// into `buffers` (see [`label_buffers`]).
+    fn download_labels(&self, mut buffers: LabelBuffers) -> Result<LabelBuffers> {
         let stream = &self.gpu.stream;
-        let (mut intervals, mut subtree) = buffers;
-        stream.memcpy_dtoh(&self.intervals, bytemuck::cast_slice_mut::<Interval, u32>(&mut intervals))?;
-        stream.memcpy_dtoh(&self.subtree, &mut subtree)?;
+        stream.memcpy_dtoh(&self.intervals, bytemuck::cast_slice_mut::<Interval, u32>(&mut buffers.intervals))?;
+        stream.memcpy_dtoh(&self.subtree, &mut buffers.subtree)?;
+        stream.memcpy_dtoh(&self.level, &mut buffers.level)?;
         stream.synchronize()?;
-        Ok((intervals, subtree))
+        Ok(buffers)
     }
 
     fn download_dimension(&self) -> Result<DimensionLabels> {
@@ -856,7 +861,7 @@ impl<'g> DeviceRun<'g> {
 
     /// Runs level `step` of `phase` (top-down phases count from level 0, bottom-up ones from the
     /// deepest); returns what it did and whether the phase has another level.
-    fn run_level(&mut self, phase: Phase, step: usize) -> Result<(LevelRecord, bool)> {
+    fn run_level(&mut self, phase: Phase, step: usize) -> Result<(Ran, bool)> {
         let last = self.levels.len() - 1;
         let top_down = matches!(phase, Phase::ParentSelection | Phase::PostOrder);
         let level = if top_down { step } else { last - step };
@@ -881,7 +886,7 @@ impl<'g> DeviceRun<'g> {
                     medium: q.in_count[1] as u64,
                     large: q.in_count[2] as u64,
                 };
-                LevelRecord { level: step, kahn_level: level, queues, edges_scanned: q.in_degrees }
+                Ran { kahn_level: level, queues, edges_scanned: q.in_degrees }
             }
             Phase::SubtreeSizes => {
                 self.launch_per_vertex(&q, PerVertex::PushSizes)?;
@@ -892,15 +897,15 @@ impl<'g> DeviceRun<'g> {
                     self.sibling_sums()?;
                     edges_scanned += self.cadj.len() as u64;
                 }
-                LevelRecord { level: step, kahn_level: level, queues: out_queues(&q), edges_scanned }
+                Ran { kahn_level: level, queues: out_queues(&q), edges_scanned }
             }
             Phase::PostOrder => {
                 self.launch_per_vertex(&q, PerVertex::PostOrder)?;
-                LevelRecord { level: step, kahn_level: level, queues: out_queues(&q), edges_scanned: tree_edges }
+                Ran { kahn_level: level, queues: out_queues(&q), edges_scanned: tree_edges }
             }
             _ => {
                 self.launch_min_post(&q)?;
-                LevelRecord { level: step, kahn_level: level, queues: out_queues(&q), edges_scanned: q.out_degrees }
+                Ran { kahn_level: level, queues: out_queues(&q), edges_scanned: q.out_degrees }
             }
         };
         let more = if top_down { step < self.levels.len() - 1 } else { level > 0 };
@@ -1145,29 +1150,6 @@ impl<'g> DeviceRun<'g> {
             }?;
         }
         Ok(())
-    }
-
-    /// Records timing event `i` on the stream (creating it on first use).
-    fn mark(&mut self, i: usize) -> Result<()> {
-        while self.marks.len() <= i {
-            self.marks.push(self.gpu.ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))?);
-        }
-        self.marks[i].record(&self.gpu.stream)?;
-        Ok(())
-    }
-
-    /// Waits for the last pending level, then emits each with its device time; returns their sum.
-    fn emit_levels(&mut self, dim: usize, phase: Phase, records: &[LevelRecord], sink: &mut dyn Sink) -> Result<f64> {
-        self.mark(records.len())?;
-        self.marks[records.len()].synchronize()?;
-        let mut total = 0.0;
-        for (i, r) in records.iter().enumerate() {
-            let seconds = self.marks[i].elapsed_ms(&self.marks[i + 1])? as f64 / 1e3;
-            total += seconds;
-            let (level, queues, edges_scanned) = (r.level, r.queues, r.edges_scanned);
-            sink.emit(Event::LevelDone { dim, phase, level, span: 1, queues, edges_scanned, seconds });
-        }
-        Ok(total)
     }
 }
 

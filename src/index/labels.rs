@@ -57,16 +57,15 @@ impl Labels {
             dimensions.iter().all(|d| d.low.len() == n && d.post.len() == n && d.subtree.len() == n),
             "every dimension must label every vertex"
         );
-        // Vertex-major interleaving of millions of entries: in parallel, by vertex, into memory the
-        // allocator hands over zeroed (not filled first by one thread).
-        let mut intervals: Vec<Interval> = bytemuck::zeroed_vec(n * dims);
-        let mut subtree = vec![0u32; n * dims];
-        intervals.par_chunks_mut(dims).zip(subtree.par_chunks_mut(dims)).enumerate().for_each(|(v, (ivs, sts))| {
-            for ((iv, st), d) in ivs.iter_mut().zip(sts.iter_mut()).zip(dimensions) {
-                *iv = Interval { low: d.low[v], post: d.post[v] };
-                *st = d.subtree[v];
-            }
-        });
+        // Vertex-major interleaving of millions of entries: in parallel, each entry written once
+        // into new memory (zeroing it first would write it twice).
+        let entry = |i: usize| (i / dims, &dimensions[i % dims]);
+        let intervals: Vec<Interval> = (0..n * dims)
+            .into_par_iter()
+            .map(entry)
+            .map(|(v, d)| Interval { low: d.low[v], post: d.post[v] })
+            .collect();
+        let subtree: Vec<u32> = (0..n * dims).into_par_iter().map(entry).map(|(v, d)| d.subtree[v]).collect();
         Labels { dims, order, intervals, subtree, level }
     }
 

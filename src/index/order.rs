@@ -31,13 +31,14 @@ impl fmt::Display for Order {
 
 /// Every vertex sorted by its priority in dimension `dim` (`random` orders only). splitmix64 is a
 /// bijection, so `mix64(seed, dim, ·)` never ties and the id tie-break of the guide never fires.
-/// Labeling a graph of millions of vertices spends a visible share of its time here: a parallel
-/// sort of (priority, vertex) pairs measured 2-3 times faster than a one-level bucket sort.
+/// Labeling a graph of millions of vertices spends a visible share of its time here, so the bare
+/// priorities are sorted (8 bytes each, not 16 with the vertex beside them) and each names its
+/// vertex through the mixer's inverse.
 pub fn priority_order(n: usize, seed: u64, dim: usize) -> Vec<u32> {
-    let mut keyed: Vec<(u64, u32)> =
-        (0..n as u32).into_par_iter().map(|v| (mix64(seed, dim as u64, v as u64), v)).collect();
-    keyed.par_sort_unstable_by_key(|&(priority, _)| priority);
-    keyed.into_par_iter().map(|(_, v)| v).collect()
+    let base = crate::mix::mix_base(seed, dim as u64);
+    let mut priorities: Vec<u64> = (0..n as u64).into_par_iter().map(|v| splitmix64(base ^ v)).collect();
+    priorities.par_sort_unstable();
+    priorities.into_par_iter().map(|p| (crate::mix::unsplitmix64(p) ^ base) as u32).collect()
 }
 
 /// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:

@@ -7,6 +7,10 @@ use rayon::prelude::*;
 /// level per vertex) would otherwise pay rayon's fork-join cost once per vertex.
 const PARALLEL_FRONTIER: usize = 1024;
 
+/// A single vertex's list at least this long is worked through in parallel (ρ's children, the
+/// roots, in phases 2 and 3).
+pub const WIDE_LIST: usize = 1 << 16;
+
 /// Whether one vertex's scan should itself be split across threads (the large queue: on the GPU a
 /// block per vertex; here a parallel reduction).
 #[inline]

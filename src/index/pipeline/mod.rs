@@ -11,6 +11,7 @@
 //! [`PipelineLabeler`] runs them one level at a time behind the [`crate::index::Labeler`] contract.
 
 mod dimension;
+pub mod fresh_array;
 pub mod frontier;
 mod labeler;
 pub mod level_clock;

@@ -10,6 +10,7 @@
 
 use super::frontier::{self, atomic};
 use super::tree::Tree;
+use rayon::prelude::*;
 use std::sync::atomic::AtomicU32;
 
 #[derive(Debug)]
@@ -40,8 +41,13 @@ impl PostOrder {
     pub fn number(&self, tree: &Tree, size: &[u32], v: u32) {
         let offset = atomic::get(&self.offset, v);
         atomic::set(&self.post, v, offset + size[v as usize]);
-        for &c in tree.children.neighbors(v) {
-            atomic::set(&self.offset, c, atomic::get(&self.offset, c) + offset);
+        let children = tree.children.neighbors(v);
+        let shift = |&c: &u32| atomic::set(&self.offset, c, atomic::get(&self.offset, c) + offset);
+        // ρ's children are the roots: millions on some graphs, in parallel then.
+        if children.len() >= frontier::WIDE_LIST {
+            children.par_iter().with_min_len(frontier::WIDE_LIST / 4).for_each(shift);
+        } else {
+            children.iter().for_each(shift);
         }
     }
 

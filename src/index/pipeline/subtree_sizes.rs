@@ -8,6 +8,7 @@
 
 use super::frontier::{self, atomic};
 use super::tree::Tree;
+use rayon::prelude::*;
 use std::sync::atomic::AtomicU32;
 
 #[derive(Debug)]
@@ -42,13 +43,32 @@ impl SubtreeSizes {
     /// Sizes the node `v`, whose children are final (one vertex of [`Self::run_level`]).
     #[inline]
     pub fn size(&self, tree: &Tree, v: u32) {
-        // Sizes fit u32: they count at most the n + 1 < 2^32 nodes (checked when the run starts).
+        let children = tree.children.neighbors(v);
+        if children.len() >= frontier::WIDE_LIST {
+            return self.size_wide(children, v);
+        }
         let mut acc = 0u32;
-        for &c in tree.children.neighbors(v) {
+        for &c in children {
             atomic::set(&self.before, c, acc);
             acc += atomic::get(&self.size, c);
         }
         atomic::set(&self.size, v, acc + 1);
+    }
+
+    /// [`Self::size`] for a node with very many children (ρ, whose children are the roots: 1.5
+    /// million of them on uniprotenc_22m, a sixth of the phase on one thread): the prefix sum in
+    /// parallel, by chunks (their totals first, then each chunk from its start).
+    fn size_wide(&self, children: &[u32], v: u32) {
+        let chunks = children.par_chunks(frontier::WIDE_LIST / 4);
+        let totals: Vec<u32> = chunks.clone().map(|c| c.iter().map(|&c| atomic::get(&self.size, c)).sum()).collect();
+        let starts: Vec<u32> = totals.iter().scan(0, |acc, &t| Some(std::mem::replace(acc, *acc + t))).collect();
+        chunks.zip(starts).for_each(|(chunk, mut acc)| {
+            for &c in chunk {
+                atomic::set(&self.before, c, acc);
+                acc += atomic::get(&self.size, c);
+            }
+        });
+        atomic::set(&self.size, v, totals.iter().sum::<u32>() + 1);
     }
 
     /// `v`'s size once its level has run (they start at 0, which no finished value is).

@@ -11,6 +11,7 @@
 //! ([`PathPrefix`]), as the GPU does (docs/ALGORITHMS.md, section 6): parent selection compares two
 //! candidates by reading two prefixes, and climbs the tree only when they agree.
 
+use super::fresh_array::FreshArray;
 use super::levels::LevelBuckets;
 use super::path_prefix::{PathPrefix, PrefixSlot};
 use crate::graph::Csr;
@@ -37,8 +38,8 @@ pub enum Branch {
 /// only nodes, so neither drags the other's bytes through the cache.
 #[derive(Debug)]
 pub struct GrowingTree {
-    nodes: Vec<Node>,
-    prefixes: Vec<PrefixSlot>,
+    nodes: FreshArray<Node>,
+    prefixes: FreshArray<PrefixSlot>,
 }
 
 #[derive(Debug, Default, bytemuck::Zeroable)]
@@ -53,15 +54,15 @@ struct Node {
 impl GrowingTree {
     /// A tree holding only ρ, for a DAG of `n` vertices.
     pub fn new(n: usize) -> GrowingTree {
-        // Zeroed by the allocator (fresh pages are zero; the kernel zeroes them on first touch,
-        // spread over the threads that attach the vertices), not filled here by one thread.
-        let nodes: Vec<Node> = bytemuck::zeroed_vec(n + 1);
+        // Fresh pages: the kernel zeroes them on first touch, spread over the threads that attach
+        // the vertices, not here on one thread.
+        let nodes: FreshArray<Node> = FreshArray::zeroed(n + 1);
         let rho = n as u32;
         nodes[n].parent.store(rho, Relaxed);
         nodes[n].jump.store(rho, Relaxed);
         // Every slot starts as the empty path (zeroed memory), which is ρ's; the others are
         // written on attach.
-        let prefixes = bytemuck::zeroed_vec(n + 1);
+        let prefixes = FreshArray::zeroed(n + 1);
         GrowingTree { nodes, prefixes }
     }
 
