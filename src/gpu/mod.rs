@@ -7,6 +7,7 @@ pub mod exact_bfs;
 pub mod exact_closure;
 pub mod exceptions;
 pub mod kernels;
+pub mod landing;
 pub mod memory;
 pub mod pipeline;
 pub mod probe;

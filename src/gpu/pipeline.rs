@@ -9,6 +9,7 @@
 
 use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
+use super::landing::Landing;
 use super::memory::Ledger;
 use super::timeline::{LevelRecord, Timeline};
 use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
@@ -22,7 +23,6 @@ use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 const WARPS_PER_BLOCK: u32 = BLOCK_THREADS / WARP_SIZE;
@@ -120,32 +120,11 @@ pub struct GpuLabeler {
     compute_seconds: f64,
     /// Whether to stop with [`NarrowGraph`] on a deep, narrow graph.
     hand_over_narrow: bool,
-    /// Host memory for the labels, made ready in the background while the GPU works.
-    label_buffers: Option<Receiver<LabelBuffers>>,
+    /// Host memory for the labels (intervals, subtree sizes, Kahn levels), made ready in the
+    /// background while the GPU works.
+    landing: Option<Landing>,
     /// Events of the levels queued on the device, emitted once it has run them.
     timeline: Timeline,
-}
-
-/// Host memory for the labels: every dimension's intervals and subtree sizes, and the Kahn levels.
-struct LabelBuffers {
-    intervals: Vec<Interval>,
-    subtree: Vec<u32>,
-    level: Vec<u32>,
-}
-
-/// Label arrays for `n` vertices and `dims` dimensions, every page already touched (by all cores):
-/// a download into fresh memory runs at the pace of the kernel handing out pages one by one,
-/// which on uniprot was most of the time the labels took to come back.
-fn label_buffers(n: usize, dims: usize) -> LabelBuffers {
-    const PAGE: usize = 4096;
-    let mut intervals = vec![Interval::default(); n * dims];
-    let mut subtree = vec![0u32; n * dims];
-    let mut level = vec![0u32; n];
-    let per_page = PAGE / std::mem::size_of::<Interval>();
-    intervals.par_chunks_mut(per_page).for_each(|page| page[0] = Interval::default());
-    subtree.par_chunks_mut(PAGE / 4).for_each(|page| page[0] = 0);
-    level.par_chunks_mut(PAGE / 4).for_each(|page| page[0] = 0);
-    LabelBuffers { intervals, subtree, level }
 }
 
 impl GpuLabeler {
@@ -153,11 +132,9 @@ impl GpuLabeler {
     pub fn new(dag: &Arc<Graph>, dims: usize, order: Order) -> Result<GpuLabeler> {
         ensure!(dims >= 1, "at least one dimension is needed");
         let gpu = super::shared()?;
-        // The labels' host memory, made ready on the CPU cores while the GPU works (a labeler
-        // dropped early has closed the channel: the buffers are dropped then).
-        let (ready, buffers) = mpsc::sync_channel(1);
         let n = dag.num_vertices();
-        rayon::spawn(move || drop(ready.send(label_buffers(n, dims))));
+        // The labels' host memory, made ready on the CPU cores while the GPU works.
+        let landing = Landing::new(&[2 * n * dims, n * dims, n]);
         Ok(GpuLabeler {
             dag: Arc::clone(dag),
             run: DeviceRun::new(gpu, dag, dims)?,
@@ -172,7 +149,7 @@ impl GpuLabeler {
             cancel: Arc::new(AtomicBool::new(false)),
             compute_seconds: 0.0,
             hand_over_narrow: false,
-            label_buffers: Some(buffers),
+            landing: Some(landing),
             timeline: Timeline::default(),
         })
     }
@@ -320,10 +297,10 @@ impl GpuLabeler {
             *cursor = Cursor::start(dim + 1);
             return Ok(());
         }
-        let buffers = self.label_buffers.take().and_then(|ready| ready.recv().ok());
-        let (n, dims) = (self.run.n as usize, self.dims);
-        let LabelBuffers { intervals, subtree, level } =
-            self.run.download_labels(buffers.unwrap_or_else(|| label_buffers(n, dims)))?;
+        let n = self.run.n as usize;
+        let landing = self.landing.take().unwrap_or_else(|| Landing::new(&[2 * n * self.dims, n * self.dims, n]));
+        let [intervals, subtree, level] = self.run.download_labels(landing)?;
+        let intervals: Vec<Interval> = bytemuck::allocation::cast_vec(intervals);
         let labels = Labels::from_raw(self.order, self.dims, intervals, subtree, level);
         self.labels = Some(labels.context("the GPU's labels do not cover every vertex")?);
         self.finished = true;
@@ -839,15 +816,18 @@ impl<'g> DeviceRun<'g> {
         Ok(())
     }
 
-    /// Every dimension's labels, in their final layout, once all are stored, and the Kahn levels,
-    /// into `buffers` (see [`label_buffers`]).
-    fn download_labels(&self, mut buffers: LabelBuffers) -> Result<LabelBuffers> {
+    /// Every dimension's labels, in their final layout, once all are stored, and the Kahn levels
+    /// (intervals as `[low, post]` pairs, subtree sizes, levels), chunk by chunk as `landing` gets
+    /// ready.
+    fn download_labels(&self, mut landing: Landing) -> Result<[Vec<u32>; 3]> {
         let stream = &self.gpu.stream;
-        stream.memcpy_dtoh(&self.intervals, bytemuck::cast_slice_mut::<Interval, u32>(&mut buffers.intervals))?;
-        stream.memcpy_dtoh(&self.subtree, &mut buffers.subtree)?;
-        stream.memcpy_dtoh(&self.level, &mut buffers.level)?;
+        for (i, device) in [&self.intervals, &self.subtree, &self.level].into_iter().enumerate() {
+            landing.fill(i, |range, chunk| stream.memcpy_dtoh(&device.slice(range), chunk))?;
+        }
         stream.synchronize()?;
-        Ok(buffers)
+        let [intervals, subtree, level]: [Vec<u32>; 3] =
+            landing.finish().try_into().expect("the landing holds the three buffers it was made with");
+        Ok([intervals, subtree, level])
     }
 
     fn download_dimension(&self) -> Result<DimensionLabels> {
