@@ -15,8 +15,10 @@ pub fn splitmix64(x: u64) -> u64 {
 /// with an odd constant, can be undone), so a sort of bare priorities can name their vertices.
 #[inline]
 pub fn unsplitmix64(x: u64) -> u64 {
-    let x = unshift(x, 31).wrapping_mul(inverse(0x94D0_49BB_1331_11EB));
-    let x = unshift(x, 27).wrapping_mul(inverse(0xBF58_476D_1CE4_E5B9));
+    const UNDO_SECOND: u64 = inverse(0x94D0_49BB_1331_11EB);
+    const UNDO_FIRST: u64 = inverse(0xBF58_476D_1CE4_E5B9);
+    let x = unshift(x, 31).wrapping_mul(UNDO_SECOND);
+    let x = unshift(x, 27).wrapping_mul(UNDO_FIRST);
     unshift(x, 30).wrapping_sub(0x9E37_79B9_7F4A_7C15)
 }
 

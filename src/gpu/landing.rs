@@ -82,12 +82,6 @@ impl Landing {
                     shared.changed.notify_all();
                 }
             }
-            // Buffers of length 0 have no chunks: mark every buffer complete.
-            let mut ready = shared.ready.lock().unwrap_or_else(|e| e.into_inner());
-            for (r, &(_, len)) in ready.iter_mut().zip(&jobs) {
-                *r = len.div_ceil(CHUNK);
-            }
-            shared.changed.notify_all();
         });
         Landing { buffers, progress }
     }

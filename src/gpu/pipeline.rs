@@ -16,7 +16,7 @@ use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, PATH_PREFIX_STEPS, SCA
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::{DimensionLabels, Interval, Labeler, Labels, Order};
-use crate::mix::splitmix64;
+use crate::mix::mix_base;
 use crate::telemetry::{Backend, Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
 use anyhow::{Context, Result, bail, ensure};
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
@@ -127,6 +127,13 @@ pub struct GpuLabeler {
     timeline: Timeline,
 }
 
+/// Host memory for the labels of `n` vertices in `dims` dimensions, in the order
+/// [`DeviceRun::download_labels`] fills it: intervals (as `[low, post]` pairs), subtree sizes, Kahn
+/// levels.
+fn label_landing(n: usize, dims: usize) -> Landing {
+    Landing::new(&[2 * n * dims, n * dims, n])
+}
+
 impl GpuLabeler {
     /// Uploads `dag` to the process's GPU and prepares `dims` dimensions in `order`.
     pub fn new(dag: &Arc<Graph>, dims: usize, order: Order) -> Result<GpuLabeler> {
@@ -134,7 +141,7 @@ impl GpuLabeler {
         let gpu = super::shared()?;
         let n = dag.num_vertices();
         // The labels' host memory, made ready on the CPU cores while the GPU works.
-        let landing = Landing::new(&[2 * n * dims, n * dims, n]);
+        let landing = label_landing(n, dims);
         Ok(GpuLabeler {
             dag: Arc::clone(dag),
             run: DeviceRun::new(gpu, dag, dims)?,
@@ -298,7 +305,7 @@ impl GpuLabeler {
             return Ok(());
         }
         let n = self.run.n as usize;
-        let landing = self.landing.take().unwrap_or_else(|| Landing::new(&[2 * n * self.dims, n * self.dims, n]));
+        let landing = self.landing.take().unwrap_or_else(|| label_landing(n, self.dims));
         let [intervals, subtree, level] = self.run.download_labels(landing)?;
         let intervals: Vec<Interval> = bytemuck::allocation::cast_vec(intervals);
         let labels = Labels::from_raw(self.order, self.dims, intervals, subtree, level);
@@ -689,7 +696,7 @@ impl<'g> DeviceRun<'g> {
         match order {
             Order::Random { seed } => {
                 // mix64(seed, dim, v) = splitmix64(base ^ v).
-                let base = splitmix64(splitmix64(seed) ^ dim as u64);
+                let base = mix_base(seed, dim as u64);
                 let shift = self.bucket_shift;
                 stream.memset_zeros(&mut self.bucket_count)?;
                 stream.memset_zeros(&mut self.bucket_cursor)?;
@@ -825,9 +832,7 @@ impl<'g> DeviceRun<'g> {
             landing.fill(i, |range, chunk| stream.memcpy_dtoh(&device.slice(range), chunk))?;
         }
         stream.synchronize()?;
-        let [intervals, subtree, level]: [Vec<u32>; 3] =
-            landing.finish().try_into().expect("the landing holds the three buffers it was made with");
-        Ok([intervals, subtree, level])
+        Ok(landing.finish().try_into().expect("the landing holds the three buffers it was made with"))
     }
 
     fn download_dimension(&self) -> Result<DimensionLabels> {
