@@ -323,12 +323,12 @@ mod tests {
         }
         let source = std::fs::read_to_string(root().join("kernels/labeling.cu")).unwrap();
         let select = |source: &str| {
-            parse("labeling.cu", source).unwrap().into_iter().find(|k| k.name == "select_small").unwrap()
+            parse("labeling.cu", source).unwrap().into_iter().find(|k| k.name == "select_block").unwrap()
         };
         let original = select(&source);
         assert_eq!(original.params.len(), 7);
         let tampered = source.replacen("u32* P, u32 rho) {", "u32* P) {", 1);
-        assert_ne!(tampered, source, "the tampering must hit select_small's signature");
+        assert_ne!(tampered, source, "the tampering must hit select_block's signature");
         let changed = select(&tampered);
         assert_eq!(changed.params.len(), 6, "one parameter fewer is seen");
         let (before, after) = (

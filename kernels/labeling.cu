@@ -208,14 +208,6 @@ __device__ __forceinline__ void offer(const Node* T, u32 p, const Prefix& pp, u3
     }
 }
 
-__device__ __forceinline__ u32 better(const Node* T, const u32* P, u32 a, u32 b, u32 kv) {
-    if (a == NONE) return b;
-    if (b == NONE) return a;
-    Prefix bp = load_prefix(P, b);
-    offer(T, a, load_prefix(P, a), b, bp, kv);
-    return b;
-}
-
 // Makes `parent` v's T-parent and sets depth, the skew-binary jump pointer (Myers 1983) and the
 // path prefix.
 __device__ __forceinline__ void attach(Node* T, u32* P, u32 v, u32 parent) {
@@ -236,50 +228,66 @@ __device__ __forceinline__ void attach(Node* T, u32* P, u32 v, u32 parent) {
     q[1] = make_uint4(p.k[4], p.k[5], p.k[6], p.k[7]);
 }
 
-extern "C" __global__ void select_small(const u32* queue, u32 count, const u64* poff, const u32* padj, Node* T,
-                                        u32* P, u32 rho) {
-    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count) return;
-    u32 v = queue[i];
-    u64 start = poff[v], end = poff[v + 1];
-    if (start == end) {
-        attach(T, P, v, rho);
-        return;
-    }
-    u32 kv = T[v].key;
-    u32 best = NONE;
-    Prefix bp;
-    for (u64 e = start; e < end; e++) {
-        u32 p = padj[e];
-        offer(T, p, load_prefix(P, p), best, bp, kv);
-    }
-    attach(T, P, v, best);
-}
-
-__device__ __forceinline__ u32 warp_best(const Node* T, const u32* P, u32 best, u32 kv) {
-    for (int off = 16; off > 0; off >>= 1) {
-        u32 other = __shfl_down_sync(0xffffffffu, best, off);
-        best = better(T, P, other, best, kv);
+// The best of the candidates held by the `width` lanes of each group (a power of two, at most
+// WARP_SIZE, groups aligned within the warp): every lane of the warp calls it, each with its own
+// best (NONE if it has none) and that best's prefix; the result is in the group's first lane.
+// Prefixes travel with the candidates through the shuffles, so a step reads no memory unless two
+// paths agree on their first PATH_PREFIX_STEPS steps.
+__device__ __forceinline__ u32 group_best(const Node* T, u32 best, Prefix bp, u32 kv, u32 width) {
+    for (u32 off = width / 2; off > 0; off /= 2) {
+        u32 other = __shfl_down_sync(0xffffffffu, best, off, width);
+        Prefix op;
+#pragma unroll
+        for (u32 i = 0; i < PATH_PREFIX_STEPS; i++) op.k[i] = __shfl_down_sync(0xffffffffu, bp.k[i], off, width);
+        if (other != NONE) offer(T, other, op, best, bp, kv);
     }
     return best;
 }
 
-// A warp per vertex; blockDim.x is a multiple of WARP_SIZE.
-extern "C" __global__ void select_warp(const u32* queue, u32 count, const u64* poff, const u32* padj, Node* T,
-                                       u32* P, u32 rho) {
-    u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
-    u32 lane = threadIdx.x % WARP_SIZE;
-    if (i >= count) return;  // whole warps leave together
-    u32 v = queue[i];
-    u32 kv = T[v].key;
+// A level's small and medium queues in one launch, a group of lanes per vertex: blocks below
+// `blocks0` take the small queue (bins[start0..start0 + count0]) with 2^width0_log2 lanes per
+// vertex (the host widens the groups from one lane to eight when the level is too narrow to fill
+// the GPU with a thread per vertex, so no thread scans its few dozen edges alone while the rest of
+// the GPU idles), the others the medium queue (bins[start1..start1 + count1]) with a warp per
+// vertex. Sets the vertex index i, the lane in its group and the group width; false when the
+// whole warp is past its queue (it returns: the groups' shuffles need every lane of a warp, so
+// warps leave whole).
+struct Groups {
+    const u32* queue;
+    u32 count, i, lane, width;
+};
+
+__device__ __forceinline__ bool level_group(const u32* bins, u64 start0, u32 count0, u32 width0_log2, u64 start1,
+                                            u32 count1, u32 blocks0, Groups& g) {
+    bool small = blockIdx.x < blocks0;
+    u32 width_log2 = small ? width0_log2 : 5;
+    u32 t = (small ? blockIdx.x : blockIdx.x - blocks0) * blockDim.x + threadIdx.x;
+    g.queue = bins + (small ? start0 : start1);
+    g.count = small ? count0 : count1;
+    g.width = 1u << width_log2;
+    g.i = t >> width_log2;
+    g.lane = t & (g.width - 1);
+    return (t & ~(WARP_SIZE - 1)) >> width_log2 < g.count;
+}
+
+extern "C" __global__ void select_groups(const u32* bins, u64 start0, u32 count0, u32 width0_log2, u64 start1,
+                                         u32 count1, u32 blocks0, const u64* poff, const u32* padj, Node* T, u32* P,
+                                         u32 rho) {
+    Groups g;
+    if (!level_group(bins, start0, count0, width0_log2, start1, count1, blocks0, g)) return;
+    bool mine = g.i < g.count;
+    u32 v = mine ? g.queue[g.i] : rho;
+    u32 kv = mine ? T[v].key : 0;
     u32 best = NONE;
-    Prefix bp;
-    for (u64 e = poff[v] + lane; e < poff[v + 1]; e += WARP_SIZE) {
-        u32 p = padj[e];
-        offer(T, p, load_prefix(P, p), best, bp, kv);
+    Prefix bp = {};
+    if (mine) {
+        for (u64 e = poff[v] + g.lane; e < poff[v + 1]; e += g.width) {
+            u32 p = padj[e];
+            offer(T, p, load_prefix(P, p), best, bp, kv);
+        }
     }
-    best = warp_best(T, P, best, kv);
-    if (lane == 0) attach(T, P, v, best);
+    best = group_best(T, best, bp, kv, g.width);
+    if (mine && g.lane == 0) attach(T, P, v, best == NONE ? rho : best);  // roots hang from rho
 }
 
 // The best of v's candidate parents padj[poff[v] + first], then every `stride`-th, over the whole
@@ -289,17 +297,18 @@ __device__ __forceinline__ u32 block_best(const u64* poff, const u32* padj, cons
                                           u32 kv, u64 first, u64 stride) {
     __shared__ u32 warp_bests[32];
     u32 best = NONE;
-    Prefix bp;
+    Prefix bp = {};
     for (u64 e = poff[v] + first; e < poff[v + 1]; e += stride) {
         u32 p = padj[e];
         offer(T, p, load_prefix(P, p), best, bp, kv);
     }
-    best = warp_best(T, P, best, kv);
+    best = group_best(T, best, bp, kv, WARP_SIZE);
     if (threadIdx.x % WARP_SIZE == 0) warp_bests[threadIdx.x / WARP_SIZE] = best;
     __syncthreads();
     if (threadIdx.x < 32) {
         best = threadIdx.x < blockDim.x / WARP_SIZE ? warp_bests[threadIdx.x] : NONE;
-        best = warp_best(T, P, best, kv);
+        if (best != NONE) bp = load_prefix(P, best);
+        best = group_best(T, best, bp, kv, WARP_SIZE);
     }
     return best;
 }
@@ -334,33 +343,22 @@ extern "C" __global__ void select_hub_finish(const u32* queue, u32 count, u32 sp
     u32 v = queue[i];
     u32 kv = T[v].key;
     u32 best = NONE;
-    Prefix bp;
+    Prefix bp = {};
     for (u32 s = lane; s < splits; s += WARP_SIZE) {
         u32 p = partial[(u64)i * splits + s];
         if (p != NONE) offer(T, p, load_prefix(P, p), best, bp, kv);
     }
-    best = warp_best(T, P, best, kv);
+    best = group_best(T, best, bp, kv, WARP_SIZE);
     if (lane == 0) attach(T, P, v, best);
 }
 
 // Release: each vertex of the level takes one from its children's pending-parent counts; a child
 // whose last parent this was is ready and joins the next level's queues. Queue by out-degree.
-extern "C" __global__ void release_small(const u32* queue, u32 count, const u64* poff, const u64* coff,
-                                         const u32* cadj, u32* pending, u32* bins_in, u32* bins_out, u64* counters,
-                                         const u32* base, u32 n, u32* level, u32 next_level) {
-    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count) return;
-    u32 v = queue[i];
-    for (u64 e = coff[v]; e < coff[v + 1]; e++) {
-        u32 c = cadj[e];
-        if (atomicSub(&pending[c], 1u) == 1u) enqueue(c, poff, coff, bins_in, bins_out, counters, base, n, level, next_level);
-    }
-}
-
 extern "C" __global__ void release_wide(const u32* queue, u32 count, u32 vertices_per_block, const u64* poff,
                                         const u64* coff, const u32* cadj, u32* pending, u32* bins_in, u32* bins_out,
                                         u64* counters, const u32* base, u32 n, u32* level, u32 next_level) {
-    // vertices_per_block = 1: a block per vertex; = blockDim.x / WARP_SIZE: a warp per vertex.
+    // vertices_per_block = 1: a block per vertex; more: a group of blockDim.x / vertices_per_block
+    // lanes per vertex (a warp, or fewer lanes for the small queue: one on a wide level).
     u32 group = blockDim.x / vertices_per_block;
     u32 i = blockIdx.x * vertices_per_block + threadIdx.x / group;
     u32 lane = threadIdx.x % group;
@@ -577,32 +575,29 @@ extern "C" __global__ void post_order(const u32* bins, u32 n, u32 base0, u32 cou
 // ---------------------------------------------------------------------------------------------
 // Phase 4: min-post (bottom-up over Kahn levels): low(v) = min(post(v), min low(c) over children).
 
-extern "C" __global__ void min_post_small(const u32* queue, u32 count, const u64* coff, const u32* cadj,
-                                          const u32* post, u32* low) {
-    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count) return;
-    u32 v = queue[i];
-    u32 m = post[v];
-    for (u64 e = coff[v]; e < coff[v + 1]; e++) m = min(m, low[cadj[e]]);
-    low[v] = m;
+extern "C" __global__ void min_post_groups(const u32* bins, u64 start0, u32 count0, u32 width0_log2, u64 start1,
+                                           u32 count1, u32 blocks0, const u64* coff, const u32* cadj, const u32* post,
+                                           u32* low) {
+    Groups g;
+    if (!level_group(bins, start0, count0, width0_log2, start1, count1, blocks0, g)) return;
+    bool mine = g.i < g.count;
+    u32 v = mine ? g.queue[g.i] : 0;
+    u32 m = 0xffffffffu;
+    if (mine) {
+        for (u64 e = coff[v] + g.lane; e < coff[v + 1]; e += g.width) m = min(m, low[cadj[e]]);
+    }
+    for (u32 off = g.width / 2; off > 0; off /= 2) m = min(m, __shfl_down_sync(0xffffffffu, m, off, g.width));
+    if (mine && g.lane == 0) low[v] = min(m, post[v]);
 }
 
-extern "C" __global__ void min_post_wide(const u32* queue, u32 count, u32 vertices_per_block, const u64* coff,
-                                         const u32* cadj, const u32* post, u32* low) {
+// The large queue: a block per vertex.
+extern "C" __global__ void min_post_block(const u32* queue, const u64* coff, const u32* cadj, const u32* post,
+                                          u32* low) {
     __shared__ u32 warp_mins[32];
-    u32 group = blockDim.x / vertices_per_block;
-    u32 i = blockIdx.x * vertices_per_block + threadIdx.x / group;
-    u32 lane = threadIdx.x % group;
-    u32 v = i < count ? queue[i] : 0;
+    u32 v = queue[blockIdx.x];
     u32 m = 0xffffffffu;
-    if (i < count) {
-        for (u64 e = coff[v] + lane; e < coff[v + 1]; e += group) m = min(m, low[cadj[e]]);
-    }
+    for (u64 e = coff[v] + threadIdx.x; e < coff[v + 1]; e += blockDim.x) m = min(m, low[cadj[e]]);
     m = __reduce_min_sync(0xffffffffu, m);
-    if (vertices_per_block > 1) {  // a warp per vertex
-        if (lane == 0 && i < count) low[v] = min(m, post[v]);
-        return;
-    }
     if (threadIdx.x % WARP_SIZE == 0) warp_mins[threadIdx.x / WARP_SIZE] = m;
     __syncthreads();
     if (threadIdx.x < 32) {

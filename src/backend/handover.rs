@@ -18,6 +18,7 @@ use crate::index::pipeline::{PipelineConfig, PipelineLabeler};
 use crate::index::{Labeler, Labels};
 use crate::telemetry::{Backend, Event, Sink};
 use anyhow::{Context, Result};
+use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -100,24 +101,29 @@ const PROBE_EDGES: usize = 1 << 18;
 fn narrow_start(dag: &Graph) -> Option<NarrowGraph> {
     let most = NARROW_CHECK_LEVELS * NARROW_WIDTH as usize;
     let n = dag.num_vertices();
-    let mut frontier = Vec::new();
-    for v in 0..n as u32 {
-        if dag.parents(v).is_empty() {
-            frontier.push(v);
-            if frontier.len() >= most {
-                return None;
-            }
-        }
+    let roots = (0..n as u32).into_par_iter().filter(|&v| dag.parents(v).is_empty()).count();
+    if roots >= most {
+        return None;
     }
-    // Parents not yet placed, per vertex (u32::MAX: not reached yet).
-    let mut waiting = vec![u32::MAX; n];
+    let mut frontier: Vec<u32> = (0..n as u32).filter(|&v| dag.parents(v).is_empty()).collect();
+    // Parents not yet placed, per vertex (u32::MAX: not reached yet); allocated once a level is
+    // known to be light enough to walk.
+    let mut waiting = Vec::new();
     let (mut levels, mut vertices, mut edges) = (1, frontier.len(), 0);
     while levels < NARROW_CHECK_LEVELS {
+        // A level whose edges would pass the probe's budget ends it (the answer is no) before its
+        // children are visited: on a wide graph that visit is the probe's whole cost (random reads
+        // of half a million edges on a random DAG of degree 50, 20 ms).
+        edges += frontier.iter().map(|&v| dag.children(v).len()).sum::<usize>();
+        if edges >= PROBE_EDGES {
+            return None;
+        }
+        if waiting.is_empty() {
+            waiting = vec![u32::MAX; n];
+        }
         let mut next = Vec::new();
         for &v in &frontier {
-            let children = dag.children(v);
-            edges += children.len();
-            for &c in children {
+            for &c in dag.children(v) {
                 let left = &mut waiting[c as usize];
                 if *left == u32::MAX {
                     *left = dag.parents(c).len() as u32;
@@ -129,7 +135,7 @@ fn narrow_start(dag: &Graph) -> Option<NarrowGraph> {
             }
         }
         (levels, vertices) = (levels + 1, vertices + next.len());
-        if next.is_empty() || vertices >= most || edges >= PROBE_EDGES {
+        if next.is_empty() || vertices >= most {
             return None;
         }
         frontier = next;

@@ -9,10 +9,11 @@
 
 use super::kernels::{MODULES, PTX_ARCH, PTX_CAPABILITY};
 use super::probe::{GpuInfo, probe};
+use super::staging::Staging;
 use anyhow::{Context, Result, anyhow, ensure};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 /// Loaded kernel modules, by name.
 type Modules = Vec<(&'static str, Arc<CudaModule>)>;
@@ -26,6 +27,8 @@ pub struct Gpu {
     /// with the reason when precompiled PTX was embedded but could not be used.
     pub kernel_origin: String,
     modules: Modules,
+    /// Pinned buffers for the large copies (one copy at a time uses them).
+    staging: Mutex<Staging>,
 }
 
 /// The process's GPU, opened on first use (context creation and NVRTC take a few hundred
@@ -58,13 +61,19 @@ impl Gpu {
             }
         };
         warm_up_copies(&stream)?;
-        Ok(Gpu { info, ctx, stream, kernel_origin, modules })
+        let staging = Mutex::new(Staging::new(&ctx)?);
+        Ok(Gpu { info, ctx, stream, kernel_origin, modules, staging })
     }
 
     /// A kernel of a module.
     pub fn function(&self, module: &str, name: &str) -> Result<CudaFunction> {
         let (_, m) = self.modules.iter().find(|(n, _)| *n == module).with_context(|| format!("no module {module}"))?;
         m.load_function(name).with_context(|| format!("no kernel {name} in {module}"))
+    }
+
+    /// The pinned buffers of the large copies (a copy holds them until it is done).
+    pub fn staging(&self) -> MutexGuard<'_, Staging> {
+        self.staging.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Free and total device memory, in bytes.

@@ -89,8 +89,8 @@ impl<'g> DeviceGraph<'g> {
         Ok(DeviceGraph {
             gpu,
             n: n as u32,
-            coff: ledger.upload(stream, "children offsets", graph.children_csr().offsets())?,
-            cadj: ledger.upload(stream, "children", graph.children_csr().targets())?,
+            coff: ledger.upload(gpu, "children offsets", graph.children_csr().offsets())?,
+            cadj: ledger.upload(gpu, "children", graph.children_csr().targets())?,
             level: ledger.zeros(stream, "levels", n)?,
             queue: ledger.zeros(stream, "frontier queue", queue_len)?,
             queue_next: ledger.zeros(stream, "next frontier queue", queue_len)?,

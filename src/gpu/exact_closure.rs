@@ -117,9 +117,9 @@ pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseC
         ClosureMethod::GpuBitParallel => {
             let heights = clock.time("schedule", || HeightOrder::by_depth(dag))?;
             let (coff, cadj, order, mut rows) = clock.time("upload", || -> Result<_> {
-                let coff = ledger.upload(&stream, "children offsets", dag.children_csr().offsets())?;
-                let cadj = ledger.upload(&stream, "children", dag.children_csr().targets())?;
-                let order = ledger.upload(&stream, "height order", &heights.order)?;
+                let coff = ledger.upload(gpu, "children offsets", dag.children_csr().offsets())?;
+                let cadj = ledger.upload(gpu, "children", dag.children_csr().targets())?;
+                let order = ledger.upload(gpu, "height order", &heights.order)?;
                 let rows: CudaSlice<u64> = ledger.zeros(&stream, "closure rows", n * words)?;
                 stream.synchronize()?;
                 Ok((coff, cadj, order, rows))
@@ -138,7 +138,7 @@ pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseC
         ClosureMethod::GpuSquaring => {
             let adjacency = clock.time("adjacency", || BitMatrix::reflexive_adjacency(dag))?;
             let (mut a, mut out) = clock.time("upload", || -> Result<_> {
-                let a = ledger.upload(&stream, "matrix", adjacency.as_words())?;
+                let a = ledger.upload(gpu, "matrix", adjacency.as_words())?;
                 let out: CudaSlice<u64> = ledger.zeros(&stream, "square", n * words)?;
                 stream.synchronize()?;
                 Ok((a, out))
@@ -167,7 +167,7 @@ pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseC
         ClosureMethod::GpuFwNaive => {
             let adjacency = clock.time("adjacency", || BitMatrix::reflexive_adjacency(dag))?;
             let mut rows = clock.time("upload", || -> Result<_> {
-                let rows = ledger.upload(&stream, "matrix", adjacency.as_words())?;
+                let rows = ledger.upload(gpu, "matrix", adjacency.as_words())?;
                 stream.synchronize()?;
                 Ok(rows)
             })?;
@@ -186,7 +186,7 @@ pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseC
         ClosureMethod::GpuFwTiled => {
             let adjacency = clock.time("adjacency", || BitMatrix::reflexive_adjacency(dag))?;
             let (mut rows, mut pivots, mut selectors) = clock.time("upload", || -> Result<_> {
-                let rows = ledger.upload(&stream, "matrix", adjacency.as_words())?;
+                let rows = ledger.upload(gpu, "matrix", adjacency.as_words())?;
                 let pivots: CudaSlice<u64> = ledger.zeros(&stream, "pivot rows", 64 * words)?;
                 let selectors: CudaSlice<u64> = ledger.zeros(&stream, "selectors", n)?;
                 stream.synchronize()?;

@@ -59,15 +59,15 @@ pub fn count(
     let by_slot: Vec<u32> =
         candidates.at_slot.iter().flat_map(|&v| bytemuck::cast_slice::<_, u32>(labels.of(v)).iter().copied()).collect();
     let (start, end): (Vec<u32>, Vec<u32>) = candidates.ranges.iter().map(|&(s, e)| (s as u32, e as u32)).unzip();
-    let coff = ledger.upload(&stream, "children offsets", dag.children_csr().offsets())?;
-    let cadj = ledger.upload(&stream, "children", dag.children_csr().targets())?;
-    let order = ledger.upload(&stream, "schedule by depth", &heights.order)?;
-    let slot = ledger.upload(&stream, "slots", &candidates.slot)?;
-    let at_slot = ledger.upload(&stream, "vertex at each slot", &candidates.at_slot)?;
-    let start = ledger.upload(&stream, "candidate starts", &start)?;
-    let end = ledger.upload(&stream, "candidate ends", &end)?;
-    let labels_dev = ledger.upload(&stream, "labels", intervals)?;
-    let by_slot = ledger.upload(&stream, "labels by slot", &by_slot)?;
+    let coff = ledger.upload(gpu, "children offsets", dag.children_csr().offsets())?;
+    let cadj = ledger.upload(gpu, "children", dag.children_csr().targets())?;
+    let order = ledger.upload(gpu, "schedule by depth", &heights.order)?;
+    let slot = ledger.upload(gpu, "slots", &candidates.slot)?;
+    let at_slot = ledger.upload(gpu, "vertex at each slot", &candidates.at_slot)?;
+    let start = ledger.upload(gpu, "candidate starts", &start)?;
+    let end = ledger.upload(gpu, "candidate ends", &end)?;
+    let labels_dev = ledger.upload(gpu, "labels", intervals)?;
+    let by_slot = ledger.upload(gpu, "labels by slot", &by_slot)?;
     let mut rows: CudaSlice<u64> = ledger.zeros(&stream, "target block rows", n * width)?;
     let mut hist: CudaSlice<u64> = ledger.zeros(&stream, "histogram", EXCEPTIONS_MAX_DIMS + 1)?;
     let mut reachable: CudaSlice<u64> = ledger.zeros(&stream, "reachable pairs", 1)?;

@@ -8,11 +8,13 @@
 //! the cores touch the next: the two overlap.
 
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::{Arc, Condvar, Mutex};
 
-/// Elements (u32) per chunk: 8 MiB, a few milliseconds of download, so the overlap loses little at
+/// Bytes per chunk: 8 MiB, a fraction of a millisecond of download, so the overlap loses little at
 /// either end.
-const CHUNK: usize = 2 << 20;
+pub const CHUNK_BYTES: usize = 8 << 20;
+const CHUNK: usize = CHUNK_BYTES / std::mem::size_of::<u32>();
 const PAGE: usize = 4096 / std::mem::size_of::<u32>();
 
 /// How many chunks of each buffer are ready, in order.
@@ -86,24 +88,24 @@ impl Landing {
         Landing { buffers, progress }
     }
 
-    /// Fills buffer `index` chunk by chunk, each as soon as its pages are touched: `fill(range,
-    /// chunk)` must write every element of `chunk` (the elements `range` of the buffer).
-    pub fn fill<E>(
-        &mut self,
-        index: usize,
-        mut fill: impl FnMut(std::ops::Range<usize>, &mut [u32]) -> Result<(), E>,
-    ) -> Result<(), E> {
+    /// Every buffer's chunks, in the order they get ready: (buffer, range of its elements).
+    pub fn chunks(&self) -> Vec<(usize, Range<usize>)> {
+        let ranges =
+            |(index, len): (usize, usize)| (0..len).step_by(CHUNK).map(move |s| (index, s..(s + CHUNK).min(len)));
+        self.buffers.iter().map(|b| b.len).enumerate().flat_map(ranges).collect()
+    }
+
+    /// Chunk `range` of buffer `index` (one of [`Self::chunks`]), once its pages are touched. The
+    /// caller must write every element of it before [`Self::finish`].
+    pub fn chunk(&mut self, index: usize, range: Range<usize>) -> &mut [u32] {
         let Raw { ptr, len, .. } = self.buffers[index];
-        for (chunk, start) in (0..len).step_by(CHUNK).enumerate() {
-            self.wait(index, chunk + 1);
-            let end = (start + CHUNK).min(len);
-            // SAFETY: the chunk is inside the allocation and marked ready, so the job is done with
-            // it; nothing else holds it. Its elements may be uninitialised, which `fill` overwrites
-            // (a u32 has no invalid bit patterns, so even a partial write leaves no invalid value).
-            let slice = unsafe { std::slice::from_raw_parts_mut(ptr.add(start), end - start) };
-            fill(start..end, slice)?;
-        }
-        Ok(())
+        assert!(range.start.is_multiple_of(CHUNK) && range.end == (range.start + CHUNK).min(len), "not a chunk");
+        self.wait(index, range.start / CHUNK + 1);
+        // SAFETY: the chunk is inside the allocation and marked ready, so the job is done with it;
+        // `&mut self` keeps anyone else from holding it. Its elements may be uninitialised, which
+        // the caller overwrites (a u32 has no invalid bit patterns, so even a partial write leaves
+        // no invalid value).
+        unsafe { std::slice::from_raw_parts_mut(ptr.add(range.start), range.len()) }
     }
 
     /// The buffers as vectors, once every one was [`Self::fill`]ed.
@@ -162,19 +164,15 @@ mod tests {
     fn chunks_fill_in_order_and_come_back_whole() {
         let lengths = [3 * CHUNK + 17, 0, 5];
         let mut landing = Landing::new(&lengths);
-        for (b, &length) in lengths.iter().enumerate() {
-            let mut seen = 0;
-            landing
-                .fill(b, |range, chunk| {
-                    assert_eq!(range.start, seen);
-                    seen = range.end;
-                    for (x, i) in chunk.iter_mut().zip(range) {
-                        *x = i as u32 ^ b as u32;
-                    }
-                    Ok::<(), ()>(())
-                })
-                .unwrap();
-            assert_eq!(seen, length);
+        let chunks = landing.chunks();
+        let expected =
+            [(0, 0..CHUNK), (0, CHUNK..2 * CHUNK), (0, 2 * CHUNK..3 * CHUNK), (0, 3 * CHUNK..3 * CHUNK + 17)];
+        assert_eq!(chunks[..4], expected);
+        assert_eq!(chunks[4..], [(2, 0..5)]);
+        for (b, range) in chunks {
+            for (x, i) in landing.chunk(b, range.clone()).iter_mut().zip(range) {
+                *x = i as u32 ^ b as u32;
+            }
         }
         let buffers = landing.finish();
         for (b, v) in buffers.iter().enumerate() {

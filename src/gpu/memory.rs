@@ -1,6 +1,8 @@
 //! Device allocations with names, so telemetry can say which structure holds how many bytes.
 
+use super::Gpu;
 use anyhow::{Context, Result};
+use bytemuck::Pod;
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
 use std::sync::Arc;
 
@@ -28,10 +30,17 @@ impl Ledger {
     }
 
     /// Copies `data` to the device and records it under `name`.
-    pub fn upload<T: DeviceRepr>(&mut self, stream: &Arc<CudaStream>, name: &str, data: &[T]) -> Result<CudaSlice<T>> {
+    pub fn upload<T: DeviceRepr + Pod + Send + Sync>(
+        &mut self,
+        gpu: &Gpu,
+        name: &str,
+        data: &[T],
+    ) -> Result<CudaSlice<T>> {
         let bytes = std::mem::size_of_val(data) as u64;
-        let slice =
-            stream.clone_htod(data).with_context(|| format!("out of GPU memory: {name} needs {bytes} bytes"))?;
+        // SAFETY: every element is written by the upload below before any kernel reads it.
+        let mut slice = unsafe { gpu.stream.alloc::<T>(data.len().max(1)) }
+            .with_context(|| format!("out of GPU memory: {name} needs {bytes} bytes"))?;
+        gpu.staging().upload(&gpu.stream, data, &mut slice).with_context(|| format!("cannot upload {name}"))?;
         self.entries.push((name.to_string(), bytes));
         Ok(slice)
     }

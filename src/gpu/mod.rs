@@ -12,6 +12,7 @@ pub mod memory;
 pub mod pipeline;
 pub mod probe;
 pub mod search;
+pub mod staging;
 pub mod timeline;
 
 pub use context::{Gpu, shared};

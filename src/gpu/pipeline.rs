@@ -11,6 +11,7 @@ use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
 use super::landing::Landing;
 use super::memory::Ledger;
+use super::staging::parallel_copy;
 use super::timeline::{LevelRecord, Timeline};
 use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
 use crate::graph::Graph;
@@ -140,11 +141,13 @@ impl GpuLabeler {
         ensure!(dims >= 1, "at least one dimension is needed");
         let gpu = super::shared()?;
         let n = dag.num_vertices();
+        // Read before the landing below keeps the cores busy.
+        let shape = GraphShape::of(dag);
         // The labels' host memory, made ready on the CPU cores while the GPU works.
         let landing = label_landing(n, dims);
         Ok(GpuLabeler {
             dag: Arc::clone(dag),
-            run: DeviceRun::new(gpu, dag, dims)?,
+            run: DeviceRun::new(gpu, dag, dims, shape)?,
             dims,
             order,
             edges: dag.num_edges() as u64,
@@ -420,10 +423,8 @@ struct Kernels {
     fill_parents: labeling::FillParents,
     init_dimension: labeling::InitDimension,
     seed_roots: labeling::SeedRoots,
-    select_small: labeling::SelectSmall,
-    select_warp: labeling::SelectWarp,
+    select_groups: labeling::SelectGroups,
     select_block: labeling::SelectBlock,
-    release_small: labeling::ReleaseSmall,
     release_wide: labeling::ReleaseWide,
     push_sizes: labeling::PushSizes,
     sibling_sums: labeling::SiblingSums,
@@ -435,8 +436,8 @@ struct Kernels {
     select_hub_partial: labeling::SelectHubPartial,
     select_hub_finish: labeling::SelectHubFinish,
     post_order: labeling::PostOrder,
-    min_post_small: labeling::MinPostSmall,
-    min_post_wide: labeling::MinPostWide,
+    min_post_groups: labeling::MinPostGroups,
+    min_post_block: labeling::MinPostBlock,
     store_dimension: labeling::StoreDimension,
     priority_counts: labeling::PriorityCounts,
     priority_members: labeling::PriorityMembers,
@@ -454,10 +455,8 @@ impl Kernels {
             fill_parents: labeling::FillParents::load(gpu)?,
             init_dimension: labeling::InitDimension::load(gpu)?,
             seed_roots: labeling::SeedRoots::load(gpu)?,
-            select_small: labeling::SelectSmall::load(gpu)?,
-            select_warp: labeling::SelectWarp::load(gpu)?,
+            select_groups: labeling::SelectGroups::load(gpu)?,
             select_block: labeling::SelectBlock::load(gpu)?,
-            release_small: labeling::ReleaseSmall::load(gpu)?,
             release_wide: labeling::ReleaseWide::load(gpu)?,
             push_sizes: labeling::PushSizes::load(gpu)?,
             sibling_sums: labeling::SiblingSums::load(gpu)?,
@@ -469,8 +468,8 @@ impl Kernels {
             select_hub_partial: labeling::SelectHubPartial::load(gpu)?,
             select_hub_finish: labeling::SelectHubFinish::load(gpu)?,
             post_order: labeling::PostOrder::load(gpu)?,
-            min_post_small: labeling::MinPostSmall::load(gpu)?,
-            min_post_wide: labeling::MinPostWide::load(gpu)?,
+            min_post_groups: labeling::MinPostGroups::load(gpu)?,
+            min_post_block: labeling::MinPostBlock::load(gpu)?,
             store_dimension: labeling::StoreDimension::load(gpu)?,
             priority_counts: labeling::PriorityCounts::load(gpu)?,
             priority_members: labeling::PriorityMembers::load(gpu)?,
@@ -561,15 +560,15 @@ struct Ran {
 }
 
 impl<'g> DeviceRun<'g> {
-    fn new(gpu: &'g Gpu, dag: &Graph, dims: usize) -> Result<DeviceRun<'g>> {
+    fn new(gpu: &'g Gpu, dag: &Graph, dims: usize, shape: GraphShape) -> Result<DeviceRun<'g>> {
         let n = dag.num_vertices();
         ensure!(n < u32::MAX as usize - 1, "{n} vertices do not fit the GPU labeler's 32-bit ids");
         let stream = &gpu.stream;
         let mut ledger = Ledger::default();
         let kernels = Kernels::load(gpu)?;
-        let poff = ledger.upload(stream, "parents offsets", dag.parents_csr().offsets())?;
-        let coff = ledger.upload(stream, "children offsets", dag.children_csr().offsets())?;
-        let cadj = ledger.upload(stream, "children", dag.children_csr().targets())?;
+        let poff = ledger.upload(gpu, "parents offsets", dag.parents_csr().offsets())?;
+        let coff = ledger.upload(gpu, "children offsets", dag.children_csr().offsets())?;
+        let cadj = ledger.upload(gpu, "children", dag.children_csr().targets())?;
         let mut padj = ledger.zeros(stream, "parents", dag.num_edges())?;
         let mut pending = ledger.zeros(stream, "pending parents", n)?;
         // The parents lists are built on the device from the children (`pending` serves as the
@@ -601,7 +600,7 @@ impl<'g> DeviceRun<'g> {
         let bucket_members = ledger.zeros(stream, "priority bucket members", n)?;
         let root_flag = ledger.zeros(stream, "root flags", n)?;
         let root_position = ledger.zeros(stream, "root positions", n)?;
-        let GraphShape { hub_splits, large, roots: roots_total } = GraphShape::of(dag);
+        let GraphShape { hub_splits, large, roots: roots_total } = shape;
         let hub_partial =
             ledger.zeros(stream, "hub partial parents", if hub_splits > 1 { large * hub_splits } else { 0 })?;
         let size = ledger.zeros(stream, "subtree sizes", n)?;
@@ -827,11 +826,14 @@ impl<'g> DeviceRun<'g> {
     /// (intervals as `[low, post]` pairs, subtree sizes, levels), chunk by chunk as `landing` gets
     /// ready.
     fn download_labels(&self, mut landing: Landing) -> Result<[Vec<u32>; 3]> {
-        let stream = &self.gpu.stream;
-        for (i, device) in [&self.intervals, &self.subtree, &self.level].into_iter().enumerate() {
-            landing.fill(i, |range, chunk| stream.memcpy_dtoh(&device.slice(range), chunk))?;
-        }
-        stream.synchronize()?;
+        let devices = [&self.intervals, &self.subtree, &self.level];
+        let chunks = landing.chunks();
+        let parts: Vec<_> = chunks.iter().map(|(i, range)| devices[*i].slice(range.clone())).collect();
+        self.gpu.staging().download(&self.gpu.stream, &parts, |k, values| {
+            let (i, range) = chunks[k].clone();
+            parallel_copy(values, landing.chunk(i, range));
+            Ok(())
+        })?;
         Ok(landing.finish().try_into().expect("the landing holds the three buffers it was made with"))
     }
 
@@ -854,9 +856,7 @@ impl<'g> DeviceRun<'g> {
         let tree_edges = if level == 0 { 0 } else { q.vertices() };
         let record = match phase {
             Phase::ParentSelection => {
-                for class in 0..3 {
-                    self.launch_select(class, q.in_base[class], q.in_count[class])?;
-                }
+                self.launch_select(&q)?;
                 // Dimension 0 builds the Kahn levels as it goes; the others replay them.
                 if level == last && !self.levels_complete {
                     let next = self.release(&q)?;
@@ -931,14 +931,14 @@ impl<'g> DeviceRun<'g> {
             }
             let start = class * n + q.out_base[class as usize];
             let queue = self.bins_out.slice(start as usize..(start + count) as usize);
-            let (config, per_block) = wide_config(class, count);
+            let (config, per_block) = release_shape(class, count);
             let (poff, coff, cadj, base) = (&self.poff, &self.coff, &self.cadj, &self.base);
             let (pending, bins_in, counters, level) =
                 (&mut self.pending, &mut self.bins_in, &mut self.counters, &mut self.level);
             let bins_out = &mut Aliased(&self.bins_out);
             let k = &self.kernels;
             // SAFETY: `queue` is the level's `count` vertices of this out-degree class, each given
-            // a thread, warp or block by `wide_config` (the kernels return for items >= count).
+            // a group of lanes or a block by `release_shape` (the kernel returns for items >= count).
             // A vertex reads its children c in cadj[coff[v]..coff[v + 1]] and decrements pending[c]
             // (n entries); the one decrement that reaches 0 appends c to the next level at
             // bins[class * n + base + k], base (uploaded above) being this level's end. So the
@@ -946,17 +946,10 @@ impl<'g> DeviceRun<'g> {
             // queued once in all, below (class + 1) * n of the 3 n entries. counters: 8, base: 6,
             // level: n entries, as `enqueue` indexes them.
             unsafe {
-                if class == 0 {
-                    k.release_small.launch(
-                        stream, config, &queue, count, poff, coff, cadj, pending, bins_in, bins_out, counters, base, n,
-                        level, next_level,
-                    )
-                } else {
-                    k.release_wide.launch(
-                        stream, config, &queue, count, per_block, poff, coff, cadj, pending, bins_in, bins_out,
-                        counters, base, n, level, next_level,
-                    )
-                }
+                k.release_wide.launch(
+                    stream, config, &queue, count, per_block, poff, coff, cadj, pending, bins_in, bins_out, counters,
+                    base, n, level, next_level,
+                )
             }?;
         }
         self.read_queues(in_base, out_base)
@@ -974,43 +967,61 @@ impl<'g> DeviceRun<'g> {
         })
     }
 
-    fn launch_select(&mut self, class: usize, base: u32, count: u32) -> Result<()> {
-        if count == 0 {
-            return Ok(());
-        }
+    /// Phase 1 on a level: its small and medium in-degree queues in one launch of lane groups, its
+    /// large queue a block (or, for hubs, several) per vertex.
+    fn launch_select(&mut self, q: &LevelQueues) -> Result<()> {
         let stream = &self.gpu.stream;
-        let start = class as u32 * self.n + base;
-        let queue = self.bins_in.slice(start as usize..(start + count) as usize);
-        let (config, _) = wide_config(class as u32, count);
         let rho = self.n;
         let (poff, padj, tree, prefix) = (&self.poff, &self.padj, &mut self.tree, &mut self.prefix);
         let k = &self.kernels;
-        // SAFETY: `queue` is the level's `count` vertices of this in-degree class, each given a
-        // thread, warp or block by `wide_config` (the kernels return for items >= count; blocks of
-        // BLOCK_THREADS are whole warps, as select_warp's and select_block's reductions need). A
-        // vertex v < n reads its parents padj[poff[v]..poff[v + 1]] (the CSR fill_parents built),
-        // the nodes and prefixes of those parents and their ancestors, and writes its own; all are
-        // vertices < n or rho = n, and tree and prefix hold n + 1 nodes and prefixes.
+        if let Some(g) = Groups::of(self.n, q.in_base, q.in_count) {
+            let ([start0, start1], [count0, count1]) = (g.start, g.count);
+            // SAFETY: `Groups::of` gives each vertex of the level's small and medium in-degree
+            // queues (bins_in[start_c..start_c + count_c], inside the 3 n entries) its group of
+            // lanes, in whole warps (blocks of BLOCK_THREADS), as the kernel's shuffles need. A
+            // vertex v < n reads its parents padj[poff[v]..poff[v + 1]] (the CSR fill_parents
+            // built), the nodes and prefixes of those parents and their ancestors, and writes its
+            // own; all are vertices < n or rho = n, and tree and prefix hold n + 1 nodes and prefixes.
+            unsafe {
+                k.select_groups.launch(
+                    stream,
+                    g.config,
+                    &self.bins_in,
+                    start0,
+                    count0,
+                    g.width0_log2,
+                    start1,
+                    count1,
+                    g.blocks0,
+                    poff,
+                    padj,
+                    &mut *tree,
+                    &mut *prefix,
+                    rho,
+                )
+            }?;
+        }
+        let count = q.in_count[2];
+        if count == 0 {
+            return Ok(());
+        }
+        let start = 2 * self.n + q.in_base[2];
+        let queue = self.bins_in.slice(start as usize..(start + count) as usize);
+        let config = block_per_item(count);
+        // SAFETY: `queue` is the level's `count` vertices of the large in-degree queue, a block of
+        // BLOCK_THREADS (whole warps, as the reductions need) per vertex; reads and writes as above.
         unsafe {
-            match class {
-                0 => k.select_small.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho),
-                1 => k.select_warp.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho),
-                _ if self.hub_splits == 1 => {
-                    k.select_block.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho)
-                }
-                _ => {
-                    let (splits, partial) = (self.hub_splits, &mut self.hub_partial);
-                    let blocks = LaunchConfig { grid_dim: (count, splits, 1), ..config };
-                    // SAFETY (beyond the above): block (i, s) writes partial[i * splits + s] for
-                    // i < count, at most the graph's vertices of in-degree above LARGE_DEGREE_LIMIT
-                    // (a level holds each once), s < splits: inside the large * splits entries
-                    // allocated. Then a warp per vertex (warp_grid) reads its splits entries and
-                    // attaches it, as select_block does.
-                    k.select_hub_partial
-                        .launch(stream, blocks, &queue, count, poff, padj, &*tree, &*prefix, partial)?;
-                    k.select_hub_finish.launch(stream, warp_grid(count), &queue, count, splits, &*partial, tree, prefix)
-                }
+            if self.hub_splits == 1 {
+                return k.select_block.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho);
             }
+            let (splits, partial) = (self.hub_splits, &mut self.hub_partial);
+            let blocks = LaunchConfig { grid_dim: (count, splits, 1), ..config };
+            // SAFETY (beyond the above): block (i, s) writes partial[i * splits + s] for i < count,
+            // at most the graph's vertices of in-degree above LARGE_DEGREE_LIMIT (a level holds
+            // each once), s < splits: inside the large * splits entries allocated. Then a warp per
+            // vertex (warp_grid) reads its splits entries and attaches it, as select_block does.
+            k.select_hub_partial.launch(stream, blocks, &queue, count, poff, padj, &*tree, &*prefix, partial)?;
+            k.select_hub_finish.launch(stream, warp_grid(count), &queue, count, splits, &*partial, tree, prefix)
         }
     }
 
@@ -1109,30 +1120,41 @@ impl<'g> DeviceRun<'g> {
         }
     }
 
-    /// Phase 4 (bottom-up): low(v) = min(post(v), low of every DAG child); a thread, warp or block
-    /// per vertex by out-degree.
+    /// Phase 4 (bottom-up): low(v) = min(post(v), low of every DAG child); the small and medium
+    /// out-degree queues in one launch of lane groups, the large one a block per vertex.
     fn launch_min_post(&mut self, q: &LevelQueues) -> Result<()> {
-        for class in 0..3u32 {
-            let count = q.out_count[class as usize];
-            if count == 0 {
-                continue;
-            }
-            let start = class * self.n + q.out_base[class as usize];
-            let queue = self.bins_out.slice(start as usize..(start + count) as usize);
-            let (config, per_block) = wide_config(class, count);
-            let stream = &self.gpu.stream;
-            let (coff, cadj, post, low, k) = (&self.coff, &self.cadj, &self.post, &mut self.low, &self.kernels);
-            // SAFETY: `queue` is the level's `count` vertices of this out-degree class, each given
-            // a thread, warp or block by `wide_config` (items >= count return, or in min_post_wide
-            // take part in the reductions without reading). A vertex v < n reads its children in
-            // the CSR, their low and its post (n entries each) and writes low[v].
+        let stream = &self.gpu.stream;
+        let (coff, cadj, post, low, k) = (&self.coff, &self.cadj, &self.post, &mut self.low, &self.kernels);
+        if let Some(g) = Groups::of(self.n, q.out_base, q.out_count) {
+            let ([start0, start1], [count0, count1]) = (g.start, g.count);
+            // SAFETY: as in `launch_select`, on the out-degree queues (bins_out); a vertex v < n
+            // reads its children in the CSR, their low and its post (n entries each) and writes
+            // low[v].
             unsafe {
-                if class == 0 {
-                    k.min_post_small.launch(stream, config, &queue, count, coff, cadj, post, low)
-                } else {
-                    k.min_post_wide.launch(stream, config, &queue, count, per_block, coff, cadj, post, low)
-                }
+                k.min_post_groups.launch(
+                    stream,
+                    g.config,
+                    &self.bins_out,
+                    start0,
+                    count0,
+                    g.width0_log2,
+                    start1,
+                    count1,
+                    g.blocks0,
+                    coff,
+                    cadj,
+                    post,
+                    &mut *low,
+                )
             }?;
+        }
+        let count = q.out_count[2];
+        if count > 0 {
+            let start = 2 * self.n + q.out_base[2];
+            let queue = self.bins_out.slice(start as usize..(start + count) as usize);
+            // SAFETY: a block per vertex of the level's large out-degree queue (`count` entries of
+            // `queue`); reads and writes as above.
+            unsafe { k.min_post_block.launch(stream, block_per_item(count), &queue, coff, cadj, post, low) }?;
         }
         Ok(())
     }
@@ -1221,13 +1243,59 @@ fn scan_grid(blocks: u32) -> LaunchConfig {
     LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (SCAN_BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }
 }
 
-/// Launch shape for a queue class: a thread (small), a warp (medium) or a block (large) per vertex,
-/// in blocks of BLOCK_THREADS; also returns the vertices per block the wide kernels take. Every one
-/// of `count` items gets its own thread, warp or block, and only the last block has spare threads.
-fn wide_config(class: u32, count: u32) -> (LaunchConfig, u32) {
-    match class {
-        0 => (grid(count), BLOCK_THREADS),
-        1 => (warp_grid(count), WARPS_PER_BLOCK),
-        _ => (LaunchConfig { grid_dim: (count, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }, 1),
+/// About as many threads as the GPU runs at once (132 SMs of 2048 on an H100): a level of the small
+/// queue with fewer vertices than this gives each vertex several lanes, so that no thread scans its
+/// few dozen edges alone while the rest of the GPU idles.
+const FILL_THREADS: u32 = 1 << 18;
+/// The most lanes a vertex of the small queue (fewer than SMALL_DEGREE_LIMIT edges) gets, as a
+/// power of two: 8 lanes, at most 4 edges each.
+const SMALL_WIDTH_LOG2_MAX: u32 = 3;
+
+/// Lanes per vertex of a small queue of `count` vertices, as a power of two: one on a wide level,
+/// up to eight as it narrows.
+fn small_width_log2(count: u32) -> u32 {
+    (FILL_THREADS / count.max(1)).max(1).ilog2().min(SMALL_WIDTH_LOG2_MAX)
+}
+
+/// A block of BLOCK_THREADS per item.
+fn block_per_item(items: u32) -> LaunchConfig {
+    LaunchConfig { grid_dim: (items, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }
+}
+
+/// A level's small and medium queues as one launch of lane groups (`level_group` in the kernels):
+/// `blocks0` blocks of groups of 2^width0_log2 lanes for the small queue, then blocks of a warp per
+/// vertex for the medium one. The queues are `count[c]` entries of the bins from `start[c]`.
+struct Groups {
+    config: LaunchConfig,
+    start: [u64; 2],
+    count: [u32; 2],
+    width0_log2: u32,
+    blocks0: u32,
+}
+
+impl Groups {
+    /// The launch for the small and medium queues of a level whose queues start at `base` within
+    /// their classes' n entries and hold `count` vertices; None when both are empty.
+    fn of(n: u32, base: [u32; 3], count: [u32; 3]) -> Option<Groups> {
+        let width0_log2 = small_width_log2(count[0]);
+        let blocks = |lanes: u64| lanes.div_ceil(BLOCK_THREADS as u64) as u32;
+        let blocks0 = blocks((count[0] as u64) << width0_log2);
+        let blocks1 = blocks(count[1] as u64 * WARP_SIZE as u64);
+        let config =
+            LaunchConfig { grid_dim: (blocks0 + blocks1, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 };
+        let start = [base[0] as u64, n as u64 + base[1] as u64];
+        (blocks0 + blocks1 > 0).then_some(Groups { config, start, count: [count[0], count[1]], width0_log2, blocks0 })
     }
+}
+
+/// Launch shape of the release kernel for a queue class: a group of lanes (small: one to eight;
+/// medium: a warp) or a block (large) per vertex, in blocks of BLOCK_THREADS; also returns the
+/// vertices per block the kernel takes. Only the last block has spare threads.
+fn release_shape(class: u32, count: u32) -> (LaunchConfig, u32) {
+    let width_log2 = match class {
+        0 => small_width_log2(count),
+        1 => WARP_SIZE.ilog2(),
+        _ => return (block_per_item(count), 1),
+    };
+    (grid(count << width_log2), BLOCK_THREADS >> width_log2)
 }

@@ -153,11 +153,11 @@ impl<'g> DeviceSearch<'g> {
         );
         let stream = &gpu.stream;
         let mut ledger = Ledger::default();
-        let coff = ledger.upload(stream, "children offsets", dag.children_csr().offsets())?;
-        let cadj = ledger.upload(stream, "children", dag.children_csr().targets())?;
+        let coff = ledger.upload(gpu, "children offsets", dag.children_csr().offsets())?;
+        let cadj = ledger.upload(gpu, "children", dag.children_csr().targets())?;
         ensure!(dims <= SEARCH_MAX_DIMS, "the GPU search takes at most {SEARCH_MAX_DIMS} dimensions, not {dims}");
-        let intervals = ledger.upload(stream, "labels", bytemuck::cast_slice::<_, u32>(labels.intervals()))?;
-        let subtree = ledger.upload(stream, "subtree sizes", labels.subtrees())?;
+        let intervals = ledger.upload(gpu, "labels", bytemuck::cast_slice::<_, u32>(labels.intervals()))?;
+        let subtree = ledger.upload(gpu, "subtree sizes", labels.subtrees())?;
         let bits = n * words;
         let sms = gpu.multiprocessors()?;
         Ok(DeviceSearch {
