@@ -101,11 +101,11 @@ const PROBE_EDGES: usize = 1 << 18;
 fn narrow_start(dag: &Graph) -> Option<NarrowGraph> {
     let most = NARROW_CHECK_LEVELS * NARROW_WIDTH as usize;
     let n = dag.num_vertices();
-    let roots = (0..n as u32).into_par_iter().filter(|&v| dag.parents(v).is_empty()).count();
-    if roots >= most {
+    let is_root = |&v: &u32| dag.parents(v).is_empty();
+    if (0..n as u32).into_par_iter().filter(is_root).count() >= most {
         return None;
     }
-    let mut frontier: Vec<u32> = (0..n as u32).filter(|&v| dag.parents(v).is_empty()).collect();
+    let mut frontier: Vec<u32> = (0..n as u32).into_par_iter().filter(is_root).collect();
     // Parents not yet placed, per vertex (u32::MAX: not reached yet); allocated once a level is
     // known to be light enough to walk.
     let mut waiting = Vec::new();

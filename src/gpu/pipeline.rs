@@ -11,7 +11,7 @@ use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
 use super::landing::Landing;
 use super::memory::Ledger;
-use super::staging::parallel_copy;
+use super::staging::{Readback, parallel_copy};
 use super::timeline::{LevelRecord, Timeline};
 use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
 use crate::graph::Graph;
@@ -141,13 +141,13 @@ impl GpuLabeler {
         ensure!(dims >= 1, "at least one dimension is needed");
         let gpu = super::shared()?;
         let n = dag.num_vertices();
-        // Read before the landing below keeps the cores busy.
-        let shape = GraphShape::of(dag);
-        // The labels' host memory, made ready on the CPU cores while the GPU works.
+        let run = DeviceRun::new(gpu, dag, dims)?;
+        // The labels' host memory, made ready on the CPU cores while the GPU works (from now on:
+        // during the upload above, the cores copy the graph into the pinned buffers).
         let landing = label_landing(n, dims);
         Ok(GpuLabeler {
             dag: Arc::clone(dag),
-            run: DeviceRun::new(gpu, dag, dims, shape)?,
+            run,
             dims,
             order,
             edges: dag.num_edges() as u64,
@@ -546,6 +546,8 @@ struct DeviceRun<'g> {
     counters: CudaSlice<u64>,
     /// The next level's queue bases (3 in, 3 out), uploaded before each release.
     base: CudaSlice<u32>,
+    /// Where `counters` come back to the host.
+    readback: Readback,
     levels: Vec<LevelQueues>,
     /// Whether `levels` holds every Kahn level (dimension 0's parent selection has released them all).
     levels_complete: bool,
@@ -560,7 +562,7 @@ struct Ran {
 }
 
 impl<'g> DeviceRun<'g> {
-    fn new(gpu: &'g Gpu, dag: &Graph, dims: usize, shape: GraphShape) -> Result<DeviceRun<'g>> {
+    fn new(gpu: &'g Gpu, dag: &Graph, dims: usize) -> Result<DeviceRun<'g>> {
         let n = dag.num_vertices();
         ensure!(n < u32::MAX as usize - 1, "{n} vertices do not fit the GPU labeler's 32-bit ids");
         let stream = &gpu.stream;
@@ -600,7 +602,7 @@ impl<'g> DeviceRun<'g> {
         let bucket_members = ledger.zeros(stream, "priority bucket members", n)?;
         let root_flag = ledger.zeros(stream, "root flags", n)?;
         let root_position = ledger.zeros(stream, "root positions", n)?;
-        let GraphShape { hub_splits, large, roots: roots_total } = shape;
+        let GraphShape { hub_splits, large, roots: roots_total } = GraphShape::of(dag);
         let hub_partial =
             ledger.zeros(stream, "hub partial parents", if hub_splits > 1 { large * hub_splits } else { 0 })?;
         let size = ledger.zeros(stream, "subtree sizes", n)?;
@@ -616,7 +618,7 @@ impl<'g> DeviceRun<'g> {
         let bins_in = ledger.zeros(stream, "queues by in-degree", 3 * n)?;
         let bins_out = ledger.zeros(stream, "queues by out-degree", 3 * n)?;
         let level = ledger.zeros(stream, "levels", n)?;
-        let counters = ledger.zeros(stream, "queue counters", 8)?;
+        let counters = ledger.zeros(stream, "queue counters", Readback::LEN)?;
         let base = ledger.zeros(stream, "queue bases", 6)?;
         Ok(DeviceRun {
             gpu,
@@ -661,6 +663,7 @@ impl<'g> DeviceRun<'g> {
             level,
             counters,
             base,
+            readback: Readback::new(&gpu.ctx)?,
             levels: Vec::new(),
             levels_complete: false,
         })
@@ -955,8 +958,8 @@ impl<'g> DeviceRun<'g> {
         self.read_queues(in_base, out_base)
     }
 
-    fn read_queues(&self, in_base: [u32; 3], out_base: [u32; 3]) -> Result<LevelQueues> {
-        let c = self.gpu.stream.clone_dtoh(&self.counters)?;
+    fn read_queues(&mut self, in_base: [u32; 3], out_base: [u32; 3]) -> Result<LevelQueues> {
+        let c = self.readback.read(&self.gpu.stream, &self.counters)?;
         Ok(LevelQueues {
             in_base,
             in_count: [c[0] as u32, c[1] as u32, c[2] as u32],
