@@ -108,7 +108,7 @@ impl Landing {
         unsafe { std::slice::from_raw_parts_mut(ptr.add(range.start), range.len()) }
     }
 
-    /// The buffers as vectors, once every one was [`Self::fill`]ed.
+    /// The buffers as vectors, once every chunk was written (see [`Self::chunk`]).
     pub fn finish(mut self) -> Vec<Vec<u32>> {
         self.wait_all();
         std::mem::take(&mut self.buffers)
