@@ -102,6 +102,8 @@ fn narrow_start(dag: &Graph) -> Option<NarrowGraph> {
     let most = NARROW_CHECK_LEVELS * NARROW_WIDTH as usize;
     let n = dag.num_vertices();
     let is_root = |&v: &u32| dag.parents(v).is_empty();
+    // Counted before they are collected: on a graph with too many roots (uniprot's 1.56 million)
+    // collecting them cost 3-5 ms of a 20 ms GPU run, and the answer is already no.
     if (0..n as u32).into_par_iter().filter(is_root).count() >= most {
         return None;
     }

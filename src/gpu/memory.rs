@@ -38,7 +38,7 @@ impl Ledger {
     ) -> Result<CudaSlice<T>> {
         let bytes = std::mem::size_of_val(data) as u64;
         // SAFETY: every element is written by the upload below before any kernel reads it.
-        let mut slice = unsafe { gpu.stream.alloc::<T>(data.len().max(1)) }
+        let mut slice = unsafe { gpu.stream.alloc::<T>(data.len()) }
             .with_context(|| format!("out of GPU memory: {name} needs {bytes} bytes"))?;
         gpu.staging().upload(&gpu.stream, data, &mut slice).with_context(|| format!("cannot upload {name}"))?;
         self.entries.push((name.to_string(), bytes));

@@ -20,7 +20,7 @@ use crate::index::{DimensionLabels, Interval, Labeler, Labels, Order};
 use crate::mix::mix_base;
 use crate::telemetry::{Backend, Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
 use anyhow::{Context, Result, bail, ensure};
-use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
+use cudarc::driver::{CudaSlice, CudaStream, CudaView, LaunchConfig};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -932,8 +932,7 @@ impl<'g> DeviceRun<'g> {
             if count == 0 {
                 continue;
             }
-            let start = class * n + q.out_base[class as usize];
-            let queue = self.bins_out.slice(start as usize..(start + count) as usize);
+            let queue = class_queue(&self.bins_out, n, class as usize, q.out_base[class as usize], count);
             let (config, per_block) = release_shape(class, count);
             let (poff, coff, cadj, base) = (&self.poff, &self.coff, &self.cadj, &self.base);
             let (pending, bins_in, counters, level) =
@@ -1008,8 +1007,7 @@ impl<'g> DeviceRun<'g> {
         if count == 0 {
             return Ok(());
         }
-        let start = 2 * self.n + q.in_base[2];
-        let queue = self.bins_in.slice(start as usize..(start + count) as usize);
+        let queue = class_queue(&self.bins_in, self.n, 2, q.in_base[2], count);
         let config = block_per_item(count);
         // SAFETY: `queue` is the level's `count` vertices of the large in-degree queue, a block of
         // BLOCK_THREADS (whole warps, as the reductions need) per vertex; reads and writes as above.
@@ -1153,8 +1151,7 @@ impl<'g> DeviceRun<'g> {
         }
         let count = q.out_count[2];
         if count > 0 {
-            let start = 2 * self.n + q.out_base[2];
-            let queue = self.bins_out.slice(start as usize..(start + count) as usize);
+            let queue = class_queue(&self.bins_out, self.n, 2, q.out_base[2], count);
             // SAFETY: a block per vertex of the level's large out-degree queue (`count` entries of
             // `queue`); reads and writes as above.
             unsafe { k.min_post_block.launch(stream, block_per_item(count), &queue, coff, cadj, post, low) }?;
@@ -1260,6 +1257,18 @@ fn small_width_log2(count: u32) -> u32 {
     (FILL_THREADS / count.max(1)).max(1).ilog2().min(SMALL_WIDTH_LOG2_MAX)
 }
 
+/// Where a level's queue of degree class `class` starts in its bins (class c holds the whole run's
+/// vertices of that class in c * n..(c + 1) * n, level after level from `base`).
+fn queue_start(n: u32, class: usize, base: u32) -> usize {
+    class * n as usize + base as usize
+}
+
+/// A level's queue of degree class `class`: `count` vertices from `base` in that class's bins.
+fn class_queue(bins: &CudaSlice<u32>, n: u32, class: usize, base: u32, count: u32) -> CudaView<'_, u32> {
+    let start = queue_start(n, class, base);
+    bins.slice(start..start + count as usize)
+}
+
 /// A block of BLOCK_THREADS per item.
 fn block_per_item(items: u32) -> LaunchConfig {
     LaunchConfig { grid_dim: (items, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }
@@ -1286,7 +1295,7 @@ impl Groups {
         let blocks1 = blocks(count[1] as u64 * WARP_SIZE as u64);
         let config =
             LaunchConfig { grid_dim: (blocks0 + blocks1, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 };
-        let start = [base[0] as u64, n as u64 + base[1] as u64];
+        let start = [0, 1].map(|class| queue_start(n, class, base[class]) as u64);
         (blocks0 + blocks1 > 0).then_some(Groups { config, start, count: [count[0], count[1]], width0_log2, blocks0 })
     }
 }
