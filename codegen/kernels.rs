@@ -218,7 +218,7 @@ fn render_kernel(kernel: &Kernel) -> String {
          \x20   /// # Safety\n\
          \x20   ///\n\
          \x20   /// See [the module](super): `config` and the values must keep every index the kernel\n\
-         \x20   /// computes inside the buffers given, and no other stream may use them meanwhile.\n\
+         \x20   /// computes inside the buffers given, and no other stream may write them meanwhile.\n\
          \x20   #[allow(clippy::too_many_arguments)]\n\
          \x20   pub unsafe fn launch(\n\
          \x20       &self,\n\

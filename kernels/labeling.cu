@@ -35,15 +35,13 @@ __device__ __forceinline__ u32 degree_class(u64 degree) {
 // ---------------------------------------------------------------------------------------------
 // Setup
 
-extern "C" __global__ void init_dimension(Node* tree, u32* prefix, const u32* key, const u64* poff, u32* pending,
-                                          u32* size, u32* offset, u32 n) {
+extern "C" __global__ void init_dimension(Node* tree, u32* prefix, const u32* key, u32* size, u32* offset, u32 n) {
     u32 v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) {
         tree[v].parent = NONE;
         tree[v].depth = 0;
         tree[v].jump = NONE;
         tree[v].key = key[v];
-        pending[v] = (u32)(poff[v + 1] - poff[v]);
         size[v] = 1;
         offset[v] = 0;
     } else if (v == n) {
@@ -54,6 +52,12 @@ extern "C" __global__ void init_dimension(Node* tree, u32* prefix, const u32* ke
         // rho's path is empty
         for (u32 i = 0; i < PATH_PREFIX_STEPS; i++) prefix[PATH_PREFIX_STEPS * (u64)n + i] = NONE;
     }
+}
+
+// Before the Kahn levels are built: every vertex waits for all its parents to be released.
+extern "C" __global__ void init_pending(const u64* poff, u32* pending, u32 n) {
+    u32 v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n) pending[v] = (u32)(poff[v + 1] - poff[v]);
 }
 
 // The parents CSR from the children CSR (the host sends only the offsets, halving the upload):

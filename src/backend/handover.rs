@@ -52,7 +52,8 @@ impl GpuOrCpu {
                 gpu_seconds: 0.0,
             });
         }
-        let gpu = GpuLabeler::new(dag, spec.dims, spec.order).context("cannot start the GPU pipeline")?;
+        let gpu = GpuLabeler::new(dag, spec.dims, spec.order, spec.all_dims_at_once)
+            .context("cannot start the GPU pipeline")?;
         let gpu = gpu.handing_over_narrow_graphs();
         Ok(GpuOrCpu {
             dag: Arc::clone(dag),

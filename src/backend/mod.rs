@@ -72,7 +72,8 @@ pub fn open_exactly(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Box<dyn Labele
             Box::new(PipelineLabeler::new(Arc::clone(dag), config).context("cannot start the CPU pipeline")?)
         }
         Backend::Gpu => {
-            let labeler = GpuLabeler::new(dag, spec.dims, spec.order).context("cannot start the GPU pipeline")?;
+            let labeler = GpuLabeler::new(dag, spec.dims, spec.order, spec.all_dims_at_once)
+                .context("cannot start the GPU pipeline")?;
             Box::new(labeler)
         }
     })

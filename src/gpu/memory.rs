@@ -6,7 +6,8 @@ use bytemuck::Pod;
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
 use std::sync::Arc;
 
-/// The bytes held by each named device allocation of a run.
+/// The bytes held by each named device allocation of a run (allocations of one name, such as each
+/// side-by-side dimension's tree, add up under it).
 #[derive(Default, Debug)]
 pub struct Ledger {
     entries: Vec<(String, u64)>,
@@ -25,7 +26,7 @@ impl Ledger {
         let slice = stream
             .alloc_zeros::<T>(len.max(1))
             .with_context(|| format!("out of GPU memory: {name} needs {bytes} bytes"))?;
-        self.entries.push((name.to_string(), bytes));
+        self.record(name, bytes);
         Ok(slice)
     }
 
@@ -41,8 +42,15 @@ impl Ledger {
         let mut slice = unsafe { gpu.stream.alloc::<T>(data.len()) }
             .with_context(|| format!("out of GPU memory: {name} needs {bytes} bytes"))?;
         gpu.staging().upload(&gpu.stream, data, &mut slice).with_context(|| format!("cannot upload {name}"))?;
-        self.entries.push((name.to_string(), bytes));
+        self.record(name, bytes);
         Ok(slice)
+    }
+
+    fn record(&mut self, name: &str, bytes: u64) {
+        match self.entries.iter_mut().find(|(n, _)| n == name) {
+            Some((_, total)) => *total += bytes,
+            None => self.entries.push((name.to_string(), bytes)),
+        }
     }
 
     pub fn entries(&self) -> &[(String, u64)] {

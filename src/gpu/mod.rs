@@ -8,6 +8,7 @@ pub mod exact_closure;
 pub mod exceptions;
 pub mod kernels;
 pub mod landing;
+pub mod lane;
 pub mod memory;
 pub mod pipeline;
 pub mod probe;

@@ -10,10 +10,11 @@
 use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
 use super::landing::Landing;
+use super::lane::{Lane, LaneShape, join_lanes, lanes_wait};
 use super::memory::Ledger;
 use super::staging::{Readback, parallel_copy};
-use super::timeline::{LevelRecord, Timeline};
-use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, PATH_PREFIX_STEPS, SCAN_BLOCK_THREADS, WARP_SIZE};
+use super::timeline::{HeldLevel, LevelRecord, Timeline};
+use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, SCAN_BLOCK_THREADS, WARP_SIZE};
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::{DimensionLabels, Interval, Labeler, Labels, Order};
@@ -22,6 +23,7 @@ use crate::telemetry::{Backend, Event, Phase, QueueClass, QueueSizes, Sink, memo
 use anyhow::{Context, Result, bail, ensure};
 use cudarc::driver::{CudaSlice, CudaStream, CudaView, LaunchConfig};
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -82,9 +84,11 @@ impl NarrowGraph {
 /// The phases in the order a dimension runs them.
 const PHASES: [Phase; 4] = [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost];
 
-/// Where a run stands: dimension, phase (index into [`PHASES`]) and the levels done in it.
+/// Where a run stands: the dimensions running (side by side, dimension `dims.start + i` on lane i,
+/// always in the same phase and level, as they replay the same Kahn levels), phase (index into
+/// [`PHASES`]) and the levels done in it.
 struct Cursor {
-    dim: usize,
+    dims: Range<usize>,
     phase: usize,
     step: usize,
     edges: u64,
@@ -93,9 +97,9 @@ struct Cursor {
 }
 
 impl Cursor {
-    /// The start of dimension `dim`.
-    fn start(dim: usize) -> Cursor {
-        Cursor { dim, phase: 0, step: 0, edges: 0, last_level: None }
+    /// The start of dimensions `dims`.
+    fn start(dims: Range<usize>) -> Cursor {
+        Cursor { dims, phase: 0, step: 0, edges: 0, last_level: None }
     }
 }
 
@@ -106,6 +110,8 @@ pub struct GpuLabeler {
     /// The graph, kept for snapshots (which vertices a level holds, parents of finished dimensions).
     dag: Arc<Graph>,
     run: DeviceRun<'static>,
+    /// The dimensions' working arrays: one lane per dimension running side by side.
+    lanes: Vec<Lane>,
     dims: usize,
     order: Order,
     edges: u64,
@@ -136,18 +142,22 @@ fn label_landing(n: usize, dims: usize) -> Landing {
 }
 
 impl GpuLabeler {
-    /// Uploads `dag` to the process's GPU and prepares `dims` dimensions in `order`.
-    pub fn new(dag: &Arc<Graph>, dims: usize, order: Order) -> Result<GpuLabeler> {
+    /// Uploads `dag` to the process's GPU and prepares `dims` dimensions in `order`. With
+    /// `side_by_side`, the dimensions after the first run together, each on a stream of its own
+    /// (as many as the device's memory affords; see `gpu::lane`); otherwise one after another.
+    pub fn new(dag: &Arc<Graph>, dims: usize, order: Order, side_by_side: bool) -> Result<GpuLabeler> {
         ensure!(dims >= 1, "at least one dimension is needed");
         let gpu = super::shared()?;
         let n = dag.num_vertices();
-        let run = DeviceRun::new(gpu, dag, dims)?;
+        let lanes = if side_by_side { dims - 1 } else { 1 };
+        let (run, lanes) = DeviceRun::new(gpu, dag, dims, lanes)?;
         // The labels' host memory, made ready on the CPU cores while the GPU works (from now on:
         // during the upload above, the cores copy the graph into the pinned buffers).
         let landing = label_landing(n, dims);
         Ok(GpuLabeler {
             dag: Arc::clone(dag),
             run,
+            lanes,
             dims,
             order,
             edges: dag.num_edges() as u64,
@@ -216,7 +226,8 @@ impl GpuLabeler {
     }
 
     /// Launches levels up to `until` (within about [`ADVANCE_BUDGET`]), holding their events in the
-    /// timeline: the host queues the next phase while the device still runs the last.
+    /// timeline: the host queues the next phase while the device still runs the last. A step runs
+    /// its levels in every dimension running side by side.
     fn queue_levels(&mut self, until: Until, steps: &mut Vec<LevelStep>) -> Result<()> {
         let clock = Instant::now();
         loop {
@@ -233,37 +244,75 @@ impl GpuLabeler {
                     let (n, m) = (self.run.n as u64, self.edges);
                     let (dims, order) = (self.dims, self.order);
                     self.timeline.push(Event::RunStarted { backend: Backend::Gpu, dims, order, vertices: n, edges: m });
-                    self.cursor.insert(Cursor::start(0))
+                    self.cursor.insert(Cursor::start(0..1))
                 }
             };
-            let (dim, phase, step) = (cursor.dim, PHASES[cursor.phase], cursor.step);
+            let (dims, phase, step) = (cursor.dims.clone(), PHASES[cursor.phase], cursor.step);
             if step == 0 {
-                self.timeline.push(Event::PhaseStarted { dim, phase });
-                if phase == Phase::ParentSelection {
-                    self.run.start_dimension(self.order, dim)?;
+                for (i, dim) in dims.clone().enumerate() {
+                    self.timeline.push(Event::PhaseStarted { dim, phase });
+                    if phase == Phase::ParentSelection {
+                        self.run.start_dimension(self.order, dim, &mut self.lanes[i])?;
+                        self.timeline.clocks(i + 1)[i].interrupt();
+                    }
                 }
             }
             if let Some(narrow) = self.narrow() {
                 return Err(narrow.into());
             }
-            let gpu = self.run.gpu;
-            self.timeline.level_started(gpu)?;
-            let (ran, more) = self.run.run_level(phase, step)?;
-            let (queues, edges_scanned) = (ran.queues, ran.edges_scanned);
-            self.timeline.level_done(gpu, LevelRecord { dim, phase, level: step, queues, edges_scanned })?;
+            let ran = if self.run.levels_complete {
+                // Known levels: a batch of them on every lane at once.
+                let batch = if until == Until::Level { 1 } else { LEVELS_PER_BATCH };
+                let steps = step..self.run.levels.len().min(step + batch);
+                queue_side_by_side(&self.run, &mut self.lanes, 0, &mut self.timeline, dims.clone(), phase, steps)?
+            } else {
+                // Dimension 0's parent selection finds the Kahn levels as it goes, a host round
+                // trip per level; the dimensions beside it select on each level as soon as the
+                // context's stream has written its queues, and fill the GPU while the host waits.
+                lanes_wait(&self.lanes)?;
+                let (lane0, beside) = self.lanes.split_first_mut().expect("one lane at least");
+                let beside = &mut beside[..dims.len() - 1];
+                queue_side_by_side(
+                    &self.run,
+                    beside,
+                    1,
+                    &mut self.timeline,
+                    dims.start + 1..dims.end,
+                    phase,
+                    step..step + 1,
+                )?;
+                let gpu = self.run.gpu;
+                let clock = &mut self.timeline.clocks(1)[0];
+                let stream = Arc::clone(&lane0.stream);
+                clock.level_started(gpu, &stream)?;
+                let ran = self.run.run_level(phase, step, lane0)?;
+                self.run.discover_level(step)?;
+                let record =
+                    LevelRecord { dim: 0, phase, level: step, queues: ran.queues, edges_scanned: ran.edges_scanned };
+                let held = clock.level_done(gpu, &stream, record)?;
+                self.timeline.push_level(0, held);
+                vec![ran]
+            };
             let cursor = self.cursor.as_mut().expect("set above");
-            cursor.last_level = Some(ran.kahn_level);
-            cursor.edges += edges_scanned;
-            cursor.step += 1;
-            steps.push(LevelStep {
-                dim,
-                phase,
-                level: step,
-                span: 1,
-                levels: if more { self.run.levels.len() } else { cursor.step },
-                phase_finished: !more,
-                dimension_finished: !more && cursor.phase + 1 == PHASES.len(),
-            });
+            let last_step = step + ran.len() - 1;
+            let more = self.run.has_next(last_step);
+            cursor.last_level = ran.last().map(|r| r.kahn_level);
+            cursor.edges += ran.iter().map(|r| r.edges_scanned).sum::<u64>();
+            cursor.step = last_step + 1;
+            for dim in dims.clone() {
+                for level in step..=last_step {
+                    let finished = !more && level == last_step;
+                    steps.push(LevelStep {
+                        dim,
+                        phase,
+                        level,
+                        span: 1,
+                        levels: if more { self.run.levels.len() } else { cursor.step },
+                        phase_finished: finished,
+                        dimension_finished: finished && cursor.phase + 1 == PHASES.len(),
+                    });
+                }
+            }
             let out_of_time = clock.elapsed() >= ADVANCE_BUDGET;
             if more {
                 if until == Until::Level || out_of_time {
@@ -272,7 +321,9 @@ impl GpuLabeler {
                 continue;
             }
             let (levels, edges) = (cursor.step, cursor.edges);
-            self.timeline.phase_done(dim, phase, levels, self.run.n as u64, edges);
+            for dim in dims {
+                self.timeline.phase_done(dim, phase, levels, self.run.n as u64, edges);
+            }
             self.next_phase()?;
             if until != Until::End || out_of_time {
                 return Ok(());
@@ -280,20 +331,24 @@ impl GpuLabeler {
         }
     }
 
-    /// After a phase: the next phase, the next dimension, or the labels.
+    /// After a phase: the next phase, the next dimensions, or the labels.
     fn next_phase(&mut self) -> Result<()> {
         let cursor = self.cursor.as_mut().expect("a phase just ended");
-        let dim = cursor.dim;
+        let dims = cursor.dims.clone();
         if cursor.phase + 1 < PHASES.len() {
-            *cursor = Cursor { phase: cursor.phase + 1, step: 0, edges: 0, dim, last_level: cursor.last_level };
+            *cursor = Cursor { phase: cursor.phase + 1, step: 0, edges: 0, dims, last_level: cursor.last_level };
             return Ok(());
         }
-        self.run.store_dimension(dim)?;
-        if self.run.n as usize <= SNAPSHOT_MAX_VERTICES {
-            // Kept for the snapshots of finished dimensions (small graphs only have them).
-            self.dimensions.push(self.run.download_dimension()?);
+        let clocks = self.timeline.clocks(dims.len());
+        for ((lane, clock), dim) in self.lanes.iter().zip(clocks.iter_mut()).zip(dims.clone()) {
+            self.run.store_dimension(dim, lane)?;
+            clock.interrupt();
+            if self.run.n as usize <= SNAPSHOT_MAX_VERTICES {
+                // Kept for the snapshots of finished dimensions (small graphs only have them).
+                self.dimensions.push(self.run.download_dimension(lane)?);
+            }
         }
-        if dim == 0 {
+        if dims.start == 0 {
             // Dimension 0 found the Kahn levels; a vertex never released lies on a cycle.
             let placed: u64 = self.run.levels.iter().map(LevelQueues::vertices).sum();
             ensure!(placed == self.run.n as u64, "the graph has a cycle; condense it first");
@@ -303,12 +358,16 @@ impl GpuLabeler {
         structures.push((DEVICE_USED.into(), total - free));
         structures.push((DEVICE_TOTAL.into(), total));
         self.timeline.push(memory_event(structures));
-        if dim + 1 < self.dims {
-            *cursor = Cursor::start(dim + 1);
+        if dims.end < self.dims {
+            let next = dims.end..self.dims.min(dims.end + self.lanes.len());
+            // The next dimensions read the Kahn levels, complete on the context's stream.
+            lanes_wait(&self.lanes)?;
+            *cursor = Cursor::start(next);
             return Ok(());
         }
         let n = self.run.n as usize;
         let landing = self.landing.take().unwrap_or_else(|| label_landing(n, self.dims));
+        join_lanes(&self.lanes)?;
         let [intervals, subtree, level] = self.run.download_labels(landing)?;
         let intervals: Vec<Interval> = bytemuck::allocation::cast_vec(intervals);
         let labels = Labels::from_raw(self.order, self.dims, intervals, subtree, level);
@@ -316,6 +375,56 @@ impl GpuLabeler {
         self.finished = true;
         Ok(())
     }
+}
+
+impl Drop for GpuLabeler {
+    /// The run's arrays are freed on the context's stream, after the lanes' work that reads them.
+    fn drop(&mut self) {
+        let _ = join_lanes(&self.lanes);
+    }
+}
+
+/// Known levels per batch of [`queue_side_by_side`]: a millisecond or two of launches, so a call
+/// still checks its time and the cancel flag often.
+const LEVELS_PER_BATCH: usize = 256;
+
+/// Queues steps `steps` of `phase` in dimensions `dims`, dimension `dims.start + i` on `lanes[i]`
+/// (lane `first_lane + i`), level by level and lane by lane, so that the lanes' kernels of one
+/// level run on the GPU at once; the levels' events are held in dimension order. Returns what each step did (the same in
+/// every dimension). Queueing each lane from a thread of its own was slower: the driver serialises
+/// launches into one context, and the threads then contend for it (H100: random 1M / 50 took
+/// 100-108 ms that way, 75-94 ms this way).
+fn queue_side_by_side(
+    run: &DeviceRun,
+    lanes: &mut [Lane],
+    first_lane: usize,
+    timeline: &mut Timeline,
+    dims: Range<usize>,
+    phase: Phase,
+    steps: Range<usize>,
+) -> Result<Vec<Ran>> {
+    let gpu = run.gpu;
+    let clocks = &mut timeline.clocks(first_lane + dims.len())[first_lane..];
+    let mut held: Vec<Vec<HeldLevel>> = dims.clone().map(|_| Vec::with_capacity(steps.len())).collect();
+    let mut ran = Vec::with_capacity(steps.len());
+    for level in steps {
+        for (((lane, clock), dim), held) in lanes.iter_mut().zip(clocks.iter_mut()).zip(dims.clone()).zip(&mut held) {
+            let stream = Arc::clone(&lane.stream);
+            clock.level_started(gpu, &stream)?;
+            let r = run.run_level(phase, level, lane)?;
+            let record = LevelRecord { dim, phase, level, queues: r.queues, edges_scanned: r.edges_scanned };
+            held.push(clock.level_done(gpu, &stream, record)?);
+            if dim == dims.start {
+                ran.push(r);
+            }
+        }
+    }
+    for (lane, levels) in held.into_iter().enumerate() {
+        for level in levels {
+            timeline.push_level(first_lane + lane, level);
+        }
+    }
+    Ok(ran)
 }
 
 impl Labeler for GpuLabeler {
@@ -331,8 +440,10 @@ impl Labeler for GpuLabeler {
         if self.finished {
             return Vec::new();
         }
-        let (dim, phase, level) = self.cursor.as_ref().map_or((0, 0, 0), |c| (c.dim, c.phase, c.step));
-        vec![Position { dim, phase: PHASES[phase], level }]
+        match &self.cursor {
+            Some(c) => c.dims.clone().map(|dim| Position { dim, phase: PHASES[c.phase], level: c.step }).collect(),
+            None => vec![Position { dim: 0, phase: PHASES[0], level: 0 }],
+        }
     }
 
     fn status(&self) -> Status {
@@ -380,7 +491,9 @@ impl Labeler for GpuLabeler {
             frontier: Vec::new(),
         };
         match &self.cursor {
-            Some(c) if c.dim == dim && !self.finished => self.run.snapshot(dag, c).ok(),
+            Some(c) if c.dims.contains(&dim) && !self.finished => {
+                self.run.snapshot(dag, c, dim, &self.lanes[dim - c.dims.start]).ok()
+            }
             _ => Some(empty),
         }
     }
@@ -422,6 +535,7 @@ impl LevelQueues {
 struct Kernels {
     fill_parents: labeling::FillParents,
     init_dimension: labeling::InitDimension,
+    init_pending: labeling::InitPending,
     seed_roots: labeling::SeedRoots,
     select_groups: labeling::SelectGroups,
     select_block: labeling::SelectBlock,
@@ -454,6 +568,7 @@ impl Kernels {
         Ok(Kernels {
             fill_parents: labeling::FillParents::load(gpu)?,
             init_dimension: labeling::InitDimension::load(gpu)?,
+            init_pending: labeling::InitPending::load(gpu)?,
             seed_roots: labeling::SeedRoots::load(gpu)?,
             select_groups: labeling::SelectGroups::load(gpu)?,
             select_block: labeling::SelectBlock::load(gpu)?,
@@ -493,46 +608,15 @@ struct DeviceRun<'g> {
     padj: CudaSlice<u32>,
     coff: CudaSlice<u64>,
     cadj: CudaSlice<u32>,
-    /// `Node`s (4 × u32: parent, depth, jump, key) of the n vertices and the virtual root ρ = n.
-    tree: CudaSlice<u32>,
-    /// The first `PATH_PREFIX_STEPS` steps of each node's T-path, as order keys (`Prefix` in the
-    /// kernels).
-    prefix: CudaSlice<u32>,
-    key: CudaSlice<u32>,
-    /// The dimension's roots in order (the first `root_count` entries).
-    roots: CudaSlice<u32>,
-    root_count: u32,
-    /// Per chunk of [`ROOT_CHUNK`] roots (or values of another scan): its total, then where it starts.
-    chunk_totals: CudaSlice<u32>,
-    chunk_carries: CudaSlice<u32>,
-    /// The vertices in key order (position = key).
-    by_key: CudaSlice<u32>,
-    /// The random order's priority buckets (see `priority_counts`): `1 << (64 - bucket_shift)` of
-    /// them, with their sizes, starts, fill cursors and members.
+    /// The random order's priority buckets are `1 << (64 - bucket_shift)`.
     bucket_shift: u32,
-    bucket_count: CudaSlice<u32>,
-    bucket_start: CudaSlice<u32>,
-    bucket_cursor: CudaSlice<u32>,
-    bucket_members: CudaSlice<u32>,
-    /// Per position of `by_key`: whether the vertex is a root, and the roots before it.
-    root_flag: CudaSlice<u32>,
-    root_position: CudaSlice<u32>,
     /// The roots (vertices without parents) in the whole graph.
     roots_total: u32,
     /// Blocks per vertex of the large in-degree queue (1: one block, `select_block`; more: the hub
-    /// path, whose partial bests go to `hub_partial`).
+    /// path, whose partial bests go to a lane's `hub_partial`).
     hub_splits: u32,
-    hub_partial: CudaSlice<u32>,
+    /// Parents not yet released, per vertex, while dimension 0 builds the Kahn levels.
     pending: CudaSlice<u32>,
-    size: CudaSlice<u32>,
-    offset: CudaSlice<u32>,
-    /// T-parents with more than `WARP_SIZE` T-children (hubs), whose sibling sums take a sort: hubs
-    /// listed and scratch taken, then per hub `count << 32 | vertex` and its scratch start.
-    hub_state: CudaSlice<u64>,
-    hubs: CudaSlice<u64>,
-    hub_scratch: CudaSlice<u64>,
-    post: CudaSlice<u32>,
-    low: CudaSlice<u32>,
     /// The finished dimensions in the labels' final layout: `[low, post]` and the subtree size of
     /// vertex v, dimension d at `v * dims + d` (see `store_dimension`).
     intervals: CudaSlice<u32>,
@@ -553,7 +637,8 @@ struct DeviceRun<'g> {
     levels_complete: bool,
 }
 
-/// What one level did.
+/// What one level did (the same in every dimension).
+#[derive(Clone, Copy)]
 struct Ran {
     /// The Kahn level the step ran (bottom-up phases count their steps from the deepest).
     kahn_level: usize,
@@ -562,7 +647,8 @@ struct Ran {
 }
 
 impl<'g> DeviceRun<'g> {
-    fn new(gpu: &'g Gpu, dag: &Graph, dims: usize) -> Result<DeviceRun<'g>> {
+    /// Uploads `dag` and opens lanes for up to `side_by_side` dimensions at once.
+    fn new(gpu: &'g Gpu, dag: &Graph, dims: usize, side_by_side: usize) -> Result<(DeviceRun<'g>, Vec<Lane>)> {
         let n = dag.num_vertices();
         ensure!(n < u32::MAX as usize - 1, "{n} vertices do not fit the GPU labeler's 32-bit ids");
         let stream = &gpu.stream;
@@ -574,7 +660,7 @@ impl<'g> DeviceRun<'g> {
         let mut padj = ledger.zeros(stream, "parents", dag.num_edges())?;
         let mut pending = ledger.zeros(stream, "pending parents", n)?;
         // The parents lists are built on the device from the children (`pending` serves as the
-        // cursors; every dimension resets it).
+        // cursors; dimension 0 resets it).
         let n32 = n as u32;
         // SAFETY: warp_grid gives each u < n a whole warp (the kernel returns past n). It reads
         // coff[u..=u + 1] (n + 1 offsets) and cadj below coff[n] = m, and writes the k-th edge into
@@ -584,35 +670,13 @@ impl<'g> DeviceRun<'g> {
         unsafe {
             kernels.fill_parents.launch(stream, warp_grid(n32), &coff, &cadj, &poff, &mut pending, &mut padj, n32)
         }?;
-        let tree = ledger.zeros(stream, "DFS tree", 4 * (n + 1))?;
-        let prefix = ledger.zeros(stream, "DFS tree path prefixes", PATH_PREFIX_STEPS * (n + 1))?;
-        let key = ledger.zeros(stream, "order keys", n)?;
-        let roots = ledger.zeros(stream, "roots in order", n)?;
-        let chunks = n.div_ceil(ROOT_CHUNK as usize);
-        let chunk_totals = ledger.zeros(stream, "scan chunk totals", chunks)?;
-        let chunk_carries = ledger.zeros(stream, "scan chunk starts", chunks)?;
         // About two vertices per priority bucket: a power of two, at most n (and at least 2, so
         // that the shift stays below 64).
         let buckets = (n.next_power_of_two() / 2).max(2);
         let bucket_shift = 64 - buckets.trailing_zeros();
-        let by_key = ledger.zeros(stream, "vertices in key order", n)?;
-        let bucket_count = ledger.zeros(stream, "priority bucket sizes", buckets)?;
-        let bucket_start = ledger.zeros(stream, "priority bucket starts", buckets)?;
-        let bucket_cursor = ledger.zeros(stream, "priority bucket cursors", buckets)?;
-        let bucket_members = ledger.zeros(stream, "priority bucket members", n)?;
-        let root_flag = ledger.zeros(stream, "root flags", n)?;
-        let root_position = ledger.zeros(stream, "root positions", n)?;
         let GraphShape { hub_splits, large, roots: roots_total } = GraphShape::of(dag);
-        let hub_partial =
-            ledger.zeros(stream, "hub partial parents", if hub_splits > 1 { large * hub_splits } else { 0 })?;
-        let size = ledger.zeros(stream, "subtree sizes", n)?;
-        let offset = ledger.zeros(stream, "offsets", n)?;
-        let hub_state = ledger.zeros(stream, "hub counters", 2)?;
-        // Hubs have disjoint sets of more than WARP_SIZE T-children; each sorts in a power-of-two span.
-        let hubs = ledger.zeros(stream, "hubs", 2 * (n / WARP_SIZE as usize + 1))?;
-        let hub_scratch = ledger.zeros(stream, "hub sort scratch", 2 * n)?;
-        let post = ledger.zeros(stream, "post", n)?;
-        let low = ledger.zeros(stream, "low", n)?;
+        let hub_partial = if hub_splits > 1 { large * hub_splits } else { 0 };
+        let chunks = n.div_ceil(ROOT_CHUNK as usize);
         let intervals = ledger.zeros(stream, "labels: intervals", 2 * n * dims)?;
         let subtree = ledger.zeros(stream, "labels: subtree sizes", n * dims)?;
         let bins_in = ledger.zeros(stream, "queues by in-degree", 3 * n)?;
@@ -620,7 +684,9 @@ impl<'g> DeviceRun<'g> {
         let level = ledger.zeros(stream, "levels", n)?;
         let counters = ledger.zeros(stream, "queue counters", Readback::LEN)?;
         let base = ledger.zeros(stream, "queue bases", 6)?;
-        Ok(DeviceRun {
+        let shape = LaneShape { n, buckets, hub_partial, chunks };
+        let lanes = Lane::open_lanes(gpu, &mut ledger, shape, side_by_side)?;
+        let run = DeviceRun {
             gpu,
             kernels,
             ledger,
@@ -629,32 +695,10 @@ impl<'g> DeviceRun<'g> {
             padj,
             coff,
             cadj,
-            tree,
-            prefix,
-            key,
-            roots,
-            root_count: 0,
-            chunk_totals,
-            chunk_carries,
-            by_key,
             bucket_shift,
-            bucket_count,
-            bucket_start,
-            bucket_cursor,
-            bucket_members,
-            root_flag,
-            root_position,
             roots_total: roots_total as u32,
             hub_splits: hub_splits as u32,
-            hub_partial,
             pending,
-            size,
-            offset,
-            hub_state,
-            hubs,
-            hub_scratch,
-            post,
-            low,
             intervals,
             subtree,
             dims: dims as u32,
@@ -666,55 +710,56 @@ impl<'g> DeviceRun<'g> {
             readback: Readback::new(&gpu.ctx)?,
             levels: Vec::new(),
             levels_complete: false,
-        })
+        };
+        Ok((run, lanes))
     }
 
-    /// Computes a dimension's keys and roots in order and resets the per-dimension arrays.
-    fn start_dimension(&mut self, order: Order, dim: usize) -> Result<()> {
-        self.order_keys(order, dim)?;
-        let stream = &self.gpu.stream;
+    /// Computes dimension `dim`'s keys and roots in order on lane `lane` and resets its arrays;
+    /// before the Kahn levels exist (dimension 0), seeds them with the roots.
+    fn start_dimension(&mut self, order: Order, dim: usize, lane: &mut Lane) -> Result<()> {
+        self.order_keys(order, dim, lane)?;
         let n = self.n;
-        let (tree, prefix, key, poff) = (&mut self.tree, &mut self.prefix, &self.key, &self.poff);
-        let (pending, size, offset) = (&mut self.pending, &mut self.size, &mut self.offset);
+        let k = &self.kernels;
+        let Lane { stream, tree, prefix, key, size, offset, .. } = lane;
         // SAFETY: grid(n + 1) gives a thread to each v <= n (the kernel returns past n). v < n
-        // writes its node (4 u32; tree holds n + 1 nodes) and pending, size, offset [v] (n each),
-        // reading key[v] (n) and poff[v..=v + 1] (n + 1); v = n writes node n (rho) and rho's
-        // prefix, entries n * PATH_PREFIX_STEPS.. of the (n + 1) * PATH_PREFIX_STEPS.
-        unsafe {
-            self.kernels.init_dimension.launch(stream, grid(n + 1), tree, prefix, key, poff, pending, size, offset, n)
-        }?;
+        // writes its node (4 u32; tree holds n + 1 nodes) and size and offset [v] (n each), reading
+        // key[v] (n); v = n writes node n (rho) and rho's prefix, entries n * PATH_PREFIX_STEPS.. of
+        // the (n + 1) * PATH_PREFIX_STEPS.
+        unsafe { k.init_dimension.launch(stream, grid(n + 1), tree, prefix, &*key, size, offset, n) }?;
         if self.levels.is_empty() {
+            let stream = &self.gpu.stream;
+            // SAFETY: a thread per v < n reads poff[v..=v + 1] (n + 1) and writes pending[v] (n).
+            unsafe { k.init_pending.launch(stream, grid(n), &self.poff, &mut self.pending, n) }?;
             let roots = self.seed_roots()?;
             self.levels.push(roots);
         }
         Ok(())
     }
 
-    /// The order keys of dimension `dim` into `key` and `by_key`, and the roots in key order into
-    /// `roots` (docs/ALGORITHMS.md, section 15).
-    fn order_keys(&mut self, order: Order, dim: usize) -> Result<()> {
-        let stream = &self.gpu.stream;
-        let (n, k) = (self.n, &self.kernels);
+    /// The order keys of dimension `dim` into lane `lane`'s `key` and `by_key`, and the roots in
+    /// key order into its `roots` (docs/ALGORITHMS.md, section 15).
+    fn order_keys(&self, order: Order, dim: usize, l: &mut Lane) -> Result<()> {
+        let (n, k, shift) = (self.n, &self.kernels, self.bucket_shift);
+        let stream = &l.stream;
         match order {
             Order::Random { seed } => {
                 // mix64(seed, dim, v) = splitmix64(base ^ v).
                 let base = mix_base(seed, dim as u64);
-                let shift = self.bucket_shift;
-                stream.memset_zeros(&mut self.bucket_count)?;
-                stream.memset_zeros(&mut self.bucket_cursor)?;
+                stream.memset_zeros(&mut l.bucket_count)?;
+                stream.memset_zeros(&mut l.bucket_cursor)?;
                 // SAFETY: grid(n) gives a thread to each v < n (the kernel returns past n), whose
                 // bucket, priority >> shift, is below 1 << (64 - shift) = the buckets allocated.
-                unsafe { k.priority_counts.launch(stream, grid(n), n, base, shift, &mut self.bucket_count) }?;
-                let buckets = self.bucket_count.len() as u32;
-                let (totals, carries) = (&mut self.chunk_totals, &mut self.chunk_carries);
-                scan(k, stream, &self.bucket_count, buckets, &mut self.bucket_start, totals, carries)?;
+                unsafe { k.priority_counts.launch(stream, grid(n), n, base, shift, &mut l.bucket_count) }?;
+                let buckets = l.bucket_count.len() as u32;
+                let (totals, carries) = (&mut l.chunk_totals, &mut l.chunk_carries);
+                scan(k, stream, &l.bucket_count, buckets, &mut l.bucket_start, totals, carries)?;
                 let (start, count, cursor, members) =
-                    (&self.bucket_start, &self.bucket_count, &mut self.bucket_cursor, &mut self.bucket_members);
+                    (&l.bucket_start, &l.bucket_count, &mut l.bucket_cursor, &mut l.bucket_members);
                 // SAFETY: as above; a bucket's members go to start[b] + 0..count[b] (the cursor
                 // counts from 0 up to the bucket's size, counted above), inside the n entries, as
                 // the starts are the exclusive sums of the n vertices' counts.
                 unsafe { k.priority_members.launch(stream, grid(n), n, base, shift, start, cursor, &mut *members) }?;
-                let (key, by_key) = (&mut self.key, &mut self.by_key);
+                let (key, by_key) = (&mut l.key, &mut l.by_key);
                 // SAFETY: as above; a vertex reads its bucket's members and writes key[v] and
                 // by_key[rank], rank < n as it counts distinct smaller priorities.
                 unsafe {
@@ -722,34 +767,34 @@ impl<'g> DeviceRun<'g> {
                 }?;
             }
             // SAFETY: a thread per v < n writes key[v] and by_key[v] (n entries each).
-            Order::Lex => unsafe { k.lex_order.launch(stream, grid(n), n, &mut self.key, &mut self.by_key) }?,
+            Order::Lex => unsafe { k.lex_order.launch(stream, grid(n), n, &mut l.key, &mut l.by_key) }?,
         }
-        let (by_key, poff) = (&self.by_key, &self.poff);
+        let (by_key, poff) = (&l.by_key, &self.poff);
         // SAFETY: a thread per i < n reads by_key[i] (a vertex w < n) and poff[w..=w + 1] (n + 1
         // entries), and writes flag[i] (n).
-        unsafe { k.root_flags.launch(stream, grid(n), by_key, n, poff, &mut self.root_flag) }?;
-        let (totals, carries) = (&mut self.chunk_totals, &mut self.chunk_carries);
-        scan(k, stream, &self.root_flag, n, &mut self.root_position, totals, carries)?;
-        let (flag, position) = (&self.root_flag, &self.root_position);
+        unsafe { k.root_flags.launch(stream, grid(n), by_key, n, poff, &mut l.root_flag) }?;
+        let (totals, carries) = (&mut l.chunk_totals, &mut l.chunk_carries);
+        scan(k, stream, &l.root_flag, n, &mut l.root_position, totals, carries)?;
+        let (flag, position) = (&l.root_flag, &l.root_position);
         // SAFETY: a thread per i < n; a root's position counts the roots before it, below the
         // graph's roots_total <= n entries of `roots`.
-        unsafe { k.compact_roots.launch(stream, grid(n), by_key, n, flag, position, &mut self.roots) }?;
-        self.root_count = self.roots_total;
+        unsafe { k.compact_roots.launch(stream, grid(n), by_key, n, flag, position, &mut l.roots) }?;
+        l.root_count = self.roots_total;
         Ok(())
     }
 
-    /// The current dimension as far as `cursor` has run it, read from the device. Which values are
-    /// final follows from the order the phases walk the Kahn levels: a parent once its vertex is
-    /// attached (depth > 0); sizes and min-posts once the vertex's level has run bottom-up; post
-    /// numbers once it has run top-down; every value of an earlier phase.
-    fn snapshot(&self, dag: &Graph, cursor: &Cursor) -> Result<Snapshot> {
-        let stream = &self.gpu.stream;
+    /// Dimension `dim` (one of `cursor`'s) as far as `cursor` has run it, read from the device.
+    /// Which values are final follows from the order the phases walk the Kahn levels: a parent
+    /// once its vertex is attached (depth > 0); sizes and min-posts once the vertex's level has run
+    /// bottom-up; post numbers once it has run top-down; every value of an earlier phase.
+    fn snapshot(&self, dag: &Graph, cursor: &Cursor, dim: usize, l: &Lane) -> Result<Snapshot> {
+        let stream = &l.stream;
         let n = self.n as usize;
         let (tree, size, post, low, level) = (
-            stream.clone_dtoh(&self.tree)?,
-            stream.clone_dtoh(&self.size)?,
-            stream.clone_dtoh(&self.post)?,
-            stream.clone_dtoh(&self.low)?,
+            stream.clone_dtoh(&l.tree)?,
+            stream.clone_dtoh(&l.size)?,
+            stream.clone_dtoh(&l.post)?,
+            stream.clone_dtoh(&l.low)?,
             stream.clone_dtoh(&self.level)?,
         );
         let deepest = self.levels.len().saturating_sub(1);
@@ -789,28 +834,21 @@ impl<'g> DeviceRun<'g> {
                 .collect(),
             _ => Vec::new(),
         };
-        Ok(Snapshot {
-            dim: cursor.dim,
-            phase,
-            parent,
-            size: known(&size, 1),
-            post: known(&post, 2),
-            low: known(&low, 3),
-            frontier,
-        })
+        Ok(Snapshot { dim, phase, parent, size: known(&size, 1), post: known(&post, 2), low: known(&low, 3), frontier })
     }
 
     /// Copies the dimension just finished into the final layout (on the device).
-    fn store_dimension(&mut self, dim: usize) -> Result<()> {
+    fn store_dimension(&mut self, dim: usize, lane: &Lane) -> Result<()> {
         let (n, dims) = (self.n, self.dims);
-        let (low, post, size) = (&self.low, &self.post, &self.size);
+        let Lane { stream, low, post, size, .. } = lane;
         let (intervals, subtree) = (&mut self.intervals, &mut self.subtree);
         // SAFETY: grid(n) gives a thread to each v < n (the kernel returns past n), which reads
         // low, post and size [v] (n entries each) and writes intervals [2 (v dims + dim) + 0..2]
         // and subtree [v dims + dim], below the 2 n dims and n dims entries allocated, as dim < dims.
+        // Lanes running side by side write other dimensions' entries of the same buffers.
         unsafe {
             self.kernels.store_dimension.launch(
-                &self.gpu.stream,
+                stream,
                 grid(n),
                 low,
                 post,
@@ -840,18 +878,18 @@ impl<'g> DeviceRun<'g> {
         Ok(landing.finish().try_into().expect("the landing holds the three buffers it was made with"))
     }
 
-    fn download_dimension(&self) -> Result<DimensionLabels> {
-        let stream = &self.gpu.stream;
+    fn download_dimension(&self, lane: &Lane) -> Result<DimensionLabels> {
+        let Lane { stream, low, post, size, .. } = lane;
         Ok(DimensionLabels {
-            low: stream.clone_dtoh(&self.low)?,
-            post: stream.clone_dtoh(&self.post)?,
-            subtree: stream.clone_dtoh(&self.size)?,
+            low: stream.clone_dtoh(low)?,
+            post: stream.clone_dtoh(post)?,
+            subtree: stream.clone_dtoh(size)?,
         })
     }
 
-    /// Runs level `step` of `phase` (top-down phases count from level 0, bottom-up ones from the
-    /// deepest); returns what it did and whether the phase has another level.
-    fn run_level(&mut self, phase: Phase, step: usize) -> Result<(Ran, bool)> {
+    /// Runs level `step` of `phase` on `lane` (top-down phases count from level 0, bottom-up ones
+    /// from the deepest); returns what it did.
+    fn run_level(&self, phase: Phase, step: usize, lane: &mut Lane) -> Result<Ran> {
         let last = self.levels.len() - 1;
         let top_down = matches!(phase, Phase::ParentSelection | Phase::PostOrder);
         let level = if top_down { step } else { last - step };
@@ -859,16 +897,7 @@ impl<'g> DeviceRun<'g> {
         let tree_edges = if level == 0 { 0 } else { q.vertices() };
         let record = match phase {
             Phase::ParentSelection => {
-                self.launch_select(&q)?;
-                // Dimension 0 builds the Kahn levels as it goes; the others replay them.
-                if level == last && !self.levels_complete {
-                    let next = self.release(&q)?;
-                    if next.vertices() > 0 {
-                        self.levels.push(next);
-                    } else {
-                        self.levels_complete = true;
-                    }
-                }
+                self.launch_select(&q, lane)?;
                 let queues = QueueSizes {
                     small: q.in_count[0] as u64,
                     medium: q.in_count[1] as u64,
@@ -877,27 +906,49 @@ impl<'g> DeviceRun<'g> {
                 Ran { kahn_level: level, queues, edges_scanned: q.in_degrees }
             }
             Phase::SubtreeSizes => {
-                self.launch_per_vertex(&q, PerVertex::PushSizes)?;
+                self.launch_per_vertex(&q, PerVertex::PushSizes, lane)?;
                 // Every vertex follows its one T-edge up (roots, on level 0, have none); after the
                 // last level, every T-sibling prefix sum, found by reading every DAG edge.
                 let mut edges_scanned = tree_edges;
                 if level == 0 {
-                    self.sibling_sums()?;
+                    self.sibling_sums(lane)?;
                     edges_scanned += self.cadj.len() as u64;
                 }
                 Ran { kahn_level: level, queues: out_queues(&q), edges_scanned }
             }
             Phase::PostOrder => {
-                self.launch_per_vertex(&q, PerVertex::PostOrder)?;
+                self.launch_per_vertex(&q, PerVertex::PostOrder, lane)?;
                 Ran { kahn_level: level, queues: out_queues(&q), edges_scanned: tree_edges }
             }
             _ => {
-                self.launch_min_post(&q)?;
+                self.launch_min_post(&q, lane)?;
                 Ran { kahn_level: level, queues: out_queues(&q), edges_scanned: q.out_degrees }
             }
         };
-        let more = if top_down { step < self.levels.len() - 1 } else { level > 0 };
-        Ok((record, more))
+        Ok(record)
+    }
+
+    /// Whether a phase has a level after step `step` (in dimension 0's parent selection: as far as
+    /// the Kahn levels are known).
+    fn has_next(&self, step: usize) -> bool {
+        step + 1 < self.levels.len()
+    }
+
+    /// Dimension 0's parent selection builds the Kahn levels as it goes (the others replay them):
+    /// after its step on the last level found so far, that level's children are released into the
+    /// next one (or there is none).
+    fn discover_level(&mut self, step: usize) -> Result<()> {
+        if self.levels_complete || step + 1 != self.levels.len() {
+            return Ok(());
+        }
+        let q = self.levels[step];
+        let next = self.release(&q)?;
+        if next.vertices() > 0 {
+            self.levels.push(next);
+        } else {
+            self.levels_complete = true;
+        }
+        Ok(())
     }
 
     fn seed_roots(&mut self) -> Result<LevelQueues> {
@@ -971,10 +1022,10 @@ impl<'g> DeviceRun<'g> {
 
     /// Phase 1 on a level: its small and medium in-degree queues in one launch of lane groups, its
     /// large queue a block (or, for hubs, several) per vertex.
-    fn launch_select(&mut self, q: &LevelQueues) -> Result<()> {
-        let stream = &self.gpu.stream;
+    fn launch_select(&self, q: &LevelQueues, lane: &mut Lane) -> Result<()> {
         let rho = self.n;
-        let (poff, padj, tree, prefix) = (&self.poff, &self.padj, &mut self.tree, &mut self.prefix);
+        let Lane { stream, tree, prefix, hub_partial, .. } = lane;
+        let (poff, padj) = (&self.poff, &self.padj);
         let k = &self.kernels;
         if let Some(g) = Groups::of(self.n, q.in_base, q.in_count) {
             let ([start0, start1], [count0, count1]) = (g.start, g.count);
@@ -1015,7 +1066,7 @@ impl<'g> DeviceRun<'g> {
             if self.hub_splits == 1 {
                 return k.select_block.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho);
             }
-            let (splits, partial) = (self.hub_splits, &mut self.hub_partial);
+            let (splits, partial) = (self.hub_splits, hub_partial);
             let blocks = LaunchConfig { grid_dim: (count, splits, 1), ..config };
             // SAFETY (beyond the above): block (i, s) writes partial[i * splits + s] for i < count,
             // at most the graph's vertices of in-degree above LARGE_DEGREE_LIMIT (a level holds
@@ -1029,11 +1080,12 @@ impl<'g> DeviceRun<'g> {
     /// Phases 2 and 3: a thread per vertex of the level, one launch for its three queues.
     /// Phase 2 (bottom-up): each vertex adds its size to its T-parent's. Phase 3 (top-down):
     /// offset(c) = offset(T-parent) + before(c), post = offset + size.
-    fn launch_per_vertex(&mut self, q: &LevelQueues, kernel: PerVertex) -> Result<()> {
-        let stream = &self.gpu.stream;
+    fn launch_per_vertex(&self, q: &LevelQueues, kernel: PerVertex, lane: &mut Lane) -> Result<()> {
         let count = q.out_count.iter().sum::<u32>();
         let ([b0, b1, b2], [c0, c1, c2]) = (q.out_base, q.out_count);
-        let (bins, n, tree, k) = (&self.bins_out, self.n, &self.tree, &self.kernels);
+        let (bins, n, k) = (&self.bins_out, self.n, &self.kernels);
+        let Lane { stream, tree, size, offset, post, .. } = lane;
+        let tree = &*tree;
         // SAFETY: grid(count) gives a thread to each of the level's vertices, which `level_vertex`
         // finds at bins_out[class * n + base + i] for i below the class's count (threads past the
         // sum return): inside the 3 n entries. A vertex v < n reads its node (tree holds n + 1) and
@@ -1042,10 +1094,10 @@ impl<'g> DeviceRun<'g> {
         unsafe {
             match kernel {
                 PerVertex::PushSizes => {
-                    k.push_sizes.launch(stream, grid(count), bins, n, b0, c0, b1, c1, b2, c2, tree, &mut self.size)
+                    k.push_sizes.launch(stream, grid(count), bins, n, b0, c0, b1, c1, b2, c2, tree, size)
                 }
                 PerVertex::PostOrder => {
-                    let (size, offset, post) = (&self.size, &mut self.offset, &mut self.post);
+                    let size = &*size;
                     k.post_order.launch(stream, grid(count), bins, n, b0, c0, b1, c1, b2, c2, tree, size, offset, post)
                 }
             }
@@ -1055,12 +1107,26 @@ impl<'g> DeviceRun<'g> {
     /// Once sizes are final: every vertex's before(c) into `offset` (a warp per T-parent, a block
     /// per hub), and the roots' offsets, which are the prefix sums of their sizes in root order
     /// (one block).
-    fn sibling_sums(&mut self) -> Result<()> {
-        let stream = &self.gpu.stream;
+    fn sibling_sums(&self, lane: &mut Lane) -> Result<()> {
         let n = self.n;
-        stream.memset_zeros(&mut self.hub_state)?;
-        let (coff, cadj, tree, size, k) = (&self.coff, &self.cadj, &self.tree, &self.size, &self.kernels);
-        let (offset, hub_state, hubs) = (&mut self.offset, &mut self.hub_state, &mut self.hubs);
+        let (coff, cadj, k) = (&self.coff, &self.cadj, &self.kernels);
+        let Lane {
+            stream,
+            tree,
+            size,
+            offset,
+            hub_state,
+            hubs,
+            hub_scratch,
+            roots,
+            root_count,
+            chunk_totals,
+            chunk_carries,
+            ..
+        } = lane;
+        let (totals, carries) = (chunk_totals, chunk_carries);
+        let (tree, size) = (&*tree, &*size);
+        stream.memset_zeros(hub_state)?;
         // SAFETY: warp_grid(n) gives each T-parent p < n a whole warp in blocks of BLOCK_THREADS,
         // the block size `gathered` is sized for (the kernel returns past n). It reads p's children
         // in the CSR and their nodes and sizes (n + 1 nodes, n sizes), writes offset[c] (n) of at
@@ -1070,7 +1136,7 @@ impl<'g> DeviceRun<'g> {
         // hub_state has the 2 counters it zeroed above.
         unsafe { k.sibling_sums.launch(stream, warp_grid(n), coff, cadj, tree, size, offset, hub_state, hubs, n) }?;
         // The hub count stays on the device: a fixed grid of blocks takes the hubs in turn.
-        let (hub_state, hubs, scratch, offset) = (&self.hub_state, &self.hubs, &mut self.hub_scratch, &mut self.offset);
+        let (hub_state, hubs, scratch) = (&*hub_state, &*hubs, hub_scratch);
         // SAFETY: blocks of SCAN_BLOCK_THREADS, the size `block_offsets` keeps a total per warp for,
         // take the hubs sibling_sums listed (hub_state[0] of them, each below the bound above). A
         // hub with k children sorts in scratch[start..start + span), span the power of two at or
@@ -1094,12 +1160,11 @@ impl<'g> DeviceRun<'g> {
         // SAFETY: one block of SCAN_BLOCK_THREADS (as `block_offsets` needs) reads the first
         // root_count entries of roots (n entries, root_count = the roots uploaded, at most n) and
         // the sizes of those roots, and writes their offsets (n entries).
-        let (roots, count) = (&self.roots, self.root_count);
+        let (roots, count) = (&*roots, *root_count);
         if count <= ROOT_CHUNK {
-            return unsafe { k.root_offsets.launch(stream, scan_grid(1), roots, count, size, &mut self.offset) };
+            return unsafe { k.root_offsets.launch(stream, scan_grid(1), roots, count, size, offset) };
         }
         let chunks = count.div_ceil(ROOT_CHUNK);
-        let (totals, carries, offset) = (&mut self.chunk_totals, &mut self.chunk_carries, &mut self.offset);
         // SAFETY: as root_offsets, per chunk: block b reads roots [b ROOT_CHUNK, min(count, (b + 1)
         // ROOT_CHUNK)) (count <= n entries) and their sizes, writes their offsets and totals[b], one
         // of the n / ROOT_CHUNK rounded up entries allocated, as chunks is for count <= n. Then one
@@ -1123,9 +1188,9 @@ impl<'g> DeviceRun<'g> {
 
     /// Phase 4 (bottom-up): low(v) = min(post(v), low of every DAG child); the small and medium
     /// out-degree queues in one launch of lane groups, the large one a block per vertex.
-    fn launch_min_post(&mut self, q: &LevelQueues) -> Result<()> {
-        let stream = &self.gpu.stream;
-        let (coff, cadj, post, low, k) = (&self.coff, &self.cadj, &self.post, &mut self.low, &self.kernels);
+    fn launch_min_post(&self, q: &LevelQueues, lane: &mut Lane) -> Result<()> {
+        let Lane { stream, post, low, .. } = lane;
+        let (coff, cadj, post, k) = (&self.coff, &self.cadj, &*post, &self.kernels);
         if let Some(g) = Groups::of(self.n, q.out_base, q.out_count) {
             let ([start0, start1], [count0, count1]) = (g.start, g.count);
             // SAFETY: as in `launch_select`, on the out-degree queues (bins_out); a vertex v < n

@@ -1,0 +1,159 @@
+//! One dimension's working arrays on the device, and the stream its launches go on.
+//!
+//! Dimension 0 finds the Kahn levels, level by level, with a host round trip each; the other
+//! dimensions only replay those levels, and on a graph of a few thousand vertices per level one
+//! dimension's launches leave most of the GPU idle (parent selection on random 1M / 50 filled about
+//! half of an H100's warp slots). So the labeler runs those dimensions side by side, each in a lane:
+//! its own tree, prefixes, order and label arrays, and its own stream, sharing the read-only graph
+//! and levels. Lane 0 uses the context's stream.
+
+use super::context::Gpu;
+use super::memory::Ledger;
+use crate::constants::{PATH_PREFIX_STEPS, WARP_SIZE};
+use anyhow::Result;
+use cudarc::driver::{CudaSlice, CudaStream};
+use std::sync::Arc;
+
+/// At most this many dimensions run side by side: beyond it the host's launches, not the GPU,
+/// set the pace.
+pub const MAX_LANES: usize = 8;
+
+/// What sizes a lane's arrays: the vertices, the random order's priority buckets, the entries the
+/// hub path of parent selection needs, and the prefix-sum chunks.
+#[derive(Clone, Copy, Debug)]
+pub struct LaneShape {
+    pub n: usize,
+    pub buckets: usize,
+    pub hub_partial: usize,
+    pub chunks: usize,
+}
+
+impl LaneShape {
+    /// Device bytes of one lane.
+    pub fn bytes(&self) -> u64 {
+        let n = self.n as u64;
+        let words = 4 * (n + 1)
+            + PATH_PREFIX_STEPS as u64 * (n + 1)
+            + 10 * n
+            + 3 * self.buckets as u64
+            + self.hub_partial as u64
+            + 2 * self.chunks as u64;
+        let wide = 2 + 2 * (n / WARP_SIZE as u64 + 1) + 2 * n;
+        4 * words + 8 * wide
+    }
+}
+
+/// One dimension's device state (see the module's comment); the fields are the pipeline's.
+pub struct Lane {
+    pub stream: Arc<CudaStream>,
+    /// `Node`s (4 × u32: parent, depth, jump, key) of the n vertices and the virtual root ρ = n.
+    pub tree: CudaSlice<u32>,
+    /// The first `PATH_PREFIX_STEPS` steps of each node's T-path, as order keys (`Prefix` in the
+    /// kernels).
+    pub prefix: CudaSlice<u32>,
+    pub key: CudaSlice<u32>,
+    /// The dimension's roots in order (the first `root_count` entries).
+    pub roots: CudaSlice<u32>,
+    pub root_count: u32,
+    /// Per chunk of `ROOT_CHUNK` roots (or values of another scan): its total, then where it starts.
+    pub chunk_totals: CudaSlice<u32>,
+    pub chunk_carries: CudaSlice<u32>,
+    /// The vertices in key order (position = key).
+    pub by_key: CudaSlice<u32>,
+    /// The random order's priority buckets (see `priority_counts`): their sizes, starts, fill
+    /// cursors and members.
+    pub bucket_count: CudaSlice<u32>,
+    pub bucket_start: CudaSlice<u32>,
+    pub bucket_cursor: CudaSlice<u32>,
+    pub bucket_members: CudaSlice<u32>,
+    /// Per position of `by_key`: whether the vertex is a root, and the roots before it.
+    pub root_flag: CudaSlice<u32>,
+    pub root_position: CudaSlice<u32>,
+    /// The hub path's partial bests (parent selection of in-degrees too large for one block).
+    pub hub_partial: CudaSlice<u32>,
+    pub size: CudaSlice<u32>,
+    pub offset: CudaSlice<u32>,
+    /// T-parents with more than `WARP_SIZE` T-children (hubs), whose sibling sums take a sort: hubs
+    /// listed and scratch taken, then per hub `count << 32 | vertex` and its scratch start.
+    pub hub_state: CudaSlice<u64>,
+    pub hubs: CudaSlice<u64>,
+    pub hub_scratch: CudaSlice<u64>,
+    pub post: CudaSlice<u32>,
+    pub low: CudaSlice<u32>,
+}
+
+impl Lane {
+    /// Allocates a lane's arrays on `stream` (zeroed there), recorded in `ledger` under the same
+    /// names for every lane.
+    pub fn new(ledger: &mut Ledger, stream: Arc<CudaStream>, shape: LaneShape) -> Result<Lane> {
+        let s = &stream;
+        let LaneShape { n, buckets, hub_partial, chunks } = shape;
+        Ok(Lane {
+            tree: ledger.zeros(s, "DFS tree", 4 * (n + 1))?,
+            prefix: ledger.zeros(s, "DFS tree path prefixes", PATH_PREFIX_STEPS * (n + 1))?,
+            key: ledger.zeros(s, "order keys", n)?,
+            roots: ledger.zeros(s, "roots in order", n)?,
+            root_count: 0,
+            chunk_totals: ledger.zeros(s, "scan chunk totals", chunks)?,
+            chunk_carries: ledger.zeros(s, "scan chunk starts", chunks)?,
+            by_key: ledger.zeros(s, "vertices in key order", n)?,
+            bucket_count: ledger.zeros(s, "priority bucket sizes", buckets)?,
+            bucket_start: ledger.zeros(s, "priority bucket starts", buckets)?,
+            bucket_cursor: ledger.zeros(s, "priority bucket cursors", buckets)?,
+            bucket_members: ledger.zeros(s, "priority bucket members", n)?,
+            root_flag: ledger.zeros(s, "root flags", n)?,
+            root_position: ledger.zeros(s, "root positions", n)?,
+            hub_partial: ledger.zeros(s, "hub partial parents", hub_partial)?,
+            size: ledger.zeros(s, "subtree sizes", n)?,
+            offset: ledger.zeros(s, "offsets", n)?,
+            hub_state: ledger.zeros(s, "hub counters", 2)?,
+            // Hubs have disjoint sets of more than WARP_SIZE T-children; each sorts in a
+            // power-of-two span.
+            hubs: ledger.zeros(s, "hubs", 2 * (n / WARP_SIZE as usize + 1))?,
+            hub_scratch: ledger.zeros(s, "hub sort scratch", 2 * n)?,
+            post: ledger.zeros(s, "post", n)?,
+            low: ledger.zeros(s, "low", n)?,
+            stream,
+        })
+    }
+
+    /// Lanes for `wanted` dimensions side by side, as many as the device's free memory affords
+    /// (half of it at most; always one): lane 0 on the context's stream, the others on new ones.
+    pub fn open_lanes(gpu: &Gpu, ledger: &mut Ledger, shape: LaneShape, wanted: usize) -> Result<Vec<Lane>> {
+        let mut lanes = vec![Lane::new(ledger, Arc::clone(&gpu.stream), shape)?];
+        let wanted = wanted.clamp(1, MAX_LANES);
+        if wanted > 1 {
+            let (free, _) = gpu.memory()?;
+            let affordable = (free / 2 / shape.bytes().max(1)) as usize;
+            for _ in 1..wanted.min(1 + affordable) {
+                lanes.push(Lane::new(ledger, gpu.ctx.new_stream()?, shape)?);
+            }
+        }
+        Ok(lanes)
+    }
+}
+
+/// Makes lanes 1.. wait for the work queued so far on lane 0's stream, the context's (the Kahn
+/// levels, before dimensions side by side start on them).
+pub fn lanes_wait(lanes: &[Lane]) -> Result<()> {
+    if let [first, rest @ ..] = lanes
+        && !rest.is_empty()
+    {
+        let done = first.stream.record_event(None)?;
+        for lane in rest {
+            lane.stream.wait(&done)?;
+        }
+    }
+    Ok(())
+}
+
+/// Makes lane 0's stream, the context's, wait for the work queued so far on lanes 1.. (before it
+/// reads their labels, or frees what they read).
+pub fn join_lanes(lanes: &[Lane]) -> Result<()> {
+    if let [first, rest @ ..] = lanes {
+        for lane in rest {
+            first.stream.join(&lane.stream)?;
+        }
+    }
+    Ok(())
+}
