@@ -100,26 +100,33 @@ __device__ __forceinline__ void aggregated_add(u64* counter, u64 value) {
     if (threadIdx.x % WARP_SIZE == __ffs(active) - 1) atomicAdd(counter, ((u64)high << 16) + low);
 }
 
+// Where the next level's queues start in each class's bins: in-degree classes, then out-degree
+// classes (the host knows them from the last level's counters, and passes them by value).
+struct Bases {
+    u32 at[6];
+};
+
 // Appends c to the next level's queues. counters: 3 counts by in-degree class, 3 by out-degree
 // class, then the level's in-degree and out-degree sums (the edges phases 1 and 4 will scan).
 __device__ __forceinline__ void enqueue(u32 c, const u64* poff, const u64* coff, u32* bins_in, u32* bins_out,
-                                        u64* counters, const u32* base, u32 n, u32* level, u32 next_level) {
+                                        u64* counters, const Bases& base, u32 n, u32* level, u32 next_level) {
     level[c] = next_level;
     u64 in_degree = poff[c + 1] - poff[c];
     u64 out_degree = coff[c + 1] - coff[c];
     u32 ci = degree_class(in_degree);
     u32 co = degree_class(out_degree);
-    bins_in[ci * n + base[ci] + aggregated_slot(counters, ci)] = c;
-    bins_out[co * n + base[3 + co] + aggregated_slot(counters, 3 + co)] = c;
+    bins_in[ci * n + base.at[ci] + aggregated_slot(counters, ci)] = c;
+    bins_out[co * n + base.at[3 + co] + aggregated_slot(counters, 3 + co)] = c;
     aggregated_add(&counters[6], in_degree);
     aggregated_add(&counters[7], out_degree);
 }
 
 // Level 0: every vertex without parents.
 extern "C" __global__ void seed_roots(const u64* poff, const u64* coff, u32* bins_in, u32* bins_out,
-                                      u64* counters, const u32* base, u32 n, u32* level) {
+                                      u64* counters, u32 n, u32* level) {
     u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v < n && poff[v + 1] == poff[v]) enqueue(v, poff, coff, bins_in, bins_out, counters, base, n, level, 0);
+    Bases start = {{0, 0, 0, 0, 0, 0}};
+    if (v < n && poff[v + 1] == poff[v]) enqueue(v, poff, coff, bins_in, bins_out, counters, start, n, level, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,9 +367,11 @@ extern "C" __global__ void select_hub_finish(const u32* queue, u32 count, u32 sp
 // whose last parent this was is ready and joins the next level's queues. Queue by out-degree.
 extern "C" __global__ void release_wide(const u32* queue, u32 count, u32 vertices_per_block, const u64* poff,
                                         const u64* coff, const u32* cadj, u32* pending, u32* bins_in, u32* bins_out,
-                                        u64* counters, const u32* base, u32 n, u32* level, u32 next_level) {
+                                        u64* counters, u32 in0, u32 in1, u32 in2, u32 out0, u32 out1, u32 out2, u32 n,
+                                        u32* level, u32 next_level) {
     // vertices_per_block = 1: a block per vertex; more: a group of blockDim.x / vertices_per_block
     // lanes per vertex (a warp, or fewer lanes for the small queue: one on a wide level).
+    Bases base = {{in0, in1, in2, out0, out1, out2}};
     u32 group = blockDim.x / vertices_per_block;
     u32 i = blockIdx.x * vertices_per_block + threadIdx.x / group;
     u32 lane = threadIdx.x % group;

@@ -5,7 +5,10 @@
 //! host reads back only eight counters (the next frontier's queue sizes and degree sums), which the
 //! launches and the telemetry need. Kahn levels do not depend on the order, so dimension 0 builds
 //! them (parent selection releases each level's children into the next level's queues) and the
-//! other dimensions replay them.
+//! other dimensions replay them. Unless asked to go one dimension at a time (the explorer's
+//! default), the dimensions run side by side, each in a lane of its own (`gpu::lane`): the others
+//! select on each level as soon as dimension 0 has found it, then all run the other phases level
+//! by level together.
 
 use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
@@ -267,9 +270,10 @@ impl GpuLabeler {
                 queue_side_by_side(&self.run, &mut self.lanes, 0, &mut self.timeline, dims.clone(), phase, steps)?
             } else {
                 // Dimension 0's parent selection finds the Kahn levels as it goes, a host round
-                // trip per level; the dimensions beside it select on each level as soon as the
-                // context's stream has written its queues, and fill the GPU while the host waits.
-                lanes_wait(&self.lanes)?;
+                // trip per level; the dimensions beside it select on each level as soon as it is
+                // found, and fill the GPU while the host waits. They need no event to wait for: the
+                // host has seen the release that wrote the level's queues finish (its counters
+                // came back), and work queued after that sees its writes.
                 let (lane0, beside) = self.lanes.split_first_mut().expect("one lane at least");
                 let beside = &mut beside[..dims.len() - 1];
                 queue_side_by_side(
@@ -628,8 +632,6 @@ struct DeviceRun<'g> {
     level: CudaSlice<u32>,
     /// Per level: 3 in-class counts, 3 out-class counts, in-degree sum, out-degree sum.
     counters: CudaSlice<u64>,
-    /// The next level's queue bases (3 in, 3 out), uploaded before each release.
-    base: CudaSlice<u32>,
     /// Where `counters` come back to the host.
     readback: Readback,
     levels: Vec<LevelQueues>,
@@ -683,7 +685,6 @@ impl<'g> DeviceRun<'g> {
         let bins_out = ledger.zeros(stream, "queues by out-degree", 3 * n)?;
         let level = ledger.zeros(stream, "levels", n)?;
         let counters = ledger.zeros(stream, "queue counters", Readback::LEN)?;
-        let base = ledger.zeros(stream, "queue bases", 6)?;
         let shape = LaneShape { n, buckets, hub_partial, chunks };
         let lanes = Lane::open_lanes(gpu, &mut ledger, shape, side_by_side)?;
         let run = DeviceRun {
@@ -706,7 +707,6 @@ impl<'g> DeviceRun<'g> {
             bins_out,
             level,
             counters,
-            base,
             readback: Readback::new(&gpu.ctx)?,
             levels: Vec::new(),
             levels_complete: false,
@@ -954,17 +954,14 @@ impl<'g> DeviceRun<'g> {
     fn seed_roots(&mut self) -> Result<LevelQueues> {
         let stream = &self.gpu.stream;
         stream.memset_zeros(&mut self.counters)?;
-        stream.memset_zeros(&mut self.base)?;
         let n = self.n;
         let (poff, coff, bins_in, bins_out) = (&self.poff, &self.coff, &mut self.bins_in, &mut self.bins_out);
-        let (counters, base, level) = (&mut self.counters, &self.base, &mut self.level);
+        let (counters, level) = (&mut self.counters, &mut self.level);
         // SAFETY: grid(n) gives a thread to each v < n (the kernel returns past n), which reads
         // poff and coff at v and v + 1 (n + 1 each). `enqueue` puts the k-th root of a degree class
-        // at bins[class * n + base + k] with base zeroed above and k < n, inside the 3 n entries of
-        // bins_in and bins_out; it writes level[v] (n) and counters[0..8] (8), reads base[0..6] (6).
-        unsafe {
-            self.kernels.seed_roots.launch(stream, grid(n), poff, coff, bins_in, bins_out, counters, base, n, level)
-        }?;
+        // at bins[class * n + k] with k < n, inside the 3 n entries of bins_in and bins_out; it
+        // writes level[v] (n) and counters[0..8] (8).
+        unsafe { self.kernels.seed_roots.launch(stream, grid(n), poff, coff, bins_in, bins_out, counters, n, level) }?;
         self.read_queues([0; 3], [0; 3])
     }
 
@@ -974,8 +971,7 @@ impl<'g> DeviceRun<'g> {
         let stream = &self.gpu.stream;
         let in_base: [u32; 3] = std::array::from_fn(|c| q.in_base[c] + q.in_count[c]);
         let out_base: [u32; 3] = std::array::from_fn(|c| q.out_base[c] + q.out_count[c]);
-        let bases = [in_base[0], in_base[1], in_base[2], out_base[0], out_base[1], out_base[2]];
-        stream.memcpy_htod(&bases, &mut self.base)?;
+        let ([in0, in1, in2], [out0, out1, out2]) = (in_base, out_base);
         stream.memset_zeros(&mut self.counters)?;
         let n = self.n;
         for class in 0..3u32 {
@@ -985,7 +981,7 @@ impl<'g> DeviceRun<'g> {
             }
             let queue = class_queue(&self.bins_out, n, class as usize, q.out_base[class as usize], count);
             let (config, per_block) = release_shape(class, count);
-            let (poff, coff, cadj, base) = (&self.poff, &self.coff, &self.cadj, &self.base);
+            let (poff, coff, cadj) = (&self.poff, &self.coff, &self.cadj);
             let (pending, bins_in, counters, level) =
                 (&mut self.pending, &mut self.bins_in, &mut self.counters, &mut self.level);
             let bins_out = &mut Aliased(&self.bins_out);
@@ -994,14 +990,14 @@ impl<'g> DeviceRun<'g> {
             // a group of lanes or a block by `release_shape` (the kernel returns for items >= count).
             // A vertex reads its children c in cadj[coff[v]..coff[v + 1]] and decrements pending[c]
             // (n entries); the one decrement that reaches 0 appends c to the next level at
-            // bins[class * n + base + k], base (uploaded above) being this level's end. So the
-            // writes land after the queue being read (bins_out may alias it) and, as every vertex is
-            // queued once in all, below (class + 1) * n of the 3 n entries. counters: 8, base: 6,
-            // level: n entries, as `enqueue` indexes them.
+            // bins[class * n + base + k], base (in0..out2) being this level's end. So the writes
+            // land after the queue being read (bins_out may alias it) and, as every vertex is
+            // queued once in all, below (class + 1) * n of the 3 n entries. counters: 8, level: n
+            // entries, as `enqueue` indexes them.
             unsafe {
                 k.release_wide.launch(
                     stream, config, &queue, count, per_block, poff, coff, cadj, pending, bins_in, bins_out, counters,
-                    base, n, level, next_level,
+                    in0, in1, in2, out0, out1, out2, n, level, next_level,
                 )
             }?;
         }
