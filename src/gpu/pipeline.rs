@@ -6,9 +6,8 @@
 //! launches and the telemetry need. Kahn levels do not depend on the order, so dimension 0 builds
 //! them (parent selection releases each level's children into the next level's queues) and the
 //! other dimensions replay them. Unless asked to go one dimension at a time (the explorer's
-//! default), the dimensions run side by side, each in a lane of its own (`gpu::lane`): the others
-//! select on each level as soon as dimension 0 has found it, then all run the other phases level
-//! by level together.
+//! default), the dimensions after the first run side by side, each in a lane of its own
+//! (`gpu::lane`), level by level together.
 
 use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
@@ -267,24 +266,13 @@ impl GpuLabeler {
                 // Known levels: a batch of them on every lane at once.
                 let batch = if until == Until::Level { 1 } else { LEVELS_PER_BATCH };
                 let steps = step..self.run.levels.len().min(step + batch);
-                queue_side_by_side(&self.run, &mut self.lanes, 0, &mut self.timeline, dims.clone(), phase, steps)?
+                queue_side_by_side(&self.run, &mut self.lanes, &mut self.timeline, dims.clone(), phase, steps)?
             } else {
-                // Dimension 0's parent selection finds the Kahn levels as it goes, a host round
-                // trip per level; the dimensions beside it select on each level as soon as it is
-                // found, and fill the GPU while the host waits. They need no event to wait for: the
-                // host has seen the release that wrote the level's queues finish (its counters
-                // came back), and work queued after that sees its writes.
-                let (lane0, beside) = self.lanes.split_first_mut().expect("one lane at least");
-                let beside = &mut beside[..dims.len() - 1];
-                queue_side_by_side(
-                    &self.run,
-                    beside,
-                    1,
-                    &mut self.timeline,
-                    dims.start + 1..dims.end,
-                    phase,
-                    step..step + 1,
-                )?;
+                // Dimension 0's parent selection, alone: it finds the Kahn levels as it goes, a
+                // host round trip per level. (The other dimensions selecting beside it slowed
+                // those round trips more than they gained: random 1M / 50 took 81-98 ms against
+                // 77-92 ms, on the H100.)
+                let lane0 = &mut self.lanes[0];
                 let gpu = self.run.gpu;
                 let clock = &mut self.timeline.clocks(1)[0];
                 let stream = Arc::clone(&lane0.stream);
@@ -392,23 +380,22 @@ impl Drop for GpuLabeler {
 /// still checks its time and the cancel flag often.
 const LEVELS_PER_BATCH: usize = 256;
 
-/// Queues steps `steps` of `phase` in dimensions `dims`, dimension `dims.start + i` on `lanes[i]`
-/// (lane `first_lane + i`), level by level and lane by lane, so that the lanes' kernels of one
-/// level run on the GPU at once; the levels' events are held in dimension order. Returns what each step did (the same in
-/// every dimension). Queueing each lane from a thread of its own was slower: the driver serialises
+/// Queues steps `steps` of `phase` in dimensions `dims`, dimension `dims.start + i` on lane i, level
+/// by level and lane by lane, so that the lanes' kernels of one level run on the GPU at once; the
+/// levels' events are held in dimension order. Returns what each step did (the same in every
+/// dimension). Queueing each lane from a thread of its own was slower: the driver serialises
 /// launches into one context, and the threads then contend for it (H100: random 1M / 50 took
 /// 100-108 ms that way, 75-94 ms this way).
 fn queue_side_by_side(
     run: &DeviceRun,
     lanes: &mut [Lane],
-    first_lane: usize,
     timeline: &mut Timeline,
     dims: Range<usize>,
     phase: Phase,
     steps: Range<usize>,
 ) -> Result<Vec<Ran>> {
     let gpu = run.gpu;
-    let clocks = &mut timeline.clocks(first_lane + dims.len())[first_lane..];
+    let clocks = timeline.clocks(dims.len());
     let mut held: Vec<Vec<HeldLevel>> = dims.clone().map(|_| Vec::with_capacity(steps.len())).collect();
     let mut ran = Vec::with_capacity(steps.len());
     for level in steps {
@@ -425,7 +412,7 @@ fn queue_side_by_side(
     }
     for (lane, levels) in held.into_iter().enumerate() {
         for level in levels {
-            timeline.push_level(first_lane + lane, level);
+            timeline.push_level(lane, level);
         }
     }
     Ok(ran)
