@@ -2,8 +2,9 @@
 //!
 //! Dimension 0 finds the Kahn levels, level by level, with a host round trip each; the other
 //! dimensions only replay those levels, and on a graph of a few thousand vertices per level one
-//! dimension's launches leave most of the GPU idle (parent selection on random 1M / 50 filled about
-//! half of an H100's warp slots). So the labeler runs those dimensions side by side, each in a lane:
+//! dimension's launches leave most of the GPU idle (random 1M / 50 averages about 3,900 vertices
+//! per level, so parent selection's warp per vertex asks for under half of an H100's 8,448 warp
+//! slots, and the other phases' launches last a few microseconds). So the labeler runs those dimensions side by side, each in a lane:
 //! its own tree, prefixes, order and label arrays, and its own stream, sharing the read-only graph
 //! and levels. Lane 0 uses the context's stream.
 
@@ -26,21 +27,6 @@ pub struct LaneShape {
     pub buckets: usize,
     pub hub_partial: usize,
     pub chunks: usize,
-}
-
-impl LaneShape {
-    /// Device bytes of one lane.
-    pub fn bytes(&self) -> u64 {
-        let n = self.n as u64;
-        let words = 4 * (n + 1)
-            + PATH_PREFIX_STEPS as u64 * (n + 1)
-            + 10 * n
-            + 3 * self.buckets as u64
-            + self.hub_partial as u64
-            + 2 * self.chunks as u64;
-        let wide = 2 + 2 * (n / WARP_SIZE as u64 + 1) + 2 * n;
-        4 * words + 8 * wide
-    }
 }
 
 /// One dimension's device state (see the module's comment); the fields are the pipeline's.
@@ -120,11 +106,14 @@ impl Lane {
     /// Lanes for `wanted` dimensions side by side, as many as the device's free memory affords
     /// (half of it at most; always one): lane 0 on the context's stream, the others on new ones.
     pub fn open_lanes(gpu: &Gpu, ledger: &mut Ledger, shape: LaneShape, wanted: usize) -> Result<Vec<Lane>> {
+        let before = ledger.total();
         let mut lanes = vec![Lane::new(ledger, Arc::clone(&gpu.stream), shape)?];
+        // Every lane is the same size as the first, as the ledger counted it.
+        let lane_bytes = ledger.total() - before;
         let wanted = wanted.clamp(1, MAX_LANES);
         if wanted > 1 {
             let (free, _) = gpu.memory()?;
-            let affordable = (free / 2 / shape.bytes().max(1)) as usize;
+            let affordable = (free / 2 / lane_bytes.max(1)) as usize;
             for _ in 1..wanted.min(1 + affordable) {
                 lanes.push(Lane::new(ledger, gpu.ctx.new_stream()?, shape)?);
             }
