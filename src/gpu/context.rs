@@ -9,7 +9,7 @@
 
 use super::kernels::{MODULES, PTX_ARCH, PTX_CAPABILITY};
 use super::probe::{GpuInfo, probe};
-use super::staging::Staging;
+use super::staging::{Readback, Staging};
 use anyhow::{Context, Result, anyhow, ensure};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
@@ -26,9 +26,14 @@ pub struct Gpu {
     /// Where the kernels came from, for reports: `precompiled PTX (compute_80)` or `NVRTC sm_90`,
     /// with the reason when precompiled PTX was embedded but could not be used.
     pub kernel_origin: String,
-    modules: Modules,
+    /// Every kernel of every module, looked up at start-up: with the driver's lazy module loading,
+    /// a kernel's first lookup loads its code (about half a millisecond for the labeler's 28).
+    functions: Vec<(&'static str, &'static str, CudaFunction)>,
     /// Pinned buffers for the large copies (one copy at a time uses them).
     staging: Mutex<Staging>,
+    /// Pinned memory for the labeler's per-level counters: allocating pinned memory takes the
+    /// driver a millisecond or more, too much for every labeling.
+    readback: Mutex<Readback>,
 }
 
 /// The process's GPU, opened on first use (context creation and NVRTC take a few hundred
@@ -65,14 +70,22 @@ impl Gpu {
             }
         };
         warm_up_copies(&stream)?;
+        super::pool::keep_warm(&ctx, &stream)?;
+        let functions = load_functions(&modules)?;
         let staging = Mutex::new(Staging::new(&ctx)?);
-        Ok(Gpu { info, ctx, stream, kernel_origin, modules, staging })
+        let readback = Mutex::new(Readback::new(&ctx)?);
+        Ok(Gpu { info, ctx, stream, kernel_origin, functions, staging, readback })
     }
 
     /// A kernel of a module.
     pub fn function(&self, module: &str, name: &str) -> Result<CudaFunction> {
-        let (_, m) = self.modules.iter().find(|(n, _)| *n == module).with_context(|| format!("no module {module}"))?;
-        m.load_function(name).with_context(|| format!("no kernel {name} in {module}"))
+        let found = self.functions.iter().find(|(m, n, _)| *m == module && *n == name);
+        found.map(|(_, _, f)| f.clone()).with_context(|| format!("no kernel {name} in module {module}"))
+    }
+
+    /// The pinned memory of the labeler's per-level counters.
+    pub fn readback(&self) -> MutexGuard<'_, Readback> {
+        self.readback.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The pinned buffers of the large copies (a copy holds them until it is done).
@@ -80,10 +93,10 @@ impl Gpu {
         self.staging.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Free and total device memory, in bytes.
+    /// Free and total device memory, in bytes (free counts what the process's pool holds unused).
     pub fn memory(&self) -> Result<(u64, u64)> {
         let (free, total) = self.ctx.mem_get_info().context("cannot read GPU memory")?;
-        Ok((free as u64, total as u64))
+        Ok((free as u64 + super::pool::idle_bytes(&self.ctx)?, total as u64))
     }
 
     /// The device's streaming multiprocessors (grids are sized by them).
@@ -92,6 +105,19 @@ impl Gpu {
             self.ctx.attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
         Ok(sms as u32)
     }
+}
+
+/// Every kernel that `MODULES` lists, from the loaded modules.
+fn load_functions(modules: &Modules) -> Result<Vec<(&'static str, &'static str, CudaFunction)>> {
+    let mut functions = Vec::new();
+    for module in MODULES {
+        let (_, loaded) = modules.iter().find(|(n, _)| *n == module.name).context("a module was not loaded")?;
+        for &name in module.kernels {
+            let f = loaded.load_function(name).with_context(|| format!("no kernel {name} in {}", module.name))?;
+            functions.push((module.name, name, f));
+        }
+    }
+    Ok(functions)
 }
 
 /// Copies a page to the device and back. A process's first copy pays the driver's one-time set-up

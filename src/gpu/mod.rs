@@ -11,6 +11,7 @@ pub mod landing;
 pub mod lane;
 pub mod memory;
 pub mod pipeline;
+pub mod pool;
 pub mod probe;
 pub mod search;
 pub mod staging;

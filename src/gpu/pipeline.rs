@@ -619,8 +619,6 @@ struct DeviceRun<'g> {
     level: CudaSlice<u32>,
     /// Per level: 3 in-class counts, 3 out-class counts, in-degree sum, out-degree sum.
     counters: CudaSlice<u64>,
-    /// Where `counters` come back to the host.
-    readback: Readback,
     levels: Vec<LevelQueues>,
     /// Whether `levels` holds every Kahn level (dimension 0's parent selection has released them all).
     levels_complete: bool,
@@ -694,7 +692,6 @@ impl<'g> DeviceRun<'g> {
             bins_out,
             level,
             counters,
-            readback: Readback::new(&gpu.ctx)?,
             levels: Vec::new(),
             levels_complete: false,
         };
@@ -992,7 +989,7 @@ impl<'g> DeviceRun<'g> {
     }
 
     fn read_queues(&mut self, in_base: [u32; 3], out_base: [u32; 3]) -> Result<LevelQueues> {
-        let c = self.readback.read(&self.gpu.stream, &self.counters)?;
+        let c = self.gpu.readback().read(&self.gpu.stream, &self.counters)?;
         Ok(LevelQueues {
             in_base,
             in_count: [c[0] as u32, c[1] as u32, c[2] as u32],

@@ -131,9 +131,12 @@ impl Timeline {
     /// returns the device time from the first held level's start to the last one's end (lanes run
     /// side by side, so their levels' times overlap).
     pub fn flush(&mut self, sink: &mut dyn Sink) -> Result<f64> {
-        for clock in &mut self.clocks {
+        // Each lane's last mark, passed: the device time ends at the latest of them.
+        let mut ends = Vec::with_capacity(self.clocks.len());
+        for (lane, clock) in self.clocks.iter_mut().enumerate() {
             if let Some(end) = clock.last.take() {
                 clock.marks[end].synchronize()?;
+                ends.push((lane, end));
             }
         }
         let first = self.held.iter().find_map(|h| match h {
@@ -141,15 +144,17 @@ impl Timeline {
             _ => None,
         });
         let mut span: f64 = 0.0;
+        if let Some((first_lane, first_start)) = first {
+            for &(lane, end) in &ends {
+                span = span.max(self.clocks[first_lane].seconds(first_start, &self.clocks[lane], end)?);
+            }
+        }
         for held in self.held.drain(..) {
             match held {
                 Held::Ready(event) => sink.emit(event),
                 Held::Level { lane, level: HeldLevel { record, start, end } } => {
                     let clock = &self.clocks[lane];
                     let seconds = clock.seconds(start, clock, end)?;
-                    if let Some((first_lane, first_start)) = first {
-                        span = span.max(self.clocks[first_lane].seconds(first_start, clock, end)?);
-                    }
                     let LevelRecord { dim, phase, level, queues, edges_scanned } = record;
                     if self.phase_seconds.len() <= dim {
                         self.phase_seconds.resize(dim + 1, 0.0);
