@@ -33,8 +33,14 @@ pub enum Kind {
 }
 
 /// CUDA types a parameter may have: (CUDA name, Rust type, whether it may be passed by value).
-/// `Node` is labeling.cu's four-u32 tree node, held on the Rust side in a u32 buffer of 4 per node.
-const TYPES: [(&str, &str, bool); 3] = [("u32", "u32", true), ("u64", "u64", true), ("Node", "u32", false)];
+/// `Node` is labeling.cu's four-u32 tree node, held on the Rust side in a u32 buffer of 4 per node;
+/// `Lanes` its table of the side-by-side dimensions' arrays, passed by value (`gpu::lane::LaneTable`).
+const TYPES: [(&str, &str, bool); 4] = [
+    ("u32", "u32", true),
+    ("u64", "u64", true),
+    ("Node", "u32", false),
+    ("Lanes", "crate::gpu::lane::LaneTable", true),
+];
 
 /// Names a launcher's own arguments take, and Rust keywords a parameter might be called.
 const TAKEN: [&str; 12] =

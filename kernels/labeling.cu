@@ -28,6 +28,21 @@ struct Node {
     u32 key;
 };
 
+// The arrays of the dimensions a launch runs side by side, one lane each (blockIdx.z picks the
+// lane): every dimension after the first replays the same Kahn levels, so one launch per level
+// covers them all (the host's launches, not the GPU, had set the pace with a launch per dimension).
+// Lane l's tree and prefixes hold n + 1 entries (n + 1 nodes), its sizes, offsets, posts and lows
+// n, its partial bests what the hub path needs.
+struct Lanes {
+    Node* tree[MAX_LANES];
+    u32* prefix[MAX_LANES];
+    u32* size[MAX_LANES];
+    u32* offset[MAX_LANES];
+    u32* post[MAX_LANES];
+    u32* low[MAX_LANES];
+    u32* partial[MAX_LANES];
+};
+
 __device__ __forceinline__ u32 degree_class(u64 degree) {
     return degree < SMALL_DEGREE_LIMIT ? 0u : (degree <= LARGE_DEGREE_LIMIT ? 1u : 2u);
 }
@@ -282,8 +297,9 @@ __device__ __forceinline__ bool level_group(const u32* bins, u64 start0, u32 cou
 }
 
 extern "C" __global__ void select_groups(const u32* bins, u64 start0, u32 count0, u32 width0_log2, u64 start1,
-                                         u32 count1, u32 blocks0, const u64* poff, const u32* padj, Node* T, u32* P,
-                                         u32 rho) {
+                                         u32 count1, u32 blocks0, const u64* poff, const u32* padj, Lanes L, u32 rho) {
+    Node* T = L.tree[blockIdx.z];
+    u32* P = L.prefix[blockIdx.z];
     Groups g;
     if (!level_group(bins, start0, count0, width0_log2, start1, count1, blocks0, g)) return;
     bool mine = g.i < g.count;
@@ -325,8 +341,10 @@ __device__ __forceinline__ u32 block_best(const u64* poff, const u32* padj, cons
 }
 
 // A block per vertex.
-extern "C" __global__ void select_block(const u32* queue, u32 count, const u64* poff, const u32* padj, Node* T,
-                                        u32* P, u32 rho) {
+extern "C" __global__ void select_block(const u32* queue, u32 count, const u64* poff, const u32* padj, Lanes L,
+                                        u32 rho) {
+    Node* T = L.tree[blockIdx.z];
+    u32* P = L.prefix[blockIdx.z];
     u32 v = queue[blockIdx.x];
     u32 best = block_best(poff, padj, T, P, v, T[v].key, threadIdx.x, blockDim.x);
     if (threadIdx.x == 0) attach(T, P, v, best);
@@ -338,7 +356,10 @@ extern "C" __global__ void select_block(const u32* queue, u32 count, const u64* 
 // `select_hub_finish` reduces them. "Precedes" is a strict total order, so any grouping of the
 // reduction finds the same parent.
 extern "C" __global__ void select_hub_partial(const u32* queue, u32 count, const u64* poff, const u32* padj,
-                                              const Node* T, const u32* P, u32* partial) {
+                                              Lanes L) {
+    const Node* T = L.tree[blockIdx.z];
+    const u32* P = L.prefix[blockIdx.z];
+    u32* partial = L.partial[blockIdx.z];
     u32 v = queue[blockIdx.x];
     u64 first = (u64)blockIdx.y * blockDim.x + threadIdx.x, stride = (u64)blockDim.x * gridDim.y;
     u32 best = block_best(poff, padj, T, P, v, T[v].key, first, stride);
@@ -346,8 +367,10 @@ extern "C" __global__ void select_hub_partial(const u32* queue, u32 count, const
 }
 
 // A warp per vertex of the large queue: the best of its `splits` partial bests becomes its parent.
-extern "C" __global__ void select_hub_finish(const u32* queue, u32 count, u32 splits, const u32* partial, Node* T,
-                                             u32* P) {
+extern "C" __global__ void select_hub_finish(const u32* queue, u32 count, u32 splits, Lanes L) {
+    Node* T = L.tree[blockIdx.z];
+    u32* P = L.prefix[blockIdx.z];
+    const u32* partial = L.partial[blockIdx.z];
     u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
     u32 lane = threadIdx.x % WARP_SIZE;
     if (i >= count) return;
@@ -406,7 +429,9 @@ __device__ __forceinline__ bool level_vertex(const u32* bins, u32 n, u32 base0, 
 }
 
 extern "C" __global__ void push_sizes(const u32* bins, u32 n, u32 base0, u32 count0, u32 base1, u32 count1,
-                                      u32 base2, u32 count2, const Node* T, u32* size) {
+                                      u32 base2, u32 count2, Lanes L) {
+    const Node* T = L.tree[blockIdx.z];
+    u32* size = L.size[blockIdx.z];
     u32 v;
     if (!level_vertex(bins, n, base0, count0, base1, count1, base2, count2, v)) return;
     u32 p = T[v].parent;
@@ -575,7 +600,11 @@ extern "C" __global__ void add_chunk_carries(const u32* roots, u32 count, u32 ch
 // before(c) already in offset[c] (roots: their final offsets), and post = offset + size.
 
 extern "C" __global__ void post_order(const u32* bins, u32 n, u32 base0, u32 count0, u32 base1, u32 count1,
-                                      u32 base2, u32 count2, const Node* T, const u32* size, u32* offset, u32* post) {
+                                      u32 base2, u32 count2, Lanes L) {
+    const Node* T = L.tree[blockIdx.z];
+    const u32* size = L.size[blockIdx.z];
+    u32* offset = L.offset[blockIdx.z];
+    u32* post = L.post[blockIdx.z];
     u32 v;
     if (!level_vertex(bins, n, base0, count0, base1, count1, base2, count2, v)) return;
     u32 p = T[v].parent;
@@ -589,8 +618,9 @@ extern "C" __global__ void post_order(const u32* bins, u32 n, u32 base0, u32 cou
 // Phase 4: min-post (bottom-up over Kahn levels): low(v) = min(post(v), min low(c) over children).
 
 extern "C" __global__ void min_post_groups(const u32* bins, u64 start0, u32 count0, u32 width0_log2, u64 start1,
-                                           u32 count1, u32 blocks0, const u64* coff, const u32* cadj, const u32* post,
-                                           u32* low) {
+                                           u32 count1, u32 blocks0, const u64* coff, const u32* cadj, Lanes L) {
+    const u32* post = L.post[blockIdx.z];
+    u32* low = L.low[blockIdx.z];
     Groups g;
     if (!level_group(bins, start0, count0, width0_log2, start1, count1, blocks0, g)) return;
     bool mine = g.i < g.count;
@@ -604,9 +634,10 @@ extern "C" __global__ void min_post_groups(const u32* bins, u64 start0, u32 coun
 }
 
 // The large queue: a block per vertex.
-extern "C" __global__ void min_post_block(const u32* queue, const u64* coff, const u32* cadj, const u32* post,
-                                          u32* low) {
+extern "C" __global__ void min_post_block(const u32* queue, const u64* coff, const u32* cadj, Lanes L) {
     __shared__ u32 warp_mins[32];
+    const u32* post = L.post[blockIdx.z];
+    u32* low = L.low[blockIdx.z];
     u32 v = queue[blockIdx.x];
     u32 m = 0xffffffffu;
     for (u64 e = coff[v] + threadIdx.x; e < coff[v + 1]; e += blockDim.x) m = min(m, low[cadj[e]]);

@@ -43,14 +43,11 @@
 //!   sizes its shared memory for `BLOCK_THREADS`; warp-per-item kernels need whole warps).
 //! - Order: buffers of one element type go in the kernel's order (the types cannot tell the parents
 //!   offsets from the children offsets).
-//! - Streams: launches and copies go on the context's stream ([`super::Gpu::stream`]), in order,
-//!   except for the labeler's side-by-side dimensions (`pipeline.rs`), each on a stream of its own
-//!   that writes only that dimension's arrays (and its column of the labels) and reads the shared
-//!   graph and Kahn levels after an event says they are complete; the context's stream waits for
-//!   them before it reads their results or frees what they read. cudarc's per-buffer events are
-//!   off (`Gpu::open`): they would add two driver calls per argument to every launch. Device
-//!   memory is never borrowed by host code, so a kernel that writes a buffer the launch passes by
-//!   shared reference ([`Aliased`]) races with nothing on the host.
+//! - Streams: launches and copies go on the context's stream ([`super::Gpu::stream`]), in order.
+//!   cudarc's per-buffer events are off (`Gpu::open`): they would add two driver calls per
+//!   argument to every launch. Device memory is never borrowed by host code, so a kernel that
+//!   writes a buffer the launch passes by shared reference ([`Aliased`]), or by address in a
+//!   `LaneTable` (the labeler's side-by-side dimensions), races with nothing on the host.
 
 use cudarc::driver::{CudaSlice, CudaView, CudaViewMut, LaunchArgs, PushKernelArg};
 

@@ -1,23 +1,21 @@
-//! One dimension's working arrays on the device, and the stream its launches go on.
+//! One dimension's working arrays on the device.
 //!
 //! Dimension 0 finds the Kahn levels, level by level, with a host round trip each; the other
 //! dimensions only replay those levels, and on a graph of a few thousand vertices per level one
 //! dimension's launches leave most of the GPU idle (random 1M / 50 averages about 3,900 vertices
 //! per level, so parent selection's warp per vertex asks for under half of an H100's 8,448 warp
-//! slots, and the other phases' launches last a few microseconds). So the labeler runs those dimensions side by side, each in a lane:
-//! its own tree, prefixes, order and label arrays, and its own stream, sharing the read-only graph
-//! and levels. Lane 0 uses the context's stream.
+//! slots, and the other phases' launches last a few microseconds). So the labeler runs those
+//! dimensions side by side, each in a lane: its own tree, prefixes, order and label arrays, sharing
+//! the read-only graph and levels. A level's launch covers every lane at once (a [`LaneTable`] of
+//! their arrays, blockIdx.z the lane): with a launch per lane and level, the host's launches set
+//! the pace (about 5 µs each on the H100 machine, 4 phases × 4 lanes per level).
 
 use super::context::Gpu;
 use super::memory::Ledger;
-use crate::constants::{PATH_PREFIX_STEPS, WARP_SIZE};
+use crate::constants::{MAX_LANES, PATH_PREFIX_STEPS, WARP_SIZE};
 use anyhow::Result;
-use cudarc::driver::{CudaSlice, CudaStream};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DeviceRepr};
 use std::sync::Arc;
-
-/// At most this many dimensions run side by side: beyond it the host's launches, not the GPU,
-/// set the pace.
-pub const MAX_LANES: usize = 8;
 
 /// What sizes a lane's arrays: the vertices, the random order's priority buckets, the entries the
 /// hub path of parent selection needs, and the prefix-sum chunks.
@@ -31,7 +29,6 @@ pub struct LaneShape {
 
 /// One dimension's device state (see the module's comment); the fields are the pipeline's.
 pub struct Lane {
-    pub stream: Arc<CudaStream>,
     /// `Node`s (4 × u32: parent, depth, jump, key) of the n vertices and the virtual root ρ = n.
     pub tree: CudaSlice<u32>,
     /// The first `PATH_PREFIX_STEPS` steps of each node's T-path, as order keys (`Prefix` in the
@@ -71,8 +68,8 @@ pub struct Lane {
 impl Lane {
     /// Allocates a lane's arrays on `stream` (zeroed there), recorded in `ledger` under the same
     /// names for every lane.
-    pub fn new(ledger: &mut Ledger, stream: Arc<CudaStream>, shape: LaneShape) -> Result<Lane> {
-        let s = &stream;
+    pub fn new(ledger: &mut Ledger, stream: &Arc<CudaStream>, shape: LaneShape) -> Result<Lane> {
+        let s = stream;
         let LaneShape { n, buckets, hub_partial, chunks } = shape;
         Ok(Lane {
             tree: ledger.zeros(s, "DFS tree", 4 * (n + 1))?,
@@ -99,15 +96,14 @@ impl Lane {
             hub_scratch: ledger.zeros(s, "hub sort scratch", 2 * n)?,
             post: ledger.zeros(s, "post", n)?,
             low: ledger.zeros(s, "low", n)?,
-            stream,
         })
     }
 
     /// Lanes for `wanted` dimensions side by side, as many as the device's free memory affords
-    /// (half of it at most; always one): lane 0 on the context's stream, the others on new ones.
+    /// (half of it at most; always one), on the context's stream.
     pub fn open_lanes(gpu: &Gpu, ledger: &mut Ledger, shape: LaneShape, wanted: usize) -> Result<Vec<Lane>> {
         let before = ledger.total();
-        let mut lanes = vec![Lane::new(ledger, Arc::clone(&gpu.stream), shape)?];
+        let mut lanes = vec![Lane::new(ledger, &gpu.stream, shape)?];
         // Every lane is the same size as the first, as the ledger counted it.
         let lane_bytes = ledger.total() - before;
         let wanted = wanted.clamp(1, MAX_LANES);
@@ -115,34 +111,48 @@ impl Lane {
             let (free, _) = gpu.memory()?;
             let affordable = (free / 2 / lane_bytes.max(1)) as usize;
             for _ in 1..wanted.min(1 + affordable) {
-                lanes.push(Lane::new(ledger, gpu.ctx.new_stream()?, shape)?);
+                lanes.push(Lane::new(ledger, &gpu.stream, shape)?);
             }
         }
         Ok(lanes)
     }
 }
 
-/// Makes lanes 1.. wait for the work queued so far on lane 0's stream, the context's (the Kahn
-/// levels, before dimensions side by side start on them).
-pub fn lanes_wait(lanes: &[Lane]) -> Result<()> {
-    if let [first, rest @ ..] = lanes
-        && !rest.is_empty()
-    {
-        let done = first.stream.record_event(None)?;
-        for lane in rest {
-            lane.stream.wait(&done)?;
-        }
-    }
-    Ok(())
+/// The device addresses of some lanes' arrays, in the layout of the kernels' `Lanes` (lane l of a
+/// launch is its blockIdx.z = l); the entries past the lanes given are null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LaneTable {
+    tree: [u64; MAX_LANES],
+    prefix: [u64; MAX_LANES],
+    size: [u64; MAX_LANES],
+    offset: [u64; MAX_LANES],
+    post: [u64; MAX_LANES],
+    low: [u64; MAX_LANES],
+    partial: [u64; MAX_LANES],
 }
 
-/// Makes lane 0's stream, the context's, wait for the work queued so far on lanes 1.. (before it
-/// reads their labels, or frees what they read).
-pub fn join_lanes(lanes: &[Lane]) -> Result<()> {
-    if let [first, rest @ ..] = lanes {
-        for lane in rest {
-            first.stream.join(&lane.stream)?;
+// SAFETY: plain data in the C layout of the kernels' `struct Lanes` (7 arrays of MAX_LANES
+// pointers), which the kernels read by value.
+unsafe impl DeviceRepr for LaneTable {}
+
+impl LaneTable {
+    /// The table of `lanes` (at most [`MAX_LANES`]). The kernels write through these addresses:
+    /// a launch given the table must be queued on `stream`, where the lanes' arrays were allocated
+    /// and will be freed, and no host code borrows device memory.
+    pub fn of(lanes: &[Lane], stream: &CudaStream) -> LaneTable {
+        assert!(lanes.len() <= MAX_LANES, "{} lanes in one launch", lanes.len());
+        let mut t = LaneTable::default();
+        let at = |slice: &CudaSlice<u32>| slice.device_ptr(stream).0;
+        for (i, l) in lanes.iter().enumerate() {
+            t.tree[i] = at(&l.tree);
+            t.prefix[i] = at(&l.prefix);
+            t.size[i] = at(&l.size);
+            t.offset[i] = at(&l.offset);
+            t.post[i] = at(&l.post);
+            t.low[i] = at(&l.low);
+            t.partial[i] = at(&l.hub_partial);
         }
+        t
     }
-    Ok(())
 }

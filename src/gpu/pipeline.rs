@@ -7,15 +7,15 @@
 //! them (parent selection releases each level's children into the next level's queues) and the
 //! other dimensions replay them. Unless asked to go one dimension at a time (the explorer's
 //! default), the dimensions after the first run side by side, each in a lane of its own
-//! (`gpu::lane`), level by level together.
+//! (`gpu::lane`): one launch per level covers all of them.
 
 use super::context::Gpu;
 use super::kernels::{Aliased, labeling};
 use super::landing::Landing;
-use super::lane::{Lane, LaneShape, join_lanes, lanes_wait};
+use super::lane::{Lane, LaneShape, LaneTable};
 use super::memory::Ledger;
 use super::staging::{Readback, parallel_copy};
-use super::timeline::{HeldLevel, LevelRecord, Timeline};
+use super::timeline::{LevelRecord, Timeline};
 use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, SCAN_BLOCK_THREADS, WARP_SIZE};
 use crate::graph::Graph;
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
@@ -145,7 +145,7 @@ fn label_landing(n: usize, dims: usize) -> Landing {
 
 impl GpuLabeler {
     /// Uploads `dag` to the process's GPU and prepares `dims` dimensions in `order`. With
-    /// `side_by_side`, the dimensions after the first run together, each on a stream of its own
+    /// `side_by_side`, the dimensions after the first run together, each in a lane of every launch
     /// (as many as the device's memory affords; see `gpu::lane`); otherwise one after another.
     pub fn new(dag: &Arc<Graph>, dims: usize, order: Order, side_by_side: bool) -> Result<GpuLabeler> {
         ensure!(dims >= 1, "at least one dimension is needed");
@@ -255,7 +255,7 @@ impl GpuLabeler {
                     self.timeline.push(Event::PhaseStarted { dim, phase });
                     if phase == Phase::ParentSelection {
                         self.run.start_dimension(self.order, dim, &mut self.lanes[i])?;
-                        self.timeline.clocks(i + 1)[i].interrupt();
+                        self.timeline.clock().interrupt();
                     }
                 }
             }
@@ -266,23 +266,22 @@ impl GpuLabeler {
                 // Known levels: a batch of them on every lane at once.
                 let batch = if until == Until::Level { 1 } else { LEVELS_PER_BATCH };
                 let steps = step..self.run.levels.len().min(step + batch);
-                queue_side_by_side(&self.run, &mut self.lanes, &mut self.timeline, dims.clone(), phase, steps)?
+                let lanes = &mut self.lanes[..dims.len()];
+                queue_side_by_side(&self.run, lanes, &mut self.timeline, dims.clone(), phase, steps)?
             } else {
                 // Dimension 0's parent selection, alone: it finds the Kahn levels as it goes, a
                 // host round trip per level. (The other dimensions selecting beside it slowed
                 // those round trips more than they gained: random 1M / 50 took 81-98 ms against
                 // 77-92 ms, on the H100.)
-                let lane0 = &mut self.lanes[0];
                 let gpu = self.run.gpu;
-                let clock = &mut self.timeline.clocks(1)[0];
-                let stream = Arc::clone(&lane0.stream);
-                clock.level_started(gpu, &stream)?;
-                let ran = self.run.run_level(phase, step, lane0)?;
+                let clock = self.timeline.clock();
+                clock.level_started(gpu)?;
+                let ran = self.run.run_level(phase, step, &mut self.lanes[..1])?;
                 self.run.discover_level(step)?;
-                let record =
-                    LevelRecord { dim: 0, phase, level: step, queues: ran.queues, edges_scanned: ran.edges_scanned };
-                let held = clock.level_done(gpu, &stream, record)?;
-                self.timeline.push_level(0, held);
+                let (queues, edges_scanned) = (ran.queues, ran.edges_scanned);
+                let held =
+                    clock.level_done(gpu, LevelRecord { dims: 0..1, phase, level: step, queues, edges_scanned })?;
+                self.timeline.push_level(held);
                 vec![ran]
             };
             let cursor = self.cursor.as_mut().expect("set above");
@@ -331,10 +330,9 @@ impl GpuLabeler {
             *cursor = Cursor { phase: cursor.phase + 1, step: 0, edges: 0, dims, last_level: cursor.last_level };
             return Ok(());
         }
-        let clocks = self.timeline.clocks(dims.len());
-        for ((lane, clock), dim) in self.lanes.iter().zip(clocks.iter_mut()).zip(dims.clone()) {
+        self.timeline.clock().interrupt();
+        for (lane, dim) in self.lanes.iter().zip(dims.clone()) {
             self.run.store_dimension(dim, lane)?;
-            clock.interrupt();
             if self.run.n as usize <= SNAPSHOT_MAX_VERTICES {
                 // Kept for the snapshots of finished dimensions (small graphs only have them).
                 self.dimensions.push(self.run.download_dimension(lane)?);
@@ -352,14 +350,11 @@ impl GpuLabeler {
         self.timeline.push(memory_event(structures));
         if dims.end < self.dims {
             let next = dims.end..self.dims.min(dims.end + self.lanes.len());
-            // The next dimensions read the Kahn levels, complete on the context's stream.
-            lanes_wait(&self.lanes)?;
             *cursor = Cursor::start(next);
             return Ok(());
         }
         let n = self.run.n as usize;
         let landing = self.landing.take().unwrap_or_else(|| label_landing(n, self.dims));
-        join_lanes(&self.lanes)?;
         let [intervals, subtree, level] = self.run.download_labels(landing)?;
         let intervals: Vec<Interval> = bytemuck::allocation::cast_vec(intervals);
         let labels = Labels::from_raw(self.order, self.dims, intervals, subtree, level);
@@ -369,23 +364,13 @@ impl GpuLabeler {
     }
 }
 
-impl Drop for GpuLabeler {
-    /// The run's arrays are freed on the context's stream, after the lanes' work that reads them.
-    fn drop(&mut self) {
-        let _ = join_lanes(&self.lanes);
-    }
-}
-
 /// Known levels per batch of [`queue_side_by_side`]: a millisecond or two of launches, so a call
 /// still checks its time and the cancel flag often.
 const LEVELS_PER_BATCH: usize = 256;
 
-/// Queues steps `steps` of `phase` in dimensions `dims`, dimension `dims.start + i` on lane i, level
-/// by level and lane by lane, so that the lanes' kernels of one level run on the GPU at once; the
-/// levels' events are held in dimension order. Returns what each step did (the same in every
-/// dimension). Queueing each lane from a thread of its own was slower: the driver serialises
-/// launches into one context, and the threads then contend for it (H100: random 1M / 50 took
-/// 100-108 ms that way, 75-94 ms this way).
+/// Queues steps `steps` of `phase` in dimensions `dims`, dimension `dims.start + i` on lane i: a
+/// launch per level covers every lane (see `gpu::lane`), and each level's event is held for every
+/// dimension. Returns what each step did (the same in every dimension).
 fn queue_side_by_side(
     run: &DeviceRun,
     lanes: &mut [Lane],
@@ -395,25 +380,15 @@ fn queue_side_by_side(
     steps: Range<usize>,
 ) -> Result<Vec<Ran>> {
     let gpu = run.gpu;
-    let clocks = timeline.clocks(dims.len());
-    let mut held: Vec<Vec<HeldLevel>> = dims.clone().map(|_| Vec::with_capacity(steps.len())).collect();
     let mut ran = Vec::with_capacity(steps.len());
     for level in steps {
-        for (((lane, clock), dim), held) in lanes.iter_mut().zip(clocks.iter_mut()).zip(dims.clone()).zip(&mut held) {
-            let stream = Arc::clone(&lane.stream);
-            clock.level_started(gpu, &stream)?;
-            let r = run.run_level(phase, level, lane)?;
-            let record = LevelRecord { dim, phase, level, queues: r.queues, edges_scanned: r.edges_scanned };
-            held.push(clock.level_done(gpu, &stream, record)?);
-            if dim == dims.start {
-                ran.push(r);
-            }
-        }
-    }
-    for (lane, levels) in held.into_iter().enumerate() {
-        for level in levels {
-            timeline.push_level(lane, level);
-        }
+        let clock = timeline.clock();
+        clock.level_started(gpu)?;
+        let r = run.run_level(phase, level, lanes)?;
+        let (queues, edges_scanned) = (r.queues, r.edges_scanned);
+        let held = clock.level_done(gpu, LevelRecord { dims: dims.clone(), phase, level, queues, edges_scanned })?;
+        timeline.push_level(held);
+        ran.push(r);
     }
     Ok(ran)
 }
@@ -704,14 +679,14 @@ impl<'g> DeviceRun<'g> {
         self.order_keys(order, dim, lane)?;
         let n = self.n;
         let k = &self.kernels;
-        let Lane { stream, tree, prefix, key, size, offset, .. } = lane;
+        let stream = &self.gpu.stream;
+        let Lane { tree, prefix, key, size, offset, .. } = lane;
         // SAFETY: grid(n + 1) gives a thread to each v <= n (the kernel returns past n). v < n
         // writes its node (4 u32; tree holds n + 1 nodes) and size and offset [v] (n each), reading
         // key[v] (n); v = n writes node n (rho) and rho's prefix, entries n * PATH_PREFIX_STEPS.. of
         // the (n + 1) * PATH_PREFIX_STEPS.
         unsafe { k.init_dimension.launch(stream, grid(n + 1), tree, prefix, &*key, size, offset, n) }?;
         if self.levels.is_empty() {
-            let stream = &self.gpu.stream;
             // SAFETY: a thread per v < n reads poff[v..=v + 1] (n + 1) and writes pending[v] (n).
             unsafe { k.init_pending.launch(stream, grid(n), &self.poff, &mut self.pending, n) }?;
             let roots = self.seed_roots()?;
@@ -724,7 +699,7 @@ impl<'g> DeviceRun<'g> {
     /// key order into its `roots` (docs/ALGORITHMS.md, section 15).
     fn order_keys(&self, order: Order, dim: usize, l: &mut Lane) -> Result<()> {
         let (n, k, shift) = (self.n, &self.kernels, self.bucket_shift);
-        let stream = &l.stream;
+        let stream = &self.gpu.stream;
         match order {
             Order::Random { seed } => {
                 // mix64(seed, dim, v) = splitmix64(base ^ v).
@@ -772,7 +747,7 @@ impl<'g> DeviceRun<'g> {
     /// once its vertex is attached (depth > 0); sizes and min-posts once the vertex's level has run
     /// bottom-up; post numbers once it has run top-down; every value of an earlier phase.
     fn snapshot(&self, dag: &Graph, cursor: &Cursor, dim: usize, l: &Lane) -> Result<Snapshot> {
-        let stream = &l.stream;
+        let stream = &self.gpu.stream;
         let n = self.n as usize;
         let (tree, size, post, low, level) = (
             stream.clone_dtoh(&l.tree)?,
@@ -824,12 +799,12 @@ impl<'g> DeviceRun<'g> {
     /// Copies the dimension just finished into the final layout (on the device).
     fn store_dimension(&mut self, dim: usize, lane: &Lane) -> Result<()> {
         let (n, dims) = (self.n, self.dims);
-        let Lane { stream, low, post, size, .. } = lane;
+        let stream = &self.gpu.stream;
+        let Lane { low, post, size, .. } = lane;
         let (intervals, subtree) = (&mut self.intervals, &mut self.subtree);
         // SAFETY: grid(n) gives a thread to each v < n (the kernel returns past n), which reads
         // low, post and size [v] (n entries each) and writes intervals [2 (v dims + dim) + 0..2]
         // and subtree [v dims + dim], below the 2 n dims and n dims entries allocated, as dim < dims.
-        // Lanes running side by side write other dimensions' entries of the same buffers.
         unsafe {
             self.kernels.store_dimension.launch(
                 stream,
@@ -863,7 +838,8 @@ impl<'g> DeviceRun<'g> {
     }
 
     fn download_dimension(&self, lane: &Lane) -> Result<DimensionLabels> {
-        let Lane { stream, low, post, size, .. } = lane;
+        let stream = &self.gpu.stream;
+        let Lane { low, post, size, .. } = lane;
         Ok(DimensionLabels {
             low: stream.clone_dtoh(low)?,
             post: stream.clone_dtoh(post)?,
@@ -871,9 +847,9 @@ impl<'g> DeviceRun<'g> {
         })
     }
 
-    /// Runs level `step` of `phase` on `lane` (top-down phases count from level 0, bottom-up ones
-    /// from the deepest); returns what it did.
-    fn run_level(&self, phase: Phase, step: usize, lane: &mut Lane) -> Result<Ran> {
+    /// Runs level `step` of `phase` on `lanes`, one launch for all of them (top-down phases count
+    /// from level 0, bottom-up ones from the deepest); returns what it did in each.
+    fn run_level(&self, phase: Phase, step: usize, lanes: &mut [Lane]) -> Result<Ran> {
         let last = self.levels.len() - 1;
         let top_down = matches!(phase, Phase::ParentSelection | Phase::PostOrder);
         let level = if top_down { step } else { last - step };
@@ -881,7 +857,7 @@ impl<'g> DeviceRun<'g> {
         let tree_edges = if level == 0 { 0 } else { q.vertices() };
         let record = match phase {
             Phase::ParentSelection => {
-                self.launch_select(&q, lane)?;
+                self.launch_select(&q, lanes)?;
                 let queues = QueueSizes {
                     small: q.in_count[0] as u64,
                     medium: q.in_count[1] as u64,
@@ -890,22 +866,24 @@ impl<'g> DeviceRun<'g> {
                 Ran { kahn_level: level, queues, edges_scanned: q.in_degrees }
             }
             Phase::SubtreeSizes => {
-                self.launch_per_vertex(&q, PerVertex::PushSizes, lane)?;
+                self.launch_per_vertex(&q, PerVertex::PushSizes, lanes)?;
                 // Every vertex follows its one T-edge up (roots, on level 0, have none); after the
                 // last level, every T-sibling prefix sum, found by reading every DAG edge.
                 let mut edges_scanned = tree_edges;
                 if level == 0 {
-                    self.sibling_sums(lane)?;
+                    for lane in lanes.iter_mut() {
+                        self.sibling_sums(lane)?;
+                    }
                     edges_scanned += self.cadj.len() as u64;
                 }
                 Ran { kahn_level: level, queues: out_queues(&q), edges_scanned }
             }
             Phase::PostOrder => {
-                self.launch_per_vertex(&q, PerVertex::PostOrder, lane)?;
+                self.launch_per_vertex(&q, PerVertex::PostOrder, lanes)?;
                 Ran { kahn_level: level, queues: out_queues(&q), edges_scanned: tree_edges }
             }
             _ => {
-                self.launch_min_post(&q, lane)?;
+                self.launch_min_post(&q, lanes)?;
                 Ran { kahn_level: level, queues: out_queues(&q), edges_scanned: q.out_degrees }
             }
         };
@@ -1000,21 +978,22 @@ impl<'g> DeviceRun<'g> {
         })
     }
 
-    /// Phase 1 on a level: its small and medium in-degree queues in one launch of lane groups, its
-    /// large queue a block (or, for hubs, several) per vertex.
-    fn launch_select(&self, q: &LevelQueues, lane: &mut Lane) -> Result<()> {
-        let rho = self.n;
-        let Lane { stream, tree, prefix, hub_partial, .. } = lane;
+    /// Phase 1 on a level, in every lane: its small and medium in-degree queues in one launch of
+    /// lane groups, its large queue a block (or, for hubs, several) per vertex.
+    fn launch_select(&self, q: &LevelQueues, lanes: &[Lane]) -> Result<()> {
+        let (rho, stream, k) = (self.n, &self.gpu.stream, &self.kernels);
         let (poff, padj) = (&self.poff, &self.padj);
-        let k = &self.kernels;
-        if let Some(g) = Groups::of(self.n, q.in_base, q.in_count) {
+        let (table, z) = (LaneTable::of(lanes, stream), lanes.len() as u32);
+        if let Some(g) = Groups::of(self.n, q.in_base, q.in_count, z) {
             let ([start0, start1], [count0, count1]) = (g.start, g.count);
             // SAFETY: `Groups::of` gives each vertex of the level's small and medium in-degree
             // queues (bins_in[start_c..start_c + count_c], inside the 3 n entries) its group of
-            // lanes, in whole warps (blocks of BLOCK_THREADS), as the kernel's shuffles need. A
-            // vertex v < n reads its parents padj[poff[v]..poff[v + 1]] (the CSR fill_parents
-            // built), the nodes and prefixes of those parents and their ancestors, and writes its
-            // own; all are vertices < n or rho = n, and tree and prefix hold n + 1 nodes and prefixes.
+            // lanes, in whole warps (blocks of BLOCK_THREADS), as the kernel's shuffles need, once
+            // per lane of `table` (blockIdx.z < z, the lanes given). A vertex v < n reads its
+            // parents padj[poff[v]..poff[v + 1]] (the CSR fill_parents built), the nodes and
+            // prefixes of those parents and their ancestors in its lane, and writes its own; all
+            // are vertices < n or rho = n, and each lane's tree and prefix hold n + 1 nodes and
+            // prefixes. The lanes' arrays live on this stream (`LaneTable::of`).
             unsafe {
                 k.select_groups.launch(
                     stream,
@@ -1028,8 +1007,7 @@ impl<'g> DeviceRun<'g> {
                     g.blocks0,
                     poff,
                     padj,
-                    &mut *tree,
-                    &mut *prefix,
+                    table,
                     rho,
                 )
             }?;
@@ -1039,47 +1017,44 @@ impl<'g> DeviceRun<'g> {
             return Ok(());
         }
         let queue = class_queue(&self.bins_in, self.n, 2, q.in_base[2], count);
-        let config = block_per_item(count);
+        let config = in_lanes(block_per_item(count), z);
         // SAFETY: `queue` is the level's `count` vertices of the large in-degree queue, a block of
-        // BLOCK_THREADS (whole warps, as the reductions need) per vertex; reads and writes as above.
+        // BLOCK_THREADS (whole warps, as the reductions need) per vertex and lane; reads and writes
+        // as above.
         unsafe {
             if self.hub_splits == 1 {
-                return k.select_block.launch(stream, config, &queue, count, poff, padj, tree, prefix, rho);
+                return k.select_block.launch(stream, config, &queue, count, poff, padj, table, rho);
             }
-            let (splits, partial) = (self.hub_splits, hub_partial);
-            let blocks = LaunchConfig { grid_dim: (count, splits, 1), ..config };
-            // SAFETY (beyond the above): block (i, s) writes partial[i * splits + s] for i < count,
-            // at most the graph's vertices of in-degree above LARGE_DEGREE_LIMIT (a level holds
-            // each once), s < splits: inside the large * splits entries allocated. Then a warp per
-            // vertex (warp_grid) reads its splits entries and attaches it, as select_block does.
-            k.select_hub_partial.launch(stream, blocks, &queue, count, poff, padj, &*tree, &*prefix, partial)?;
-            k.select_hub_finish.launch(stream, warp_grid(count), &queue, count, splits, &*partial, tree, prefix)
+            let splits = self.hub_splits;
+            let blocks = LaunchConfig { grid_dim: (count, splits, z), ..config };
+            // SAFETY (beyond the above): block (i, s) writes its lane's partial[i * splits + s] for
+            // i < count, at most the graph's vertices of in-degree above LARGE_DEGREE_LIMIT (a level
+            // holds each once), s < splits: inside the large * splits entries allocated. Then a
+            // warp per vertex and lane (warp_grid) reads its splits entries and attaches it, as
+            // select_block does.
+            k.select_hub_partial.launch(stream, blocks, &queue, count, poff, padj, table)?;
+            k.select_hub_finish.launch(stream, in_lanes(warp_grid(count), z), &queue, count, splits, table)
         }
     }
 
-    /// Phases 2 and 3: a thread per vertex of the level, one launch for its three queues.
-    /// Phase 2 (bottom-up): each vertex adds its size to its T-parent's. Phase 3 (top-down):
-    /// offset(c) = offset(T-parent) + before(c), post = offset + size.
-    fn launch_per_vertex(&self, q: &LevelQueues, kernel: PerVertex, lane: &mut Lane) -> Result<()> {
+    /// Phases 2 and 3, in every lane: a thread per vertex of the level, one launch for its three
+    /// queues. Phase 2 (bottom-up): each vertex adds its size to its T-parent's. Phase 3
+    /// (top-down): offset(c) = offset(T-parent) + before(c), post = offset + size.
+    fn launch_per_vertex(&self, q: &LevelQueues, kernel: PerVertex, lanes: &[Lane]) -> Result<()> {
         let count = q.out_count.iter().sum::<u32>();
         let ([b0, b1, b2], [c0, c1, c2]) = (q.out_base, q.out_count);
-        let (bins, n, k) = (&self.bins_out, self.n, &self.kernels);
-        let Lane { stream, tree, size, offset, post, .. } = lane;
-        let tree = &*tree;
-        // SAFETY: grid(count) gives a thread to each of the level's vertices, which `level_vertex`
-        // finds at bins_out[class * n + base + i] for i below the class's count (threads past the
-        // sum return): inside the 3 n entries. A vertex v < n reads its node (tree holds n + 1) and
-        // its T-parent p's: < n, or n = rho, which both kernels skip; it adds to size[p]
-        // (push_sizes) or writes offset[v] and post[v] (post_order), n entries each.
+        let (bins, n, k, stream) = (&self.bins_out, self.n, &self.kernels, &self.gpu.stream);
+        let (table, config) = (LaneTable::of(lanes, stream), in_lanes(grid(count), lanes.len() as u32));
+        // SAFETY: grid(count) gives a thread to each of the level's vertices in each lane of
+        // `table`, which `level_vertex` finds at bins_out[class * n + base + i] for i below the
+        // class's count (threads past the sum return): inside the 3 n entries. A vertex v < n reads
+        // its node (a lane's tree holds n + 1) and its T-parent p's: < n, or n = rho, which both
+        // kernels skip; it adds to size[p] (push_sizes) or writes offset[v] and post[v]
+        // (post_order), n entries each in its lane. The lanes' arrays live on this stream.
         unsafe {
             match kernel {
-                PerVertex::PushSizes => {
-                    k.push_sizes.launch(stream, grid(count), bins, n, b0, c0, b1, c1, b2, c2, tree, size)
-                }
-                PerVertex::PostOrder => {
-                    let size = &*size;
-                    k.post_order.launch(stream, grid(count), bins, n, b0, c0, b1, c1, b2, c2, tree, size, offset, post)
-                }
+                PerVertex::PushSizes => k.push_sizes.launch(stream, config, bins, n, b0, c0, b1, c1, b2, c2, table),
+                PerVertex::PostOrder => k.post_order.launch(stream, config, bins, n, b0, c0, b1, c1, b2, c2, table),
             }
         }
     }
@@ -1089,9 +1064,8 @@ impl<'g> DeviceRun<'g> {
     /// (one block).
     fn sibling_sums(&self, lane: &mut Lane) -> Result<()> {
         let n = self.n;
-        let (coff, cadj, k) = (&self.coff, &self.cadj, &self.kernels);
+        let (coff, cadj, k, stream) = (&self.coff, &self.cadj, &self.kernels, &self.gpu.stream);
         let Lane {
-            stream,
             tree,
             size,
             offset,
@@ -1166,16 +1140,16 @@ impl<'g> DeviceRun<'g> {
         }
     }
 
-    /// Phase 4 (bottom-up): low(v) = min(post(v), low of every DAG child); the small and medium
-    /// out-degree queues in one launch of lane groups, the large one a block per vertex.
-    fn launch_min_post(&self, q: &LevelQueues, lane: &mut Lane) -> Result<()> {
-        let Lane { stream, post, low, .. } = lane;
-        let (coff, cadj, post, k) = (&self.coff, &self.cadj, &*post, &self.kernels);
-        if let Some(g) = Groups::of(self.n, q.out_base, q.out_count) {
+    /// Phase 4 (bottom-up), in every lane: low(v) = min(post(v), low of every DAG child); the small
+    /// and medium out-degree queues in one launch of lane groups, the large one a block per vertex.
+    fn launch_min_post(&self, q: &LevelQueues, lanes: &[Lane]) -> Result<()> {
+        let (coff, cadj, k, stream) = (&self.coff, &self.cadj, &self.kernels, &self.gpu.stream);
+        let (table, z) = (LaneTable::of(lanes, stream), lanes.len() as u32);
+        if let Some(g) = Groups::of(self.n, q.out_base, q.out_count, z) {
             let ([start0, start1], [count0, count1]) = (g.start, g.count);
             // SAFETY: as in `launch_select`, on the out-degree queues (bins_out); a vertex v < n
-            // reads its children in the CSR, their low and its post (n entries each) and writes
-            // low[v].
+            // reads its children in the CSR, their low and its post (n entries each in its lane)
+            // and writes its low[v].
             unsafe {
                 k.min_post_groups.launch(
                     stream,
@@ -1189,17 +1163,17 @@ impl<'g> DeviceRun<'g> {
                     g.blocks0,
                     coff,
                     cadj,
-                    post,
-                    &mut *low,
+                    table,
                 )
             }?;
         }
         let count = q.out_count[2];
         if count > 0 {
             let queue = class_queue(&self.bins_out, self.n, 2, q.out_base[2], count);
+            let config = in_lanes(block_per_item(count), z);
             // SAFETY: a block per vertex of the level's large out-degree queue (`count` entries of
-            // `queue`); reads and writes as above.
-            unsafe { k.min_post_block.launch(stream, block_per_item(count), &queue, coff, cadj, post, low) }?;
+            // `queue`) and lane; reads and writes as above.
+            unsafe { k.min_post_block.launch(stream, config, &queue, coff, cadj, table) }?;
         }
         Ok(())
     }
@@ -1314,6 +1288,11 @@ fn class_queue(bins: &CudaSlice<u32>, n: u32, class: usize, base: u32, count: u3
     bins.slice(start..start + count as usize)
 }
 
+/// `config` once per lane of `lanes` (blockIdx.z is the lane).
+fn in_lanes(config: LaunchConfig, lanes: u32) -> LaunchConfig {
+    LaunchConfig { grid_dim: (config.grid_dim.0, config.grid_dim.1, lanes), ..config }
+}
+
 /// A block of BLOCK_THREADS per item.
 fn block_per_item(items: u32) -> LaunchConfig {
     LaunchConfig { grid_dim: (items, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 }
@@ -1332,14 +1311,19 @@ struct Groups {
 
 impl Groups {
     /// The launch for the small and medium queues of a level whose queues start at `base` within
-    /// their classes' n entries and hold `count` vertices; None when both are empty.
-    fn of(n: u32, base: [u32; 3], count: [u32; 3]) -> Option<Groups> {
-        let width0_log2 = small_width_log2(count[0]);
+    /// their classes' n entries and hold `count` vertices, in `lanes` lanes; None when both are
+    /// empty.
+    fn of(n: u32, base: [u32; 3], count: [u32; 3], lanes: u32) -> Option<Groups> {
+        // The lanes share the GPU: a level's vertices in every lane are what fills it.
+        let width0_log2 = small_width_log2(count[0].saturating_mul(lanes));
         let blocks = |lanes: u64| lanes.div_ceil(BLOCK_THREADS as u64) as u32;
         let blocks0 = blocks((count[0] as u64) << width0_log2);
         let blocks1 = blocks(count[1] as u64 * WARP_SIZE as u64);
-        let config =
-            LaunchConfig { grid_dim: (blocks0 + blocks1, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 };
+        let config = LaunchConfig {
+            grid_dim: (blocks0 + blocks1, 1, lanes),
+            block_dim: (BLOCK_THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
         let start = [0, 1].map(|class| queue_start(n, class, base[class]) as u64);
         (blocks0 + blocks1 > 0).then_some(Groups { config, start, count: [count[0], count[1]], width0_log2, blocks0 })
     }

@@ -10,11 +10,13 @@
 use super::context::Gpu;
 use crate::telemetry::{Event, Phase, QueueSizes, Sink};
 use anyhow::Result;
-use cudarc::driver::{CudaEvent, CudaStream, sys};
+use cudarc::driver::{CudaEvent, sys};
+use std::ops::Range;
 
-/// One queued level: what its event will say, but its time.
+/// One queued level: what its events will say, but their time. Dimensions side by side run a level
+/// in one launch (`gpu::lane`): each gets an event, with the launch's time.
 pub struct LevelRecord {
-    pub dim: usize,
+    pub dims: Range<usize>,
     pub phase: Phase,
     /// The phase's step (bottom-up phases count from the deepest Kahn level).
     pub level: usize,
@@ -22,7 +24,7 @@ pub struct LevelRecord {
     pub edges_scanned: u64,
 }
 
-/// A level queued on a lane, between two of its clock's marks.
+/// A level queued on the context's stream, between two of the clock's marks.
 pub struct HeldLevel {
     record: LevelRecord,
     start: usize,
@@ -33,16 +35,15 @@ pub struct HeldLevel {
 enum Held {
     /// Ready as it is.
     Ready(Event),
-    /// A level queued on lane `lane`.
-    Level { lane: usize, level: HeldLevel },
+    /// A level queued.
+    Level(HeldLevel),
     /// A phase's end: its time is the sum of its levels'.
     PhaseDone { dim: usize, phase: Phase, levels: usize, vertices: u64, edges_scanned: u64 },
 }
 
-/// The marks recorded on one lane's stream. Lanes queue their levels from threads of their own, so
-/// each has its own marks.
+/// The marks recorded on the context's stream, where the labeler queues every level.
 #[derive(Default)]
-pub struct LaneClock {
+pub struct Clock {
     /// Marks, reused from one flush to the next (the first `used`).
     marks: Vec<CudaEvent>,
     used: usize,
@@ -55,50 +56,51 @@ pub struct LaneClock {
     last: Option<usize>,
 }
 
-impl LaneClock {
+impl Clock {
     /// Says that other work was queued on the lane since its last level (a level's time must not
     /// include it).
     pub fn interrupt(&mut self) {
         self.boundary = None;
     }
 
-    /// Marks the start of a level, whose launches follow on `stream`.
-    pub fn level_started(&mut self, gpu: &Gpu, stream: &CudaStream) -> Result<()> {
+    /// Marks the start of a level, whose launches follow.
+    pub fn level_started(&mut self, gpu: &Gpu) -> Result<()> {
         self.open = match self.boundary {
             Some(mark) => mark,
-            None => self.record(gpu, stream)?,
+            None => self.record(gpu)?,
         };
         Ok(())
     }
 
     /// Marks the end of the level started last; the timeline holds what it returns.
-    pub fn level_done(&mut self, gpu: &Gpu, stream: &CudaStream, record: LevelRecord) -> Result<HeldLevel> {
-        let end = self.record(gpu, stream)?;
+    pub fn level_done(&mut self, gpu: &Gpu, record: LevelRecord) -> Result<HeldLevel> {
+        let end = self.record(gpu)?;
         (self.boundary, self.last) = (Some(end), Some(end));
         Ok(HeldLevel { record, start: self.open, end })
     }
 
-    /// Records the next free mark on `stream`, creating it on first use; returns its index.
-    fn record(&mut self, gpu: &Gpu, stream: &CudaStream) -> Result<usize> {
+    /// Records the next free mark on the context's stream, creating it on first use; returns its
+    /// index.
+    fn record(&mut self, gpu: &Gpu) -> Result<usize> {
         if self.marks.len() == self.used {
             self.marks.push(gpu.ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))?);
         }
-        self.marks[self.used].record(stream)?;
+        self.marks[self.used].record(&gpu.stream)?;
         self.used += 1;
         Ok(self.used - 1)
     }
 
-    /// Seconds from this clock's mark `from` to `other`'s mark `to` (both passed).
-    fn seconds(&self, from: usize, other: &LaneClock, to: usize) -> Result<f64> {
-        Ok(self.marks[from].elapsed_ms(&other.marks[to])? as f64 / 1e3)
+    /// Seconds from mark `from` to mark `to` (both passed).
+    fn seconds(&self, from: usize, to: usize) -> Result<f64> {
+        Ok(self.marks[from].elapsed_ms(&self.marks[to])? as f64 / 1e3)
     }
 }
 
-/// Held events and the lanes' clocks that time their levels.
+/// Held events and the clock that times their levels.
 #[derive(Default)]
 pub struct Timeline {
     held: Vec<Held>,
-    clocks: Vec<LaneClock>,
+    clock: Clock,
     /// Per dimension: device time of the levels flushed so far in the phase it is running.
     phase_seconds: Vec<f64>,
 }
@@ -109,17 +111,14 @@ impl Timeline {
         self.held.push(Held::Ready(event));
     }
 
-    /// The clocks of the first `lanes` lanes.
-    pub fn clocks(&mut self, lanes: usize) -> &mut [LaneClock] {
-        if self.clocks.len() < lanes {
-            self.clocks.resize_with(lanes, LaneClock::default);
-        }
-        &mut self.clocks[..lanes]
+    /// The clock that times the levels.
+    pub fn clock(&mut self) -> &mut Clock {
+        &mut self.clock
     }
 
-    /// Holds a level that lane `lane`'s clock timed.
-    pub fn push_level(&mut self, lane: usize, level: HeldLevel) {
-        self.held.push(Held::Level { lane, level });
+    /// Holds a level that the clock timed.
+    pub fn push_level(&mut self, level: HeldLevel) {
+        self.held.push(Held::Level(level));
     }
 
     /// Holds a phase's end; its time is that of its levels, flushed or not.
@@ -128,40 +127,35 @@ impl Timeline {
     }
 
     /// Waits for the device to pass every held level, then emits every held event in order;
-    /// returns the device time from the first held level's start to the last one's end (lanes run
-    /// side by side, so their levels' times overlap).
+    /// returns the device time from the first held level's start to the last one's end.
     pub fn flush(&mut self, sink: &mut dyn Sink) -> Result<f64> {
-        // Each lane's last mark, passed: the device time ends at the latest of them.
-        let mut ends = Vec::with_capacity(self.clocks.len());
-        for (lane, clock) in self.clocks.iter_mut().enumerate() {
-            if let Some(end) = clock.last.take() {
-                clock.marks[end].synchronize()?;
-                ends.push((lane, end));
-            }
+        let clock = &mut self.clock;
+        let last = clock.last.take();
+        if let Some(end) = last {
+            clock.marks[end].synchronize()?;
         }
         let first = self.held.iter().find_map(|h| match h {
-            Held::Level { lane, level } => Some((*lane, level.start)),
+            Held::Level(level) => Some(level.start),
             _ => None,
         });
-        let mut span: f64 = 0.0;
-        if let Some((first_lane, first_start)) = first {
-            for &(lane, end) in &ends {
-                span = span.max(self.clocks[first_lane].seconds(first_start, &self.clocks[lane], end)?);
-            }
-        }
+        let span = match (first, last) {
+            (Some(first), Some(last)) => clock.seconds(first, last)?,
+            _ => 0.0,
+        };
         for held in self.held.drain(..) {
             match held {
                 Held::Ready(event) => sink.emit(event),
-                Held::Level { lane, level: HeldLevel { record, start, end } } => {
-                    let clock = &self.clocks[lane];
-                    let seconds = clock.seconds(start, clock, end)?;
-                    let LevelRecord { dim, phase, level, queues, edges_scanned } = record;
-                    if self.phase_seconds.len() <= dim {
-                        self.phase_seconds.resize(dim + 1, 0.0);
+                Held::Level(HeldLevel { record, start, end }) => {
+                    let seconds = clock.seconds(start, end)?;
+                    let LevelRecord { dims, phase, level, queues, edges_scanned } = record;
+                    if self.phase_seconds.len() < dims.end {
+                        self.phase_seconds.resize(dims.end, 0.0);
                     }
-                    self.phase_seconds[dim] += seconds;
-                    let span = 1;
-                    sink.emit(Event::LevelDone { dim, phase, level, span, queues, edges_scanned, seconds });
+                    for dim in dims {
+                        self.phase_seconds[dim] += seconds;
+                        let span = 1;
+                        sink.emit(Event::LevelDone { dim, phase, level, span, queues, edges_scanned, seconds });
+                    }
                 }
                 Held::PhaseDone { dim, phase, levels, vertices, edges_scanned } => {
                     let seconds = self.phase_seconds.get_mut(dim).map_or(0.0, std::mem::take);
@@ -170,9 +164,7 @@ impl Timeline {
             }
         }
         // The marks are reused: a level after this flush starts at a mark of its own.
-        for clock in &mut self.clocks {
-            (clock.used, clock.boundary) = (0, None);
-        }
+        (clock.used, clock.boundary) = (0, None);
         Ok(span)
     }
 
@@ -180,8 +172,7 @@ impl Timeline {
     pub fn clear(&mut self) {
         self.held.clear();
         self.phase_seconds.clear();
-        for clock in &mut self.clocks {
-            (clock.used, clock.boundary, clock.last) = (0, None, None);
-        }
+        let clock = &mut self.clock;
+        (clock.used, clock.boundary, clock.last) = (0, None, None);
     }
 }
