@@ -332,19 +332,19 @@ mod tests {
             parse("labeling.cu", source).unwrap().into_iter().find(|k| k.name == "select_block").unwrap()
         };
         let original = select(&source);
-        assert_eq!(original.params.len(), 7);
-        let tampered = source.replacen("u32* P, u32 rho) {", "u32* P) {", 1);
+        assert_eq!(original.params.len(), 6);
+        let tampered = source.replacen("Lanes L,\n                                        u32 rho) {", "Lanes L) {", 1);
         assert_ne!(tampered, source, "the tampering must hit select_block's signature");
         let changed = select(&tampered);
-        assert_eq!(changed.params.len(), 6, "one parameter fewer is seen");
+        assert_eq!(changed.params.len(), 5, "one parameter fewer is seen");
         let (before, after) = (
             render_module("labeling", std::slice::from_ref(&original)),
             render_module("labeling", std::slice::from_ref(&changed)),
         );
         let (before, after) = (launch_arguments(&before), launch_arguments(&after));
-        assert_eq!(before.len(), 1 + 7, "config and the seven parameters: {before:?}");
-        assert_eq!(before[before.len() - 2..], ["p: &mut impl BufferMut<u32>,", "rho: u32,"]);
-        assert_eq!(after.len(), 1 + 6, "{after:?}");
-        assert_eq!(after.last(), Some(&"p: &mut impl BufferMut<u32>,"));
+        assert_eq!(before.len(), 1 + 6, "config and the six parameters: {before:?}");
+        assert_eq!(before[before.len() - 2..], ["l: crate::gpu::lane::LaneTable,", "rho: u32,"]);
+        assert_eq!(after.len(), 1 + 5, "{after:?}");
+        assert_eq!(after.last(), Some(&"l: crate::gpu::lane::LaneTable,"));
     }
 }
