@@ -115,6 +115,17 @@ __device__ __forceinline__ void aggregated_add(u64* counter, u64 value) {
     if (threadIdx.x % WARP_SIZE == __ffs(active) - 1) atomicAdd(counter, ((u64)high << 16) + low);
 }
 
+// Takes one from pending[c] for every arriving lane holding c, with one atomic per distinct c;
+// true in one of those lanes if that emptied it. A hub's count is taken by many warps at once
+// (uniprot's sink has 1.5 million parents, most of them roots released together): an atomic per
+// edge on one address serialised them.
+__device__ __forceinline__ bool aggregated_release(u32* pending, u32 c) {
+    u32 active = __activemask();
+    u32 same = __match_any_sync(active, c);
+    u32 taken = __popc(same);
+    return threadIdx.x % WARP_SIZE == __ffs(same) - 1 && atomicSub(&pending[c], taken) == taken;
+}
+
 // Where the next level's queues start in each class's bins: in-degree classes, then out-degree
 // classes (the host knows them from the last level's counters, and passes them by value).
 struct Bases {
@@ -402,7 +413,7 @@ extern "C" __global__ void release_wide(const u32* queue, u32 count, u32 vertice
     u32 v = queue[i];
     for (u64 e = coff[v] + lane; e < coff[v + 1]; e += group) {
         u32 c = cadj[e];
-        if (atomicSub(&pending[c], 1u) == 1u) enqueue(c, poff, coff, bins_in, bins_out, counters, base, n, level, next_level);
+        if (aggregated_release(pending, c)) enqueue(c, poff, coff, bins_in, bins_out, counters, base, n, level, next_level);
     }
 }
 

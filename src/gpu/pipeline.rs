@@ -619,24 +619,32 @@ impl<'g> DeviceRun<'g> {
         let poff = ledger.upload(gpu, "parents offsets", dag.parents_csr().offsets())?;
         let coff = ledger.upload(gpu, "children offsets", dag.children_csr().offsets())?;
         let cadj = ledger.upload(gpu, "children", dag.children_csr().targets())?;
-        let mut padj = ledger.zeros(stream, "parents", dag.num_edges())?;
+        let shape = GraphShape::of(dag);
         let mut pending = ledger.zeros(stream, "pending parents", n)?;
-        // The parents lists are built on the device from the children (`pending` serves as the
-        // cursors; dimension 0 resets it).
         let n32 = n as u32;
-        // SAFETY: warp_grid gives each u < n a whole warp (the kernel returns past n). It reads
-        // coff[u..=u + 1] (n + 1 offsets) and cadj below coff[n] = m, and writes the k-th edge into
-        // c at padj[poff[c] + k], where k < c's in-degree because the cursors (`pending`, n zeroed
-        // entries) count from 0 and each edge takes one: below poff[n] = m, padj's length. Both
-        // CSRs are the DAG's own, so they list the same m edges.
-        unsafe {
-            kernels.fill_parents.launch(stream, warp_grid(n32), &coff, &cadj, &poff, &mut pending, &mut padj, n32)
-        }?;
+        let padj = if shape.max_in_degree * HUB_SHARE_OF_EDGES > dag.num_edges() {
+            // A hub's parents list, filled on the device, takes an atomic per edge on one cursor
+            // (1.2 ms for uniprot's sink, under ncu); the host has the lists already.
+            ledger.upload(gpu, "parents", dag.parents_csr().targets())?
+        } else {
+            // The parents lists are built on the device from the children (`pending` serves as
+            // the cursors; dimension 0 resets it): uploading them would double the graph's bytes.
+            let mut padj = ledger.zeros(stream, "parents", dag.num_edges())?;
+            // SAFETY: warp_grid gives each u < n a whole warp (the kernel returns past n). It
+            // reads coff[u..=u + 1] (n + 1 offsets) and cadj below coff[n] = m, and writes the k-th
+            // edge into c at padj[poff[c] + k], where k < c's in-degree because the cursors
+            // (`pending`, n zeroed entries) count from 0 and each edge takes one: below poff[n] =
+            // m, padj's length. Both CSRs are the DAG's own, so they list the same m edges.
+            unsafe {
+                kernels.fill_parents.launch(stream, warp_grid(n32), &coff, &cadj, &poff, &mut pending, &mut padj, n32)
+            }?;
+            padj
+        };
         // About two vertices per priority bucket: a power of two, at most n (and at least 2, so
         // that the shift stays below 64).
         let buckets = (n.next_power_of_two() / 2).max(2);
         let bucket_shift = 64 - buckets.trailing_zeros();
-        let GraphShape { hub_splits, large, roots: roots_total } = GraphShape::of(dag);
+        let GraphShape { hub_splits, large, roots: roots_total, .. } = shape;
         let hub_partial = if hub_splits > 1 { large * hub_splits } else { 0 };
         let chunks = n.div_ceil(ROOT_CHUNK as usize);
         let intervals = ledger.zeros(stream, "labels: intervals", 2 * n * dims)?;
@@ -1191,6 +1199,10 @@ fn out_queues(q: &LevelQueues) -> QueueSizes {
     QueueSizes { small: q.out_count[0] as u64, medium: q.out_count[1] as u64, large: q.out_count[2] as u64 }
 }
 
+/// A graph whose largest in-degree is more than 1 / HUB_SHARE_OF_EDGES of its edges gets its
+/// parents lists uploaded rather than built on the device (see `DeviceRun::new`).
+const HUB_SHARE_OF_EDGES: usize = 8;
+
 /// Roots per block of `root_offsets_chunked`.
 const ROOT_CHUNK: u32 = 16 * SCAN_BLOCK_THREADS;
 
@@ -1206,6 +1218,8 @@ struct GraphShape {
     large: usize,
     /// Vertices without parents.
     roots: usize,
+    /// The largest in-degree.
+    max_in_degree: usize,
 }
 
 impl GraphShape {
@@ -1216,7 +1230,7 @@ impl GraphShape {
         let (large, roots, max) = in_degrees.map(count).reduce(|| (0, 0, 0), add);
         let wanted = max.div_ceil(HUB_CANDIDATES_PER_BLOCK).clamp(1, 1024);
         let affordable = (2 * dag.num_vertices()).checked_div(large).unwrap_or(1).max(1);
-        GraphShape { hub_splits: wanted.min(affordable), large, roots }
+        GraphShape { hub_splits: wanted.min(affordable), large, roots, max_in_degree: max }
     }
 }
 
