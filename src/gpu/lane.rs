@@ -66,10 +66,9 @@ pub struct Lane {
 }
 
 impl Lane {
-    /// Allocates a lane's arrays on `stream` (zeroed there), recorded in `ledger` under the same
+    /// Allocates a lane's arrays on stream `s` (zeroed there), recorded in `ledger` under the same
     /// names for every lane.
-    pub fn new(ledger: &mut Ledger, stream: &Arc<CudaStream>, shape: LaneShape) -> Result<Lane> {
-        let s = stream;
+    pub fn new(ledger: &mut Ledger, s: &Arc<CudaStream>, shape: LaneShape) -> Result<Lane> {
         let LaneShape { n, buckets, hub_partial, chunks } = shape;
         Ok(Lane {
             tree: ledger.zeros(s, "DFS tree", 4 * (n + 1))?,

@@ -57,7 +57,7 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// Says that other work was queued on the lane since its last level (a level's time must not
+    /// Says that other work was queued on the stream since its last level (a level's time must not
     /// include it).
     pub fn interrupt(&mut self) {
         self.boundary = None;
