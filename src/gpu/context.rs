@@ -49,9 +49,11 @@ impl Gpu {
     pub fn open() -> Result<Gpu> {
         let info = probe().map_err(|reason| anyhow!("no GPU: {reason}"))?;
         let ctx = CudaContext::new(0).context("cannot open GPU 0")?;
-        // SAFETY: before any allocation. The program orders its streams itself (see the kernels
-        // module's safety rules); cudarc's per-buffer events would add two driver calls per argument
-        // to every launch once a second stream exists.
+        // SAFETY: before any allocation. The program queues its work on this one stream, in order
+        // (see the kernels module's safety rules), so cudarc's per-buffer events would order
+        // nothing: they would only cost two events created and destroyed per allocation (a
+        // labeling makes a hundred), and driver calls per argument at every launch were a second
+        // stream ever opened.
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.default_stream();
         let (modules, kernel_origin) = match load_precompiled(&ctx, info.compute_capability) {

@@ -44,8 +44,8 @@
 //! - Order: buffers of one element type go in the kernel's order (the types cannot tell the parents
 //!   offsets from the children offsets).
 //! - Streams: launches and copies go on the context's stream ([`super::Gpu::stream`]), in order.
-//!   cudarc's per-buffer events are off (`Gpu::open`): they would add two driver calls per
-//!   argument to every launch. Device memory is never borrowed by host code, so a kernel that
+//!   cudarc's per-buffer events are off (`Gpu::open`): with one stream they order nothing, and
+//!   cost two events per allocation. Device memory is never borrowed by host code, so a kernel that
 //!   writes a buffer the launch passes by shared reference ([`Aliased`]), or by address in a
 //!   `LaneTable` (the labeler's side-by-side dimensions), races with nothing on the host.
 

@@ -255,7 +255,7 @@ impl GpuLabeler {
                     self.timeline.push(Event::PhaseStarted { dim, phase });
                     if phase == Phase::ParentSelection {
                         self.run.start_dimension(self.order, dim, &mut self.lanes[i])?;
-                        self.timeline.clock().interrupt();
+                        self.timeline.interrupt();
                     }
                 }
             }
@@ -274,14 +274,12 @@ impl GpuLabeler {
                 // those round trips more than they gained: random 1M / 50 took 81-98 ms against
                 // 77-92 ms, on the H100.)
                 let gpu = self.run.gpu;
-                let clock = self.timeline.clock();
-                clock.level_started(gpu)?;
+                self.timeline.level_started(gpu)?;
                 let ran = self.run.run_level(phase, step, &mut self.lanes[..1])?;
                 self.run.discover_level(step)?;
                 let (queues, edges_scanned) = (ran.queues, ran.edges_scanned);
-                let held =
-                    clock.level_done(gpu, LevelRecord { dims: 0..1, phase, level: step, queues, edges_scanned })?;
-                self.timeline.push_level(held);
+                let record = LevelRecord { dims: 0..1, phase, level: step, queues, edges_scanned };
+                self.timeline.level_done(gpu, record)?;
                 vec![ran]
             };
             let cursor = self.cursor.as_mut().expect("set above");
@@ -330,7 +328,7 @@ impl GpuLabeler {
             *cursor = Cursor { phase: cursor.phase + 1, step: 0, edges: 0, dims, last_level: cursor.last_level };
             return Ok(());
         }
-        self.timeline.clock().interrupt();
+        self.timeline.interrupt();
         for (lane, dim) in self.lanes.iter().zip(dims.clone()) {
             self.run.store_dimension(dim, lane)?;
             if self.run.n as usize <= SNAPSHOT_MAX_VERTICES {
@@ -382,12 +380,10 @@ fn queue_side_by_side(
     let gpu = run.gpu;
     let mut ran = Vec::with_capacity(steps.len());
     for level in steps {
-        let clock = timeline.clock();
-        clock.level_started(gpu)?;
+        timeline.level_started(gpu)?;
         let r = run.run_level(phase, level, lanes)?;
         let (queues, edges_scanned) = (r.queues, r.edges_scanned);
-        let held = clock.level_done(gpu, LevelRecord { dims: dims.clone(), phase, level, queues, edges_scanned })?;
-        timeline.push_level(held);
+        timeline.level_done(gpu, LevelRecord { dims: dims.clone(), phase, level, queues, edges_scanned })?;
         ran.push(r);
     }
     Ok(ran)

@@ -25,7 +25,7 @@ pub struct LevelRecord {
 }
 
 /// A level queued on the context's stream, between two of the clock's marks.
-pub struct HeldLevel {
+struct HeldLevel {
     record: LevelRecord,
     start: usize,
     end: usize,
@@ -43,7 +43,7 @@ enum Held {
 
 /// The marks recorded on the context's stream, where the labeler queues every level.
 #[derive(Default)]
-pub struct Clock {
+struct Clock {
     /// Marks, reused from one flush to the next (the first `used`).
     marks: Vec<CudaEvent>,
     used: usize,
@@ -57,14 +57,8 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// Says that other work was queued on the stream since its last level (a level's time must not
-    /// include it).
-    pub fn interrupt(&mut self) {
-        self.boundary = None;
-    }
-
     /// Marks the start of a level, whose launches follow.
-    pub fn level_started(&mut self, gpu: &Gpu) -> Result<()> {
+    fn level_started(&mut self, gpu: &Gpu) -> Result<()> {
         self.open = match self.boundary {
             Some(mark) => mark,
             None => self.record(gpu)?,
@@ -73,7 +67,7 @@ impl Clock {
     }
 
     /// Marks the end of the level started last; the timeline holds what it returns.
-    pub fn level_done(&mut self, gpu: &Gpu, record: LevelRecord) -> Result<HeldLevel> {
+    fn level_done(&mut self, gpu: &Gpu, record: LevelRecord) -> Result<HeldLevel> {
         let end = self.record(gpu)?;
         (self.boundary, self.last) = (Some(end), Some(end));
         Ok(HeldLevel { record, start: self.open, end })
@@ -111,14 +105,22 @@ impl Timeline {
         self.held.push(Held::Ready(event));
     }
 
-    /// The clock that times the levels.
-    pub fn clock(&mut self) -> &mut Clock {
-        &mut self.clock
+    /// Says that other work was queued on the stream since the last level (the next level's time
+    /// must not include it).
+    pub fn interrupt(&mut self) {
+        self.clock.boundary = None;
     }
 
-    /// Holds a level that the clock timed.
-    pub fn push_level(&mut self, level: HeldLevel) {
+    /// Marks the start of a level on the context's stream; its launches follow.
+    pub fn level_started(&mut self, gpu: &Gpu) -> Result<()> {
+        self.clock.level_started(gpu)
+    }
+
+    /// Marks the end of the level started last, and holds its events.
+    pub fn level_done(&mut self, gpu: &Gpu, record: LevelRecord) -> Result<()> {
+        let level = self.clock.level_done(gpu, record)?;
         self.held.push(Held::Level(level));
+        Ok(())
     }
 
     /// Holds a phase's end; its time is that of its levels, flushed or not.
