@@ -145,8 +145,9 @@ fn balanced_ranges(offsets: &[u64], parts: usize) -> Vec<std::ops::Range<usize>>
     cuts.windows(2).map(|w| w[0]..w[1].max(w[0])).collect()
 }
 
-/// Edges to group, cut into parts that each emit their `(key, value)` pairs sequentially.
-trait PartedEdges: Sync {
+/// Edges (or any `(key, value)` pairs) to group, cut into parts that each emit their pairs
+/// sequentially.
+pub(crate) trait PartedEdges: Sync {
     fn parts(&self) -> usize;
     fn for_each(&self, part: usize, f: impl FnMut(u32, u32));
 }
@@ -199,7 +200,7 @@ impl PartedEdges for EdgePieces<'_> {
 /// part counts its keys in its own array, the counts become each part's write position inside
 /// every list, and each part writes its values there. A list holds its values part by part, each
 /// part's in the order it emitted them (so the output does not depend on the thread count).
-fn group_by_key(n: usize, edges: &impl PartedEdges) -> (Vec<u64>, Vec<u32>) {
+pub(crate) fn group_by_key(n: usize, edges: &impl PartedEdges) -> (Vec<u64>, Vec<u32>) {
     let parts = edges.parts();
     let mut counts: Vec<Vec<u32>> = (0..parts)
         .into_par_iter()
@@ -209,15 +210,16 @@ fn group_by_key(n: usize, edges: &impl PartedEdges) -> (Vec<u64>, Vec<u32>) {
             count
         })
         .collect();
-    // Per vertex block: each part's count becomes its start inside the list, the sum the degree.
-    let mut degree = vec![0u64; n];
+    // Per vertex block: each part's count becomes its start inside the list, the sum the degree,
+    // written one slot ahead in the offsets, which then sum up in place.
+    let mut offsets = vec![0u64; n + 1];
     let mut by_block: Vec<Vec<&mut [u32]>> = (0..n.div_ceil(VERTEX_BLOCK)).map(|_| Vec::with_capacity(parts)).collect();
     for count in &mut counts {
         for (block, chunk) in by_block.iter_mut().zip(count.chunks_mut(VERTEX_BLOCK)) {
             block.push(chunk);
         }
     }
-    by_block.into_par_iter().zip(degree.par_chunks_mut(VERTEX_BLOCK)).for_each(|(mut block, degree)| {
+    by_block.into_par_iter().zip(offsets[1..].par_chunks_mut(VERTEX_BLOCK)).for_each(|(mut block, degree)| {
         for (i, d) in degree.iter_mut().enumerate() {
             let mut running = 0u32;
             for count in block.iter_mut() {
@@ -228,13 +230,10 @@ fn group_by_key(n: usize, edges: &impl PartedEdges) -> (Vec<u64>, Vec<u32>) {
             *d = u64::from(running);
         }
     });
-    let mut offsets = Vec::with_capacity(n + 1);
-    let mut sum = 0u64;
-    offsets.push(0);
-    for d in degree {
-        sum += d;
-        offsets.push(sum);
+    for k in 0..n {
+        offsets[k + 1] += offsets[k];
     }
+    let sum = offsets[n];
     let mut targets = vec![0u32; sum as usize];
     let out = SharedOut(targets.as_mut_ptr());
     counts.par_iter_mut().enumerate().for_each(|(p, start)| {

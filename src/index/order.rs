@@ -52,7 +52,8 @@ pub fn keys_and_roots(dag: &Graph, order: Order, dim: usize) -> (Option<Vec<u32>
     // than the sort itself on all); each slot is written once.
     let ranks: Vec<AtomicU32> = bytemuck::zeroed_vec(by_priority.len());
     by_priority.par_iter().enumerate().for_each(|(r, &v)| ranks[v as usize].store(r as u32, Relaxed));
-    let ranks: Vec<u32> = ranks.into_par_iter().map(AtomicU32::into_inner).collect();
+    // In place: the standard library reuses the allocation for a type of the same layout.
+    let ranks: Vec<u32> = ranks.into_iter().map(AtomicU32::into_inner).collect();
     // Filtering the global order keeps the roots sorted without a second sort.
     let roots = by_priority.par_iter().copied().filter(|&v| dag.parents(v).is_empty()).collect();
     (Some(ranks), roots)

@@ -122,7 +122,8 @@ pub mod atomic {
         a[i].store(value, Relaxed);
     }
 
-    /// The plain values, once no thread writes any more.
+    /// The plain values, once no thread writes any more: in place, as the standard library reuses
+    /// a vector's allocation when mapping it to a type of the same layout.
     pub fn into_plain(a: Vec<AtomicU32>) -> Vec<u32> {
         a.into_iter().map(AtomicU32::into_inner).collect()
     }

@@ -4,52 +4,62 @@
 //! algorithm are exactly the longest-path levels (`topo::levels`). They are the same for every phase
 //! and dimension, so they are computed once and kept as buckets.
 
+use crate::graph::csr::{PartedEdges, group_by_key};
 use crate::graph::{Graph, topo};
 use anyhow::Result;
+use rayon::prelude::*;
+use std::ops::Range;
 
 /// Vertices grouped by level: level `l` is `vertices[starts[l]..starts[l + 1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LevelBuckets {
     vertices: Vec<u32>,
-    starts: Vec<usize>,
+    starts: Vec<u64>,
+}
+
+/// The pairs `(level, vertex)` of ranges of vertices, for [`LevelBuckets::group`].
+struct VertexLevels<F> {
+    ranges: Vec<Range<u32>>,
+    level_of: F,
+}
+
+impl<F: Fn(u32) -> u32 + Sync> PartedEdges for VertexLevels<F> {
+    fn parts(&self) -> usize {
+        self.ranges.len()
+    }
+
+    #[inline]
+    fn for_each(&self, part: usize, mut f: impl FnMut(u32, u32)) {
+        for v in self.ranges[part].clone() {
+            f((self.level_of)(v), v);
+        }
+    }
 }
 
 impl LevelBuckets {
-    /// Buckets `items` (any order) by `level_of` with a counting sort; within a level, the input
-    /// order is kept.
-    pub fn group(items: impl Iterator<Item = u32> + Clone, level_of: impl Fn(u32) -> u32) -> LevelBuckets {
-        let mut counts: Vec<usize> = Vec::new();
-        for v in items.clone() {
-            let l = level_of(v) as usize;
-            if l + 1 >= counts.len() {
-                counts.resize(l + 2, 0);
-            }
-            counts[l + 1] += 1;
-        }
-        for i in 1..counts.len() {
-            counts[i] += counts[i - 1];
-        }
-        let starts = if counts.is_empty() { vec![0] } else { counts.clone() };
-        let mut cursor = counts;
-        let mut vertices = vec![0u32; *starts.last().unwrap_or(&0)];
-        for v in items {
-            let slot = &mut cursor[level_of(v) as usize];
-            vertices[*slot] = v;
-            *slot += 1;
-        }
+    /// Buckets the vertices `0..n` by `level_of`, in parallel; within a level, vertices keep
+    /// their order. A counting sort per range of vertices (`csr::group_by_key`), each range
+    /// counting into an array of its own with a slot per level: as many ranges as keep those arrays
+    /// within the vertices' size (a chain, with a level per vertex, gets one range).
+    pub fn group(n: u32, level_of: impl Fn(u32) -> u32 + Sync) -> LevelBuckets {
+        let levels = (0..n).into_par_iter().with_min_len(4096).map(|v| level_of(v) + 1).max().unwrap_or(0) as usize;
+        let parts = (n as usize / levels.max(1)).clamp(1, 4 * rayon::current_num_threads());
+        let cut = |p: usize| (n as u64 * p as u64 / parts as u64) as u32;
+        let ranges = (0..parts).map(|p| cut(p)..cut(p + 1)).collect();
+        let (starts, vertices) = group_by_key(levels, &VertexLevels { ranges, level_of });
         LevelBuckets { vertices, starts }
     }
 
     /// From vertices already sorted by level.
     pub fn from_sorted(vertices: Vec<u32>, level_of: impl Fn(u32) -> u32) -> LevelBuckets {
-        let mut starts = vec![0usize];
+        let mut starts = vec![0u64];
         for (i, &v) in vertices.iter().enumerate() {
             let l = level_of(v) as usize;
             while starts.len() <= l {
-                starts.push(i);
+                starts.push(i as u64);
             }
         }
-        starts.push(vertices.len());
+        starts.push(vertices.len() as u64);
         if vertices.is_empty() {
             starts.truncate(1);
         }
@@ -63,13 +73,13 @@ impl LevelBuckets {
     /// The vertices of level `l`.
     #[inline]
     pub fn level(&self, l: usize) -> &[u32] {
-        &self.vertices[self.starts[l]..self.starts[l + 1]]
+        &self.vertices[self.starts[l] as usize..self.starts[l + 1] as usize]
     }
 
     /// The vertices of the consecutive levels `levels`, level after level.
     #[inline]
     pub fn levels(&self, levels: std::ops::Range<usize>) -> &[u32] {
-        &self.vertices[self.starts[levels.start]..self.starts[levels.end]]
+        &self.vertices[self.starts[levels.start] as usize..self.starts[levels.end] as usize]
     }
 
     pub fn num_vertices(&self) -> usize {
@@ -121,16 +131,25 @@ mod tests {
 
     #[test]
     fn group_keeps_input_order_within_a_level() {
-        let b = LevelBuckets::group([5u32, 1, 4, 0, 2].into_iter(), |v| v % 2);
-        assert_eq!(b.num_levels(), 2);
-        assert_eq!(b.level(0), &[4, 0, 2]);
-        assert_eq!(b.level(1), &[5, 1]);
+        let b = LevelBuckets::group(7, |v| v % 3);
+        assert_eq!(b.num_levels(), 3);
+        assert_eq!(b.level(0), &[0, 3, 6]);
+        assert_eq!(b.level(1), &[1, 4]);
+        assert_eq!(b.level(2), &[2, 5]);
+        // One range per level (a chain): the same buckets.
+        let chain = LevelBuckets::group(5, |v| 4 - v);
+        assert_eq!(chain.levels(0..5), &[4, 3, 2, 1, 0]);
+        // Many ranges, few levels: every range's vertices in order.
+        let wide = LevelBuckets::group(100_000, |v| u32::from(v % 1000 == 0));
+        assert_eq!(wide.level(1).len(), 100);
+        assert!(wide.level(0).windows(2).all(|w| w[0] < w[1]));
+        assert!(wide.level(1).windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
     fn empty_graph_has_no_levels() {
         let g = Graph::from_edges(0, &[]).unwrap();
         assert_eq!(DagLevels::new(&g).unwrap().buckets.num_levels(), 0);
-        assert_eq!(LevelBuckets::group(std::iter::empty(), |v| v).num_levels(), 0);
+        assert_eq!(LevelBuckets::group(0, |v| v).num_levels(), 0);
     }
 }

@@ -12,6 +12,7 @@
 //! candidates by reading two prefixes, and climbs the tree only when they agree.
 
 use super::fresh_array::FreshArray;
+use super::frontier::atomic;
 use super::levels::LevelBuckets;
 use super::path_prefix::{PathPrefix, PrefixSlot};
 use crate::graph::Csr;
@@ -229,7 +230,7 @@ impl Tree {
                 targets[(offsets[p as usize] + u64::from(left)) as usize].store(v, Relaxed);
             }
         });
-        let mut targets: Vec<u32> = targets.into_par_iter().map(AtomicU32::into_inner).collect();
+        let mut targets = atomic::into_plain(targets);
         targets[total as usize..].copy_from_slice(roots);
         let mut lists: Vec<&mut [u32]> = Vec::new();
         let mut rest = &mut targets[..total as usize];
@@ -242,7 +243,7 @@ impl Tree {
         }
         lists.par_iter_mut().for_each(|list| list.sort_unstable_by_key(|&c| key(c)));
         let children = Csr::from_parts(offsets, targets).expect("a parent array always gives a valid CSR");
-        let depth_levels = LevelBuckets::group(0..=rho, depth);
+        let depth_levels = LevelBuckets::group(rho + 1, depth);
         Tree { children, depth_levels }
     }
 
