@@ -6,10 +6,9 @@
 // Every level's frontier lives in three queues by the degree the kernel scans: small (below
 // SMALL_DEGREE_LIMIT, a thread per vertex), medium (up to LARGE_DEGREE_LIMIT, a warp per vertex) and
 // large (a block per vertex).
-// Queues are built by atomic appends while the previous level releases its children: the Kahn
-// levels do not depend on the order, so they are built once (dimension 0) and replayed for the
-// others. `bins_in` holds each level by in-degree (parent selection reads parents), `bins_out` by
-// out-degree (release and min-post read children); class c of the whole run lives at c * n.
+// The Kahn levels do not depend on the order: their queues are built once (`enqueue_level`, from
+// the levels condensing the graph found) and every dimension walks them. `bins_in` holds each level by in-degree (parent selection reads parents), `bins_out` by
+// out-degree (the other phases read children); class c of the whole run lives at c * n.
 
 typedef unsigned int u32;
 typedef unsigned long long u64;
@@ -29,8 +28,7 @@ struct Node {
 };
 
 // The arrays of the dimensions a launch runs side by side, one lane each (blockIdx.z picks the
-// lane): every dimension after the first replays the same Kahn levels, so one launch per level
-// covers them all (the host's launches, not the GPU, had set the pace with a launch per dimension).
+// lane): every dimension walks the same Kahn levels, so one launch per level covers them all (the host's launches, not the GPU, had set the pace with a launch per dimension).
 // Lane l's tree and prefixes hold n + 1 entries (n + 1 nodes), its sizes, offsets, posts and lows
 // n, its partial bests what the hub path needs.
 struct Lanes {
@@ -42,10 +40,6 @@ struct Lanes {
     u32* low[MAX_LANES];
     u32* partial[MAX_LANES];
 };
-
-__device__ __forceinline__ u32 degree_class(u64 degree) {
-    return degree < SMALL_DEGREE_LIMIT ? 0u : (degree <= LARGE_DEGREE_LIMIT ? 1u : 2u);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Setup
@@ -69,12 +63,6 @@ extern "C" __global__ void init_dimension(Node* tree, u32* prefix, const u32* ke
     }
 }
 
-// Before the Kahn levels are built: every vertex waits for all its parents to be released.
-extern "C" __global__ void init_pending(const u64* poff, u32* pending, u32 n) {
-    u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v < n) pending[v] = (u32)(poff[v + 1] - poff[v]);
-}
-
 // The parents CSR from the children CSR (the host sends only the offsets, halving the upload):
 // each edge u -> c takes the next free slot of c's list, counted in `cursor` (zeroed). Lists come
 // out in no particular order, which parent selection's minimum does not depend on. A warp per u.
@@ -89,10 +77,19 @@ extern "C" __global__ void fill_parents(const u64* coff, const u32* cadj, const 
     }
 }
 
-// Warp-aggregated atomics. Every vertex of a level takes a slot in one of six queues and adds its
-// degrees to two sums: eight counters for the whole grid, which 1.5 million roots (uniprot) hit one
-// atomic at a time in 7 ms. The lanes that arrive together (any subset of a warp) instead add once
-// per distinct counter.
+// The Kahn levels' queues. Condensing the graph found the levels, and the host uploads them in
+// order; one launch per level, in order, puts each of the level's vertices in the queue of its
+// in-degree class and of its out-degree class. Slots count up across the levels (`cursors`), so a
+// level's queue in a class starts where the previous level's ended; `counts` (8 values for this
+// level) gets its own class counts and degree sums, which the host reads once every level is
+// queued. cursors[6] keeps the largest in-degree.
+//
+// Warp-aggregated atomics: 1.5 million roots (uniprot) hitting a few counters one atomic at a time
+// took 7 ms; the lanes that arrive together (any subset of a warp) add once per distinct counter.
+
+__device__ __forceinline__ u32 degree_class(u64 degree) {
+    return degree < SMALL_DEGREE_LIMIT ? 0u : (degree <= LARGE_DEGREE_LIMIT ? 1u : 2u);
+}
 
 // A slot in counters[which]: the lanes with the same `which` take consecutive slots.
 __device__ __forceinline__ u32 aggregated_slot(u64* counters, u32 which) {
@@ -115,44 +112,29 @@ __device__ __forceinline__ void aggregated_add(u64* counter, u64 value) {
     if (threadIdx.x % WARP_SIZE == __ffs(active) - 1) atomicAdd(counter, ((u64)high << 16) + low);
 }
 
-// Takes one from pending[c] for every arriving lane holding c, with one atomic per distinct c;
-// true in one of those lanes if that emptied it. A hub's count is taken by many warps at once
-// (uniprot's sink has 1.5 million parents, most of them roots released together): an atomic per
-// edge on one address serialised them.
-__device__ __forceinline__ bool aggregated_release(u32* pending, u32 c) {
+// Raises *cell to the arriving lanes' largest `value`, once per warp.
+__device__ __forceinline__ void aggregated_max(u64* cell, u32 value) {
     u32 active = __activemask();
-    u32 same = __match_any_sync(active, c);
-    u32 taken = __popc(same);
-    return threadIdx.x % WARP_SIZE == __ffs(same) - 1 && atomicSub(&pending[c], taken) == taken;
+    u32 most = __reduce_max_sync(active, value);
+    if (threadIdx.x % WARP_SIZE == __ffs(active) - 1) atomicMax(cell, (u64)most);
 }
 
-// Where the next level's queues start in each class's bins: in-degree classes, then out-degree
-// classes (the host knows them from the last level's counters, and passes them by value).
-struct Bases {
-    u32 at[6];
-};
-
-// Appends c to the next level's queues. counters: 3 counts by in-degree class, 3 by out-degree
-// class, then the level's in-degree and out-degree sums (the edges phases 1 and 4 will scan).
-__device__ __forceinline__ void enqueue(u32 c, const u64* poff, const u64* coff, u32* bins_in, u32* bins_out,
-                                        u64* counters, const Bases& base, u32 n, u32* level, u32 next_level) {
-    level[c] = next_level;
-    u64 in_degree = poff[c + 1] - poff[c];
-    u64 out_degree = coff[c + 1] - coff[c];
+extern "C" __global__ void enqueue_level(const u32* vertices, u32 count, const u64* poff, const u64* coff,
+                                         u32* bins_in, u32* bins_out, u64* cursors, u64* counts, u32 n) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    u32 v = vertices[i];
+    u64 in_degree = poff[v + 1] - poff[v];
+    u64 out_degree = coff[v + 1] - coff[v];
     u32 ci = degree_class(in_degree);
     u32 co = degree_class(out_degree);
-    bins_in[ci * n + base.at[ci] + aggregated_slot(counters, ci)] = c;
-    bins_out[co * n + base.at[3 + co] + aggregated_slot(counters, 3 + co)] = c;
-    aggregated_add(&counters[6], in_degree);
-    aggregated_add(&counters[7], out_degree);
-}
-
-// Level 0: every vertex without parents.
-extern "C" __global__ void seed_roots(const u64* poff, const u64* coff, u32* bins_in, u32* bins_out,
-                                      u64* counters, u32 n, u32* level) {
-    u32 v = blockIdx.x * blockDim.x + threadIdx.x;
-    Bases start = {{0, 0, 0, 0, 0, 0}};
-    if (v < n && poff[v + 1] == poff[v]) enqueue(v, poff, coff, bins_in, bins_out, counters, start, n, level, 0);
+    bins_in[(u64)ci * n + aggregated_slot(cursors, ci)] = v;
+    bins_out[(u64)co * n + aggregated_slot(cursors, 3 + co)] = v;
+    aggregated_slot(counts, ci);
+    aggregated_slot(counts, 3 + co);
+    aggregated_add(&counts[6], in_degree);
+    aggregated_add(&counts[7], out_degree);
+    aggregated_max(&cursors[6], (u32)in_degree);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,26 +377,6 @@ extern "C" __global__ void select_hub_finish(const u32* queue, u32 count, u32 sp
     }
     best = group_best(T, best, bp, kv, WARP_SIZE);
     if (lane == 0) attach(T, P, v, best);
-}
-
-// Release: each vertex of the level takes one from its children's pending-parent counts; a child
-// whose last parent this was is ready and joins the next level's queues. Queue by out-degree.
-extern "C" __global__ void release_wide(const u32* queue, u32 count, u32 vertices_per_block, const u64* poff,
-                                        const u64* coff, const u32* cadj, u32* pending, u32* bins_in, u32* bins_out,
-                                        u64* counters, u32 in0, u32 in1, u32 in2, u32 out0, u32 out1, u32 out2, u32 n,
-                                        u32* level, u32 next_level) {
-    // vertices_per_block = 1: a block per vertex; more: a group of blockDim.x / vertices_per_block
-    // lanes per vertex (a warp, or fewer lanes for the small queue: one on a wide level).
-    Bases base = {{in0, in1, in2, out0, out1, out2}};
-    u32 group = blockDim.x / vertices_per_block;
-    u32 i = blockIdx.x * vertices_per_block + threadIdx.x / group;
-    u32 lane = threadIdx.x % group;
-    if (i >= count) return;
-    u32 v = queue[i];
-    for (u64 e = coff[v] + lane; e < coff[v + 1]; e += group) {
-        u32 c = cadj[e];
-        if (aggregated_release(pending, c)) enqueue(c, poff, coff, bins_in, bins_out, counters, base, n, level, next_level);
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

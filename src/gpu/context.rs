@@ -9,7 +9,7 @@
 
 use super::kernels::{MODULES, PTX_ARCH, PTX_CAPABILITY};
 use super::probe::{GpuInfo, probe};
-use super::staging::{Readback, Staging};
+use super::staging::Staging;
 use anyhow::{Context, Result, anyhow, ensure};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
@@ -31,9 +31,6 @@ pub struct Gpu {
     functions: Vec<(&'static str, &'static str, CudaFunction)>,
     /// Pinned buffers for the large copies (one copy at a time uses them).
     staging: Mutex<Staging>,
-    /// Pinned memory for the labeler's per-level counters: allocating pinned memory takes the
-    /// driver a millisecond or more, too much for every labeling.
-    readback: Mutex<Readback>,
 }
 
 /// The process's GPU, opened on first use (context creation and NVRTC take a few hundred
@@ -75,19 +72,13 @@ impl Gpu {
         super::pool::keep_warm(&ctx, &stream)?;
         let functions = load_functions(&modules)?;
         let staging = Mutex::new(Staging::new(&ctx)?);
-        let readback = Mutex::new(Readback::new(&ctx)?);
-        Ok(Gpu { info, ctx, stream, kernel_origin, functions, staging, readback })
+        Ok(Gpu { info, ctx, stream, kernel_origin, functions, staging })
     }
 
     /// A kernel of a module.
     pub fn function(&self, module: &str, name: &str) -> Result<CudaFunction> {
         let found = self.functions.iter().find(|(m, n, _)| *m == module && *n == name);
         found.map(|(_, _, f)| f.clone()).with_context(|| format!("no kernel {name} in module {module}"))
-    }
-
-    /// The pinned memory of the labeler's per-level counters.
-    pub fn readback(&self) -> MutexGuard<'_, Readback> {
-        self.readback.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The pinned buffers of the large copies (a copy holds them until it is done).

@@ -46,8 +46,8 @@
 //! - Streams: launches and copies go on the context's stream ([`super::Gpu::stream`]), in order.
 //!   cudarc's per-buffer events are off (`Gpu::open`): with one stream they order nothing, and
 //!   cost two events per allocation. Device memory is never borrowed by host code, so a kernel that
-//!   writes a buffer the launch passes by shared reference ([`Aliased`]), or by address in a
-//!   `LaneTable` (the labeler's side-by-side dimensions), races with nothing on the host.
+//!   writes a buffer the launch passes by address in a `LaneTable` (the labeler's side-by-side
+//!   dimensions) races with nothing on the host.
 
 use cudarc::driver::{CudaSlice, CudaView, CudaViewMut, LaunchArgs, PushKernelArg};
 
@@ -101,18 +101,6 @@ impl<T> BufferMut<T> for CudaSlice<T> {
 impl<T> BufferMut<T> for CudaViewMut<'_, T> {
     fn push_mut<'a>(&'a mut self, args: &mut LaunchArgs<'a>) {
         args.arg(self);
-    }
-}
-
-/// A buffer a kernel writes while another argument of the same launch is a view into it (release
-/// reads one level's queue from `bins_out` and appends the next level behind it). Rust cannot lend
-/// the buffer mutably and the view at once; the launch's SAFETY comment says why the regions the
-/// kernel reads and writes are disjoint.
-pub struct Aliased<'b, T>(pub &'b CudaSlice<T>);
-
-impl<T> BufferMut<T> for Aliased<'_, T> {
-    fn push_mut<'a>(&'a mut self, args: &mut LaunchArgs<'a>) {
-        args.arg(self.0);
     }
 }
 

@@ -1,10 +1,9 @@
 //! One dimension's working arrays on the device.
 //!
-//! Dimension 0 finds the Kahn levels, level by level, with a host round trip each; the other
-//! dimensions only replay those levels, and on a graph of a few thousand vertices per level one
-//! dimension's launches leave most of the GPU idle (random 1M / 50 averages about 3,900 vertices
-//! per level, so parent selection's warp per vertex asks for under half of an H100's 8,448 warp
-//! slots, and the other phases' launches last a few microseconds). So the labeler runs those
+//! Every dimension walks the same Kahn levels (`gpu::level_queues`), and on a graph of a few
+//! thousand vertices per level one dimension's launches leave most of the GPU idle (random 1M / 50
+//! averages about 3,900 vertices per level, so parent selection's warp per vertex asks for under
+//! half of an H100's 8,448 warp slots, and the other phases' launches last a few microseconds). So the labeler runs the
 //! dimensions side by side, each in a lane: its own tree, prefixes, order and label arrays, sharing
 //! the read-only graph and levels. A level's launch covers every lane at once (a [`LaneTable`] of
 //! their arrays, blockIdx.z the lane): with a launch per lane and level, the host's launches set

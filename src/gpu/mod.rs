@@ -9,6 +9,7 @@ pub mod exceptions;
 pub mod kernels;
 pub mod landing;
 pub mod lane;
+pub mod level_queues;
 pub mod memory;
 pub mod pipeline;
 pub mod pool;

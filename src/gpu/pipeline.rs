@@ -1,23 +1,23 @@
 //! GRAIL labels on the GPU: the four phases of the CPU pipeline (`index::pipeline`), level by level
 //! on the device (`kernels/labeling.cu` says how each phase maps to kernels).
 //!
-//! The graph and every label array stay on the device between phases and dimensions; per level the
-//! host reads back only eight counters (the next frontier's queue sizes and degree sums), which the
-//! launches and the telemetry need. Kahn levels do not depend on the order, so dimension 0 builds
-//! them (parent selection releases each level's children into the next level's queues) and the
-//! other dimensions replay them. Unless asked to go one dimension at a time (the explorer's
-//! default), the dimensions after the first run side by side, each in a lane of its own
-//! (`gpu::lane`): one launch per level covers all of them.
+//! The graph and every label array stay on the device between phases and dimensions. Kahn levels
+//! do not depend on the order, and condensing the graph found them already: they go up with the
+//! graph and are sorted into queues by degree class on the device (`gpu::level_queues`), so no
+//! level needs a host round trip. Unless asked to go one dimension at a time (the explorer's default),
+//! the dimensions run side by side, each in a lane of its own (`gpu::lane`): one launch per level
+//! covers all of them.
 
 use super::context::Gpu;
-use super::kernels::{Aliased, labeling};
+use super::kernels::labeling;
 use super::landing::Landing;
 use super::lane::{Lane, LaneShape, LaneTable};
+use super::level_queues::{COUNTS_PER_LEVEL, LevelQueues};
 use super::memory::Ledger;
-use super::staging::{Readback, parallel_copy};
+use super::staging::parallel_copy;
 use super::timeline::{LevelRecord, Timeline};
-use crate::constants::{BLOCK_THREADS, LARGE_DEGREE_LIMIT, SCAN_BLOCK_THREADS, WARP_SIZE};
-use crate::graph::Graph;
+use crate::constants::{BLOCK_THREADS, SCAN_BLOCK_THREADS, WARP_SIZE};
+use crate::graph::{Graph, topo};
 use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::{DimensionLabels, Interval, Labeler, Labels, Order};
 use crate::mix::mix_base;
@@ -43,17 +43,16 @@ const ADVANCE_BUDGET: Duration = Duration::from_millis(50);
 pub const DEVICE_USED: &str = "gpu used (whole device)";
 pub const DEVICE_TOTAL: &str = "gpu total";
 
-/// Deep, narrow graphs: once dimension 0's parent selection has found this many Kahn levels (and
-/// every time as many again), a labeler that may hand over checks their average width.
+/// Deep, narrow graphs: the hand-over checks the average width of the first this many Kahn levels,
+/// and of every multiple of it.
 pub const NARROW_CHECK_LEVELS: usize = 128;
 /// Kahn levels averaging fewer vertices than this are cheaper on the CPU pipeline: a GPU level
 /// costs tens of microseconds of launches and waits whatever its size, a CPU level of this size a
 /// few microseconds.
 pub const NARROW_WIDTH: u64 = 1024;
 
-/// A labeler that may hand over stops with this error when the graph turned out deep and narrow
-/// (see [`GpuLabeler::handing_over_narrow_graphs`]); the back-end switch then runs the CPU
-/// pipeline and says why.
+/// Why a graph's levels are too narrow for the GPU (see [`NarrowGraph::of_graph`]): the back-end
+/// switch then runs the CPU pipeline and says why.
 #[derive(Debug)]
 pub struct NarrowGraph {
     pub levels: usize,
@@ -73,13 +72,20 @@ impl std::fmt::Display for NarrowGraph {
     }
 }
 
-impl std::error::Error for NarrowGraph {}
-
 impl NarrowGraph {
     /// The hand-over's criterion, in one place: `levels` Kahn levels holding `vertices` in all are
     /// narrow when they average fewer than [`NARROW_WIDTH`] vertices.
     pub fn of(levels: usize, vertices: u64) -> Option<NarrowGraph> {
         (vertices < NARROW_WIDTH * levels as u64).then_some(NarrowGraph { levels, vertices })
+    }
+
+    /// Whether `dag`'s Kahn levels are narrow: the first [`NARROW_CHECK_LEVELS`] of them, or any
+    /// multiple of that many, fall under [`Self::of`]'s criterion (a graph that turns narrow after
+    /// a wide start counts too, once its narrow stretch weighs enough).
+    pub fn of_graph(dag: &Graph) -> Result<Option<NarrowGraph>> {
+        let starts = topo::kahn(dag)?.starts;
+        let mut checked = starts.iter().enumerate().skip(NARROW_CHECK_LEVELS).step_by(NARROW_CHECK_LEVELS);
+        Ok(checked.find_map(|(levels, &vertices)| NarrowGraph::of(levels, vertices as u64)))
     }
 }
 
@@ -87,7 +93,7 @@ impl NarrowGraph {
 const PHASES: [Phase; 4] = [Phase::ParentSelection, Phase::SubtreeSizes, Phase::PostOrder, Phase::MinPost];
 
 /// Where a run stands: the dimensions running (side by side, dimension `dims.start + i` on lane i,
-/// always in the same phase and level, as they replay the same Kahn levels), phase (index into
+/// always in the same phase and level, as they walk the same Kahn levels), phase (index into
 /// [`PHASES`]) and the levels done in it.
 struct Cursor {
     dims: Range<usize>,
@@ -127,8 +133,6 @@ pub struct GpuLabeler {
     cancel: Arc<AtomicBool>,
     /// Device time of the phases so far (pauses between steps excluded).
     compute_seconds: f64,
-    /// Whether to stop with [`NarrowGraph`] on a deep, narrow graph.
-    hand_over_narrow: bool,
     /// Host memory for the labels (intervals, subtree sizes, Kahn levels), made ready in the
     /// background while the GPU works.
     landing: Option<Landing>,
@@ -137,21 +141,20 @@ pub struct GpuLabeler {
 }
 
 /// Host memory for the labels of `n` vertices in `dims` dimensions, in the order
-/// [`DeviceRun::download_labels`] fills it: intervals (as `[low, post]` pairs), subtree sizes, Kahn
-/// levels.
+/// [`DeviceRun::download_labels`] fills it: intervals (as `[low, post]` pairs), subtree sizes.
 fn label_landing(n: usize, dims: usize) -> Landing {
-    Landing::new(&[2 * n * dims, n * dims, n])
+    Landing::new(&[2 * n * dims, n * dims])
 }
 
 impl GpuLabeler {
     /// Uploads `dag` to the process's GPU and prepares `dims` dimensions in `order`. With
-    /// `side_by_side`, the dimensions after the first run together, each in a lane of every launch
-    /// (as many as the device's memory affords; see `gpu::lane`); otherwise one after another.
+    /// `side_by_side`, the dimensions run together, each in a lane of every launch (as many as the
+    /// device's memory affords; see `gpu::lane`); otherwise one after another.
     pub fn new(dag: &Arc<Graph>, dims: usize, order: Order, side_by_side: bool) -> Result<GpuLabeler> {
         ensure!(dims >= 1, "at least one dimension is needed");
         let gpu = super::shared()?;
         let n = dag.num_vertices();
-        let lanes = if side_by_side { dims - 1 } else { 1 };
+        let lanes = if side_by_side { dims } else { 1 };
         let (run, lanes) = DeviceRun::new(gpu, dag, dims, lanes)?;
         // The labels' host memory, made ready on the CPU cores while the GPU works (from now on:
         // during the upload above, the cores copy the graph into the pinned buffers).
@@ -170,28 +173,9 @@ impl GpuLabeler {
             failed: None,
             cancel: Arc::new(AtomicBool::new(false)),
             compute_seconds: 0.0,
-            hand_over_narrow: false,
             landing: Some(landing),
             timeline: Timeline::default(),
         })
-    }
-
-    /// Makes dimension 0's parent selection stop with [`NarrowGraph`] when the Kahn levels found so
-    /// far are many and narrow (checked every [`NARROW_CHECK_LEVELS`] levels), before the GPU spends
-    /// more than a few milliseconds on them.
-    pub fn handing_over_narrow_graphs(mut self) -> GpuLabeler {
-        self.hand_over_narrow = true;
-        self
-    }
-
-    /// Whether the Kahn levels found so far call for [`NarrowGraph`].
-    fn narrow(&self) -> Option<NarrowGraph> {
-        let levels = self.run.levels.len();
-        if !self.hand_over_narrow || self.run.levels_complete || !levels.is_multiple_of(NARROW_CHECK_LEVELS) {
-            return None;
-        }
-        let vertices: u64 = self.run.levels.iter().map(LevelQueues::vertices).sum();
-        NarrowGraph::of(levels, vertices)
     }
 
     /// Runs levels up to `until`: one level, or the rest of the current phase (at most about
@@ -246,7 +230,7 @@ impl GpuLabeler {
                     let (n, m) = (self.run.n as u64, self.edges);
                     let (dims, order) = (self.dims, self.order);
                     self.timeline.push(Event::RunStarted { backend: Backend::Gpu, dims, order, vertices: n, edges: m });
-                    self.cursor.insert(Cursor::start(0..1))
+                    self.cursor.insert(Cursor::start(0..self.lanes.len().min(self.dims)))
                 }
             };
             let (dims, phase, step) = (cursor.dims.clone(), PHASES[cursor.phase], cursor.step);
@@ -259,29 +243,11 @@ impl GpuLabeler {
                     }
                 }
             }
-            if let Some(narrow) = self.narrow() {
-                return Err(narrow.into());
-            }
-            let ran = if self.run.levels_complete {
-                // Known levels: a batch of them on every lane at once.
-                let batch = if until == Until::Level { 1 } else { LEVELS_PER_BATCH };
-                let steps = step..self.run.levels.len().min(step + batch);
-                let lanes = &mut self.lanes[..dims.len()];
-                queue_side_by_side(&self.run, lanes, &mut self.timeline, dims.clone(), phase, steps)?
-            } else {
-                // Dimension 0's parent selection, alone: it finds the Kahn levels as it goes, a
-                // host round trip per level. (The other dimensions selecting beside it slowed
-                // those round trips more than they gained: random 1M / 50 took 81-98 ms against
-                // 77-92 ms, on the H100.)
-                let gpu = self.run.gpu;
-                self.timeline.level_started(gpu)?;
-                let ran = self.run.run_level(phase, step, &mut self.lanes[..1])?;
-                self.run.discover_level(step)?;
-                let (queues, edges_scanned) = (ran.queues, ran.edges_scanned);
-                let record = LevelRecord { dims: 0..1, phase, level: step, queues, edges_scanned };
-                self.timeline.level_done(gpu, record)?;
-                vec![ran]
-            };
+            // A batch of levels on every lane at once.
+            let batch = if until == Until::Level { 1 } else { LEVELS_PER_BATCH };
+            let batch = step..self.run.levels.len().min(step + batch);
+            let lanes = &mut self.lanes[..dims.len()];
+            let ran = queue_side_by_side(&self.run, lanes, &mut self.timeline, dims.clone(), phase, batch)?;
             let cursor = self.cursor.as_mut().expect("set above");
             let last_step = step + ran.len() - 1;
             let more = self.run.has_next(last_step);
@@ -296,7 +262,7 @@ impl GpuLabeler {
                         phase,
                         level,
                         span: 1,
-                        levels: if more { self.run.levels.len() } else { cursor.step },
+                        levels: self.run.levels.len(),
                         phase_finished: finished,
                         dimension_finished: finished && cursor.phase + 1 == PHASES.len(),
                     });
@@ -336,11 +302,6 @@ impl GpuLabeler {
                 self.dimensions.push(self.run.download_dimension(lane)?);
             }
         }
-        if dims.start == 0 {
-            // Dimension 0 found the Kahn levels; a vertex never released lies on a cycle.
-            let placed: u64 = self.run.levels.iter().map(LevelQueues::vertices).sum();
-            ensure!(placed == self.run.n as u64, "the graph has a cycle; condense it first");
-        }
         let (free, total) = self.run.gpu.memory()?;
         let mut structures = self.run.ledger.entries().to_vec();
         structures.push((DEVICE_USED.into(), total - free));
@@ -353,8 +314,9 @@ impl GpuLabeler {
         }
         let n = self.run.n as usize;
         let landing = self.landing.take().unwrap_or_else(|| label_landing(n, self.dims));
-        let [intervals, subtree, level] = self.run.download_labels(landing)?;
+        let [intervals, subtree] = self.run.download_labels(landing)?;
         let intervals: Vec<Interval> = bytemuck::allocation::cast_vec(intervals);
+        let level = topo::kahn(&self.dag)?.level.par_iter().copied().collect();
         let labels = Labels::from_raw(self.order, self.dims, intervals, subtree, level);
         self.labels = Some(labels.context("the GPU's labels do not cover every vertex")?);
         self.finished = true;
@@ -469,39 +431,16 @@ impl Labeler for GpuLabeler {
         self.compute_seconds = 0.0;
         self.timeline.clear();
         self.cancel.store(false, Ordering::Relaxed);
-        if !self.run.levels_complete {
-            // Half-built Kahn levels cannot be resumed: the pending-parent counts start over.
-            self.run.levels.clear();
-        }
-    }
-}
-
-/// One level's queues, by class (small, medium, large), in the `bins_in`/`bins_out` arrays.
-#[derive(Clone, Copy, Debug, Default)]
-struct LevelQueues {
-    in_base: [u32; 3],
-    in_count: [u32; 3],
-    out_base: [u32; 3],
-    out_count: [u32; 3],
-    in_degrees: u64,
-    out_degrees: u64,
-}
-
-impl LevelQueues {
-    fn vertices(&self) -> u64 {
-        self.in_count.iter().map(|&c| c as u64).sum()
     }
 }
 
 /// The kernels, looked up once; each launcher takes exactly its kernel's parameters.
 struct Kernels {
     fill_parents: labeling::FillParents,
+    enqueue_level: labeling::EnqueueLevel,
     init_dimension: labeling::InitDimension,
-    init_pending: labeling::InitPending,
-    seed_roots: labeling::SeedRoots,
     select_groups: labeling::SelectGroups,
     select_block: labeling::SelectBlock,
-    release_wide: labeling::ReleaseWide,
     push_sizes: labeling::PushSizes,
     sibling_sums: labeling::SiblingSums,
     hub_sibling_sums: labeling::HubSiblingSums,
@@ -529,12 +468,10 @@ impl Kernels {
     fn load(gpu: &Gpu) -> Result<Kernels> {
         Ok(Kernels {
             fill_parents: labeling::FillParents::load(gpu)?,
+            enqueue_level: labeling::EnqueueLevel::load(gpu)?,
             init_dimension: labeling::InitDimension::load(gpu)?,
-            init_pending: labeling::InitPending::load(gpu)?,
-            seed_roots: labeling::SeedRoots::load(gpu)?,
             select_groups: labeling::SelectGroups::load(gpu)?,
             select_block: labeling::SelectBlock::load(gpu)?,
-            release_wide: labeling::ReleaseWide::load(gpu)?,
             push_sizes: labeling::PushSizes::load(gpu)?,
             sibling_sums: labeling::SiblingSums::load(gpu)?,
             hub_sibling_sums: labeling::HubSiblingSums::load(gpu)?,
@@ -577,22 +514,16 @@ struct DeviceRun<'g> {
     /// Blocks per vertex of the large in-degree queue (1: one block, `select_block`; more: the hub
     /// path, whose partial bests go to a lane's `hub_partial`).
     hub_splits: u32,
-    /// Parents not yet released, per vertex, while dimension 0 builds the Kahn levels.
-    pending: CudaSlice<u32>,
     /// The finished dimensions in the labels' final layout: `[low, post]` and the subtree size of
     /// vertex v, dimension d at `v * dims + d` (see `store_dimension`).
     intervals: CudaSlice<u32>,
     subtree: CudaSlice<u32>,
     dims: u32,
+    /// Every Kahn level's queues by in-degree class and by out-degree class, class `c`'s from entry
+    /// `c n` on (see `gpu::level_queues`).
     bins_in: CudaSlice<u32>,
     bins_out: CudaSlice<u32>,
-    /// Each vertex's Kahn level (the longest path from a root), found by dimension 0.
-    level: CudaSlice<u32>,
-    /// Per level: 3 in-class counts, 3 out-class counts, in-degree sum, out-degree sum.
-    counters: CudaSlice<u64>,
     levels: Vec<LevelQueues>,
-    /// Whether `levels` holds every Kahn level (dimension 0's parent selection has released them all).
-    levels_complete: bool,
 }
 
 /// What one level did (the same in every dimension).
@@ -605,34 +536,39 @@ struct Ran {
 }
 
 impl<'g> DeviceRun<'g> {
-    /// Uploads `dag` and opens lanes for up to `side_by_side` dimensions at once.
+    /// Uploads `dag` and its Kahn levels' queues, and opens lanes for up to `side_by_side`
+    /// dimensions at once.
     fn new(gpu: &'g Gpu, dag: &Graph, dims: usize, side_by_side: usize) -> Result<(DeviceRun<'g>, Vec<Lane>)> {
         let n = dag.num_vertices();
         ensure!(n < u32::MAX as usize - 1, "{n} vertices do not fit the GPU labeler's 32-bit ids");
+        let kahn = topo::kahn(dag)?;
         let stream = &gpu.stream;
         let mut ledger = Ledger::default();
         let kernels = Kernels::load(gpu)?;
         let poff = ledger.upload(gpu, "parents offsets", dag.parents_csr().offsets())?;
         let coff = ledger.upload(gpu, "children offsets", dag.children_csr().offsets())?;
         let cadj = ledger.upload(gpu, "children", dag.children_csr().targets())?;
-        let shape = GraphShape::of(dag);
-        let mut pending = ledger.zeros(stream, "pending parents", n)?;
+        let mut bins_in = ledger.zeros(stream, "queues by in-degree", 3 * n)?;
+        let mut bins_out = ledger.zeros(stream, "queues by out-degree", 3 * n)?;
+        let (levels, max_in_degree) = queue_levels(gpu, &kernels, kahn, &poff, &coff, &mut bins_in, &mut bins_out)?;
+        let shape = GraphShape::of(n, &levels, max_in_degree);
         let n32 = n as u32;
         let padj = if shape.max_in_degree * HUB_SHARE_OF_EDGES > dag.num_edges() {
             // A hub's parents list, filled on the device, takes an atomic per edge on one cursor
             // (1.2 ms for uniprot's sink, under ncu); the host has the lists already.
             ledger.upload(gpu, "parents", dag.parents_csr().targets())?
         } else {
-            // The parents lists are built on the device from the children (`pending` serves as
-            // the cursors; dimension 0 resets it): uploading them would double the graph's bytes.
+            // The parents lists are built on the device from the children: uploading them would
+            // double the graph's bytes.
             let mut padj = ledger.zeros(stream, "parents", dag.num_edges())?;
+            let mut cursors = ledger.zeros(stream, "parents list cursors", n)?;
             // SAFETY: warp_grid gives each u < n a whole warp (the kernel returns past n). It
             // reads coff[u..=u + 1] (n + 1 offsets) and cadj below coff[n] = m, and writes the k-th
             // edge into c at padj[poff[c] + k], where k < c's in-degree because the cursors
-            // (`pending`, n zeroed entries) count from 0 and each edge takes one: below poff[n] =
+            // (n zeroed entries) count from 0 and each edge takes one: below poff[n] =
             // m, padj's length. Both CSRs are the DAG's own, so they list the same m edges.
             unsafe {
-                kernels.fill_parents.launch(stream, warp_grid(n32), &coff, &cadj, &poff, &mut pending, &mut padj, n32)
+                kernels.fill_parents.launch(stream, warp_grid(n32), &coff, &cadj, &poff, &mut cursors, &mut padj, n32)
             }?;
             padj
         };
@@ -645,10 +581,6 @@ impl<'g> DeviceRun<'g> {
         let chunks = n.div_ceil(ROOT_CHUNK as usize);
         let intervals = ledger.zeros(stream, "labels: intervals", 2 * n * dims)?;
         let subtree = ledger.zeros(stream, "labels: subtree sizes", n * dims)?;
-        let bins_in = ledger.zeros(stream, "queues by in-degree", 3 * n)?;
-        let bins_out = ledger.zeros(stream, "queues by out-degree", 3 * n)?;
-        let level = ledger.zeros(stream, "levels", n)?;
-        let counters = ledger.zeros(stream, "queue counters", Readback::LEN)?;
         let shape = LaneShape { n, buckets, hub_partial, chunks };
         let lanes = Lane::open_lanes(gpu, &mut ledger, shape, side_by_side)?;
         let run = DeviceRun {
@@ -663,22 +595,17 @@ impl<'g> DeviceRun<'g> {
             bucket_shift,
             roots_total: roots_total as u32,
             hub_splits: hub_splits as u32,
-            pending,
             intervals,
             subtree,
             dims: dims as u32,
             bins_in,
             bins_out,
-            level,
-            counters,
-            levels: Vec::new(),
-            levels_complete: false,
+            levels,
         };
         Ok((run, lanes))
     }
 
-    /// Computes dimension `dim`'s keys and roots in order on lane `lane` and resets its arrays;
-    /// before the Kahn levels exist (dimension 0), seeds them with the roots.
+    /// Computes dimension `dim`'s keys and roots in order on lane `lane` and resets its arrays.
     fn start_dimension(&mut self, order: Order, dim: usize, lane: &mut Lane) -> Result<()> {
         self.order_keys(order, dim, lane)?;
         let n = self.n;
@@ -690,12 +617,6 @@ impl<'g> DeviceRun<'g> {
         // key[v] (n); v = n writes node n (rho) and rho's prefix, entries n * PATH_PREFIX_STEPS.. of
         // the (n + 1) * PATH_PREFIX_STEPS.
         unsafe { k.init_dimension.launch(stream, grid(n + 1), tree, prefix, &*key, size, offset, n) }?;
-        if self.levels.is_empty() {
-            // SAFETY: a thread per v < n reads poff[v..=v + 1] (n + 1) and writes pending[v] (n).
-            unsafe { k.init_pending.launch(stream, grid(n), &self.poff, &mut self.pending, n) }?;
-            let roots = self.seed_roots()?;
-            self.levels.push(roots);
-        }
         Ok(())
     }
 
@@ -753,13 +674,13 @@ impl<'g> DeviceRun<'g> {
     fn snapshot(&self, dag: &Graph, cursor: &Cursor, dim: usize, l: &Lane) -> Result<Snapshot> {
         let stream = &self.gpu.stream;
         let n = self.n as usize;
-        let (tree, size, post, low, level) = (
+        let (tree, size, post, low) = (
             stream.clone_dtoh(&l.tree)?,
             stream.clone_dtoh(&l.size)?,
             stream.clone_dtoh(&l.post)?,
             stream.clone_dtoh(&l.low)?,
-            stream.clone_dtoh(&self.level)?,
         );
+        let level = topo::kahn(dag)?.level;
         let deepest = self.levels.len().saturating_sub(1);
         // Whether vertex v's value of phase index `p` is final.
         let done = |p: usize, v: usize| -> bool {
@@ -786,7 +707,7 @@ impl<'g> DeviceRun<'g> {
             .last_level
             .map(|_| PHASES[if cursor.step == 0 { cursor.phase.saturating_sub(1) } else { cursor.phase }]);
         let frontier = match (phase, cursor.last_level) {
-            // Dimension 0 writes the levels as it releases vertices: an unattached vertex has none yet.
+            // Parent selection's frontier: the level's vertices attached so far.
             (Some(phase), Some(l)) => (0..n as u32)
                 .filter(|&v| level[v as usize] as usize == l && tree[4 * v as usize + 1] > 0)
                 .map(|v| {
@@ -826,11 +747,10 @@ impl<'g> DeviceRun<'g> {
         Ok(())
     }
 
-    /// Every dimension's labels, in their final layout, once all are stored, and the Kahn levels
-    /// (intervals as `[low, post]` pairs, subtree sizes, levels), chunk by chunk as `landing` gets
-    /// ready.
-    fn download_labels(&self, mut landing: Landing) -> Result<[Vec<u32>; 3]> {
-        let devices = [&self.intervals, &self.subtree, &self.level];
+    /// Every dimension's labels, in their final layout, once all are stored (intervals as
+    /// `[low, post]` pairs, subtree sizes), chunk by chunk as `landing` gets ready.
+    fn download_labels(&self, mut landing: Landing) -> Result<[Vec<u32>; 2]> {
+        let devices = [&self.intervals, &self.subtree];
         let chunks = landing.chunks();
         let parts: Vec<_> = chunks.iter().map(|(i, range)| devices[*i].slice(range.clone())).collect();
         self.gpu.staging().download(&self.gpu.stream, &parts, |k, values| {
@@ -838,7 +758,7 @@ impl<'g> DeviceRun<'g> {
             parallel_copy(values, landing.chunk(i, range));
             Ok(())
         })?;
-        Ok(landing.finish().try_into().expect("the landing holds the three buffers it was made with"))
+        Ok(landing.finish().try_into().expect("the landing holds the two buffers it was made with"))
     }
 
     fn download_dimension(&self, lane: &Lane) -> Result<DimensionLabels> {
@@ -894,92 +814,9 @@ impl<'g> DeviceRun<'g> {
         Ok(record)
     }
 
-    /// Whether a phase has a level after step `step` (in dimension 0's parent selection: as far as
-    /// the Kahn levels are known).
+    /// Whether a phase has a level after step `step`.
     fn has_next(&self, step: usize) -> bool {
         step + 1 < self.levels.len()
-    }
-
-    /// Dimension 0's parent selection builds the Kahn levels as it goes (the others replay them):
-    /// after its step on the last level found so far, that level's children are released into the
-    /// next one (or there is none).
-    fn discover_level(&mut self, step: usize) -> Result<()> {
-        if self.levels_complete || step + 1 != self.levels.len() {
-            return Ok(());
-        }
-        let q = self.levels[step];
-        let next = self.release(&q)?;
-        if next.vertices() > 0 {
-            self.levels.push(next);
-        } else {
-            self.levels_complete = true;
-        }
-        Ok(())
-    }
-
-    fn seed_roots(&mut self) -> Result<LevelQueues> {
-        let stream = &self.gpu.stream;
-        stream.memset_zeros(&mut self.counters)?;
-        let n = self.n;
-        let (poff, coff, bins_in, bins_out) = (&self.poff, &self.coff, &mut self.bins_in, &mut self.bins_out);
-        let (counters, level) = (&mut self.counters, &mut self.level);
-        // SAFETY: grid(n) gives a thread to each v < n (the kernel returns past n), which reads
-        // poff and coff at v and v + 1 (n + 1 each). `enqueue` puts the k-th root of a degree class
-        // at bins[class * n + k] with k < n, inside the 3 n entries of bins_in and bins_out; it
-        // writes level[v] (n) and counters[0..8] (8).
-        unsafe { self.kernels.seed_roots.launch(stream, grid(n), poff, coff, bins_in, bins_out, counters, n, level) }?;
-        self.read_queues([0; 3], [0; 3])
-    }
-
-    /// Releases level `q`'s children into the next level's queues and returns that level.
-    fn release(&mut self, q: &LevelQueues) -> Result<LevelQueues> {
-        let next_level = self.levels.len() as u32;
-        let stream = &self.gpu.stream;
-        let in_base: [u32; 3] = std::array::from_fn(|c| q.in_base[c] + q.in_count[c]);
-        let out_base: [u32; 3] = std::array::from_fn(|c| q.out_base[c] + q.out_count[c]);
-        let ([in0, in1, in2], [out0, out1, out2]) = (in_base, out_base);
-        stream.memset_zeros(&mut self.counters)?;
-        let n = self.n;
-        for class in 0..3u32 {
-            let count = q.out_count[class as usize];
-            if count == 0 {
-                continue;
-            }
-            let queue = class_queue(&self.bins_out, n, class as usize, q.out_base[class as usize], count);
-            let (config, per_block) = release_shape(class, count);
-            let (poff, coff, cadj) = (&self.poff, &self.coff, &self.cadj);
-            let (pending, bins_in, counters, level) =
-                (&mut self.pending, &mut self.bins_in, &mut self.counters, &mut self.level);
-            let bins_out = &mut Aliased(&self.bins_out);
-            let k = &self.kernels;
-            // SAFETY: `queue` is the level's `count` vertices of this out-degree class, each given
-            // a group of lanes or a block by `release_shape` (the kernel returns for items >= count).
-            // A vertex reads its children c in cadj[coff[v]..coff[v + 1]] and decrements pending[c]
-            // (n entries); the one decrement that reaches 0 appends c to the next level at
-            // bins[class * n + base + k], base (in0..out2) being this level's end. So the writes
-            // land after the queue being read (bins_out may alias it) and, as every vertex is
-            // queued once in all, below (class + 1) * n of the 3 n entries. counters: 8, level: n
-            // entries, as `enqueue` indexes them.
-            unsafe {
-                k.release_wide.launch(
-                    stream, config, &queue, count, per_block, poff, coff, cadj, pending, bins_in, bins_out, counters,
-                    in0, in1, in2, out0, out1, out2, n, level, next_level,
-                )
-            }?;
-        }
-        self.read_queues(in_base, out_base)
-    }
-
-    fn read_queues(&mut self, in_base: [u32; 3], out_base: [u32; 3]) -> Result<LevelQueues> {
-        let c = self.gpu.readback().read(&self.gpu.stream, &self.counters)?;
-        Ok(LevelQueues {
-            in_base,
-            in_count: [c[0] as u32, c[1] as u32, c[2] as u32],
-            out_base,
-            out_count: [c[3] as u32, c[4] as u32, c[5] as u32],
-            in_degrees: c[6],
-            out_degrees: c[7],
-        })
     }
 
     /// Phase 1 on a level, in every lane: its small and medium in-degree queues in one launch of
@@ -1219,15 +1056,66 @@ struct GraphShape {
 }
 
 impl GraphShape {
-    fn of(dag: &Graph) -> GraphShape {
-        let in_degrees = dag.parents_csr().offsets().par_windows(2).map(|w| (w[1] - w[0]) as usize);
-        let count = |d: usize| (usize::from(d > LARGE_DEGREE_LIMIT), usize::from(d == 0), d);
-        let add = |a: (usize, usize, usize), b: (usize, usize, usize)| (a.0 + b.0, a.1 + b.1, a.2.max(b.2));
-        let (large, roots, max) = in_degrees.map(count).reduce(|| (0, 0, 0), add);
+    /// From the Kahn levels' queues of a graph of `n` vertices, and its largest in-degree: the
+    /// large in-degree class holds the vertices above `LARGE_DEGREE_LIMIT`, level 0 the roots.
+    fn of(n: usize, levels: &[LevelQueues], max: usize) -> GraphShape {
+        let large = levels.iter().map(|q| q.in_count[2] as usize).sum();
+        let roots = levels.first().map_or(0, |q| q.vertices() as usize);
         let wanted = max.div_ceil(HUB_CANDIDATES_PER_BLOCK).clamp(1, 1024);
-        let affordable = (2 * dag.num_vertices()).checked_div(large).unwrap_or(1).max(1);
+        let affordable = (2 * n).checked_div(large).unwrap_or(1).max(1);
         GraphShape { hub_splits: wanted.min(affordable), large, roots, max_in_degree: max }
     }
+}
+
+/// Sorts the Kahn levels `kahn` of the graph whose offsets are `poff` and `coff` into their queues
+/// (`gpu::level_queues`): the vertices go up in Kahn order, a launch per level puts them in
+/// `bins_in` and `bins_out`, and the levels' counts come back in one read. Also returns the
+/// largest in-degree.
+fn queue_levels(
+    gpu: &Gpu,
+    k: &Kernels,
+    kahn: topo::Kahn,
+    poff: &CudaSlice<u64>,
+    coff: &CudaSlice<u64>,
+    bins_in: &mut CudaSlice<u32>,
+    bins_out: &mut CudaSlice<u32>,
+) -> Result<(Vec<LevelQueues>, usize)> {
+    let stream = &gpu.stream;
+    let n = kahn.order.len() as u32;
+    // Needed only here: not part of the run's recorded structures.
+    let mut scratch = Ledger::default();
+    let order = scratch.upload(gpu, "Kahn order", kahn.order)?;
+    let mut cursors: CudaSlice<u64> = scratch.zeros(stream, "queue cursors", COUNTS_PER_LEVEL)?;
+    let mut counts: CudaSlice<u64> = scratch.zeros(stream, "level counts", COUNTS_PER_LEVEL * kahn.num_levels())?;
+    for (l, w) in kahn.starts.windows(2).enumerate() {
+        let count = (w[1] - w[0]) as u32;
+        let vertices = order.slice(w[0]..w[1]);
+        let mut level_counts = counts.slice_mut(COUNTS_PER_LEVEL * l..COUNTS_PER_LEVEL * (l + 1));
+        // SAFETY: grid(count) gives a thread to each of the level's `count` vertices (the kernel
+        // returns past it), each v < n reading poff and coff at v and v + 1 (n + 1 entries each).
+        // A vertex of class c takes slot cursors[c] (or [3 + c]) + k: the cursors count the
+        // vertices queued so far in that class, so every slot lies below n and at c n + slot
+        // inside the 3 n entries of bins_in and bins_out. cursors and the level's counts hold
+        // COUNTS_PER_LEVEL = 8 values, the kernel's indices 0..8.
+        unsafe {
+            k.enqueue_level.launch(
+                stream,
+                grid(count),
+                &vertices,
+                count,
+                poff,
+                coff,
+                &mut *bins_in,
+                &mut *bins_out,
+                &mut cursors,
+                &mut level_counts,
+                n,
+            )
+        }?;
+    }
+    let levels = LevelQueues::from_counts(&stream.clone_dtoh(&counts)?);
+    let max_in_degree = stream.clone_dtoh(&cursors)?[6] as usize;
+    Ok((levels, max_in_degree))
 }
 
 /// Exclusive prefix sums of the first `count` values into `sums`, on many blocks (`scan_chunked`,
@@ -1337,16 +1225,4 @@ impl Groups {
         let start = [0, 1].map(|class| queue_start(n, class, base[class]) as u64);
         (blocks0 + blocks1 > 0).then_some(Groups { config, start, count: [count[0], count[1]], width0_log2, blocks0 })
     }
-}
-
-/// Launch shape of the release kernel for a queue class: a group of lanes (small: one to eight;
-/// medium: a warp) or a block (large) per vertex, in blocks of BLOCK_THREADS; also returns the
-/// vertices per block the kernel takes. Only the last block has spare threads.
-fn release_shape(class: u32, count: u32) -> (LaunchConfig, u32) {
-    let width_log2 = match class {
-        0 => small_width_log2(count),
-        1 => WARP_SIZE.ilog2(),
-        _ => return (block_per_item(count), 1),
-    };
-    (grid(count << width_log2), BLOCK_THREADS >> width_log2)
 }

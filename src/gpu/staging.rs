@@ -118,34 +118,3 @@ pub fn parallel_copy<T: Pod + Send + Sync>(src: &[T], dst: &mut [T]) {
     let per_task = (TASK_BYTES / std::mem::size_of::<T>()).max(1);
     dst.par_chunks_mut(per_task).zip(src.par_chunks(per_task)).for_each(|(d, s)| d.copy_from_slice(s));
 }
-
-/// Eight counters read back from the device once per Kahn level (dimension 0 sizes the next
-/// level's launches by them), through pinned memory and a spinning event: a copy into pageable
-/// memory goes through the driver's staging and a blocking wait, some microseconds more per level.
-pub struct Readback {
-    host: PinnedHostSlice<u64>,
-    done: CudaEvent,
-}
-
-impl Readback {
-    pub const LEN: usize = 8;
-
-    pub fn new(ctx: &Arc<CudaContext>) -> Result<Readback> {
-        // SAFETY: read only after a download into it has completed (`read`).
-        let host = unsafe { ctx.alloc_pinned_with_flags::<u64>(Self::LEN, 0) }
-            .context("cannot allocate pinned host memory")?;
-        Ok(Readback { host, done: ctx.new_event(None)? })
-    }
-
-    /// The values of `counters` once the work queued before has run.
-    pub fn read(&mut self, stream: &Arc<CudaStream>, counters: &CudaSlice<u64>) -> Result<[u64; Self::LEN]> {
-        assert_eq!(counters.len(), Self::LEN);
-        let host = self.host.as_mut_slice()?;
-        let (from, _record) = counters.device_ptr(stream);
-        // SAFETY: both hold LEN values; the host reads `host` only after `done` has passed.
-        unsafe { cudarc::driver::result::memcpy_dtoh_async(&mut host[..], from, stream.cu_stream()) }?;
-        self.done.record(stream)?;
-        self.done.synchronize()?;
-        Ok(self.host.as_slice()?.try_into().expect("LEN values"))
-    }
-}

@@ -1,6 +1,7 @@
 //! Topological levels (Kahn): a vertex's level is the longest path to it from a root.
 
 use super::Graph;
+use super::csr::KahnMemo;
 use crate::prefetch::prefetch;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
@@ -16,23 +17,47 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 /// Computed once per graph and kept with it (condensing a DAG computes them, and labeling and the
 /// query index ask again); later calls copy them.
 pub fn levels(graph: &Graph) -> Result<(Vec<u32>, Vec<u32>)> {
-    graph.kahn_memo().get_or_try_init(|| compute_levels(graph)).cloned()
+    let k = kahn(graph)?;
+    Ok((k.level.to_vec(), k.order.to_vec()))
 }
 
-fn compute_levels(graph: &Graph) -> Result<(Vec<u32>, Vec<u32>)> {
-    let (level, order) =
+/// The graph's own Kahn levels, without copies (computed on the first call, see [`levels`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Kahn<'g> {
+    /// Each vertex's level.
+    pub level: &'g [u32],
+    /// The vertices level by level.
+    pub order: &'g [u32],
+    /// Where each level starts in `order`, then `order`'s end: the first k levels hold
+    /// `starts[k]` vertices.
+    pub starts: &'g [usize],
+}
+
+impl Kahn<'_> {
+    pub fn num_levels(&self) -> usize {
+        self.starts.len() - 1
+    }
+}
+
+pub fn kahn(graph: &Graph) -> Result<Kahn<'_>> {
+    let (level, order, starts) = graph.kahn_memo().get_or_try_init(|| compute_levels(graph))?;
+    Ok(Kahn { level, order, starts })
+}
+
+fn compute_levels(graph: &Graph) -> Result<KahnMemo> {
+    let (level, order, starts) =
         if rayon::current_num_threads() > 2 { levels_by_rounds(graph) } else { levels_by_queue(graph) };
     let n = graph.num_vertices();
     if order.len() != n {
         bail!("the graph has a cycle ({} of {n} vertices lie on or below one); condense it first", n - order.len());
     }
-    Ok((level, order))
+    Ok((level, order, starts))
 }
 
 /// Kahn's algorithm with one FIFO queue. The queue order jumps around the graph, so each vertex
 /// costs three dependent cache misses (its offsets, its list, its children's counters); they are
 /// prefetched in three stages ahead of the vertex, so the misses of several vertices overlap.
-fn levels_by_queue(graph: &Graph) -> (Vec<u32>, Vec<u32>) {
+fn levels_by_queue(graph: &Graph) -> KahnMemo {
     const AHEAD: usize = 4;
     let (offsets, targets) = (graph.children_csr().offsets(), graph.children_csr().targets());
     let n = graph.num_vertices();
@@ -66,14 +91,21 @@ fn levels_by_queue(graph: &Graph) -> (Vec<u32>, Vec<u32>) {
             }
         }
     }
-    (state.into_par_iter().map(|[_, level]| level).collect(), order)
+    let level: Vec<u32> = state.into_par_iter().map(|[_, level]| level).collect();
+    // The queue pops vertices by non-decreasing level: a level starts where the level changes.
+    let mut starts = vec![0];
+    starts.extend((1..order.len()).filter(|&i| level[order[i] as usize] != level[order[i - 1] as usize]));
+    if !order.is_empty() {
+        starts.push(order.len());
+    }
+    (level, order, starts)
 }
 
 /// Level-synchronous Kahn: round r holds the vertices of level r; processing it decrements their
 /// children's counters (atomically: two parents may share a child) and the children that reach
 /// zero form round r + 1. A vertex's counter, once zero, is never decremented again, so it then
 /// stores the vertex's level.
-fn levels_by_rounds(graph: &Graph) -> (Vec<u32>, Vec<u32>) {
+fn levels_by_rounds(graph: &Graph) -> KahnMemo {
     /// Rounds with fewer edges than this run on one thread (a long chain has a round per vertex).
     /// Counted in edges, not vertices: on a random DAG of degree 100 and depth about 1,000, rounds
     /// of a few hundred vertices hold tens of thousands of edges each, and running them on one
@@ -91,6 +123,7 @@ fn levels_by_rounds(graph: &Graph) -> (Vec<u32>, Vec<u32>) {
         (0..n as u32).into_par_iter().filter(|&v| pending[v as usize].load(Relaxed) == 0).collect();
     let hubs = Hubs::of(graph);
     let mut order: Vec<u32> = Vec::with_capacity(n);
+    let mut starts = vec![0];
     let release = |v: u32, next: &mut Vec<u32>| {
         for &c in graph.children(v) {
             if pending[c as usize].fetch_sub(1, Relaxed) == 1 {
@@ -139,12 +172,13 @@ fn levels_by_rounds(graph: &Graph) -> (Vec<u32>, Vec<u32>) {
                 .collect()
         };
         order.append(&mut frontier);
+        starts.push(order.len());
         frontier = next;
         round += 1;
     }
     // Vertices on or below a cycle never reached zero: their counters are not levels, but then
     // `order` is short and the caller reports the cycle.
-    (pending.into_par_iter().map(AtomicU32::into_inner).collect(), order)
+    (pending.into_par_iter().map(AtomicU32::into_inner).collect(), order, starts)
 }
 
 /// The vertices with so many parents that decrementing their counters edge by edge from every
@@ -187,9 +221,15 @@ mod tests {
     fn rounds_and_queue_agree() {
         for seed in 0..4 {
             let g = crate::graph::generators::random_dag(20_000, 3.0 + seed as f64, seed).unwrap();
-            let (queue_levels, queue_order) = levels_by_queue(&g);
-            let (round_levels, round_order) = levels_by_rounds(&g);
+            let (queue_levels, queue_order, queue_starts) = levels_by_queue(&g);
+            let (round_levels, round_order, round_starts) = levels_by_rounds(&g);
             assert_eq!(queue_levels, round_levels);
+            assert_eq!(queue_starts, round_starts);
+            let levels = queue_levels.iter().max().unwrap() + 1;
+            assert_eq!(queue_starts.len(), levels as usize + 1);
+            for (l, w) in queue_starts.windows(2).enumerate() {
+                assert!(round_order[w[0]..w[1]].iter().all(|&v| round_levels[v as usize] == l as u32));
+            }
             for order in [queue_order, round_order] {
                 assert_eq!(order.len(), 20_000);
                 assert!(order.windows(2).all(|w| queue_levels[w[0] as usize] <= queue_levels[w[1] as usize]));
@@ -206,7 +246,8 @@ mod tests {
         let g = Graph::from_edges(roots as usize + 3, &edges).unwrap();
         assert!(Hubs::of(&g).contains(hub) && !Hubs::of(&g).contains(below));
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-        let (levels, order) = pool.install(|| levels_by_rounds(&g));
+        let (levels, order, starts) = pool.install(|| levels_by_rounds(&g));
+        assert_eq!(starts, vec![0, roots as usize, roots as usize + 2, roots as usize + 3]);
         assert_eq!(levels, levels_by_queue(&g).0);
         assert_eq!((levels[hub as usize], levels[below as usize], order.len()), (1, 2, roots as usize + 3));
         let cycle = Graph::from_edges(3, &[(0, 1), (1, 0), (2, 0)]).unwrap();
