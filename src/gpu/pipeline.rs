@@ -244,8 +244,8 @@ impl GpuLabeler {
                 }
             }
             // A batch of levels on every lane at once.
-            let batch = if until == Until::Level { 1 } else { LEVELS_PER_BATCH };
-            let batch = step..self.run.levels.len().min(step + batch);
+            let most = if until == Until::Level { 1 } else { LEVELS_PER_BATCH };
+            let batch = step..self.run.levels.len().min(step + most);
             let lanes = &mut self.lanes[..dims.len()];
             let ran = queue_side_by_side(&self.run, lanes, &mut self.timeline, dims.clone(), phase, batch)?;
             let cursor = self.cursor.as_mut().expect("set above");
