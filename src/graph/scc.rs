@@ -54,7 +54,8 @@ const UNVISITED: u32 = u32::MAX;
 /// levels; only a graph with a cycle pays for Tarjan.
 pub fn condense(graph: &Arc<Graph>) -> Condensation {
     let n = graph.num_vertices();
-    if let Ok((levels, _)) = topo::levels(graph) {
+    if let Ok(kahn) = topo::kahn(graph) {
+        let levels = kahn.level.to_vec();
         // Every component is a single vertex; numbering by smallest member is the identity.
         let component = (0..n as u32).into_par_iter().collect();
         return Condensation { dag: Arc::clone(graph), component, sizes: vec![1; n], levels };
@@ -80,7 +81,7 @@ pub fn condense(graph: &Arc<Graph>) -> Condensation {
         graph.edges().map(|(u, v)| (component[u as usize], component[v as usize])).filter(|(a, b)| a != b).collect();
     let dag = Graph::from_edges(count, &edges).expect("component ids are in range by construction");
     drop(edges);
-    let (levels, _) = topo::levels(&dag).expect("a condensation is acyclic by construction");
+    let levels = topo::kahn(&dag).expect("a condensation is acyclic by construction").level.to_vec();
     Condensation { dag: Arc::new(dag), component, sizes, levels }
 }
 

@@ -57,7 +57,7 @@ impl TransitiveClosure {
         );
         let condensation = scc::condense(&Arc::new(graph.clone()));
         let dag = &condensation.dag;
-        let (_, order) = topo::levels(dag)?;
+        let order = topo::kahn(dag)?.order;
         let components = dag.num_vertices();
         let words = components.div_ceil(64);
         let mut bits = vec![0u64; components * words];

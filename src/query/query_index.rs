@@ -88,12 +88,12 @@ impl QueryIndex {
         let clock = Instant::now();
         let n = dag.num_vertices();
         ensure!(labels.num_vertices() == n, "the labels cover {} vertices, the DAG has {n}", labels.num_vertices());
-        let (_, kahn) = topo::levels(dag)?;
+        let kahn = topo::kahn(dag)?.order;
         let forward = dfs_post_order(dag.children_csr().offsets(), dag.children_csr().targets(), &dag.roots());
         let backward = dfs_post_order(dag.parents_csr().offsets(), dag.parents_csr().targets(), &dag.leaves());
         let supportive = Self::supportive(dag);
-        let (from_support, to_support) = support_bits(dag, &kahn, &supportive);
-        let (bloom_out, bloom_in) = bloom_bits(dag, &kahn, &forward, &backward);
+        let (from_support, to_support) = support_bits(dag, kahn, &supportive);
+        let (bloom_out, bloom_in) = bloom_bits(dag, kahn, &forward, &backward);
         // Forward post order puts descendants first, backward post order ancestors first.
         let positions = (0..n).map(|v| [n as u32 - forward[v], backward[v]]).collect();
         // Filled in place: collecting the over-aligned records from an iterator measured 20x slower.

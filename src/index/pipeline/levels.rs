@@ -50,22 +50,6 @@ impl LevelBuckets {
         LevelBuckets { vertices, starts }
     }
 
-    /// From vertices already sorted by level.
-    pub fn from_sorted(vertices: Vec<u32>, level_of: impl Fn(u32) -> u32) -> LevelBuckets {
-        let mut starts = vec![0u64];
-        for (i, &v) in vertices.iter().enumerate() {
-            let l = level_of(v) as usize;
-            while starts.len() <= l {
-                starts.push(i as u64);
-            }
-        }
-        starts.push(vertices.len() as u64);
-        if vertices.is_empty() {
-            starts.truncate(1);
-        }
-        LevelBuckets { vertices, starts }
-    }
-
     pub fn num_levels(&self) -> usize {
         self.starts.len() - 1
     }
@@ -101,10 +85,11 @@ pub struct DagLevels {
 impl DagLevels {
     /// Fails if the graph has a cycle.
     pub fn new(dag: &Graph) -> Result<DagLevels> {
-        let (level, order) = topo::levels(dag)?;
-        // Kahn's queue pops vertices by non-decreasing level, so `order` is already bucketed.
-        let buckets = LevelBuckets::from_sorted(order, |v| level[v as usize]);
-        Ok(DagLevels { level, buckets })
+        // The graph keeps its Kahn order level by level, and where each level starts.
+        let kahn = topo::kahn(dag)?;
+        let starts = kahn.starts.iter().map(|&s| s as u64).collect();
+        let buckets = LevelBuckets { vertices: kahn.order.to_vec(), starts };
+        Ok(DagLevels { level: kahn.level.to_vec(), buckets })
     }
 
     pub fn heap_bytes(&self) -> usize {
