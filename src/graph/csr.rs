@@ -147,7 +147,7 @@ fn balanced_ranges(offsets: &[u64], parts: usize) -> Vec<std::ops::Range<usize>>
 
 /// Edges (or any `(key, value)` pairs) to group, cut into parts that each emit their pairs
 /// sequentially.
-pub(crate) trait PartedEdges: Sync {
+trait PartedEdges: Sync {
     fn parts(&self) -> usize;
     fn for_each(&self, part: usize, f: impl FnMut(u32, u32));
 }
@@ -200,7 +200,7 @@ impl PartedEdges for EdgePieces<'_> {
 /// part counts its keys in its own array, the counts become each part's write position inside
 /// every list, and each part writes its values there. A list holds its values part by part, each
 /// part's in the order it emitted them (so the output does not depend on the thread count).
-pub(crate) fn group_by_key(n: usize, edges: &impl PartedEdges) -> (Vec<u64>, Vec<u32>) {
+fn group_by_key(n: usize, edges: &impl PartedEdges) -> (Vec<u64>, Vec<u32>) {
     let parts = edges.parts();
     let mut counts: Vec<Vec<u32>> = (0..parts)
         .into_par_iter()
@@ -230,9 +230,7 @@ pub(crate) fn group_by_key(n: usize, edges: &impl PartedEdges) -> (Vec<u64>, Vec
             *d = u64::from(running);
         }
     });
-    for k in 0..n {
-        offsets[k + 1] += offsets[k];
-    }
+    running_sums(&mut offsets);
     let sum = offsets[n];
     let mut targets = vec![0u32; sum as usize];
     let out = SharedOut(targets.as_mut_ptr());
@@ -247,6 +245,39 @@ pub(crate) fn group_by_key(n: usize, edges: &impl PartedEdges) -> (Vec<u64>, Vec
         });
     });
     (offsets, targets)
+}
+
+/// Replaces every value by the sum of it and all before it, in parallel: each block sums itself,
+/// then adds the total of the blocks before it (a pass on one thread over millions of offsets was a
+/// visible pause of every CSR built).
+pub(crate) fn running_sums<T>(values: &mut [T])
+where
+    T: Copy + Default + PartialEq + std::ops::AddAssign + Send + Sync,
+{
+    let totals: Vec<T> = values
+        .par_chunks_mut(EDGE_BLOCK)
+        .map(|block| {
+            let mut sum = T::default();
+            for x in block {
+                sum += *x;
+                *x = sum;
+            }
+            sum
+        })
+        .collect();
+    let starts: Vec<T> = totals
+        .iter()
+        .scan(T::default(), |sum, &t| {
+            let start = *sum;
+            *sum += t;
+            Some(start)
+        })
+        .collect();
+    values.par_chunks_mut(EDGE_BLOCK).zip(starts).for_each(|(block, start)| {
+        if start != T::default() {
+            block.iter_mut().for_each(|x| *x += start);
+        }
+    });
 }
 
 /// Ranges of vertices for parallel passes.
@@ -523,6 +554,24 @@ mod tests {
         assert_eq!(g.num_edges(), 4);
         assert_eq!(g.roots(), Vec::<u32>::new());
         assert_eq!(g.leaves(), vec![1]);
+    }
+
+    #[test]
+    fn running_sums_match_a_sequential_scan() {
+        for len in [0, 1, EDGE_BLOCK - 1, EDGE_BLOCK, 3 * EDGE_BLOCK + 17] {
+            let values: Vec<u64> = (0..len as u64).map(|i| i * 7919 % 13).collect();
+            let mut sums = values.clone();
+            running_sums(&mut sums);
+            let mut acc = 0;
+            let expected: Vec<u64> = values
+                .iter()
+                .map(|&x| {
+                    acc += x;
+                    acc
+                })
+                .collect();
+            assert_eq!(sums, expected, "{len} values");
+        }
     }
 
     #[test]

@@ -418,7 +418,7 @@ impl DimensionRun {
 
     fn num_levels(&self, ctx: &Context<'_>) -> usize {
         match &self.work {
-            Work::Sizing(t, _) | Work::Numbering(t, _, _) => t.depth_levels.num_levels(),
+            Work::Sizing(..) | Work::Numbering(..) => ctx.levels.tree.num_levels(),
             _ => ctx.levels.buckets.num_levels(),
         }
     }
@@ -470,7 +470,7 @@ impl DimensionRun {
                 None,
             )?,
             Work::Sizing(tree, s) => span.run(
-                &tree.depth_levels,
+                &ctx.levels.tree,
                 true,
                 |v| SubtreeSizes::scanned_degree(tree, v),
                 |_, frontier| {
@@ -480,7 +480,7 @@ impl DimensionRun {
                 Some(&|v| s.size(tree, v)),
             )?,
             Work::Numbering(tree, sizes, p) => span.run(
-                &tree.depth_levels,
+                &ctx.levels.tree,
                 false,
                 |v| PostOrder::scanned_degree(tree, v),
                 |_, frontier| {
@@ -544,9 +544,9 @@ impl DimensionRun {
         let n = ctx.dag.num_vertices();
         let order = self.order.as_ref().expect("the order is built when the first phase starts");
         self.work = match std::mem::take(&mut self.work) {
-            Work::Selecting(s) => Work::TreeReady(s.finish(order)),
+            Work::Selecting(s) => Work::TreeReady(s.finish(order, ctx.levels.below_roots())),
             Work::Weighing(s) => Work::WeightsReady(s.finish()),
-            Work::SelectingByWeight(s) => Work::TreeReady(s.finish(order)),
+            Work::SelectingByWeight(s) => Work::TreeReady(s.finish(order, ctx.levels.below_roots())),
             Work::Sizing(t, s) => Work::SizesReady(t, s.finish()),
             Work::Numbering(_, size, p) => Work::PostReady(p.finish(), size),
             Work::Lowering(mut post, mut size, m) => {

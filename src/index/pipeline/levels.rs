@@ -1,14 +1,13 @@
-//! Level structures shared by the phases: the DAG's Kahn levels and, per dimension, the T-depth levels.
+//! The levels every phase runs over: the DAG's Kahn levels.
 //!
 //! A vertex is ready for a top-down phase when all its DAG parents are final; the rounds of Kahn's
 //! algorithm are exactly the longest-path levels (`topo::levels`). They are the same for every phase
-//! and dimension, so they are computed once and kept as buckets.
+//! and dimension, so they are computed once and kept as buckets. The phases that walk the DFS tree T
+//! run over them too, with T's root ρ on a level of its own above them: every T-edge is a DAG edge,
+//! so it goes down the Kahn levels, and a node's T-children all lie on deeper levels than it.
 
-use crate::graph::csr::{PartedEdges, group_by_key};
 use crate::graph::{Graph, topo};
 use anyhow::Result;
-use rayon::prelude::*;
-use std::ops::Range;
 
 /// Vertices grouped by level: level `l` is `vertices[starts[l]..starts[l + 1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -17,39 +16,7 @@ pub struct LevelBuckets {
     starts: Vec<u64>,
 }
 
-/// The pairs `(level, vertex)` of ranges of vertices, for [`LevelBuckets::group`].
-struct VertexLevels<F> {
-    ranges: Vec<Range<u32>>,
-    level_of: F,
-}
-
-impl<F: Fn(u32) -> u32 + Sync> PartedEdges for VertexLevels<F> {
-    fn parts(&self) -> usize {
-        self.ranges.len()
-    }
-
-    #[inline]
-    fn for_each(&self, part: usize, mut f: impl FnMut(u32, u32)) {
-        for v in self.ranges[part].clone() {
-            f((self.level_of)(v), v);
-        }
-    }
-}
-
 impl LevelBuckets {
-    /// Buckets the vertices `0..n` by `level_of`, in parallel; within a level, vertices keep
-    /// their order. A counting sort per range of vertices (`csr::group_by_key`), each range
-    /// counting into an array of its own with a slot per level: as many ranges as keep those arrays
-    /// within the vertices' size (a chain, with a level per vertex, gets one range).
-    pub fn group(n: u32, level_of: impl Fn(u32) -> u32 + Sync) -> LevelBuckets {
-        let levels = (0..n).into_par_iter().with_min_len(4096).map(|v| level_of(v) + 1).max().unwrap_or(0) as usize;
-        let parts = (n as usize / levels.max(1)).clamp(1, 4 * rayon::current_num_threads());
-        let cut = |p: usize| (n as u64 * p as u64 / parts as u64) as u32;
-        let ranges = (0..parts).map(|p| cut(p)..cut(p + 1)).collect();
-        let (starts, vertices) = group_by_key(levels, &VertexLevels { ranges, level_of });
-        LevelBuckets { vertices, starts }
-    }
-
     pub fn num_levels(&self) -> usize {
         self.starts.len() - 1
     }
@@ -80,6 +47,8 @@ impl LevelBuckets {
 pub struct DagLevels {
     pub level: Vec<u32>,
     pub buckets: LevelBuckets,
+    /// T's levels: ρ (node `n`) alone, then the Kahn levels (see the module's comment).
+    pub tree: LevelBuckets,
 }
 
 impl DagLevels {
@@ -87,13 +56,24 @@ impl DagLevels {
     pub fn new(dag: &Graph) -> Result<DagLevels> {
         // The graph keeps its Kahn order level by level, and where each level starts.
         let kahn = topo::kahn(dag)?;
+        let rho = dag.num_vertices() as u32;
         let starts = kahn.starts.iter().map(|&s| s as u64).collect();
         let buckets = LevelBuckets { vertices: kahn.order.to_vec(), starts };
-        Ok(DagLevels { level: kahn.level.to_vec(), buckets })
+        let tree = LevelBuckets {
+            vertices: std::iter::once(rho).chain(kahn.order.iter().copied()).collect(),
+            starts: std::iter::once(0).chain(kahn.starts.iter().map(|&s| s as u64 + 1)).collect(),
+        };
+        Ok(DagLevels { level: kahn.level.to_vec(), buckets, tree })
+    }
+
+    /// The vertices below the roots, level after level (they have a parent in T other than ρ).
+    pub fn below_roots(&self) -> &[u32] {
+        let levels = self.buckets.num_levels();
+        if levels == 0 { &[] } else { self.buckets.levels(1..levels) }
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.level.len() * 4 + self.buckets.heap_bytes()
+        self.level.len() * 4 + self.buckets.heap_bytes() + self.tree.heap_bytes()
     }
 }
 
@@ -112,29 +92,19 @@ mod tests {
         assert_eq!(l.buckets.level(1), &[1]);
         assert_eq!(l.buckets.level(2), &[2]);
         assert_eq!(l.buckets.level(3), &[4]);
-    }
-
-    #[test]
-    fn group_keeps_input_order_within_a_level() {
-        let b = LevelBuckets::group(7, |v| v % 3);
-        assert_eq!(b.num_levels(), 3);
-        assert_eq!(b.level(0), &[0, 3, 6]);
-        assert_eq!(b.level(1), &[1, 4]);
-        assert_eq!(b.level(2), &[2, 5]);
-        // One range per level (a chain): the same buckets.
-        let chain = LevelBuckets::group(5, |v| 4 - v);
-        assert_eq!(chain.levels(0..5), &[4, 3, 2, 1, 0]);
-        // Many ranges, few levels: every range's vertices in order.
-        let wide = LevelBuckets::group(100_000, |v| u32::from(v % 1000 == 0));
-        assert_eq!(wide.level(1).len(), 100);
-        assert!(wide.level(0).windows(2).all(|w| w[0] < w[1]));
-        assert!(wide.level(1).windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(l.tree.num_levels(), 5);
+        assert_eq!(l.tree.level(0), &[6]);
+        assert_eq!(l.tree.level(1), l.buckets.level(0));
+        assert_eq!(l.tree.level(4), &[4]);
+        assert_eq!(l.below_roots(), &[1, 2, 4]);
     }
 
     #[test]
     fn empty_graph_has_no_levels() {
         let g = Graph::from_edges(0, &[]).unwrap();
-        assert_eq!(DagLevels::new(&g).unwrap().buckets.num_levels(), 0);
-        assert_eq!(LevelBuckets::group(0, |v| v).num_levels(), 0);
+        let l = DagLevels::new(&g).unwrap();
+        assert_eq!(l.buckets.num_levels(), 0);
+        assert_eq!(l.tree.level(0), &[0]);
+        assert!(l.below_roots().is_empty());
     }
 }

@@ -89,7 +89,7 @@ impl ParentSssp {
         self.weights.heap_bytes() + self.cost.len() * 8 + self.tree.heap_bytes()
     }
 
-    pub fn finish(self, order: &DimensionOrder) -> Tree {
-        self.tree.finish(order.roots())
+    pub fn finish(self, order: &DimensionOrder, below_roots: &[u32]) -> Tree {
+        self.tree.finish(order.roots(), below_roots)
     }
 }

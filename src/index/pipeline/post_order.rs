@@ -1,4 +1,5 @@
-//! Phase 3: post-order numbers, top-down over T's depth levels (ρ first).
+//! Phase 3: post-order numbers, top-down over T's levels (ρ first, then the Kahn levels: a node's
+//! T-children lie on deeper levels than it, see `levels`).
 //!
 //! `offset(ρ) = 0`, `offset(c) = offset(v) + before(c)` for a T-child `c` of `v`, and
 //! `post(v) = offset(v) + size(v)`: `offset(v)` counts the nodes the DFS finishes before it enters
@@ -27,10 +28,10 @@ impl PostOrder {
     }
 
     pub fn scanned_degree(tree: &Tree, v: u32) -> usize {
-        tree.children.degree(v)
+        tree.children(v).len()
     }
 
-    /// One depth level; every node above it has its offset. A node writes its own post and the
+    /// One level; every node above it has its offset. A node writes its own post and the
     /// offsets of its own children (which still hold their `before`).
     pub fn run_level(&self, tree: &Tree, size: &[u32], frontier: &[u32]) {
         frontier::for_each(frontier, |v| self.number(tree, size, v));
@@ -41,7 +42,11 @@ impl PostOrder {
     pub fn number(&self, tree: &Tree, size: &[u32], v: u32) {
         let offset = atomic::get(&self.offset, v);
         atomic::set(&self.post, v, offset + size[v as usize]);
-        let children = tree.children.neighbors(v);
+        // ρ's offset is 0 (and so is the first root's): its children's offsets are final already.
+        if offset == 0 {
+            return;
+        }
+        let children = tree.children(v);
         let shift = |&c: &u32| atomic::set(&self.offset, c, atomic::get(&self.offset, c) + offset);
         // ρ's children are the roots: millions on some graphs, in parallel then.
         if children.len() >= frontier::WIDE_LIST {

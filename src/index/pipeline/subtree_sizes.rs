@@ -1,4 +1,5 @@
-//! Phase 2: subtree sizes of T, bottom-up over T's depth levels (deepest first, ρ last).
+//! Phase 2: subtree sizes of T, bottom-up over T's levels (the Kahn levels, deepest first, then ρ:
+//! a node's T-children lie on deeper levels than it, see `levels`).
 //!
 //! `size(v) = 1 + Σ size(c)` over `v`'s T-children, and `before(c)`, the sizes of the T-siblings
 //! that precede `c` in order (a prefix sum over the ordered T-children list).
@@ -26,15 +27,15 @@ pub struct Sizes {
 
 impl SubtreeSizes {
     pub fn new(tree: &Tree) -> SubtreeSizes {
-        let nodes = tree.children.num_vertices();
+        let nodes = tree.nodes();
         SubtreeSizes { size: atomic::zeroed_u32(nodes), before: atomic::zeroed_u32(nodes) }
     }
 
     pub fn scanned_degree(tree: &Tree, v: u32) -> usize {
-        tree.children.degree(v)
+        tree.children(v).len()
     }
 
-    /// One depth level; every node below it is final. A node writes its own size and the `before` of
+    /// One level; every node below it is final. A node writes its own size and the `before` of
     /// its own children, which no other node touches.
     pub fn run_level(&self, tree: &Tree, frontier: &[u32]) {
         frontier::for_each(frontier, |v| self.size(tree, v));
@@ -43,7 +44,7 @@ impl SubtreeSizes {
     /// Sizes the node `v`, whose children are final (one vertex of [`Self::run_level`]).
     #[inline]
     pub fn size(&self, tree: &Tree, v: u32) {
-        let children = tree.children.neighbors(v);
+        let children = tree.children(v);
         if children.len() >= frontier::WIDE_LIST {
             return self.size_wide(children, v);
         }

@@ -13,9 +13,8 @@
 
 use super::fresh_array::FreshArray;
 use super::frontier::atomic;
-use super::levels::LevelBuckets;
 use super::path_prefix::{PathPrefix, PrefixSlot};
-use crate::graph::Csr;
+use crate::graph::csr::running_sums;
 use crate::prefetch::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU32;
@@ -110,6 +109,17 @@ impl GrowingTree {
         self.attach_with_prefix(v, p, key, self.prefix(p).extended(key));
     }
 
+    /// [`Self::attach`] below ρ: a root's jump is ρ too, and its prefix its own key.
+    pub fn attach_root(&self, v: u32, key: u32) {
+        let rho = self.rho();
+        let node = &self.nodes[v as usize];
+        node.parent.store(rho, Relaxed);
+        node.depth.store(1, Relaxed);
+        node.jump.store(rho, Relaxed);
+        node.key.store(key, Relaxed);
+        self.prefixes[v as usize].store(PathPrefix::EMPTY.extended(key));
+    }
+
     /// [`Self::attach`] when the caller already holds `v`'s path prefix, `prefix(p).extended(key)`
     /// (parent selection compared exactly that).
     pub fn attach_with_prefix(&self, v: u32, p: u32, key: u32, prefix: PathPrefix) {
@@ -173,86 +183,85 @@ impl GrowingTree {
     }
 
     /// The finished T, its children lists ordered by the keys the vertices were attached with;
-    /// `roots`, the DAG's roots in key order, are ρ's children.
-    pub fn finish(self, roots: &[u32]) -> Tree {
-        Tree::build(self.nodes.len(), |v| self.parent(v), |v| self.depth(v), |v| self.key(v), roots)
+    /// `roots`, the DAG's roots in key order, are ρ's children, and `below_roots` are all the other
+    /// vertices.
+    pub fn finish(self, roots: &[u32], below_roots: &[u32]) -> Tree {
+        Tree::build(self.nodes.len(), |v| self.parent(v), |v| self.key(v), roots, below_roots)
     }
 }
 
-/// The finished T: ordered children lists and the vertices bucketed by depth (ρ alone at depth 0).
+/// The finished T: its ordered children lists. Phases 2 and 3 walk it over the Kahn levels
+/// (`DagLevels::tree`), not over depth levels of its own.
 #[derive(Debug)]
 pub struct Tree {
-    /// `children.neighbors(v)`: `v`'s T-children in the dimension's order; node `n` is ρ.
-    pub children: Csr,
-    pub depth_levels: LevelBuckets,
+    /// Node `v`'s T-children are `targets[offsets[v]..offsets[v + 1]]`, in the dimension's order;
+    /// node `n` is ρ. 32-bit offsets: a tree has fewer edges than nodes.
+    offsets: Vec<u32>,
+    targets: Vec<u32>,
 }
 
+/// Lists at most this many go to one task when the children lists are sorted.
+const LISTS_PER_TASK: usize = 1 << 14;
+
 impl Tree {
-    /// Builds from every node's parent, depth and order key (`nodes` nodes, ρ last) and the DAG's
-    /// roots in key order, on every thread (a scatter of every vertex in key order on one thread
-    /// took 60 ms a dimension on uniprotenc_22m's 1.6M vertices, a third of the labeling):
+    /// Builds from every node's parent and order key (`nodes` nodes, ρ last), the DAG's roots in
+    /// key order and the other vertices, on every thread:
     /// - ρ's children are exactly the roots (a root has no DAG parent to choose, every other
     ///   vertex has one), given in key order: copied, not scattered (nearly every vertex of
-    ///   uniprotenc_22m is a root);
+    ///   uniprotenc_22m is a root, and only the others are read);
     /// - every other list is counted and filled with atomic cursors, then sorted by key: lists
     ///   are short but for hubs, and no thread fights over ρ's cursor.
     pub fn build(
         nodes: usize,
         parent: impl Fn(u32) -> u32 + Sync,
-        depth: impl Fn(u32) -> u32 + Sync,
         key: impl Fn(u32) -> u32 + Sync,
         roots: &[u32],
+        below_roots: &[u32],
     ) -> Tree {
-        let rho = (nodes - 1) as u32;
-        let counts: Vec<AtomicU32> = bytemuck::zeroed_vec(nodes);
-        (0..rho).into_par_iter().with_min_len(4096).for_each(|v| {
-            let p = parent(v);
-            if p != rho {
-                counts[p as usize].fetch_add(1, Relaxed);
-            }
+        let rho = nodes - 1;
+        let below = below_roots.len();
+        debug_assert_eq!(roots.len() + below, rho, "every vertex is a root or below one");
+        // The offsets count, then serve as cursors, in place: `p`'s count goes two slots ahead, so
+        // that once summed up slot `p + 1` holds where `p`'s list starts; as `p`'s cursor it moves
+        // on to where the list ends, which is where the next one starts: slot `p + 1`'s final value.
+        let counts: Vec<AtomicU32> = bytemuck::zeroed_vec(nodes + 1);
+        below_roots.par_iter().with_min_len(4096).for_each(|&v| {
+            counts[parent(v) as usize + 2].fetch_add(1, Relaxed);
         });
-        // Exclusive prefix sums: `offsets[p]` is where p's list starts; ρ's list comes last.
-        let mut offsets = vec![0u64; nodes + 1];
-        let mut total = 0u64;
-        for (p, count) in counts.iter().enumerate().take(rho as usize) {
-            offsets[p] = total;
-            total += u64::from(count.load(Relaxed));
-        }
-        offsets[rho as usize] = total;
-        offsets[nodes] = total + roots.len() as u64;
-        debug_assert_eq!(total as usize + roots.len(), rho as usize, "every vertex below ρ but the roots has a parent");
-        let targets: Vec<AtomicU32> = bytemuck::zeroed_vec(rho as usize);
-        // The counters become the cursors, counting down from each list's end.
-        (0..rho).into_par_iter().with_min_len(4096).for_each(|v| {
-            let p = parent(v);
-            if p != rho {
-                let left = counts[p as usize].fetch_sub(1, Relaxed) - 1;
-                targets[(offsets[p as usize] + u64::from(left)) as usize].store(v, Relaxed);
-            }
+        let mut starts = atomic::into_plain(counts);
+        running_sums(&mut starts);
+        let cursors: Vec<AtomicU32> = starts.into_iter().map(AtomicU32::new).collect();
+        let targets: Vec<AtomicU32> = bytemuck::zeroed_vec(rho);
+        below_roots.par_iter().with_min_len(4096).for_each(|&v| {
+            let slot = cursors[parent(v) as usize + 1].fetch_add(1, Relaxed);
+            targets[slot as usize].store(v, Relaxed);
         });
+        let mut offsets = atomic::into_plain(cursors);
+        // ρ's list, the roots, is copied rather than scattered.
+        offsets[nodes] = rho as u32;
         let mut targets = atomic::into_plain(targets);
-        targets[total as usize..].copy_from_slice(roots);
-        let mut lists: Vec<&mut [u32]> = Vec::new();
-        let mut rest = &mut targets[..total as usize];
-        for p in 0..rho as usize {
-            let (list, tail) = rest.split_at_mut((offsets[p + 1] - offsets[p]) as usize);
-            if list.len() > 1 {
-                lists.push(list);
-            }
-            rest = tail;
-        }
-        lists.par_iter_mut().for_each(|list| list.sort_unstable_by_key(|&c| key(c)));
-        let children = Csr::from_parts(offsets, targets).expect("a parent array always gives a valid CSR");
-        let depth_levels = LevelBuckets::group(rho + 1, depth);
-        Tree { children, depth_levels }
+        targets[below..].copy_from_slice(roots);
+        sort_lists(&mut targets[..below], &offsets[..nodes], &key);
+        Tree { offsets, targets }
+    }
+
+    /// `v`'s T-children, in order.
+    #[inline]
+    pub fn children(&self, v: u32) -> &[u32] {
+        &self.targets[self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize]
+    }
+
+    /// T's nodes: the DAG's vertices and ρ.
+    pub fn nodes(&self) -> usize {
+        self.offsets.len() - 1
     }
 
     pub fn rho(&self) -> u32 {
-        (self.children.num_vertices() - 1) as u32
+        (self.nodes() - 1) as u32
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.children.heap_bytes() + self.depth_levels.heap_bytes()
+        (self.offsets.len() + self.targets.len()) * 4
     }
 
     /// Every vertex's parent (`None` for the roots, whose parent is ρ), read off the children lists.
@@ -260,11 +269,34 @@ impl Tree {
         let rho = self.rho();
         let mut parent = vec![None; rho as usize];
         for p in 0..=rho {
-            for &c in self.children.neighbors(p) {
+            for &c in self.children(p) {
                 parent[c as usize] = (p != rho).then_some(p);
             }
         }
         parent
+    }
+}
+
+/// Sorts every list by key: list `i` of `lists` is `offsets[i]..offsets[i + 1]`, counted from
+/// `offsets[0]`. Ranges of lists go to tasks of their own, found by halving (a loop over millions
+/// of lists, most of them empty or single, was a visible pause on one thread).
+fn sort_lists(lists: &mut [u32], offsets: &[u32], key: &(impl Fn(u32) -> u32 + Sync)) {
+    let count = offsets.len() - 1;
+    if count > LISTS_PER_TASK {
+        let mid = count / 2;
+        let (first, second) = lists.split_at_mut((offsets[mid] - offsets[0]) as usize);
+        rayon::join(|| sort_lists(first, &offsets[..=mid], key), || sort_lists(second, &offsets[mid..], key));
+        return;
+    }
+    let base = offsets[0];
+    for bounds in offsets.windows(2) {
+        let list = &mut lists[(bounds[0] - base) as usize..(bounds[1] - base) as usize];
+        match list.len() {
+            0 | 1 => {}
+            // A hub's list (hundreds of thousands of children) sorts on every thread.
+            len if len >= LISTS_PER_TASK => list.par_sort_unstable_by_key(|&c| key(c)),
+            _ => list.sort_unstable_by_key(|&c| key(c)),
+        }
     }
 }
 
@@ -275,7 +307,8 @@ mod tests {
     /// ρ = 6; 0 and 3 are roots; 0 -> 1 -> 2, 0 -> 4, 3 -> 5.
     fn small_tree() -> GrowingTree {
         let t = GrowingTree::new(6);
-        for (v, p) in [(0, 6), (3, 6), (1, 0), (4, 0), (5, 3), (2, 1)] {
+        t.attach_root(0, 0);
+        for (v, p) in [(3, 6), (1, 0), (4, 0), (5, 3), (2, 1)] {
             t.attach(v, p, v);
         }
         t
@@ -284,10 +317,16 @@ mod tests {
     #[test]
     fn prefixes_hold_the_first_keys_of_each_path() {
         let t = small_tree();
+        // A root attached as one, and one attached as any vertex, look alike.
+        for (field, root, other) in [("parent", t.parent(0), t.parent(3)), ("jump", t.jump(0), t.jump(3))] {
+            assert_eq!((root, other), (6, 6), "{field}");
+        }
+        assert_eq!((t.depth(0), t.depth(3)), (1, 1));
+        assert_eq!(&t.prefix(0).keys()[..2], &[0, u32::MAX]);
         assert_eq!(t.prefix(6), PathPrefix::EMPTY);
         assert_eq!(&t.prefix(2).keys()[..4], &[0, 1, 2, u32::MAX]);
         assert_eq!(&t.prefix(5).keys()[..3], &[3, 5, u32::MAX]);
-        // Past eight steps the prefix stops growing.
+        // Past its steps the prefix stops growing.
         let n = 12;
         let chain = GrowingTree::new(n);
         chain.attach(0, n as u32, 0);
@@ -353,11 +392,38 @@ mod tests {
         for (v, p) in [(0, 6), (3, 6), (1, 0), (4, 0), (5, 3), (2, 1)] {
             t.attach(v, p, key(v));
         }
-        let tree = t.finish(&[0, 3]);
-        assert_eq!(tree.children.neighbors(0), &[4, 1]);
-        assert_eq!(tree.children.neighbors(6), &[0, 3]);
-        assert_eq!(tree.depth_levels.num_levels(), 4);
-        assert_eq!(tree.depth_levels.level(0), &[6]);
-        assert_eq!(tree.depth_levels.level(3), &[2]);
+        let tree = t.finish(&[0, 3], &[1, 4, 5, 2]);
+        assert_eq!(tree.children(0), &[4, 1]);
+        assert_eq!(tree.children(6), &[0, 3]);
+        assert_eq!(tree.children(1), &[2]);
+        assert_eq!(tree.children(2), &[] as &[u32]);
+    }
+
+    #[test]
+    fn large_builds_match_sorted_lists() {
+        // Enough lists for many sorting tasks, and one hub long enough to be sorted in parallel.
+        let n = 200_000u32;
+        let rho = n;
+        let hub = 7u32;
+        let parent = |v: u32| match v {
+            0..10 => rho,
+            _ if v.is_multiple_of(3) => hub,
+            _ => v / 10,
+        };
+        // An odd multiplier is a bijection on u32: no two keys tie.
+        let key = |v: u32| v.wrapping_mul(2_654_435_761);
+        let mut roots: Vec<u32> = (0..10).collect();
+        roots.sort_by_key(|&v| key(v));
+        let below: Vec<u32> = (10..n).rev().collect();
+        let tree = Tree::build(n as usize + 1, parent, key, &roots, &below);
+        let mut expected = vec![Vec::new(); n as usize + 1];
+        for v in 0..n {
+            expected[parent(v) as usize].push(v);
+        }
+        for (p, list) in expected.iter_mut().enumerate() {
+            list.sort_by_key(|&v| key(v));
+            assert_eq!(tree.children(p as u32), &list[..], "children of {p}");
+        }
+        assert!(tree.children(hub).len() > LISTS_PER_TASK);
     }
 }
