@@ -200,7 +200,8 @@ pub struct Tree {
     targets: Vec<u32>,
 }
 
-/// Lists at most this many go to one task when the children lists are sorted.
+/// At most this many lists go to one task when the children lists are sorted, and a list this long
+/// is sorted on every thread.
 const LISTS_PER_TASK: usize = 1 << 14;
 
 impl Tree {
