@@ -148,7 +148,7 @@ impl Span<'_> {
     /// per level cost more than the vertex). Without it, each level is one call.
     fn run(
         self,
-        buckets: &LevelBuckets,
+        buckets: &LevelBuckets<'_>,
         bottom_up: bool,
         degree: impl Fn(u32) -> usize + Sync,
         mut level: impl FnMut(usize, &[u32]) -> Result<()>,
@@ -418,8 +418,8 @@ impl DimensionRun {
 
     fn num_levels(&self, ctx: &Context<'_>) -> usize {
         match &self.work {
-            Work::Sizing(..) | Work::Numbering(..) => ctx.levels.tree.num_levels(),
-            _ => ctx.levels.buckets.num_levels(),
+            Work::Sizing(..) | Work::Numbering(..) => ctx.levels.tree().num_levels(),
+            _ => ctx.levels.kahn().num_levels(),
         }
     }
 
@@ -437,7 +437,7 @@ impl DimensionRun {
         measured: &mut dyn FnMut(QueueSizes, u64),
     ) -> Result<(QueueSizes, u64, usize)> {
         let dag = ctx.dag;
-        let buckets = &ctx.levels.buckets;
+        let buckets = &ctx.levels.kahn();
         let order = self.order.as_ref().expect("the order is built when the first phase starts");
         let keep = dag.num_vertices() <= SNAPSHOT_MAX_VERTICES;
         let span = Span { first, max_span, keep, measured };
@@ -470,7 +470,7 @@ impl DimensionRun {
                 None,
             )?,
             Work::Sizing(tree, s) => span.run(
-                &ctx.levels.tree,
+                &ctx.levels.tree(),
                 true,
                 |v| SubtreeSizes::scanned_degree(tree, v),
                 |_, frontier| {
@@ -480,7 +480,7 @@ impl DimensionRun {
                 Some(&|v| s.size(tree, v)),
             )?,
             Work::Numbering(tree, sizes, p) => span.run(
-                &ctx.levels.tree,
+                &ctx.levels.tree(),
                 false,
                 |v| PostOrder::scanned_degree(tree, v),
                 |_, frontier| {

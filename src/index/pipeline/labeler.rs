@@ -200,7 +200,7 @@ impl PipelineLabeler {
         };
         // Narrow graphs (a chain: one vertex per level) step dimensions one level at a time on one
         // thread: waking threads for every level would cost far more than the level itself.
-        let levels = self.levels.buckets.num_levels().max(1);
+        let levels = self.levels.kahn().num_levels().max(1);
         let wide = self.dag.num_vertices() / levels >= PARALLEL_DIMENSIONS_MIN_WIDTH;
         let parallel = runs.len() > 1 && (goal != Goal::Level || wide);
         let mut steps = Vec::new();

@@ -9,46 +9,41 @@
 use crate::graph::{Graph, topo};
 use anyhow::Result;
 
-/// Vertices grouped by level: level `l` is `vertices[starts[l]..starts[l + 1]]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LevelBuckets {
-    vertices: Vec<u32>,
-    starts: Vec<u64>,
+/// Vertices grouped by level: level `l` is `vertices[starts[l]..starts[l + 1]]` (positions in the
+/// whole of `vertices`, so that a view can leave out leading levels without copying).
+#[derive(Clone, Copy, Debug)]
+pub struct LevelBuckets<'a> {
+    vertices: &'a [u32],
+    starts: &'a [usize],
 }
 
-impl LevelBuckets {
+impl<'a> LevelBuckets<'a> {
     pub fn num_levels(&self) -> usize {
         self.starts.len() - 1
     }
 
     /// The vertices of level `l`.
     #[inline]
-    pub fn level(&self, l: usize) -> &[u32] {
-        &self.vertices[self.starts[l] as usize..self.starts[l + 1] as usize]
+    pub fn level(&self, l: usize) -> &'a [u32] {
+        &self.vertices[self.starts[l]..self.starts[l + 1]]
     }
 
     /// The vertices of the consecutive levels `levels`, level after level.
     #[inline]
-    pub fn levels(&self, levels: std::ops::Range<usize>) -> &[u32] {
-        &self.vertices[self.starts[levels.start] as usize..self.starts[levels.end] as usize]
-    }
-
-    pub fn num_vertices(&self) -> usize {
-        self.vertices.len()
-    }
-
-    pub fn heap_bytes(&self) -> usize {
-        self.vertices.len() * 4 + self.starts.len() * 8
+    pub fn levels(&self, levels: std::ops::Range<usize>) -> &'a [u32] {
+        &self.vertices[self.starts[levels.start]..self.starts[levels.end]]
     }
 }
 
-/// The DAG's Kahn levels (longest path from a root; roots at 0), as numbers and as buckets.
+/// The DAG's Kahn levels (longest path from a root; roots at 0), as numbers and as buckets, which
+/// T's levels share: ρ (node `n`) alone, then the Kahn levels (see the module's comment).
 #[derive(Clone, Debug)]
 pub struct DagLevels {
     pub level: Vec<u32>,
-    pub buckets: LevelBuckets,
-    /// T's levels: ρ (node `n`) alone, then the Kahn levels (see the module's comment).
-    pub tree: LevelBuckets,
+    /// ρ, then the vertices level by level.
+    vertices: Vec<u32>,
+    /// Where ρ's level and then each Kahn level start in `vertices`, then its end.
+    starts: Vec<usize>,
 }
 
 impl DagLevels {
@@ -57,23 +52,30 @@ impl DagLevels {
         // The graph keeps its Kahn order level by level, and where each level starts.
         let kahn = topo::kahn(dag)?;
         let rho = dag.num_vertices() as u32;
-        let starts = kahn.starts.iter().map(|&s| s as u64).collect();
-        let buckets = LevelBuckets { vertices: kahn.order.to_vec(), starts };
-        let tree = LevelBuckets {
-            vertices: std::iter::once(rho).chain(kahn.order.iter().copied()).collect(),
-            starts: std::iter::once(0).chain(kahn.starts.iter().map(|&s| s as u64 + 1)).collect(),
-        };
-        Ok(DagLevels { level: kahn.level.to_vec(), buckets, tree })
+        let vertices = std::iter::once(rho).chain(kahn.order.iter().copied()).collect();
+        let starts = std::iter::once(0).chain(kahn.starts.iter().map(|&s| s + 1)).collect();
+        Ok(DagLevels { level: kahn.level.to_vec(), vertices, starts })
+    }
+
+    /// The Kahn levels.
+    pub fn kahn(&self) -> LevelBuckets<'_> {
+        LevelBuckets { vertices: &self.vertices, starts: &self.starts[1..] }
+    }
+
+    /// T's levels: ρ alone, then the Kahn levels.
+    pub fn tree(&self) -> LevelBuckets<'_> {
+        LevelBuckets { vertices: &self.vertices, starts: &self.starts }
     }
 
     /// The vertices below the roots, level after level (they have a parent in T other than ρ).
     pub fn below_roots(&self) -> &[u32] {
-        let levels = self.buckets.num_levels();
-        if levels == 0 { &[] } else { self.buckets.levels(1..levels) }
+        let kahn = self.kahn();
+        let levels = kahn.num_levels();
+        if levels == 0 { &[] } else { kahn.levels(1..levels) }
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.level.len() * 4 + self.buckets.heap_bytes() + self.tree.heap_bytes()
+        (self.level.len() + self.vertices.len()) * 4 + self.starts.len() * 8
     }
 }
 
@@ -85,17 +87,17 @@ mod tests {
     fn kahn_levels_are_buckets_of_longest_path_levels() {
         let g = Graph::from_edges(6, &[(0, 1), (1, 2), (0, 2), (3, 2), (2, 4)]).unwrap();
         let l = DagLevels::new(&g).unwrap();
-        assert_eq!(l.buckets.num_levels(), 4);
-        let mut level0 = l.buckets.level(0).to_vec();
+        assert_eq!(l.kahn().num_levels(), 4);
+        let mut level0 = l.kahn().level(0).to_vec();
         level0.sort();
         assert_eq!(level0, vec![0, 3, 5]);
-        assert_eq!(l.buckets.level(1), &[1]);
-        assert_eq!(l.buckets.level(2), &[2]);
-        assert_eq!(l.buckets.level(3), &[4]);
-        assert_eq!(l.tree.num_levels(), 5);
-        assert_eq!(l.tree.level(0), &[6]);
-        assert_eq!(l.tree.level(1), l.buckets.level(0));
-        assert_eq!(l.tree.level(4), &[4]);
+        assert_eq!(l.kahn().level(1), &[1]);
+        assert_eq!(l.kahn().level(2), &[2]);
+        assert_eq!(l.kahn().level(3), &[4]);
+        assert_eq!(l.tree().num_levels(), 5);
+        assert_eq!(l.tree().level(0), &[6]);
+        assert_eq!(l.tree().level(1), l.kahn().level(0));
+        assert_eq!(l.tree().level(4), &[4]);
         assert_eq!(l.below_roots(), &[1, 2, 4]);
     }
 
@@ -103,8 +105,8 @@ mod tests {
     fn empty_graph_has_no_levels() {
         let g = Graph::from_edges(0, &[]).unwrap();
         let l = DagLevels::new(&g).unwrap();
-        assert_eq!(l.buckets.num_levels(), 0);
-        assert_eq!(l.tree.level(0), &[0]);
+        assert_eq!(l.kahn().num_levels(), 0);
+        assert_eq!(l.tree().level(0), &[0]);
         assert!(l.below_roots().is_empty());
     }
 }
