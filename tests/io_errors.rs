@@ -287,6 +287,14 @@ fn corrupt_grail_files_are_explained() {
     target[targets_at..targets_at + 4].copy_from_slice(&77u32.to_le_bytes());
     let e = grail_error(&dir, &resealed(target));
     assert!(e.contains("CSR target out of range"), "{e}");
+    // The condensation is a chain of 4 components (levels 0, 1, 2, 3, then the 5 vertex ids of
+    // 8 bytes and the checksum): the last one put on level 1 is refused.
+    let mut level = good.clone();
+    let last_level = good.len() - 8 - 5 * 8 - 4;
+    assert_eq!(good[last_level..last_level + 4], 3u32.to_le_bytes());
+    level[last_level..last_level + 4].copy_from_slice(&1u32.to_le_bytes());
+    let e = grail_error(&dir, &resealed(level));
+    assert!(e.contains("the level of vertex 3 is not one more than its parents' deepest"), "{e}");
 }
 
 proptest! {

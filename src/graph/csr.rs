@@ -425,6 +425,11 @@ impl<T> Memo<T> {
         let value = init()?;
         Ok(self.0.get_or_init(|| value))
     }
+
+    /// Keeps `value` unless one was computed already.
+    pub(crate) fn offer(&self, value: T) {
+        let _ = self.0.set(value);
+    }
 }
 
 impl<T> PartialEq for Memo<T> {

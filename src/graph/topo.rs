@@ -44,6 +44,50 @@ pub fn kahn(graph: &Graph) -> Result<Kahn<'_>> {
     Ok(Kahn { level, order, starts })
 }
 
+/// Takes levels found earlier (a `.grail` file stores them) as the graph's Kahn levels, after
+/// checking that they are exactly those: a vertex without parents on level 0, any other one level
+/// below its deepest parent (which also proves the graph acyclic). The vertices are listed level by
+/// level, by id within a level: O(n + m), where finding the levels again takes rounds of atomics
+/// over every edge. Returns the first vertex whose level is wrong.
+pub fn adopt_levels(graph: &Graph, level: Vec<u32>) -> Result<(), AdoptError> {
+    let n = graph.num_vertices();
+    if level.len() != n {
+        return Err(AdoptError::Count(level.len()));
+    }
+    let expected = |v: u32| graph.parents(v).iter().map(|&p| level[p as usize] + 1).max().unwrap_or(0);
+    // Levels below n first, so that `+ 1` above cannot overflow.
+    if let Some(v) = (0..n as u32).into_par_iter().find_first(|&v| level[v as usize] as usize >= n) {
+        return Err(AdoptError::Wrong(v));
+    }
+    if let Some(v) = (0..n as u32).into_par_iter().with_min_len(1024).find_first(|&v| level[v as usize] != expected(v))
+    {
+        return Err(AdoptError::Wrong(v));
+    }
+    let levels = level.par_iter().max().map_or(0, |&l| l as usize + 1);
+    let mut starts = vec![0usize; levels + 1];
+    for &l in &level {
+        starts[l as usize + 1] += 1;
+    }
+    for k in 1..=levels {
+        starts[k] += starts[k - 1];
+    }
+    let mut order = vec![0u32; n];
+    let mut cursor = starts.clone();
+    for (v, &l) in level.iter().enumerate() {
+        order[cursor[l as usize]] = v as u32;
+        cursor[l as usize] += 1;
+    }
+    graph.kahn_memo().offer((level, order, starts));
+    Ok(())
+}
+
+/// Why [`adopt_levels`] refused: not one level per vertex, or this vertex's level is wrong.
+#[derive(Debug, PartialEq)]
+pub enum AdoptError {
+    Count(usize),
+    Wrong(u32),
+}
+
 fn compute_levels(graph: &Graph) -> Result<KahnMemo> {
     let (level, order, starts) =
         if rayon::current_num_threads() > 2 { levels_by_rounds(graph) } else { levels_by_queue(graph) };
@@ -252,6 +296,32 @@ mod tests {
         assert_eq!((levels[hub as usize], levels[below as usize], order.len()), (1, 2, roots as usize + 3));
         let cycle = Graph::from_edges(3, &[(0, 1), (1, 0), (2, 0)]).unwrap();
         assert_eq!(levels_by_rounds(&cycle).1, vec![2]);
+    }
+
+    #[test]
+    fn adopted_levels_are_the_kahn_levels_or_refused() {
+        let g = crate::graph::generators::random_dag(5_000, 4.0, 3).unwrap();
+        let (level, order, starts) = levels_by_queue(&g);
+        let fresh = g.clone();
+        adopt_levels(&fresh, level.clone()).unwrap();
+        let adopted = kahn(&fresh).unwrap();
+        assert_eq!((adopted.level, adopted.starts), (&level[..], &starts[..]));
+        let mut sorted = order.clone();
+        for w in starts.windows(2) {
+            sorted[w[0]..w[1]].sort_unstable();
+        }
+        assert_eq!(adopted.order, &sorted[..], "level by level, by id within a level");
+
+        // 0 -> 1 -> 2 and 0 -> 2: 2 on level 1 would still increase along 0 -> 2, but not along
+        // 1 -> 2; a gap (2 on level 3) increases along every edge but is not its Kahn level.
+        let g = Graph::from_edges(3, &[(0, 1), (1, 2), (0, 2)]).unwrap();
+        assert_eq!(adopt_levels(&g.clone(), vec![0, 1, 1]), Err(AdoptError::Wrong(2)));
+        assert_eq!(adopt_levels(&g.clone(), vec![0, 1, 3]), Err(AdoptError::Wrong(2)));
+        assert_eq!(adopt_levels(&g.clone(), vec![1, 2, 2]), Err(AdoptError::Wrong(0)));
+        assert_eq!(adopt_levels(&g.clone(), vec![0, 1]), Err(AdoptError::Count(2)));
+        let cycle = Graph::from_edges(2, &[(0, 1), (1, 0)]).unwrap();
+        assert!(adopt_levels(&cycle, vec![0, 1]).is_err() && adopt_levels(&cycle, vec![1, 0]).is_err());
+        assert!(cycle.kahn_memo().get().is_none());
     }
 
     #[test]

@@ -27,12 +27,14 @@
 //! [`CHECKSUM_BLOCK`]-byte blocks of everything before it: the same strength as one XXH3 over the
 //! bytes, but the blocks are hashed on every core. It is verified on every open (at memory speed,
 //! a small part of the time a text parse takes), and the arrays are checked for what could make a
-//! lookup go out of bounds (offsets, ids, components, levels that prove the DAG acyclic), so a
+//! lookup go out of bounds (offsets, ids, components, levels that prove the DAG acyclic: they become
+//! the DAG's Kahn levels, which labeling would otherwise find again), so a
 //! corrupt file is explained, never trusted.
 
 use super::Format;
 use crate::graph::scc::Condensation;
 use crate::graph::slab::Slab;
+use crate::graph::topo::{self, AdoptError};
 use crate::graph::{Csr, Graph, LoadedGraph, VertexNames};
 use anyhow::{Context, Result, bail};
 use memmap2::{Mmap, MmapOptions};
@@ -316,7 +318,15 @@ fn decode(map: &Arc<Mmap>, file_bytes: u64) -> Result<(Arc<Graph>, VertexNames, 
         (Arc::new(graph), Some(component), Arc::new(dag))
     };
     let levels = sections.u32s()?.to_vec();
-    check_levels(&dag, &levels)?;
+    // Kept as the DAG's Kahn levels, so labeling does not find them again (as condensing a text
+    // file does before labeling).
+    topo::adopt_levels(&dag, levels.clone()).map_err(|e| match e {
+        AdoptError::Count(count) => corrupt(format!("{count} levels for {} vertices", header.c)),
+        AdoptError::Wrong(v) => corrupt(format!(
+            "the level of vertex {v} is not one more than its parents' deepest (0 without parents): \
+             not the DAG's levels"
+        )),
+    })?;
     let names = match header.names {
         NAMES_DENSE => VertexNames::Dense,
         NAMES_OFFSET => VertexNames::Offset(header.base),
@@ -396,21 +406,4 @@ fn graph_of(children: Csr, parents: Csr, n: u64) -> Result<Graph, Why> {
         return Err(corrupt("a graph with the wrong vertex count"));
     }
     Graph::from_both(children, parents).map_err(|e| corrupt(e.to_string()))
-}
-
-/// Levels in range and increasing along every edge of the DAG: that proves it acyclic, which the
-/// labelers rely on.
-fn check_levels(dag: &Graph, levels: &[u32]) -> Result<(), Why> {
-    let c = dag.num_vertices();
-    if levels.len() != c || levels.par_iter().any(|&l| l as usize >= c.max(1)) {
-        return Err(corrupt("levels out of range"));
-    }
-    let bad = (0..c as u32).into_par_iter().with_min_len(1024).find_any(|&u| {
-        let lu = levels[u as usize];
-        dag.children(u).iter().any(|&v| levels[v as usize] <= lu)
-    });
-    match bad {
-        Some(u) => Err(corrupt(format!("levels do not increase along the edges of vertex {u}: not a DAG"))),
-        None => Ok(()),
-    }
 }
