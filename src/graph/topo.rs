@@ -14,8 +14,9 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 /// releases the vertices whose last parent the previous round finished); with fewer, one queue
 /// with prefetching is faster. Both give the same levels.
 ///
-/// Computed once per graph and kept with it (condensing a DAG computes them, and labeling and the
-/// query index ask again); later calls copy them.
+/// Computed once per graph and kept with it (condensing a DAG computes them, opening a `.grail`
+/// file adopts the ones it stores, and labeling and the query index ask again); later calls copy
+/// them.
 pub fn levels(graph: &Graph) -> Result<(Vec<u32>, Vec<u32>)> {
     let k = kahn(graph)?;
     Ok((k.level.to_vec(), k.order.to_vec()))
@@ -48,7 +49,7 @@ pub fn kahn(graph: &Graph) -> Result<Kahn<'_>> {
 /// checking that they are exactly those: a vertex without parents on level 0, any other one level
 /// below its deepest parent (which also proves the graph acyclic). The vertices are listed level by
 /// level, by id within a level: O(n + m), where finding the levels again takes rounds of atomics
-/// over every edge. Returns the first vertex whose level is wrong.
+/// over every edge. Refuses with a vertex whose level is wrong.
 pub fn adopt_levels(graph: &Graph, level: Vec<u32>) -> Result<(), AdoptError> {
     let n = graph.num_vertices();
     if level.len() != n {
