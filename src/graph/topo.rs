@@ -1,7 +1,7 @@
 //! Topological levels (Kahn): a vertex's level is the longest path to it from a root.
 
 use super::Graph;
-use super::csr::KahnMemo;
+use super::csr::{KahnMemo, running_sums};
 use crate::prefetch::prefetch;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
@@ -69,9 +69,7 @@ pub fn adopt_levels(graph: &Graph, level: Vec<u32>) -> Result<(), AdoptError> {
     for &l in &level {
         starts[l as usize + 1] += 1;
     }
-    for k in 1..=levels {
-        starts[k] += starts[k - 1];
-    }
+    running_sums(&mut starts);
     let mut order = vec![0u32; n];
     let mut cursor = starts.clone();
     for (v, &l) in level.iter().enumerate() {
