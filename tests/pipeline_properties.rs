@@ -578,7 +578,10 @@ fn check_telemetry(dag: &Graph, events: &[Event], dims: usize, method: ParentMet
 
 #[test]
 fn telemetry_adds_up_for_both_methods() {
-    for (dag, dims) in [(wide_fan(3000), 2), (random_sparse(5000, 4, 17), 2), (graph(1, &[]), 1)] {
+    // Wide levels, narrow ones, and long runs of tiny levels (steps of many levels each).
+    let shapes =
+        [(wide_fan(3000), 2), (random_sparse(5000, 4, 17), 2), (parallel_chains(3, 3000), 2), (graph(1, &[]), 1)];
+    for (dag, dims) in shapes {
         for method in [ParentMethod::Exact, ParentMethod::Weights] {
             for all_dims_at_once in [false, true] {
                 let cfg =

@@ -15,6 +15,7 @@ use super::parent_sssp::ParentSssp;
 use super::post_order::PostOrder;
 use super::subgraph_sizes::{SubgraphSizes, Weights};
 use super::subtree_sizes::{Sizes, SubtreeSizes};
+use super::tiny_levels::Bound;
 use super::tree::Tree;
 use super::{ParentMethod, PipelineConfig};
 use crate::graph::Graph;
@@ -139,18 +140,19 @@ struct LevelsRun {
 
 impl Span<'_> {
     /// Runs the levels of `buckets` (from the deepest one when `bottom_up`), `degree` being a
-    /// vertex's scanned degree, `level` the phase's work on one level (given its step) and `vertex`,
-    /// where the phase has one, its work on one vertex.
+    /// vertex's scanned degree (at most its DAG degree `bound`), `level` the phase's work on one
+    /// level (given its step) and `vertex`, where the phase has one, its work on one vertex.
     ///
-    /// With `vertex`, the tiny levels after the first run as one walk over their vertices, level
-    /// after level, on this thread: a phase needs only that a vertex runs after the levels before
-    /// its own, which a walk in level order keeps (a chain's levels hold one vertex each, and a call
-    /// per level cost more than the vertex). Without it, each level is one call.
+    /// The tiny levels after the first are found by [`LevelBuckets::tiny_run`] and measured in one
+    /// pass. With `vertex`, they run as one walk over their vertices, level after level, on this
+    /// thread: a phase needs only that a vertex runs after the levels before its own, which a walk
+    /// in level order keeps (a chain's levels hold one vertex each, and a call per level cost more
+    /// than the vertex). Without it, each level is one call.
     fn run(
         self,
         buckets: &LevelBuckets<'_>,
         bottom_up: bool,
-        degree: impl Fn(u32) -> usize + Sync,
+        (degree, bound): (impl Fn(u32) -> usize + Sync, Bound),
         mut level: impl FnMut(usize, &[u32]) -> Result<()>,
         vertex: Option<&dyn Fn(u32)>,
     ) -> Result<LevelsRun> {
@@ -162,39 +164,28 @@ impl Span<'_> {
         measured(queues, edges);
         level(first, last)?;
         let mut span = 1;
-        if is_tiny(queues.total(), edges) {
-            // The queues and edges of a level if it is tiny. Measured level by level: a level this
-            // small is measured on this thread, where the spans' joined slice would be measured in
-            // parallel, and from outside the pool that waits for the pool once per span.
-            let tiny = |step: usize| {
-                let f = buckets.level(at(step));
-                if !is_tiny(f.len() as u64, 0) {
-                    return None;
-                }
-                let (q, e) = frontier::measure(f, &degree);
-                is_tiny(q.total(), e).then_some((q, e))
+        let more = if first + 1 < levels && is_tiny(queues.total(), edges) {
+            buckets.tiny_run(bound, at(first + 1), !bottom_up, max_span - 1)
+        } else {
+            0
+        };
+        if more > 0 {
+            // Steps `first + 1..end`, as one slice of consecutive levels.
+            let end = first + 1 + more;
+            let rest = if bottom_up {
+                buckets.levels(levels - end..levels - 1 - first)
+            } else {
+                buckets.levels(first + 1..end)
             };
-            let mut end = first + 1;
-            while end - first < max_span
-                && let Some((q, e)) = tiny(end)
-            {
-                (queues, edges, end) = (queues.merged(q), edges + e, end + 1);
+            let (q, e) = frontier::measure_here(rest, &degree);
+            (queues, edges) = (queues.merged(q), edges + e);
+            match vertex {
+                // Bottom-up, the deepest level is the slice's last.
+                Some(f) if bottom_up => rest.iter().rev().for_each(|&v| f(v)),
+                Some(f) => rest.iter().for_each(|&v| f(v)),
+                None => (first + 1..end).try_for_each(|step| level(step, buckets.level(at(step))))?,
             }
-            if end > first + 1 {
-                // Steps `first + 1..end`, as one slice of consecutive levels.
-                let rest = if bottom_up {
-                    buckets.levels(levels - end..levels - 1 - first)
-                } else {
-                    buckets.levels(first + 1..end)
-                };
-                match vertex {
-                    // Bottom-up, the deepest level is the slice's last.
-                    Some(f) if bottom_up => rest.iter().rev().for_each(|&v| f(v)),
-                    Some(f) => rest.iter().for_each(|&v| f(v)),
-                    None => (first + 1..end).try_for_each(|step| level(step, buckets.level(at(step))))?,
-                }
-                (span, last) = (end - first, buckets.level(at(end - 1)));
-            }
+            (span, last) = (end - first, buckets.level(at(end - 1)));
         }
         let kept = if keep { last.iter().map(|&v| (v, QueueClass::of(degree(v)))).collect() } else { Vec::new() };
         Ok(LevelsRun { queues, edges, span, kept })
@@ -445,7 +436,7 @@ impl DimensionRun {
             Work::Selecting(s) => span.run(
                 buckets,
                 false,
-                |v| ParentSelection::scanned_degree(dag, v),
+                (|v| ParentSelection::scanned_degree(dag, v), Bound::Parents),
                 |_, frontier| {
                     s.run_level(dag, order, frontier);
                     Ok(())
@@ -455,7 +446,7 @@ impl DimensionRun {
             Work::Weighing(s) => span.run(
                 buckets,
                 true,
-                |v| SubgraphSizes::scanned_degree(dag, v),
+                (|v| SubgraphSizes::scanned_degree(dag, v), Bound::Children),
                 |step, frontier| {
                     let level = buckets.num_levels() - 1 - step;
                     Ok(s.run_level(dag, order, frontier, self.dim, level as u32)?)
@@ -465,14 +456,14 @@ impl DimensionRun {
             Work::SelectingByWeight(s) => span.run(
                 buckets,
                 false,
-                |v| ParentSssp::scanned_degree(dag, v),
+                (|v| ParentSssp::scanned_degree(dag, v), Bound::Parents),
                 |step, frontier| Ok(s.run_level(dag, order, frontier, step as u32)?),
                 None,
             )?,
             Work::Sizing(tree, s) => span.run(
                 &ctx.levels.tree(),
                 true,
-                |v| SubtreeSizes::scanned_degree(tree, v),
+                (|v| SubtreeSizes::scanned_degree(tree, v), Bound::Children),
                 |_, frontier| {
                     s.run_level(tree, frontier);
                     Ok(())
@@ -482,7 +473,7 @@ impl DimensionRun {
             Work::Numbering(tree, sizes, p) => span.run(
                 &ctx.levels.tree(),
                 false,
-                |v| PostOrder::scanned_degree(tree, v),
+                (|v| PostOrder::scanned_degree(tree, v), Bound::Children),
                 |_, frontier| {
                     p.run_level(tree, sizes, frontier);
                     Ok(())
@@ -492,7 +483,7 @@ impl DimensionRun {
             Work::Lowering(post, _, m) => span.run(
                 buckets,
                 true,
-                |v| MinPost::scanned_degree(dag, v),
+                (|v| MinPost::scanned_degree(dag, v), Bound::Children),
                 |_, frontier| {
                     m.run_level(dag, post, frontier);
                     Ok(())

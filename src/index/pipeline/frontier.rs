@@ -20,18 +20,27 @@ pub fn is_large(degree: usize) -> bool {
 
 /// The queue sizes of a frontier and the edges its vertices scan, given the scanned degree.
 pub fn measure(frontier: &[u32], degree: impl Fn(u32) -> usize + Sync) -> (QueueSizes, u64) {
-    let one = |v: u32| {
-        let d = degree(v);
-        let mut q = QueueSizes::default();
-        q.add(d);
-        (q, d as u64)
-    };
-    let merge = |a: (QueueSizes, u64), b: (QueueSizes, u64)| (a.0.merged(b.0), a.1 + b.1);
     if frontier.len() < PARALLEL_FRONTIER {
-        frontier.iter().map(|&v| one(v)).fold((QueueSizes::default(), 0), merge)
+        measure_here(frontier, degree)
     } else {
-        frontier.par_iter().map(|&v| one(v)).reduce(|| (QueueSizes::default(), 0), merge)
+        frontier.par_iter().map(|&v| one_vertex(degree(v))).reduce(|| (QueueSizes::default(), 0), merge)
     }
+}
+
+/// [`measure`] on the calling thread, however long the frontier: for runs of tiny levels, which
+/// would otherwise wait for the pool once per run.
+pub fn measure_here(frontier: &[u32], degree: impl Fn(u32) -> usize) -> (QueueSizes, u64) {
+    frontier.iter().map(|&v| one_vertex(degree(v))).fold((QueueSizes::default(), 0), merge)
+}
+
+fn one_vertex(degree: usize) -> (QueueSizes, u64) {
+    let mut q = QueueSizes::default();
+    q.add(degree);
+    (q, degree as u64)
+}
+
+fn merge(a: (QueueSizes, u64), b: (QueueSizes, u64)) -> (QueueSizes, u64) {
+    (a.0.merged(b.0), a.1 + b.1)
 }
 
 /// Runs `f` on every frontier vertex, in parallel when the frontier is wide.

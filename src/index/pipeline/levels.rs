@@ -6,6 +6,7 @@
 //! run over them too, with T's root ρ on a level of its own above them: every T-edge is a DAG edge,
 //! so it goes down the Kahn levels, and a node's T-children all lie on deeper levels than it.
 
+use super::tiny_levels::{Bound, TinyLevels};
 use crate::graph::{Graph, topo};
 use anyhow::Result;
 
@@ -15,6 +16,9 @@ use anyhow::Result;
 pub struct LevelBuckets<'a> {
     vertices: &'a [u32],
     starts: &'a [usize],
+    tiny: &'a TinyLevels,
+    /// The first Kahn level's index here: 0, or 1 below T's level of ρ.
+    first_kahn: usize,
 }
 
 impl<'a> LevelBuckets<'a> {
@@ -33,6 +37,13 @@ impl<'a> LevelBuckets<'a> {
     pub fn levels(&self, levels: std::ops::Range<usize>) -> &'a [u32] {
         &self.vertices[self.starts[levels.start]..self.starts[levels.end]]
     }
+
+    /// How many consecutive levels are tiny by `bound`, from level `l` on toward deeper levels
+    /// (`deeper`) or toward the roots, `max` at most (see [`TinyLevels`]; T's level of ρ never is).
+    #[inline]
+    pub fn tiny_run(&self, bound: Bound, l: usize, deeper: bool, max: usize) -> usize {
+        l.checked_sub(self.first_kahn).map_or(0, |k| self.tiny.run(bound, k, deeper, max))
+    }
 }
 
 /// The DAG's Kahn levels (longest path from a root; roots at 0), as numbers and as buckets, which
@@ -44,6 +55,7 @@ pub struct DagLevels {
     vertices: Vec<u32>,
     /// Where ρ's level and then each Kahn level start in `vertices`, then its end.
     starts: Vec<usize>,
+    tiny: TinyLevels,
 }
 
 impl DagLevels {
@@ -54,17 +66,18 @@ impl DagLevels {
         let rho = dag.num_vertices() as u32;
         let vertices = std::iter::once(rho).chain(kahn.order.iter().copied()).collect();
         let starts = std::iter::once(0).chain(kahn.starts.iter().map(|&s| s + 1)).collect();
-        Ok(DagLevels { level: kahn.level.to_vec(), vertices, starts })
+        let tiny = TinyLevels::new(dag, kahn.num_levels(), |l| &kahn.order[kahn.starts[l]..kahn.starts[l + 1]]);
+        Ok(DagLevels { level: kahn.level.to_vec(), vertices, starts, tiny })
     }
 
     /// The Kahn levels.
     pub fn kahn(&self) -> LevelBuckets<'_> {
-        LevelBuckets { vertices: &self.vertices, starts: &self.starts[1..] }
+        LevelBuckets { vertices: &self.vertices, starts: &self.starts[1..], tiny: &self.tiny, first_kahn: 0 }
     }
 
     /// T's levels: ρ alone, then the Kahn levels.
     pub fn tree(&self) -> LevelBuckets<'_> {
-        LevelBuckets { vertices: &self.vertices, starts: &self.starts }
+        LevelBuckets { vertices: &self.vertices, starts: &self.starts, tiny: &self.tiny, first_kahn: 1 }
     }
 
     /// The vertices below the roots, level after level (they have a parent in T other than ρ).
@@ -75,7 +88,7 @@ impl DagLevels {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        (self.level.len() + self.vertices.len()) * 4 + self.starts.len() * 8
+        (self.level.len() + self.vertices.len()) * 4 + self.starts.len() * 8 + self.tiny.heap_bytes()
     }
 }
 

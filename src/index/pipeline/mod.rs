@@ -23,6 +23,7 @@ pub mod path_prefix;
 pub mod post_order;
 pub mod subgraph_sizes;
 pub mod subtree_sizes;
+pub mod tiny_levels;
 pub mod tree;
 
 pub use labeler::PipelineLabeler;
