@@ -29,9 +29,6 @@ pub struct TinyLevels {
     by_children: Vec<u64>,
 }
 
-/// A level of this many vertices is never tiny, whatever its degrees.
-const TINY_VERTICES: usize = 64;
-
 impl TinyLevels {
     /// For the `levels` Kahn levels of `dag`, `level(l)` being the vertices of level `l`.
     pub fn new<'a>(dag: &Graph, levels: usize, level: impl Fn(usize) -> &'a [u32] + Sync) -> TinyLevels {
@@ -41,7 +38,7 @@ impl TinyLevels {
                 (w * 64..levels.min(w * 64 + 64)).fold(0u64, |word, l| {
                     let level = level(l);
                     // Wide levels are settled by their size: their degrees are not read.
-                    let tiny = level.len() < TINY_VERTICES
+                    let tiny = is_tiny(level.len() as u64, 0)
                         && is_tiny(level.len() as u64, level.iter().map(|&v| degree(v) as u64).sum());
                     word | (u64::from(tiny) << (l % 64))
                 })
@@ -65,13 +62,13 @@ impl TinyLevels {
         let mut at = from;
         while count < max && at < bits.len() * 64 {
             let (word, bit) = (bits[at / 64], at % 64);
-            // The set bits from `bit` on, in the scan's direction, and how many bits lie that way.
+            // The set bits from `bit` on, in the scan's direction, and how many bits lie that way
+            // (the shift brings in clear bits, so the count never runs past them).
             let (ones, room) = if deeper {
-                ((word >> bit).trailing_ones(), 64 - bit)
+                ((word >> bit).trailing_ones() as usize, 64 - bit)
             } else {
-                ((word << (63 - bit)).leading_ones(), bit + 1)
+                ((word << (63 - bit)).leading_ones() as usize, bit + 1)
             };
-            let ones = (ones as usize).min(room);
             count += ones;
             if ones < room || (!deeper && at < 64) {
                 break;
