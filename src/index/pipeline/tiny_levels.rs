@@ -23,7 +23,7 @@ pub enum Bound {
 }
 
 /// One bit per Kahn level, by each [`Bound`]: set when the level is tiny.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct TinyLevels {
     by_parents: Vec<u64>,
     by_children: Vec<u64>,
