@@ -13,6 +13,12 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A count with its noun, singular only for one: `plural(1, "vertex", "vertices")` is `1 vertex`,
+/// `plural(1234, "edge", "edges")` is `1,234 edges`.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 /// Seconds in the unit that reads best: `812 µs`, `45.3 ms`, `2.41 s`.
 pub fn duration(seconds: f64) -> String {
     if seconds < 1e-3 {
@@ -48,5 +54,8 @@ mod tests {
         assert_eq!(thousands(1_595_444), "1,595,444");
         assert_eq!(duration(0.0452), "45.2 ms");
         assert_eq!(bytes(1536), "1.5 KiB");
+        assert_eq!(plural(1, "vertex", "vertices"), "1 vertex");
+        assert_eq!(plural(0, "thread", "threads"), "0 threads");
+        assert_eq!(plural(2048, "box", "boxes"), "2,048 boxes");
     }
 }
