@@ -93,6 +93,7 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Picture), &[code(KeyCode::Enter)], Action::Enter, "centre on vertex", false),
     b(On(Tab::Picture), &[ch('+'), ch('=')], Action::Deeper, "larger neighbourhood", false),
     b(On(Tab::Picture), &[ch('-')], Action::Shallower, "smaller neighbourhood", false),
+    b(On(Tab::Picture), &[ch('R')], Action::ToggleRules, "all rules / GRAIL's", false),
     // Everywhere.
     b(Global, &[ch('q')], Action::Quit, "quit", true),
     b(Global, &[ctrl('c')], Action::Quit, "quit", false),

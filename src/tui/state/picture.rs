@@ -4,6 +4,7 @@
 use super::Effect;
 use super::prompt::{Prompt, PromptKind};
 use crate::draw::MAX_CAP;
+use crate::query::RuleSet;
 use crate::tui::action::Action;
 use crate::tui::worker::{Focus, Job, LabelCmd, LabelConfig, PictureLabels, PictureRequest, PictureResult};
 
@@ -24,6 +25,8 @@ pub struct PictureState {
     pub selected: Option<usize>,
     /// What the drawing shows changed (labels, a query): draw again when the tab is shown.
     pub stale: bool,
+    /// The rules a query's search is drawn with (the explorer's one choice, `R`).
+    pub rules: RuleSet,
 }
 
 impl Default for PictureState {
@@ -37,6 +40,7 @@ impl Default for PictureState {
             result: None,
             selected: None,
             stale: true,
+            rules: RuleSet::All,
         }
     }
 }
@@ -45,8 +49,14 @@ impl PictureState {
     /// The job that draws the current settings.
     pub fn request(&mut self, config: LabelConfig) -> Effect {
         self.stale = false;
-        let request =
-            PictureRequest { focus: self.focus, labels: self.labels, dim: self.dim, depth: self.depth, cap: self.cap };
+        let request = PictureRequest {
+            focus: self.focus,
+            labels: self.labels,
+            dim: self.dim,
+            depth: self.depth,
+            cap: self.cap,
+            rules: self.rules,
+        };
         Effect::Job(Job::Picture(request, config))
     }
 
@@ -153,8 +163,8 @@ impl PictureState {
         self.stale = true;
     }
 
-    /// A new graph: start over.
+    /// A new graph: start over (keeping the rules chosen).
     pub fn clear(&mut self) {
-        *self = PictureState::default();
+        *self = PictureState { rules: self.rules, ..PictureState::default() };
     }
 }
