@@ -67,7 +67,7 @@ fn a_query_draws_its_search_with_the_dead_ends() {
     let rule = h.app.query.result.as_ref().unwrap().answer.rule;
     assert_eq!(rule, grail::query::Rule::TopoCut);
     let picture = &h.app.picture.result.as_ref().unwrap().picture;
-    let caption = format!("no, decided by {rule}");
+    let caption = format!("no (all rules), decided by {rule}");
     assert!(picture.notes.iter().any(|n| n.contains(&caption) && n.contains("all rules")), "{:?}", picture.notes);
     // R: GRAIL's rules in every view, the query answered again at once: the search and its dead ends.
     h.keys("R");
@@ -78,7 +78,7 @@ fn a_query_draws_its_search_with_the_dead_ends() {
     assert_eq!((state(0), state(10)), (NodeState::Source, NodeState::Target));
     let marked = picture.nodes.iter().filter(|n| n.state == NodeState::DeadEnd).count();
     assert!(marked > 0, "the false positive's dead ends");
-    assert!(picture.notes.iter().any(|n| n.contains("no, decided by a search")), "{:?}", picture.notes);
+    assert!(picture.notes.iter().any(|n| n.contains("no (grail rules), decided by a search")), "{:?}", picture.notes);
     // The count the caption gives is the boxes drawn: u itself and those marked ✗.
     let dead = h.app.query.result.as_ref().unwrap().answer.false_positives;
     let accounted = format!("{dead} dead ends: u itself (▶), {marked} marked ✗");

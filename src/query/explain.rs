@@ -237,7 +237,7 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
     }
 }
 
-/// The picture's one-line caption: `3 ⇝ 9? no, decided by the label cut (dimension 1), all rules`.
+/// The picture's one-line caption: `3 ⇝ 9? no (all rules), decided by label-cut (dimension 1): L(9) ⊄ L(3) in dimension 1`.
 pub fn caption(decision: &Decision, names: &Names) -> String {
     let how = match decision.decisive() {
         Check::Search { expanded, dead_ends, pruned, .. } => format!(
@@ -246,9 +246,9 @@ pub fn caption(decision: &Decision, names: &Names) -> String {
             thousands(*pruned),
             plural(*dead_ends, "dead end", "dead ends")
         ),
-        _ => format!("{} ({})", rule_with_witness(decision), reading(decision.decisive(), names)),
+        _ => format!("{}: {}", rule_with_witness(decision), reading(decision.decisive(), names)),
     };
-    format!("{} ⇝ {}? {}, decided by {how}; {} rules", names.u, names.v, verdict_word(decision), decision.rules)
+    format!("{} ⇝ {}? {} ({} rules), decided by {how}", names.u, names.v, verdict_word(decision), decision.rules)
 }
 
 /// A short phrase for a child the search pruned or settled with `rule` (for search trees).

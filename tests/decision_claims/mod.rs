@@ -93,8 +93,8 @@ pub fn check_decision(
         assert!(sentence.contains(&claim), "{at}: {sentence}");
     }
     let verdict = if answer.reachable { "yes" } else { "no" };
-    assert!(caption.contains(&format!("? {verdict}, decided by")), "{at}: {caption}");
-    assert!(caption.contains(&format!("{} rules", engine.rule_set())), "{at}: {caption}");
+    let head = format!("? {verdict} ({} rules), decided by", engine.rule_set());
+    assert!(caption.contains(&head), "{at}: {caption}");
     if answer.rule == Rule::Search {
         let dead = plural(answer.false_positives, "dead end", "dead ends");
         assert!(caption.contains(&dead), "{at}: {caption}");

@@ -135,18 +135,28 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
     let head = format!("levels: u {} · v {}", r.level_u, r.level_v);
     frame.render_widget(Paragraph::new(Line::styled(head, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
     y += 1;
-    // Only the checks that ran decided anything: say so when the labels were never consulted.
-    if r.decision.labels().is_none() {
-        let note = format!("labels not checked ({})", r.decision.rule());
+    // Only the checks that ran decided anything: say which of those drawn here never ran.
+    let orders = r.topo.is_some() && r.decision.ran(Rule::TopoCut).is_none();
+    let skipped = match (orders, r.decision.labels().is_none()) {
+        (true, true) => Some("orders, labels"),
+        (true, false) => Some("orders"),
+        (false, true) => Some("labels"),
+        (false, false) => None,
+    };
+    if let Some(skipped) = skipped {
+        let note = format!("not checked: {skipped}");
         frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
         y += 1;
     }
     y = topological_orders(frame, Rect { y, height: inner.bottom().saturating_sub(y), ..inner }, app, r);
     for (d, (iu, iv)) in r.intervals_u.iter().zip(&r.intervals_v).enumerate() {
         if y + 3 > inner.bottom() {
-            let rest = r.intervals_u.len() - d;
-            let more = Line::styled(format!("… {rest} more dimensions"), theme.dim());
-            frame.render_widget(Paragraph::new(more), Rect::new(inner.x, y, inner.width, 1));
+            // On the last free row, never on the border below it.
+            if y < inner.bottom() {
+                let rest = plural((r.intervals_u.len() - d) as u64, "more dimension", "more dimensions");
+                let more = Line::styled(format!("… {rest}"), theme.dim());
+                frame.render_widget(Paragraph::new(more), Rect::new(inner.x, y, inner.width, 1));
+            }
             break;
         }
         let contained = iu.contains(*iv);
