@@ -152,23 +152,26 @@ impl Session {
         }
         let Some((labeler, fallback)) = self.labeler.as_mut() else { return };
         let out = self.out.clone();
-        let status_of = |labeler: &dyn Labeler| LabelStatus {
+        let status_of = |labeler: &dyn Labeler, in_progress: bool| LabelStatus {
             config,
             backend: labeler.backend(),
             fallback: fallback.clone().or_else(|| labeler.handed_over().map(str::to_string)),
             status: labeler.status(),
             positions: labeler.positions(),
             seconds: labeler.seconds(),
+            in_progress,
         };
+        // The UI learns at once that the run moves, not only at the first tick.
+        let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(status_of(labeler.as_ref(), true)))));
         let mut last_state = Instant::now();
         let mut tick = |labeler: &dyn Labeler| {
             if last_state.elapsed() >= STATE_EVERY {
                 last_state = Instant::now();
-                let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(status_of(labeler)))));
+                let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(status_of(labeler, true)))));
             }
         };
         let outcome = drive(labeler.as_mut(), cmd.until(), &mut sink, cancel, &mut tick);
-        let status = status_of(labeler.as_ref());
+        let status = status_of(labeler.as_ref(), false);
         let backend = labeler.backend();
         self.send(Msg::LabelState(Box::new(status)));
         match outcome {
