@@ -305,7 +305,7 @@ impl LabelsState {
     }
 
     /// A one-line state for the settings panel: `running: dim 0 parent selection, level 3`,
-    /// `paused: dim 1 post order, next level 4 (s, f or r go on)`, `labels ready (1.2 MiB) 45 ms`.
+    /// `paused: dim 1 post order, next level 4`, `labels ready (1.2 MiB) 45 ms`.
     pub fn summary(&self) -> String {
         if let Some(b) = self.label_bytes {
             let time = self.run_seconds.map(duration).unwrap_or_default();
@@ -318,7 +318,7 @@ impl LabelsState {
         }
         match &status.status {
             Status::NotStarted => "not started: s steps a level, r runs to the end".into(),
-            Status::Running => format!("paused{} (s, f or r go on, x resets)", at("next ")),
+            Status::Running => format!("paused{}", at("next ")),
             Status::Finished => "finished".into(),
             Status::Cancelled => "cancelled: x resets".into(),
             Status::Failed(m) => format!("failed: {m} (x resets)"),
@@ -347,17 +347,11 @@ impl LabelsState {
     }
 }
 
-/// `dim 1 post order, {level_word}level 4`, and how many more dimensions are under way when they
-/// run at once; `None` without positions (the DFS has none).
+/// `dim 1 post order, {level_word}level 4`: the first unfinished dimension (the others wait for it,
+/// or, all at once, move with it); `None` without positions (the DFS has none).
 fn where_run_stands(status: &LabelStatus, level_word: &str) -> Option<String> {
     let first = status.positions.first()?;
-    let others = status.positions.len() - 1;
-    let more = if others > 0 {
-        format!(" (and {} more)", plural(others as u64, "dimension", "dimensions"))
-    } else {
-        String::new()
-    };
-    Some(format!("dim {} {}, {level_word}level {}{more}", first.dim, first.phase, first.level))
+    Some(format!("dim {} {}, {level_word}level {}", first.dim, first.phase, first.level))
 }
 
 /// The GPU's whole-device figures in a memory sample, as opposed to the run's own allocations.

@@ -83,15 +83,16 @@ fn idle_state(app: &App) -> String {
     if app.ready.is_some() {
         return format!("labels ready ({})", app.labels.config().describe());
     }
+    // The labeling keys work on the Labels and Picture tabs only.
+    let there = if matches!(app.tab, Tab::Labels | Tab::Picture) { "" } else { " (on tab 2 or 6)" };
     if let Some(at) = app.labels.paused_at() {
         return format!(
-            "labeling paused at {at}: s steps a level, f finishes the phase, r runs to the end, x resets \
-             (on tabs 2 Labels and 6 Picture)"
+            "labeling paused at {at}: s steps a level, f finishes the phase, r runs to the end, x resets{there}"
         );
     }
     match app.labels.status.as_ref().map(|s| &s.status) {
-        Some(Status::Cancelled) => "labeling cancelled: x resets (on tab 2 Labels)".into(),
-        Some(Status::Failed(m)) => format!("labeling failed: {m} (x resets, on tab 2 Labels)"),
+        Some(Status::Cancelled) => format!("labeling cancelled: x resets{there}"),
+        Some(Status::Failed(m)) => format!("labeling failed: {m} (x resets{there})"),
         _ => "no labels yet (2: Labels builds them; a query builds them too)".into(),
     }
 }
