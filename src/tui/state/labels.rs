@@ -313,6 +313,9 @@ impl LabelsState {
         }
         let Some(status) = &self.status else { return "not started: s steps a level, r runs to the end".into() };
         let at = |word: &str| where_run_stands(status, word).map(|at| format!(": {at}")).unwrap_or_default();
+        if status.in_progress && status.status == Status::NotStarted {
+            return "starting: opening the run".into();
+        }
         if status.in_progress {
             return format!("running{}", at(""));
         }
@@ -325,12 +328,11 @@ impl LabelsState {
         }
     }
 
-    /// Where a run that waits between commands stands (`dim 1 post order, next level 4`, and the
-    /// settings it runs with); `None` when no run waits: none started, one running, or one over.
+    /// Where a run that waits between commands stands (`dim 1 post order, next level 4`); `None`
+    /// when no run waits: none started, one running, or one over.
     pub fn paused_at(&self) -> Option<String> {
         let status = self.status.as_ref().filter(|s| !s.in_progress && s.status == Status::Running)?;
-        let at = where_run_stands(status, "next ").unwrap_or_else(|| "a level boundary".into());
-        Some(format!("{at} ({})", status.config.describe()))
+        Some(where_run_stands(status, "next ").unwrap_or_else(|| "a level boundary".into()))
     }
 
     /// Where the running labeling command stands (`dim 0 parent selection, level 3`); `None` when

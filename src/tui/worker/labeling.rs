@@ -139,6 +139,17 @@ impl Session {
         }
         let mut sink = Forward(self.out.clone());
         if self.labeler.is_none() {
+            // Opening a run on a large graph takes a while: the UI shows it as starting meanwhile.
+            let starting = LabelStatus {
+                config,
+                backend: config.backend,
+                fallback: None,
+                status: crate::index::labeler::Status::NotStarted,
+                positions: Vec::new(),
+                seconds: 0.0,
+                in_progress: true,
+            };
+            self.send(Msg::LabelState(Box::new(starting)));
             match backend::open(ws.dag(), &config) {
                 Ok(Opened { labeler, fallback }) => {
                     if let Some(reason) = &fallback {
