@@ -73,7 +73,7 @@ fn a_stepped_run_says_where_it_waits_and_which_keys_go_on() {
     h.settle();
     let status = status_text(&h.render(80, 24));
     assert!(status.contains("labeling paused at dim 0"), "{status}");
-    assert!(status.contains("s steps a level, f finishes the phase, r runs to the end, x resets"), "{status}");
+    assert!(status.contains("s steps, f ends the phase, r runs to the end, x resets"), "{status}");
     assert!(!status.contains("no labels yet"), "{status}");
     h.keys("2");
     assert!(h.render(80, 24).contains("paused: dim 0"));

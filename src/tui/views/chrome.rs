@@ -86,9 +86,7 @@ fn idle_state(app: &App) -> String {
     // The labeling keys work on the Labels and Picture tabs only.
     let there = if matches!(app.tab, Tab::Labels | Tab::Picture) { "" } else { " (on tab 2 or 6)" };
     if let Some(at) = app.labels.paused_at() {
-        return format!(
-            "labeling paused at {at}: s steps a level, f finishes the phase, r runs to the end, x resets{there}"
-        );
+        return format!("labeling paused at {at}: s steps, f ends the phase, r runs to the end, x resets{there}");
     }
     match app.labels.status.as_ref().map(|s| &s.status) {
         Some(Status::Cancelled) => format!("labeling cancelled: x resets{there}"),
