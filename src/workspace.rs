@@ -58,9 +58,9 @@ impl Workspace {
     /// The dense id of a vertex named by its file id, with an error a user understands.
     pub fn resolve(&self, file_id: u64) -> Result<u32> {
         let n = self.loaded.graph.num_vertices();
-        self.loaded
-            .names
-            .resolve(file_id, n)
-            .with_context(|| format!("vertex {file_id} is not in {} ({n} vertices)", self.loaded.path.display()))
+        self.loaded.names.resolve(file_id, n).with_context(|| {
+            let n = crate::format::plural(n as u64, "vertex", "vertices");
+            format!("vertex {file_id} is not in {} ({n})", self.loaded.path.display())
+        })
     }
 }

@@ -110,9 +110,9 @@ fn header_counts_disagreeing_with_the_body() {
     let gra = error_of(b"graph_for_greach\n1\n0: #\n1: #\n", None);
     assert_starts(&gra, "bad.txt:4: found \"1: #\" after the 1 vertex lines the count announced; expected the end");
     let header = error_of(b"3 2\n0 1\n", Some(Format::Header));
-    assert_eq!(header, "bad.txt:3: found the end of the file after 1 edges; expected 2 (header on line 1)");
+    assert_eq!(header, "bad.txt:3: found the end of the file after 1 edge; expected 2 (header on line 1)");
     let mm = error_of(b"%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n1 2\n2 3\n", None);
-    assert_eq!(mm, "bad.txt:4: found more entries than the 1 announced; expected 1 entries (header on line 2)");
+    assert_eq!(mm, "bad.txt:4: found more entries than the 1 announced; expected 1 entry (header on line 2)");
     let weighted = error_of(b"3 3 directed\n0 1 1\n1 2 1\n", None);
     assert_eq!(weighted, "bad.txt:4: found the end of the file after 2 edges; expected 3 (header on line 1)");
 }

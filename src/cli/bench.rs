@@ -136,9 +136,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
     }
     if !args.queries.is_empty() && args.queries.len() != args.graphs.len() {
         bail!(
-            "{} graphs but {} query files: give one --queries per graph, or none",
-            args.graphs.len(),
-            args.queries.len()
+            "{} but {}: give one --queries per graph, or none",
+            crate::format::plural(args.graphs.len() as u64, "graph", "graphs"),
+            crate::format::plural(args.queries.len() as u64, "query file", "query files")
         );
     }
     let exe = std::env::current_exe().context("cannot find this program's own path to run the settings")?;
@@ -157,9 +157,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
             child.arg("--rules").arg(args.rules.name());
             child.arg("--parent-method").arg(value_name(&args.parent_method));
             eprintln!(
-                "measuring {}: {} back end, {dims} dimensions, {} threads",
+                "measuring {}: {} back end, {}, {} threads",
                 args.graphs[gi].display(),
                 value_name(&backend),
+                crate::format::plural(dims as u64, "dimension", "dimensions"),
                 threads_name(threads)
             );
             let out = child.output().context("cannot run a benchmark setting")?;

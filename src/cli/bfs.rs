@@ -6,7 +6,7 @@ use super::output::{Output, Report};
 use crate::exact::BfsEngine;
 use crate::exact::bfs::{Direction, UNREACHED};
 use crate::exact_run::{BfsRun, gpu_reason, run_bfs};
-use crate::format::{duration, thousands};
+use crate::format::{duration, plural, thousands};
 use anyhow::{Result, bail};
 use clap::Args;
 use serde::Serialize;
@@ -217,7 +217,9 @@ impl Report for BfsReport {
         println!("file      {}", self.file);
         let chosen = if self.auto_source { " (auto: reaches the most of 16 candidates)" } else { "" };
         println!("source    {}{chosen}   engine {}   {}", self.src, self.engine.name(), duration(self.seconds));
-        println!("reached   {} vertices in {} levels", thousands(self.reached), self.levels);
+        let (reached, levels) =
+            (plural(self.reached, "vertex", "vertices"), plural(self.levels as u64, "level", "levels"));
+        println!("reached   {reached} in {levels}");
         if let Some(dst) = self.dst {
             match (&self.path, self.dst_level) {
                 (Some(path), Some(level)) => {

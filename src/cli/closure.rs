@@ -8,7 +8,7 @@ use crate::exact::ClosureMethod;
 use crate::exact::closure::{memory_need, pairs};
 use crate::exact::phases::PhaseTime;
 use crate::exact_run::{gpu_reason, run_closure};
-use crate::format::{bytes, duration, thousands};
+use crate::format::{bytes, duration, plural, thousands};
 use crate::graph::generators::{random_dag, random_digraph};
 use crate::graph::io::Format;
 use crate::workspace::Workspace;
@@ -125,9 +125,9 @@ pub fn run(args: ClosureArgs) -> Result<()> {
     };
     if args.output.human() {
         eprintln!(
-            "{}: {} components; {} needs {} ({})",
+            "{}: {}; {} needs {} ({})",
             path.display(),
-            thousands(dag.num_vertices() as u64),
+            plural(dag.num_vertices() as u64, "component", "components"),
             args.method.name(),
             bytes(need.bytes),
             need.what

@@ -125,7 +125,11 @@ impl LabelOptions {
                 (labels, None, None)
             }
             None => {
-                let spinner = spinner(format!("labeling: {} dimensions, {}", self.dims, self.order()));
+                let spinner = spinner(format!(
+                    "labeling: {}, {}",
+                    crate::format::plural(self.dims as u64, "dimension", "dimensions"),
+                    self.order()
+                ));
                 let run = build_labels(ws.dag(), &self.spec(), sink);
                 spinner.finish_and_clear();
                 let LabelRun { labels, backend, fallback } = run?;

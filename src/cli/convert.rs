@@ -1,7 +1,7 @@
 //! `grail convert`: read any supported format, write any of them.
 
 use super::common::{GraphArgs, value_name};
-use crate::format::thousands;
+use crate::format::plural;
 use crate::graph::io::{self, Format};
 use anyhow::Result;
 use clap::Args;
@@ -48,13 +48,13 @@ pub fn run(args: ConvertArgs) -> Result<()> {
     let format = output_format(&args.out, args.to);
     io::write(&args.out, &loaded.graph, &loaded.names, format)?;
     println!(
-        "{} ({}) → {} ({}): {} vertices, {} edges",
+        "{} ({}) → {} ({}): {}, {}",
         args.input.graph.display(),
         value_name(&loaded.format),
         args.out.display(),
         value_name(&format),
-        thousands(loaded.graph.num_vertices() as u64),
-        thousands(loaded.graph.num_edges() as u64)
+        plural(loaded.graph.num_vertices() as u64, "vertex", "vertices"),
+        plural(loaded.graph.num_edges() as u64, "edge", "edges")
     );
     Ok(())
 }

@@ -5,6 +5,7 @@
 use super::common::{GraphArgs, OrderKind};
 use crate::draw::search_trace::{dead_end_note, search_overlay};
 use crate::draw::{self, ComponentMembers, EdgeKind, MAX_CAP, SearchOverlay, Sources, Subgraph};
+use crate::format::plural;
 use crate::index::dfs;
 use crate::query::explain::Names;
 use crate::query::{Engine, QueryIndex, RuleSet};
@@ -126,10 +127,10 @@ pub fn run(args: DrawArgs) -> Result<()> {
     std::fs::write(&args.out, text).with_context(|| format!("cannot write {}", args.out.display()))?;
     let bold = picture.edges.iter().filter(|e| e.kind != EdgeKind::Other).count();
     println!(
-        "wrote {}: {} boxes, {} edges ({bold} bold: the DFS tree of dimension {} and any path), {scope}",
+        "wrote {}: {}, {} ({bold} bold: the DFS tree of dimension {} and any path), {scope}",
         args.out.display(),
-        picture.nodes.len(),
-        picture.edges.len(),
+        plural(picture.nodes.len() as u64, "box", "boxes"),
+        plural(picture.edges.len() as u64, "edge", "edges"),
         args.dim
     );
     for note in &picture.notes {
@@ -166,7 +167,13 @@ fn choose_subgraph(
     if around.is_none() {
         match Subgraph::whole(dag) {
             Ok(whole) => {
-                return Ok((whole, format!("the whole graph ({} vertices after condensation)", dag.num_vertices())));
+                return Ok((
+                    whole,
+                    format!(
+                        "the whole graph ({} after condensation)",
+                        plural(dag.num_vertices() as u64, "vertex", "vertices")
+                    ),
+                ));
             }
             Err(too_large) if search.is_none() => {
                 bail!("{too_large}: pass --around V (a vertex id of the file) to draw its neighbourhood")
@@ -180,7 +187,8 @@ fn choose_subgraph(
         (None, Some(q)) => format!("around {} and {}", q[0], q[1]),
         (None, None) => "around nothing".into(),
     };
-    let scope = format!("{centre} (depth {}, at most {} vertices)", args.depth, args.cap);
+    let cap = plural(u64::from(args.cap), "vertex", "vertices");
+    let scope = format!("{centre} (depth {}, at most {cap})", args.depth);
     Ok((subgraph, scope))
 }
 

@@ -3,7 +3,7 @@
 use super::common::spinner;
 use super::convert::output_format;
 use super::output::{Output, Report};
-use crate::format::{duration, thousands};
+use crate::format::{duration, plural};
 use crate::graph::VertexNames;
 use crate::graph::generators::GeneratorSpec;
 use crate::graph::io::{self, Format};
@@ -77,10 +77,10 @@ pub fn run(args: GenArgs) -> Result<()> {
 impl Report for GenReport {
     fn print(&self) {
         println!(
-            "{}: {} vertices, {} edges, generated in {}, written to {} in {}",
+            "{}: {}, {}, generated in {}, written to {} in {}",
             self.spec,
-            thousands(self.vertices as u64),
-            thousands(self.edges as u64),
+            plural(self.vertices as u64, "vertex", "vertices"),
+            plural(self.edges as u64, "edge", "edges"),
             duration(self.generate_seconds),
             self.out,
             duration(self.write_seconds)

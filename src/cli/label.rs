@@ -2,7 +2,7 @@
 
 use super::common::{GotLabels, GraphArgs, LabelOptions, table, value_name};
 use super::output::{Output, Report};
-use crate::format::{bytes, duration, thousands};
+use crate::format::{bytes, duration, plural, thousands};
 use crate::graph::fingerprint::fingerprint;
 use crate::index::{PhaseRow, PhaseTable, store};
 use crate::system::peak_memory_bytes;
@@ -118,13 +118,13 @@ impl Report for LabelReport {
     fn print(&self) {
         let report = self;
         println!(
-            "graph      {} ({} vertices; DAG of {} components, {} edges)",
+            "graph      {} ({}; DAG of {}, {})",
             report.file,
-            thousands(report.vertices as u64),
-            thousands(report.dag_vertices as u64),
-            thousands(report.dag_edges as u64)
+            plural(report.vertices as u64, "vertex", "vertices"),
+            plural(report.dag_vertices as u64, "component", "components"),
+            plural(report.dag_edges as u64, "edge", "edges")
         );
-        println!("labels     {} dimensions, order {}", report.dims, report.order);
+        println!("labels     {}, order {}", plural(report.dims as u64, "dimension", "dimensions"), report.order);
         let method = report.parent_method.as_ref().map(|m| format!(", parent method {m}")).unwrap_or_default();
         println!("time       {} on the {} back end{method}", duration(report.label_seconds), report.backend);
         if let Some(reason) = &report.fallback {

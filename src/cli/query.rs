@@ -2,7 +2,7 @@
 
 use super::common::{GotLabels, GraphArgs, LabelOptions, spinner, table};
 use super::output::{Output, Report};
-use crate::format::{duration, thousands};
+use crate::format::{duration, plural, thousands};
 use crate::index::{Interval, Labels};
 use crate::query::explain::{self, Names};
 use crate::query::{
@@ -216,7 +216,7 @@ struct BatchOutput<'a> {
 
 /// The labels' false positives among the queries: no-answers that no cut ruled out, so a search
 /// had to prove them ([`BatchReport::searched_negatives`]). Its rate is the explorer's FP%: the
-/// same for every guided method, unlike `false_positive_rate`, which weighs the search's work.
+/// same for every guided method, unlike `dead_end_rate`, which weighs the search's work.
 #[derive(Serialize)]
 struct FalsePositives {
     searched_negatives: u64,
@@ -271,7 +271,10 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         fp: FalsePositives::of(&report),
     })?;
     if report.mismatches > 0 {
-        bail!("{} answers disagree with the expected column (first ones listed above)", report.mismatches);
+        bail!(
+            "{} disagree with the expected column (first ones listed above)",
+            plural(report.mismatches, "answer", "answers")
+        );
     }
     Ok(())
 }
@@ -280,7 +283,8 @@ impl Report for BatchOutput<'_> {
     fn print(&self) {
         let report = self.report;
         println!("queries    {}", self.source);
-        println!("labels     {} dimensions, {}, built in {}", self.dims, self.order, duration(self.label_seconds));
+        let dims = plural(self.dims as u64, "dimension", "dimensions");
+        println!("labels     {dims}, {}, built in {}", self.order, duration(self.label_seconds));
         println!(
             "rules      {}{}",
             self.rules,
@@ -297,11 +301,11 @@ impl Report for BatchOutput<'_> {
         );
         let secs = report.elapsed.as_secs_f64();
         println!(
-            "answered   {} in {} ({} queries/s, {} threads, {})",
+            "answered   {} in {} ({} queries/s, {}, {})",
             thousands(report.queries),
             duration(secs),
             thousands((report.queries as f64 / secs.max(1e-9)) as u64),
-            report.threads,
+            plural(report.threads as u64, "thread", "threads"),
             report.method
         );
         println!("positives  {}", thousands(report.positives));
@@ -318,15 +322,15 @@ impl Report for BatchOutput<'_> {
         println!();
         self.fp.print();
         println!(
-            "search     {} expanded, {} pruned by cuts, {} dead ends ({:.1}% of expanded; depends on the search order)",
+            "search     {} expanded, {} pruned by cuts, {} (dead-end rate {:.1}% of expanded; depends on the search order)",
             thousands(report.expanded),
             thousands(report.pruned),
-            thousands(report.false_positives),
-            100.0 * report.false_positive_rate
+            plural(report.dead_ends, "dead end", "dead ends"),
+            100.0 * report.dead_end_rate
         );
         if report.mismatches > 0 {
             eprintln!();
-            eprintln!("MISMATCH: {} answers disagree with the expected column", report.mismatches);
+            eprintln!("MISMATCH: {} disagree with the expected column", plural(report.mismatches, "answer", "answers"));
             for m in &report.mismatch_examples {
                 eprintln!("  line {}: {} ⇝ {} expected {}, got {}", m.line, m.src, m.dst, m.expected, m.got);
             }
@@ -355,11 +359,11 @@ impl Report for GpuBatchOutput<'_> {
         println!("queries         {}", thousands(report.queries));
         println!("CPU filter      {}", duration(report.cpu_filter_seconds));
         println!(
-            "sent to GPU     {} ({} batches of {} queries, {} BFS levels)",
+            "sent to GPU     {} ({} of {} queries, {})",
             thousands(report.sent_to_gpu),
-            report.batches,
+            plural(report.batches, "batch", "batches"),
             64 * report.words,
-            thousands(report.levels)
+            plural(report.levels, "BFS level", "BFS levels")
         );
         println!("GPU search      {}", duration(report.gpu_seconds));
         println!("positives       {}", thousands(report.positives));
@@ -386,7 +390,7 @@ fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()>
         fp: FalsePositives::of(&checked),
     })?;
     if mismatches > 0 {
-        bail!("{mismatches} GPU answers disagree with the expected column");
+        bail!("{} disagree with the expected column", plural(mismatches, "GPU answer", "GPU answers"));
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 
 use super::info::default_workspace;
 use super::output::{Output, Report};
-use crate::format::thousands;
+use crate::format::plural;
 use crate::selftest::{self, CaseResult};
 use anyhow::{Result, bail};
 use clap::Args;
@@ -60,12 +60,12 @@ pub fn run(args: SelftestArgs) -> Result<()> {
         if human {
             let verdict = if r.problems.is_empty() { "ok" } else { "DIFFERENT" };
             println!(
-                "{verdict:>9}  {} ({} vertices, {} edges): {} label runs equal, {} queries",
+                "{verdict:>9}  {} ({}, {}): {} equal, {}",
                 r.graph,
-                thousands(r.vertices as u64),
-                thousands(r.edges as u64),
-                r.label_checks,
-                thousands(r.queries as u64)
+                plural(r.vertices as u64, "vertex", "vertices"),
+                plural(r.edges as u64, "edge", "edges"),
+                plural(r.label_checks as u64, "label run", "label runs"),
+                plural(r.queries as u64, "query", "queries")
             );
             for p in &r.problems {
                 println!("           {p}");

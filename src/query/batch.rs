@@ -144,11 +144,14 @@ pub struct BatchReport {
     /// Totals over all queries of the per-answer counts.
     pub expanded: u64,
     pub pruned: u64,
-    pub false_positives: u64,
-    /// `false_positives / expanded`: the share of the search work spent on vertices that cannot
-    /// reach their target (0 when nothing was expanded). 0 is a perfect index; 1 a search that
-    /// never found anything.
-    pub false_positive_rate: f64,
+    /// Expanded vertices that could not reach their query's target (each answer's
+    /// `false_positives`): the search's wasted work. Not the false-positive queries, which
+    /// [`BatchReport::searched_negatives`] counts.
+    pub dead_ends: u64,
+    /// `dead_ends / expanded`: the share of the search work spent on vertices that cannot reach
+    /// their target (0 when nothing was expanded). 0 is a perfect index; 1 a search that never
+    /// found anything.
+    pub dead_end_rate: f64,
     /// Queries by vertices expanded: entry 0 counts the queries that expanded none (a rule
     /// decided them), entry `i > 0` those that expanded `2^(i-1)` to `2^i - 1`; no trailing
     /// zeros. Empty for answers found elsewhere ([`BatchReport::of_answers`]).
@@ -175,7 +178,7 @@ struct Tally {
     by_rule: RuleCounts,
     expanded: u64,
     pruned: u64,
-    false_positives: u64,
+    dead_ends: u64,
     expanded_histogram: ExpandedHistogram,
     mismatches: u64,
     /// (query index, mismatch), at most `MAX_EXAMPLES`, in query order.
@@ -190,7 +193,7 @@ impl Tally {
         self.by_rule.add(answer.rule);
         self.expanded += answer.expanded;
         self.pruned += answer.pruned;
-        self.false_positives += answer.false_positives;
+        self.dead_ends += answer.false_positives;
         self.expanded_histogram.add(answer.expanded, 1);
         self.positives += answer.reachable as u64;
         answer.reachable
@@ -230,7 +233,7 @@ impl Tally {
         }
         self.expanded += other.expanded;
         self.pruned += other.pruned;
-        self.false_positives += other.false_positives;
+        self.dead_ends += other.dead_ends;
         self.expanded_histogram.merge(&other.expanded_histogram);
         self.mismatches += other.mismatches;
         self.examples.extend(other.examples);
@@ -284,12 +287,8 @@ pub fn run_batch(engine: &Engine, queries: &[Query], method: Method) -> BatchRep
         by_rule: tally.by_rule,
         expanded: tally.expanded,
         pruned: tally.pruned,
-        false_positives: tally.false_positives,
-        false_positive_rate: if tally.expanded == 0 {
-            0.0
-        } else {
-            tally.false_positives as f64 / tally.expanded as f64
-        },
+        dead_ends: tally.dead_ends,
+        dead_end_rate: if tally.expanded == 0 { 0.0 } else { tally.dead_ends as f64 / tally.expanded as f64 },
         expanded_histogram: tally.expanded_histogram.to_vec(),
         // Counted outside the timed part: it depends on the file, not on the answers.
         checked: count_checked(queries),
@@ -583,7 +582,7 @@ impl BatchReport {
     /// the share the labels could not rule out, the explorer's FP%. It depends only on the labels
     /// and the queries, so guided DFS, guided BFS and the GPU (which share the cuts) report the
     /// same rate; the unguided baselines, which use no labels, search every no: 1. Unlike
-    /// [`BatchReport::false_positive_rate`], which weighs the search's work and so differs
+    /// [`BatchReport::dead_end_rate`], which weighs the search's work and so differs
     /// between search orders.
     pub fn searched_negative_rate(&self) -> f64 {
         let negatives = self.queries.saturating_sub(self.positives);
@@ -610,8 +609,8 @@ impl BatchReport {
             by_rule,
             expanded: 0,
             pruned: 0,
-            false_positives: 0,
-            false_positive_rate: 0.0,
+            dead_ends: 0,
+            dead_end_rate: 0.0,
             expanded_histogram: Vec::new(),
             checked: count_checked(queries),
             mismatches: mismatches.len() as u64,
@@ -663,7 +662,7 @@ mod tests {
             let first: Vec<usize> = flipped.iter().take(MAX_EXAMPLES).map(|i| i + 1).collect();
             assert_eq!(lines, first);
             assert!(report.mismatch_examples.iter().all(|m| m.got != m.expected));
-            assert!(report.false_positives <= report.expanded);
+            assert!(report.dead_ends <= report.expanded);
             if !method.is_guided() {
                 assert_eq!(report.by_rule.get(Rule::LabelCut) + report.pruned, 0);
             }
@@ -733,7 +732,7 @@ mod tests {
             let report = run_batch(&engine, &queries, method);
             assert_eq!(report.by_rule, by_rule, "{method}");
             assert_eq!(
-                (report.positives, report.expanded, report.pruned, report.false_positives),
+                (report.positives, report.expanded, report.pruned, report.dead_ends),
                 (positives, expanded, pruned, fps)
             );
             assert_eq!((report.checked, report.mismatches), (queries.len() as u64, wrong.len() as u64));

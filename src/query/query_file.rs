@@ -83,7 +83,9 @@ fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Op
 
 fn vertex(field: &str, names: &VertexNames, n: usize) -> Result<u32> {
     let id: u64 = field.parse().map_err(|_| anyhow!("`{field}` is not a vertex id (a non-negative integer)"))?;
-    names.resolve(id, n).ok_or_else(|| anyhow!("unknown vertex id {id} (the graph has {n} vertices)"))
+    names.resolve(id, n).ok_or_else(|| {
+        anyhow!("unknown vertex id {id} (the graph has {})", crate::format::plural(n as u64, "vertex", "vertices"))
+    })
 }
 
 #[cfg(test)]

@@ -163,8 +163,10 @@ impl App {
         }
     }
 
-    /// Carries out one action.
+    /// Carries out one action. The last message is the answer to the previous one: it goes now,
+    /// and whatever this action or its job reports replaces it.
     pub fn apply(&mut self, action: Action) {
+        self.note = None;
         if self.prompt.is_some() {
             return self.prompt_action(action);
         }
@@ -207,8 +209,6 @@ impl App {
                     self.info("cancelling at the next safe point…");
                 } else if self.busy.is_some() {
                     self.info("this job cannot be cancelled; it is short");
-                } else {
-                    self.note = None;
                 }
             }
             Action::ToggleRules => self.toggle_rules(),
@@ -346,6 +346,7 @@ impl App {
             Msg::Idle => {
                 self.busy = None;
                 self.cancel_requested = false;
+                self.labels.command_over();
             }
             Msg::Loaded(ws, stats) => self.loaded(ws, *stats),
             Msg::LoadFailed(e) => self.note = Some(Note::Error(format!("{e} (kept {})", self.graph.file))),
@@ -371,7 +372,11 @@ impl App {
             Msg::PictureReady(result) => self.picture.set_result(result),
             Msg::BatchDone(result) => {
                 self.batch.result = Some(result);
-                self.info("batch done: x exports CSV and JSON");
+                if self.tab == Tab::Batch {
+                    self.info("batch done: x exports CSV and JSON");
+                } else {
+                    self.info("batch done: 4 shows it, x there exports CSV and JSON");
+                }
             }
             Msg::ExceptionsDone(result) => self.exceptions.result = Some(result),
             Msg::Info(text) => {

@@ -13,6 +13,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 /// The smallest terminal the layout is made for.
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
+/// Rows the status line may always take for a long message; larger screens give it a quarter.
+const MAX_STATUS_ROWS: usize = 3;
 
 /// Draws a frame.
 pub fn render(frame: &mut Frame, app: &App) -> Hitmap {
@@ -29,9 +31,17 @@ pub fn render(frame: &mut Frame, app: &App) -> Hitmap {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return hits;
     }
-    let [tabs, body, status, footer] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1), Constraint::Length(1)])
-            .areas(area);
+    // The status line takes the rows its text needs, up to a quarter of the screen (at least 3).
+    let status_rows = views::chrome::status_lines(app, area.width)
+        .len()
+        .clamp(1, MAX_STATUS_ROWS.max((area.height as usize - 2) / 4));
+    let [tabs, body, status, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(status_rows as u16),
+        Constraint::Length(1),
+    ])
+    .areas(area);
     views::chrome::tabs(frame, tabs, app, &mut hits);
     match app.tab {
         Tab::Graph => views::graph::render(frame, body, app),

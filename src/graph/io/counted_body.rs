@@ -15,8 +15,8 @@ pub struct CountedBody<'h> {
     pub both_directions: bool,
     /// Bytes that start a comment line (blank and comment lines are skipped anywhere).
     pub comment_markers: &'h [u8],
-    /// What the lines are called in messages ("edges", "entries").
-    pub noun: &'h str,
+    /// What one line and several lines are called in messages (`("edge", "edges")`).
+    pub noun: (&'h str, &'h str),
     /// The header's line, so a count mismatch can point back at it.
     pub header_line: usize,
 }
@@ -25,11 +25,16 @@ impl CountedBody<'static> {
     /// The body of the formats with an `n m ...` header and `src dst` lines on 0-based ids, `#` and
     /// `%` comments (plain header, weighted).
     pub fn edges(n: usize, count: u64, both_directions: bool, header_line: usize) -> Self {
-        CountedBody { n, count, base: 0, both_directions, comment_markers: b"#%", noun: "edges", header_line }
+        CountedBody { n, count, base: 0, both_directions, comment_markers: b"#%", noun: ("edge", "edges"), header_line }
     }
 }
 
 impl CountedBody<'_> {
+    /// `1 edge`, `2 edges`.
+    fn lines(&self, count: u64) -> String {
+        crate::format::plural(count, self.noun.0, self.noun.1)
+    }
+
     /// Reads the rest of `lines` into dense edges.
     pub fn read(&self, lines: &mut Lines, ctx: Ctx) -> Result<Vec<(u32, u32)>> {
         let per_line = if self.both_directions { 2 } else { 1 };
@@ -39,11 +44,11 @@ impl CountedBody<'_> {
         let mut seen = 0u64;
         while let Some(line) = lines.next_data(self.comment_markers) {
             if seen == self.count {
-                let found = format!("found more {} than the {} announced", self.noun, self.count);
+                let found = format!("found more {} than the {} announced", self.noun.1, self.count);
                 return Err(ctx.err(
                     line.number,
                     found,
-                    format!("{} {} (header on line {})", self.count, self.noun, self.header_line),
+                    format!("{} (header on line {})", self.lines(self.count), self.header_line),
                 ));
             }
             let mut tokens = line.tokens();
@@ -56,7 +61,7 @@ impl CountedBody<'_> {
             seen += 1;
         }
         if seen != self.count {
-            let found = format!("found the end of the file after {seen} {}", self.noun);
+            let found = format!("found the end of the file after {}", self.lines(seen));
             return Err(ctx.err(
                 lines.end_line(),
                 found,

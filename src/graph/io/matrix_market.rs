@@ -53,7 +53,7 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
         base: 1,
         both_directions,
         comment_markers: b"%",
-        noun: "entries",
+        noun: ("entry", "entries"),
         header_line: size.number,
     })
 }
@@ -125,6 +125,6 @@ mod tests {
     #[test]
     fn nnz_must_match_the_body() {
         let e = parse_str("%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n").unwrap_err().to_string();
-        assert_eq!(e, "m.mtx:4: found the end of the file after 1 entries; expected 2 (header on line 2)");
+        assert_eq!(e, "m.mtx:4: found the end of the file after 1 entry; expected 2 (header on line 2)");
     }
 }

@@ -3,7 +3,7 @@
 
 use super::prompt::{Prompt, PromptKind};
 use super::{Effect, step};
-use crate::format::{bytes, duration, thousands};
+use crate::format::{bytes, duration, plural};
 use crate::index::labeler::Status;
 use crate::index::pipeline::ParentMethod;
 use crate::index::{Order, PhaseTable};
@@ -227,9 +227,9 @@ impl LabelsState {
                 self.run_seconds = None;
                 let name = backend.title();
                 self.log_line(format!(
-                    "run started: {name}, d={dims}, {order}, {} vertices, {} edges",
-                    thousands(*vertices),
-                    thousands(*edges)
+                    "run started: {name}, d={dims}, {order}, {}, {}",
+                    plural(*vertices, "vertex", "vertices"),
+                    plural(*edges, "edge", "edges")
                 ));
             }
             &Event::PhaseStarted { dim, phase } => {
@@ -258,11 +258,11 @@ impl LabelsState {
                         format!("level {level}")
                     };
                     self.log_line(format!(
-                        "dim {dim}: {phase} {levels}: {} small, {} medium, {} large, {} edges",
+                        "dim {dim}: {phase} {levels}: {} small, {} medium, {} large, {}",
                         queues.small,
                         queues.medium,
                         queues.large,
-                        thousands(edges_scanned)
+                        plural(edges_scanned, "edge", "edges")
                     ));
                 }
             }
@@ -270,7 +270,8 @@ impl LabelsState {
                 if let Some(f) = self.frontier.get_mut(&dim).filter(|f| f.phase == phase) {
                     f.done = true;
                 }
-                self.log_line(format!("dim {dim}: {phase} done, {levels} levels in {}", duration(seconds)));
+                let levels = plural(levels as u64, "level", "levels");
+                self.log_line(format!("dim {dim}: {phase} done, {levels} in {}", duration(seconds)));
             }
             Event::Memory { resident_bytes, structures } => {
                 if resident_bytes.is_some() {
@@ -303,23 +304,56 @@ impl LabelsState {
         Some((find(crate::gpu::pipeline::DEVICE_USED)?, find(crate::gpu::pipeline::DEVICE_TOTAL)?))
     }
 
-    /// A one-line state: `running: dim 0 parent selection, level 3`.
+    /// A one-line state for the settings panel: `running: dim 0 parent selection, level 3`,
+    /// `paused: dim 1 post order, next level 4`, `labels ready (1.2 MiB) 45 ms`.
     pub fn summary(&self) -> String {
         if let Some(b) = self.label_bytes {
             let time = self.run_seconds.map(duration).unwrap_or_default();
             return format!("labels ready ({}) {time}", bytes(b));
         }
         let Some(status) = &self.status else { return "not started: s steps a level, r runs to the end".into() };
-        let at = status.positions.first().map(|p| format!(": dim {} {}, next level {}", p.dim, p.phase, p.level));
-        let at = at.unwrap_or_default();
+        let at = |word: &str| where_run_stands(status, word).map(|at| format!(": {at}")).unwrap_or_default();
+        if status.in_progress && status.status == Status::NotStarted {
+            return "starting: opening the run".into();
+        }
+        if status.in_progress {
+            return format!("running{}", at(""));
+        }
         match &status.status {
-            Status::NotStarted => "not started".into(),
-            Status::Running => format!("paused{at}"),
+            Status::NotStarted => "not started: s steps a level, r runs to the end".into(),
+            Status::Running => format!("paused{}", at("next ")),
             Status::Finished => "finished".into(),
             Status::Cancelled => "cancelled: x resets".into(),
             Status::Failed(m) => format!("failed: {m} (x resets)"),
         }
     }
+
+    /// Where a run that waits between commands stands (`dim 1 post order, next level 4`); `None`
+    /// when no run waits: none started, one running, or one over.
+    pub fn paused_at(&self) -> Option<String> {
+        let status = self.status.as_ref().filter(|s| !s.in_progress && s.status == Status::Running)?;
+        Some(where_run_stands(status, "next ").unwrap_or_else(|| "a level boundary".into()))
+    }
+
+    /// Where the running labeling command stands (`dim 0 parent selection, level 3`); `None` when
+    /// no command runs or the run has no levels to tell.
+    pub fn running_at(&self) -> Option<String> {
+        self.status.as_ref().filter(|s| s.in_progress).and_then(|s| where_run_stands(s, ""))
+    }
+
+    /// Whatever runs is over (the worker went idle): a run left unfinished waits for a command.
+    pub fn command_over(&mut self) {
+        if let Some(status) = self.status.as_mut() {
+            status.in_progress = false;
+        }
+    }
+}
+
+/// `dim 1 post order, {level_word}level 4`: the first unfinished dimension (the others wait for it,
+/// or, all at once, move with it); `None` without positions (the DFS has none).
+fn where_run_stands(status: &LabelStatus, level_word: &str) -> Option<String> {
+    let first = status.positions.first()?;
+    Some(format!("dim {} {}, {level_word}level {}", first.dim, first.phase, first.level))
 }
 
 /// The GPU's whole-device figures in a memory sample, as opposed to the run's own allocations.

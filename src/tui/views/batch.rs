@@ -1,78 +1,18 @@
 //! Screen 4: batches of queries on several methods and thread counts, side by side.
 
+pub use super::batch_results::compact;
+use super::batch_results::{ResultsTable, rules_legend};
 use super::{SETTINGS_HINT, cursor, panel};
-use crate::query::{Method, Rule, RuleSet};
+use crate::query::RuleSet;
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::batch::SETTINGS;
 use crate::tui::widgets::hbars::HBars;
-use crate::tui::worker::{BatchRow, EXACT_BFS_QUERIES, expected_answers};
+use crate::tui::worker::{EXACT_BFS_QUERIES, expected_answers};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Row, Table};
-
-/// `12345` → `12.3k`: five characters at most (digits are cut, not rounded, so a number never
-/// reads as the next unit: 99,999 is `99.9k`).
-pub fn compact(n: u64) -> String {
-    let with_tenth = |whole: u64, tenth: u64, unit: &str| {
-        if tenth == 0 { format!("{whole}{unit}") } else { format!("{whole}.{tenth}{unit}") }
-    };
-    match n {
-        0..=9_999 => n.to_string(),
-        10_000..=99_999 => with_tenth(n / 1_000, n % 1_000 / 100, "k"),
-        100_000..=999_999 => format!("{}k", n / 1_000),
-        1_000_000..=99_999_999 => with_tenth(n / 1_000_000, n % 1_000_000 / 100_000, "M"),
-        100_000_000..=999_999_999 => format!("{}M", n / 1_000_000),
-        _ => with_tenth(n / 1_000_000_000, n % 1_000_000_000 / 100_000_000, "G"),
-    }
-}
-
-/// Seconds in at most six characters.
-pub fn compact_time(s: f64) -> String {
-    if s < 1e-3 {
-        format!("{:.0}µs", s * 1e6)
-    } else if s < 1.0 {
-        format!("{:.1}ms", s * 1e3)
-    } else {
-        format!("{s:.2}s")
-    }
-}
-
-/// Column titles of the rules, five characters at most.
-fn short_rule(rule: Rule) -> &'static str {
-    match rule {
-        Rule::SameComponent => "scc",
-        Rule::LevelCut => "level",
-        Rule::TopoCut => "topo",
-        Rule::SupportiveCut => "sup-",
-        Rule::BloomCut => "bloom",
-        Rule::SupportivePath => "sup+",
-        Rule::LabelCut => "label",
-        Rule::TreeCut => "tree",
-        Rule::Search => "search",
-    }
-}
-
-/// Column titles of the rules in the nine-column table of every rule, four characters at most.
-fn tiny_rule(rule: Rule) -> &'static str {
-    match rule {
-        Rule::LevelCut => "lvl",
-        Rule::BloomCut => "blm",
-        Rule::LabelCut => "lbl",
-        Rule::Search => "srch",
-        other => short_rule(other),
-    }
-}
-
-fn short_method(m: Method) -> &'static str {
-    match m {
-        Method::GuidedDfs => "g-dfs",
-        Method::GuidedBfs => "g-bfs",
-        Method::Dfs => "dfs",
-        Method::Bfs => "bfs",
-    }
-}
+use ratatui::widgets::Paragraph;
 
 /// The results' columns, for the `?` help: the column and its meaning, in lines that fit the help.
 pub const COLUMN_HELP: &[(&str, &[&str])] = &[
@@ -106,7 +46,9 @@ pub const COLUMN_HELP: &[(&str, &[&str])] = &[
             "answer is no, the share no cut could rule out, so a",
             "search had to prove the no. The labels decide it, so",
             "guided DFS, guided BFS and the GPU show the same",
-            "FP%; dfs and bfs use no labels: 100%.",
+            "FP%; dfs and bfs use no labels: 100%. CSV and JSON:",
+            "searched_negative_rate (dead_end_rate there is the",
+            "share of expanded vertices that were dead ends)",
         ],
     ),
     ("wrong", &["answers that differ from the expected ones", "(- where there are none to compare with)"]),
@@ -127,9 +69,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     };
     let rows = state.result.as_ref().map_or(1, |r| r.rows.len().max(1));
     // The results need their rows and the legend; the settings get the rest, up to all their rows.
-    let width = area.width.saturating_sub(2).max(1) as usize;
-    let legend_rows = LEGEND.len() + expected.chars().count().div_ceil(width);
-    let results_height = (2 + 1 + rows + legend_rows) as u16;
+    let width = area.width.saturating_sub(2);
+    let table = state.result.as_deref().map(|result| ResultsTable::fit(result, width));
+    let rules = state.result.as_ref().map_or(state.rules, |r| r.rules);
+    let legend = legend(table.as_ref(), rules, expected);
+    let results_height = 2 + 1 + rows as u16 + legend_rows(&legend, width);
     // A charted BFS takes every row the results leave over: its levels read better tall.
     let settings_height = (settings_lines(app) as u16 + 2).max(13);
     let wanted = if app.batch.charted_row().is_some() { u16::MAX } else { settings_height };
@@ -141,7 +85,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         Layout::vertical([Constraint::Min(3), Constraint::Length(frontier_height(app, right.height))]).areas(right);
     histogram(frame, histogram_area, app);
     super::bfs_frontier::render(frame, frontier_area, app);
-    results(frame, bottom, app, expected, legend_rows as u16);
+    results(frame, bottom, app, legend, table);
 }
 
 /// Rows of the BFS frontier panel in a column of `height`: its one-line hint until an exact row has
@@ -248,7 +192,7 @@ fn histogram(frame: &mut Frame, area: Rect, app: &App) {
     }
 }
 
-fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_rows: u16) {
+fn results(frame: &mut Frame, area: Rect, app: &App, legend: Vec<String>, table: Option<ResultsTable>) {
     let theme = &app.theme;
     let title = match &app.batch.result {
         Some(result) if result.rules == RuleSet::Grail => format!("Results: {} · GRAIL's rules", result.source),
@@ -258,101 +202,28 @@ fn results(frame: &mut Frame, area: Rect, app: &App, expected: String, legend_ro
     let block = panel(&title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    let legend_rows = legend_rows(&legend, inner.width);
     let [table_area, legend_area] =
         Layout::vertical([Constraint::Min(1), Constraint::Length(legend_rows)]).areas(inner);
-    let mut legend: Vec<Line> = LEGEND.iter().map(|l| Line::styled(*l, theme.dim())).collect();
-    legend.push(Line::styled(expected, theme.dim()));
+    let legend: Vec<Line> = legend.into_iter().map(|l| Line::styled(l, theme.dim())).collect();
     frame.render_widget(Paragraph::new(legend).wrap(ratatui::widgets::Wrap { trim: true }), legend_area);
-    let Some(result) = &app.batch.result else {
-        frame.render_widget(Paragraph::new("no batch run yet: r runs the checked rows"), table_area);
-        return;
-    };
-    // One column per rule that can decide: every rule, or GRAIL's when the batch ran with those.
-    // Every rule's nine columns are narrower, and in a narrow terminal they push the time out (q/s
-    // says the same for a batch of known size) and the last columns shrink.
-    let rules: Vec<Rule> = result.rules.rules().to_vec();
-    let every_rule = result.rules == RuleSet::All;
-    let wide = !every_rule || table_area.width >= 86;
-    let mut titles = vec!["run"];
-    if wide {
-        titles.push("time");
+    match table {
+        Some(table) => frame.render_widget(table.widget(theme), table_area),
+        None => frame.render_widget(Paragraph::new("no batch run yet: r runs the checked rows"), table_area),
     }
-    titles.push("q/s");
-    titles.extend(rules.iter().map(|&r| if every_rule { tiny_rule(r) } else { short_rule(r) }));
-    titles.extend(["yes", "FP%", "wrong"]);
-    let header = Row::new(titles).style(theme.title());
-    let rows: Vec<Row> = result
-        .rows
-        .iter()
-        .map(|row| {
-            let r = &row.report;
-            let secs = r.elapsed.as_secs_f64();
-            let qps = if secs > 0.0 { (r.queries as f64 / secs) as u64 } else { 0 };
-            let threads = if row.gpu {
-                "gpu"
-            } else if row.name.ends_with(')') {
-                "all"
-            } else {
-                row.name.rsplit('×').next().unwrap_or("1")
-            };
-            let wrong = if r.checked == 0 { "-".to_string() } else { compact(r.mismatches) };
-            let wrong_style = if r.mismatches > 0 { theme.error() } else { theme.text() };
-            let name = if row.exact { exact_label(row) } else { format!("{} ×{threads}", short_method(r.method)) };
-            let mut cells = vec![Line::raw(name)];
-            if wide {
-                cells.push(Line::raw(compact_time(secs)));
-            }
-            cells.push(Line::raw(compact(qps)));
-            let fp = row.searched_negative_rate * 100.0;
-            cells.extend(rules.iter().map(|&rule| Line::raw(compact(r.by_rule.get(rule)))));
-            cells.extend([
-                Line::raw(compact(r.positives)),
-                Line::raw(if fp >= 99.95 { "100".to_string() } else { format!("{fp:.1}") }),
-                Line::styled(wrong, wrong_style),
-            ]);
-            Row::new(cells)
-        })
-        .collect();
-    let mut widths = vec![Constraint::Length(10)];
-    if wide {
-        widths.push(Constraint::Length(7));
-    }
-    widths.push(Constraint::Length(if wide { 6 } else { 5 }));
-    let rule_width = |r: Rule| match (every_rule, r == Rule::Search) {
-        (true, _) => 4,
-        (false, true) => 6,
-        (false, false) => 5,
-    };
-    widths.extend(rules.iter().map(|&r| Constraint::Length(rule_width(r))));
-    let last = if wide { 5 } else { 4 };
-    widths.extend([Constraint::Length(last), Constraint::Length(last), Constraint::Length(5)]);
-    let table = Table::new(rows, widths).header(header).column_spacing(1);
-    frame.render_widget(table, table_area);
 }
 
-/// The run cell of an exact BFS row: `exact cpu` or `exact gpu` (it answered the first queries only).
-fn exact_label(row: &BatchRow) -> String {
-    format!("exact {}", if row.gpu { "gpu" } else { "cpu" })
+/// Rows the legend's lines take, wrapped at `width` cells.
+fn legend_rows(legend: &[String], width: u16) -> u16 {
+    legend.iter().map(|l| super::chrome::wrap(l, width.max(1) as usize).len()).sum::<usize>() as u16
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn compact_numbers_stay_short() {
-        assert_eq!(compact(9_999), "9999");
-        assert_eq!(compact(12_345), "12.3k");
-        assert_eq!(compact(99_999), "99.9k");
-        assert_eq!(compact(100_000), "100k");
-        assert_eq!(compact(327_196), "327k");
-        assert_eq!(compact(2_500_000), "2.5M");
-        assert_eq!(compact(12_000_000), "12M");
-        assert_eq!(compact(999_999_999), "999M");
-        assert_eq!(compact(u64::MAX), "18446744073.7G");
-        for n in [0, 9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000, 99_999_999, 100_000_000, 999_999_999] {
-            assert!(compact(n).chars().count() <= 5, "{n}: {}", compact(n));
-        }
-        assert_eq!(compact_time(0.0123), "12.3ms");
-    }
+/// The legend under the results: the rule columns as the table titles them, FP%, and where the
+/// expected answers come from.
+fn legend(table: Option<&ResultsTable>, rules: RuleSet, expected: String) -> Vec<String> {
+    let rules_line = match table {
+        Some(table) => rules_legend(table.rule_titles(), rules),
+        None => LEGEND[0].to_string(),
+    };
+    vec![rules_line, LEGEND[1].to_string(), expected]
 }

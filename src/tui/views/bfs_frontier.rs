@@ -32,7 +32,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let sizes = &f.frontier_sizes;
-    let reached = format!("{} reached in {} levels", thousands(f.reached), thousands(sizes.len() as u64));
+    let levels = crate::format::plural(sizes.len() as u64, "level", "levels");
+    let reached = format!("{} reached in {levels}", thousands(f.reached));
     if inner.height < CHART_ROWS {
         frame.render_widget(Paragraph::new(Line::styled(reached, theme.dim())), inner);
         return;

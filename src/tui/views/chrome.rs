@@ -1,12 +1,14 @@
 //! The tab bar, the status line and the footer (generated from the keymap).
 
 use crate::format::duration;
+use crate::index::labeler::Status;
 use crate::tui::action::Tab;
 use crate::tui::app::{App, Note};
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::keymap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
@@ -41,35 +43,108 @@ pub fn tabs(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-pub fn status(frame: &mut Frame, area: Rect, app: &App) {
+/// The status line's rows for a screen `width` cells wide: the running job (what, where a labeling
+/// run stands, progress, time, whether `c` cancels), then the last message, whole, wrapped at
+/// spaces; with neither, where the labels stand and which keys go on.
+pub fn status_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
-    let line = if let Some(busy) = &app.busy {
+    let width = width as usize;
+    let mut lines = Vec::new();
+    if let Some(busy) = &app.busy {
         let elapsed = busy.since.elapsed().as_secs_f64();
         let spin = SPINNER[(elapsed * 8.0) as usize % SPINNER.len()];
-        let mut spans = vec![Span::styled(format!(" {spin} "), theme.warn()), Span::raw(busy.what.clone())];
+        let mut text = busy.what.clone();
+        if let Some(at) = app.labels.running_at() {
+            text.push_str(&format!(" · {at}"));
+        }
         if let Some(p) = busy.progress {
-            spans.push(Span::raw(format!(" {:.0}%", p * 100.0)));
+            text.push_str(&format!(" {:.0}%", p * 100.0));
         }
-        spans.push(Span::styled(format!("  {}", duration(elapsed)), theme.dim()));
+        let mut tail = format!("  {}", duration(elapsed));
         if busy.cancellable {
-            spans.push(Span::styled("  (c cancels)", theme.dim()));
+            tail.push_str("  (c cancels)");
         }
-        Line::from(spans)
-    } else {
-        match &app.note {
-            Some(Note::Error(e)) => Line::from(vec![Span::styled(" error: ", theme.error()), Span::raw(e.clone())]),
-            Some(Note::Info(i)) => Line::from(vec![Span::styled(" ● ", theme.accent()), Span::raw(i.clone())]),
-            None => {
-                let labels = if app.ready.is_some() {
-                    format!("labels ready ({})", app.labels.config().describe())
-                } else {
-                    "no labels yet (2: Labels builds them; a query builds them too)".into()
-                };
-                Line::from(vec![Span::styled(" ● ", theme.dim()), Span::styled(labels, theme.dim())])
+        text.push_str(&tail);
+        lines.extend(wrapped(Span::styled(format!(" {spin} "), theme.warn()), &text, theme.text(), width));
+    }
+    match &app.note {
+        Some(Note::Error(e)) => lines.extend(wrapped(Span::styled(" error: ", theme.error()), e, theme.text(), width)),
+        Some(Note::Info(i)) => lines.extend(wrapped(Span::styled(" ● ", theme.accent()), i, theme.text(), width)),
+        None if app.busy.is_none() => {
+            lines.extend(wrapped(Span::styled(" ● ", theme.dim()), &idle_state(app), theme.dim(), width));
+        }
+        None => {}
+    }
+    lines
+}
+
+/// Where the labels stand when nothing runs and nothing was said.
+fn idle_state(app: &App) -> String {
+    if app.ready.is_some() {
+        return format!("labels ready ({})", app.labels.config().describe());
+    }
+    // The labeling keys work on the Labels and Picture tabs only.
+    let there = if matches!(app.tab, Tab::Labels | Tab::Picture) { "" } else { " (on tab 2 or 6)" };
+    if let Some(at) = app.labels.paused_at() {
+        return format!("labeling paused at {at}: s steps, f ends the phase, r runs to the end, x resets{there}");
+    }
+    match app.labels.status.as_ref().map(|s| &s.status) {
+        Some(Status::Cancelled) => format!("labeling cancelled: x resets{there}"),
+        Some(Status::Failed(m)) => format!("labeling failed: {m} (x resets{there})"),
+        _ => "no labels yet (2: Labels builds them; a query builds them too)".into(),
+    }
+}
+
+/// `text` after `lead`, wrapped at spaces into rows of `width` cells, continuation rows indented by
+/// the lead's width; a word wider than a row is split where the row ends.
+fn wrapped(lead: Span<'static>, text: &str, style: Style, width: usize) -> Vec<Line<'static>> {
+    let indent = lead.width();
+    let room = width.saturating_sub(indent).max(1);
+    let mut lines = Vec::new();
+    for (i, row) in wrap(text, room).into_iter().enumerate() {
+        let first = if i == 0 { lead.clone() } else { Span::raw(" ".repeat(indent)) };
+        lines.push(Line::from(vec![first, Span::styled(row, style)]));
+    }
+    lines
+}
+
+/// Splits `text` into rows of at most `width` cells, breaking at spaces where it can.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let cells = |s: &str| Span::raw(s).width();
+    let mut rows = vec![String::new()];
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let row = rows.last_mut().expect("one row at least");
+        let used = cells(row);
+        if used > 0 && used + 1 + cells(word) <= width {
+            row.push(' ');
+            row.push_str(word);
+            continue;
+        }
+        if used > 0 {
+            rows.push(String::new());
+        }
+        // The word starts a row; one wider than a row fills rows of its own.
+        for ch in word.chars() {
+            let row = rows.last_mut().expect("one row at least");
+            if cells(row) + cells(ch.encode_utf8(&mut [0; 4])) > width && !row.is_empty() {
+                rows.push(String::new());
             }
+            rows.last_mut().expect("one row at least").push(ch);
         }
-    };
-    frame.render_widget(Paragraph::new(line), area);
+    }
+    rows
+}
+
+pub fn status(frame: &mut Frame, area: Rect, app: &App) {
+    let mut lines = status_lines(app, area.width);
+    if lines.len() > area.height as usize {
+        // Only past the rows the layout allows (a message of several hundred words): say so.
+        lines.truncate(area.height as usize);
+        if let Some(last) = lines.last_mut() {
+            last.spans.push(Span::styled(" …", app.theme.warn()));
+        }
+    }
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
@@ -92,4 +167,20 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw(format!(" {label}  ")));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_keeps_every_word() {
+        let text = "cannot open sample-graphs/missing.gra: No such file or directory (kept sample-graphs/kegg.gra)";
+        let rows = wrap(text, 30);
+        assert!(rows.iter().all(|r| r.chars().count() <= 30), "{rows:?}");
+        assert_eq!(rows.join(" "), text);
+        assert_eq!(rows[0], "cannot open");
+        assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+        assert_eq!(wrap("", 10), [""]);
+    }
 }

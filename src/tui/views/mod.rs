@@ -1,6 +1,7 @@
 //! One file per screen, plus the chrome (tabs, status, footer) and the overlays.
 
 pub mod batch;
+pub mod batch_results;
 pub mod bfs_frontier;
 pub mod chrome;
 pub mod exceptions;

@@ -232,7 +232,7 @@ pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
     let rule_columns: Vec<String> = Rule::ALL.iter().map(|r| r.name().replace('-', "_")).collect();
     let mut csv = format!(
         "run,method,threads,queries,seconds,queries_per_second,{},positives,searched_negatives,\
-         searched_negative_rate,expanded,pruned,false_positives,false_positive_rate,checked,mismatches\n",
+         searched_negative_rate,expanded,pruned,dead_ends,dead_end_rate,checked,mismatches\n",
         rule_columns.join(",")
     );
     for row in &result.rows {
@@ -244,7 +244,7 @@ pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
         let work = if row.gpu {
             ",,,".to_string()
         } else {
-            format!("{},{},{},{:.6}", r.expanded, r.pruned, r.false_positives, r.false_positive_rate)
+            format!("{},{},{},{:.6}", r.expanded, r.pruned, r.dead_ends, r.dead_end_rate)
         };
         let _ = writeln!(
             csv,

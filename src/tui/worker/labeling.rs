@@ -139,6 +139,17 @@ impl Session {
         }
         let mut sink = Forward(self.out.clone());
         if self.labeler.is_none() {
+            // Opening a run on a large graph takes a while: the UI shows it as starting meanwhile.
+            let starting = LabelStatus {
+                config,
+                backend: config.backend,
+                fallback: None,
+                status: crate::index::labeler::Status::NotStarted,
+                positions: Vec::new(),
+                seconds: 0.0,
+                in_progress: true,
+            };
+            self.send(Msg::LabelState(Box::new(starting)));
             match backend::open(ws.dag(), &config) {
                 Ok(Opened { labeler, fallback }) => {
                     if let Some(reason) = &fallback {
@@ -152,23 +163,26 @@ impl Session {
         }
         let Some((labeler, fallback)) = self.labeler.as_mut() else { return };
         let out = self.out.clone();
-        let status_of = |labeler: &dyn Labeler| LabelStatus {
+        let status_of = |labeler: &dyn Labeler, in_progress: bool| LabelStatus {
             config,
             backend: labeler.backend(),
             fallback: fallback.clone().or_else(|| labeler.handed_over().map(str::to_string)),
             status: labeler.status(),
             positions: labeler.positions(),
             seconds: labeler.seconds(),
+            in_progress,
         };
+        // The UI learns at once that the run moves, not only at the first tick.
+        let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(status_of(labeler.as_ref(), true)))));
         let mut last_state = Instant::now();
         let mut tick = |labeler: &dyn Labeler| {
             if last_state.elapsed() >= STATE_EVERY {
                 last_state = Instant::now();
-                let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(status_of(labeler)))));
+                let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(status_of(labeler, true)))));
             }
         };
         let outcome = drive(labeler.as_mut(), cmd.until(), &mut sink, cancel, &mut tick);
-        let status = status_of(labeler.as_ref());
+        let status = status_of(labeler.as_ref(), false);
         let backend = labeler.backend();
         self.send(Msg::LabelState(Box::new(status)));
         match outcome {

@@ -26,6 +26,9 @@ pub struct LabelStatus {
     /// Per unfinished dimension: phase and next level.
     pub positions: Vec<Position>,
     pub seconds: f64,
+    /// A command is advancing the run now; false between commands, where an unfinished run waits
+    /// at a level boundary for the next `s`, `f` or `r`.
+    pub in_progress: bool,
 }
 
 /// One query's outcome, with everything the Query tab draws.

@@ -3,6 +3,7 @@
 
 use crate::draw::search_trace::{dead_end_note, search_overlay};
 use crate::draw::{self, ComponentMembers, Picture, Sources, StepOverlay, StepVertex, Subgraph};
+use crate::format::plural;
 use crate::index::Labels;
 use crate::index::labeler::Snapshot;
 use crate::query::explain::Names;
@@ -101,11 +102,12 @@ pub fn build(
             .path
             .file_name()
             .map_or_else(|| ws.loaded.path.display().to_string(), |f| f.to_string_lossy().into_owned());
-        format!("{file} ({} vertices)", dag.num_vertices())
+        format!("{file} ({})", plural(dag.num_vertices() as u64, "vertex", "vertices"))
     } else {
         let name = |c: u32| members.first(c, 1).first().map_or(c as u64, |&v| ws.loaded.names.file_id(v));
         let around: Vec<String> = seeds.iter().map(|&c| name(c).to_string()).collect();
-        format!("around {} (depth {}, at most {} vertices)", around.join(" and "), request.depth, request.cap)
+        let cap = plural(request.cap as u64, "vertex", "vertices");
+        format!("around {} (depth {}, at most {cap})", around.join(" and "), request.depth)
     };
     let mut picture = draw::build(&sources, &subgraph, format!("{what}, dimension {dim}"))?;
     if let Some(note) = search.as_ref().and_then(|s| dead_end_note(s, &picture)) {
@@ -153,9 +155,9 @@ fn step_overlay(snap: &Snapshot, subgraph: &Subgraph) -> StepOverlay {
     let frontier = snap.frontier.iter().filter(|(v, _)| drawn.contains(v)).copied().collect();
     let caption = match snap.phase {
         Some(phase) => format!(
-            "dimension {}: {phase}, the level just run is the frontier ({} vertices)",
+            "dimension {}: {phase}, the level just run is the frontier ({})",
             snap.dim,
-            snap.frontier.len()
+            plural(snap.frontier.len() as u64, "vertex", "vertices")
         ),
         None => format!("dimension {}: not started (s steps one level)", snap.dim),
     };

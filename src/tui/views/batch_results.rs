@@ -1,0 +1,267 @@
+//! The Batch tab's results table: one row per run, one column per rule that can decide, with counts
+//! written as precisely as the width allows (whole, `64.5k`, `64k`) and columns as wide as their
+//! widest cell, spread over the panel's width.
+
+use crate::format::thousands;
+use crate::query::{Method, Rule, RuleSet};
+use crate::tui::theme::Theme;
+use crate::tui::worker::{BatchResult, BatchRow};
+use ratatui::layout::Constraint;
+use ratatui::text::Line;
+use ratatui::widgets::{Row, Table};
+
+/// `12345` → `12.3k`: five characters at most (digits are cut, not rounded, so a number never
+/// reads as the next unit: 99,999 is `99.9k`).
+pub fn compact(n: u64) -> String {
+    let with_tenth = |whole: u64, tenth: u64, unit: &str| {
+        if tenth == 0 { format!("{whole}{unit}") } else { format!("{whole}.{tenth}{unit}") }
+    };
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=99_999 => with_tenth(n / 1_000, n % 1_000 / 100, "k"),
+        100_000..=999_999 => format!("{}k", n / 1_000),
+        1_000_000..=99_999_999 => with_tenth(n / 1_000_000, n % 1_000_000 / 100_000, "M"),
+        100_000_000..=999_999_999 => format!("{}M", n / 1_000_000),
+        _ => with_tenth(n / 1_000_000_000, n % 1_000_000_000 / 100_000_000, "G"),
+    }
+}
+
+/// `64515` → `64k`: four characters up to a billion (cut, not rounded, like [`compact`]).
+pub fn tight(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=999_999 => format!("{}k", n / 1_000),
+        1_000_000..=9_999_999 => compact(n),
+        10_000_000..=999_999_999 => format!("{}M", n / 1_000_000),
+        _ => compact(n),
+    }
+}
+
+/// Seconds in at most six characters.
+pub fn compact_time(s: f64) -> String {
+    if s < 1e-3 {
+        format!("{:.0}µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.1}ms", s * 1e3)
+    } else {
+        format!("{s:.2}s")
+    }
+}
+
+/// Column titles of the rules, six characters at most.
+fn short_rule(rule: Rule) -> &'static str {
+    match rule {
+        Rule::SameComponent => "scc",
+        Rule::LevelCut => "level",
+        Rule::TopoCut => "topo",
+        Rule::SupportiveCut => "sup-",
+        Rule::BloomCut => "bloom",
+        Rule::SupportivePath => "sup+",
+        Rule::LabelCut => "label",
+        Rule::TreeCut => "tree",
+        Rule::Search => "search",
+    }
+}
+
+/// Column titles of the rules where the table is narrow, four characters at most.
+fn tiny_rule(rule: Rule) -> &'static str {
+    match rule {
+        Rule::LevelCut => "lvl",
+        Rule::BloomCut => "blm",
+        Rule::LabelCut => "lbl",
+        Rule::Search => "srch",
+        other => short_rule(other),
+    }
+}
+
+fn short_method(m: Method) -> &'static str {
+    match m {
+        Method::GuidedDfs => "g-dfs",
+        Method::GuidedBfs => "g-bfs",
+        Method::Dfs => "dfs",
+        Method::Bfs => "bfs",
+    }
+}
+
+/// How counts are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Counts {
+    /// `64,515`
+    Whole,
+    /// `64.5k`
+    Compact,
+    /// `64k`
+    Tight,
+}
+
+impl Counts {
+    fn write(self, n: u64) -> String {
+        match self {
+            Counts::Whole => thousands(n),
+            Counts::Compact => compact(n),
+            Counts::Tight => tight(n),
+        }
+    }
+}
+
+/// One way to write the table, from the most precise to the narrowest.
+#[derive(Clone, Copy, Debug)]
+struct Form {
+    counts: Counts,
+    tiny_titles: bool,
+    time: bool,
+}
+
+const FORMS: [Form; 5] = [
+    Form { counts: Counts::Whole, tiny_titles: false, time: true },
+    Form { counts: Counts::Compact, tiny_titles: false, time: true },
+    Form { counts: Counts::Compact, tiny_titles: true, time: true },
+    // Without the time before the tenths go: q/s says the same for a batch of known size.
+    Form { counts: Counts::Compact, tiny_titles: true, time: false },
+    Form { counts: Counts::Tight, tiny_titles: true, time: false },
+];
+
+/// The table's text, laid out for one width.
+pub struct ResultsTable {
+    titles: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// Rows whose `wrong` count is not zero.
+    wrong: Vec<bool>,
+    widths: Vec<u16>,
+    gap: u16,
+    rule_titles: Vec<String>,
+}
+
+impl ResultsTable {
+    /// The most precise form of `result` whose columns fit `width` cells (the narrowest otherwise).
+    pub fn fit(result: &BatchResult, width: u16) -> ResultsTable {
+        let mut table = ResultsTable::of(result, FORMS[0]);
+        for form in FORMS {
+            table = ResultsTable::of(result, form);
+            if table.needed() <= width {
+                break;
+            }
+        }
+        // The panel's spare cells widen the gaps evenly, so the columns span it.
+        let gaps = (table.widths.len() as u16).saturating_sub(1).max(1);
+        table.gap = 1 + width.saturating_sub(table.needed()) / gaps;
+        table
+    }
+
+    fn of(result: &BatchResult, form: Form) -> ResultsTable {
+        let rules = result.rules.rules();
+        let rule_titles: Vec<String> =
+            rules.iter().map(|&r| if form.tiny_titles { tiny_rule(r) } else { short_rule(r) }.to_string()).collect();
+        let mut titles = vec!["run".to_string()];
+        if form.time {
+            titles.push("time".into());
+        }
+        titles.push("q/s".into());
+        titles.extend(rule_titles.iter().cloned());
+        titles.extend(["yes", "FP%", "wrong"].map(String::from));
+        let rows: Vec<Vec<String>> = result.rows.iter().map(|row| cells(row, rules, form)).collect();
+        let wrong = result.rows.iter().map(|row| row.report.mismatches > 0).collect();
+        let widths = (0..titles.len())
+            .map(|c| {
+                let widest = rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0);
+                widest.max(titles[c].chars().count()) as u16
+            })
+            .collect();
+        ResultsTable { titles, rows, wrong, widths, gap: 1, rule_titles }
+    }
+
+    /// Cells the columns take with one-cell gaps.
+    fn needed(&self) -> u16 {
+        self.widths.iter().sum::<u16>() + self.widths.len().saturating_sub(1) as u16
+    }
+
+    /// The rule columns' titles, for the legend.
+    pub fn rule_titles(&self) -> &[String] {
+        &self.rule_titles
+    }
+
+    /// The table widget: the run names left-aligned, every number right-aligned under its title.
+    pub fn widget(&self, theme: &Theme) -> Table<'static> {
+        let align = |c: usize, text: String| {
+            let line = Line::raw(text);
+            if c == 0 { line } else { line.right_aligned() }
+        };
+        let header = Row::new(self.titles.iter().enumerate().map(|(c, t)| align(c, t.clone()))).style(theme.title());
+        let last = self.titles.len() - 1;
+        let rows = self.rows.iter().zip(&self.wrong).map(|(cells, &wrong)| {
+            Row::new(cells.iter().enumerate().map(|(c, text)| {
+                let line = align(c, text.clone());
+                if c == last && wrong { line.style(theme.error()) } else { line }
+            }))
+        });
+        let widths = self.widths.iter().map(|&w| Constraint::Length(w));
+        Table::new(rows, widths).header(header).column_spacing(self.gap)
+    }
+}
+
+/// One run's cells in `form`.
+fn cells(row: &BatchRow, rules: &[Rule], form: Form) -> Vec<String> {
+    let r = &row.report;
+    let secs = r.elapsed.as_secs_f64();
+    let qps = if secs > 0.0 { (r.queries as f64 / secs) as u64 } else { 0 };
+    let threads = if row.gpu {
+        "gpu"
+    } else if row.name.ends_with(')') {
+        "all"
+    } else {
+        row.name.rsplit('×').next().unwrap_or("1")
+    };
+    let name = if row.exact {
+        format!("exact {}", if row.gpu { "gpu" } else { "cpu" })
+    } else {
+        format!("{} ×{threads}", short_method(r.method))
+    };
+    let count = |n: u64| form.counts.write(n);
+    let mut cells = vec![name];
+    if form.time {
+        cells.push(compact_time(secs));
+    }
+    cells.push(count(qps));
+    cells.extend(rules.iter().map(|&rule| count(r.by_rule.get(rule))));
+    let fp = row.searched_negative_rate * 100.0;
+    cells.push(count(r.positives));
+    cells.push(if fp >= 99.95 { "100".to_string() } else { format!("{fp:.1}") });
+    cells.push(if r.checked == 0 { "-".to_string() } else { count(r.mismatches) });
+    cells
+}
+
+/// The legend's first line: what the rule columns, as titled, count.
+pub fn rules_legend(rule_titles: &[String], rules: RuleSet) -> String {
+    let rules = rules.rules();
+    let title = |rule: Rule| rules.iter().position(|&r| r == rule).map(|i| rule_titles[i].clone());
+    let cuts: Vec<String> =
+        rules.iter().filter(|&&r| r != Rule::SameComponent && r != Rule::Search).filter_map(|&r| title(r)).collect();
+    let search = title(Rule::Search).unwrap_or_default();
+    let search = if search == "search" { search } else { format!("{search}: search") };
+    format!("scc: same comp. · {}: cuts · {search} · yes", cuts.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_numbers_stay_short() {
+        assert_eq!(compact(9_999), "9999");
+        assert_eq!(compact(12_345), "12.3k");
+        assert_eq!(compact(99_999), "99.9k");
+        assert_eq!(compact(100_000), "100k");
+        assert_eq!(compact(327_196), "327k");
+        assert_eq!(compact(2_500_000), "2.5M");
+        assert_eq!(compact(12_000_000), "12M");
+        assert_eq!(compact(999_999_999), "999M");
+        assert_eq!(compact(u64::MAX), "18446744073.7G");
+        for n in [0, 9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000, 99_999_999, 100_000_000, 999_999_999] {
+            assert!(compact(n).chars().count() <= 5, "{n}: {}", compact(n));
+            assert!(tight(n).chars().count() <= 4, "{n}: {}", tight(n));
+        }
+        assert_eq!(tight(64_515), "64k");
+        assert_eq!(tight(2_500_000), "2.5M");
+        assert_eq!(compact_time(0.0123), "12.3ms");
+    }
+}

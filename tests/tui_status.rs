@@ -1,0 +1,146 @@
+//! The status line says what is true now: a message lasts until the next action, a long one is
+//! shown whole, a labeling run says whether it runs or waits; and the Batch tab's counts keep their
+//! units at every width.
+
+mod tui_common;
+
+use grail::backend::LabelSpec;
+use grail::format::thousands;
+use grail::index::labeler::{Position, Status};
+use grail::query::Rule;
+use grail::telemetry::{Backend, Phase};
+use grail::tui::app::Note;
+use grail::tui::views::batch_results::{compact, tight};
+use grail::tui::worker::{LabelStatus, Msg, labeling::DEFAULT_CONFIG};
+use tui_common::Harness;
+
+/// The status rows: everything between the body's last panel border and the footer.
+fn status_text(screen: &str) -> String {
+    let rows: Vec<&str> = screen.lines().collect();
+    let footer = rows.len() - 1;
+    let first = (0..footer).rev().find(|&i| rows[i].contains('╯') || rows[i].contains('┘')).map_or(footer, |i| i + 1);
+    rows[first..footer].iter().map(|r| r.trim()).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn an_error_lasts_until_the_next_action() {
+    let mut h = Harness::new();
+    h.keys("3/1<Enter>");
+    assert!(status_text(&h.render(80, 24)).contains("type two vertex ids"));
+    // A good query afterwards: the error is gone.
+    h.keys("/1 2<Enter>");
+    h.settle();
+    let status = status_text(&h.render(80, 24));
+    assert!(!status.contains("error"), "{status}");
+    // Nor does it follow into another tab.
+    h.keys("/1<Enter>");
+    assert!(status_text(&h.render(80, 24)).contains("type two vertex ids"));
+    h.keys("4");
+    let status = status_text(&h.render(80, 24));
+    assert!(!status.contains("type two vertex ids"), "{status}");
+}
+
+#[test]
+fn a_long_error_is_shown_whole_at_80_columns() {
+    let mut h = Harness::new();
+    h.keys("o");
+    h.app.prompt.as_mut().unwrap().text = "sample-graphs/there-is-no-graph-of-this-rather-long-name.gra".into();
+    h.keys("<Enter>");
+    h.settle();
+    let Some(Note::Error(error)) = h.app.note.clone() else { panic!("an error: {:?}", h.app.note) };
+    assert!(error.len() > 80, "a message longer than a row: {error}");
+    let screen = h.render(80, 24);
+    let status = status_text(&screen);
+    let words: Vec<&str> = error.split(' ').collect();
+    assert_eq!(status, format!("error: {}", words.join(" ")), "{screen}");
+    assert!(status.ends_with("(kept sample-graphs/kegg.gra)"), "{status}");
+}
+
+#[test]
+fn batch_done_goes_with_the_next_action() {
+    let mut h = Harness::new();
+    h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>500<Enter>r");
+    h.settle();
+    assert!(status_text(&h.render(80, 24)).contains("batch done"));
+    h.keys("5");
+    assert!(!status_text(&h.render(80, 24)).contains("batch done"));
+}
+
+#[test]
+fn a_stepped_run_says_where_it_waits_and_which_keys_go_on() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("6s");
+    h.settle();
+    let status = status_text(&h.render(80, 24));
+    assert!(status.contains("labeling paused at dim 0"), "{status}");
+    assert!(status.contains("s steps, f ends the phase, r runs to the end, x resets"), "{status}");
+    assert!(!status.contains("no labels yet"), "{status}");
+    h.keys("2");
+    assert!(h.render(80, 24).contains("paused: dim 0"));
+}
+
+#[test]
+fn a_run_in_progress_reads_running_not_paused() {
+    let mut h = Harness::new();
+    let config: LabelSpec = DEFAULT_CONFIG;
+    let running = LabelStatus {
+        config,
+        backend: Backend::Cpu,
+        fallback: None,
+        status: Status::Running,
+        positions: vec![Position { dim: 1, phase: Phase::ParentSelection, level: 7 }],
+        seconds: 1.0,
+        in_progress: true,
+    };
+    h.app.on_worker(Msg::Busy { what: "labeling to the end".into(), cancellable: true });
+    h.app.on_worker(Msg::LabelState(Box::new(running)));
+    assert!(h.app.labels.summary().starts_with("running: dim 1"), "{}", h.app.labels.summary());
+    h.keys("2");
+    let screen = h.render(100, 30);
+    assert!(!screen.contains("paused"), "{screen}");
+    assert!(status_text(&screen).contains("labeling to the end · dim 1"), "{screen}");
+    // When the worker goes idle, the run waits for the next command.
+    h.app.on_worker(Msg::Idle);
+    assert!(h.app.labels.summary().starts_with("paused: dim 1"), "{}", h.app.labels.summary());
+}
+
+#[test]
+fn batch_counts_keep_their_unit_at_every_width() {
+    let mut h = Harness::new();
+    h.keys("4r");
+    h.settle();
+    let result = h.app.batch.result.clone().expect("a batch result");
+    let level = result.rows[0].report.by_rule.get(Rule::LevelCut);
+    assert!(level >= 10_000, "a count that needs a unit: {level}");
+    let wide = h.render(200, 60);
+    assert!(wide.contains(&thousands(level)), "whole at 200 wide: {wide}");
+    assert!(wide.contains(" level ") && wide.contains(" search "), "full titles at 200 wide: {wide}");
+    let narrow = h.render(80, 24);
+    assert!(
+        narrow.contains(&format!(" {} ", compact(level))) || narrow.contains(&format!(" {} ", tight(level))),
+        "{narrow}"
+    );
+    // The table spreads over the panel: the last column ends near its right edge.
+    let header = wide.lines().find(|l| l.contains("wrong")).expect("the header");
+    assert!(header.find("wrong").unwrap() > 150, "{header}");
+}
+
+#[test]
+fn the_export_names_dead_ends_apart_from_false_positive_queries() {
+    let mut h = Harness::new();
+    h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>500<Enter>r");
+    h.settle();
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("out");
+    h.keys("x");
+    h.app.prompt.as_mut().unwrap().text = base.display().to_string();
+    h.keys("<Enter>");
+    h.settle();
+    let csv = std::fs::read_to_string(base.with_extension("csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(header.contains(",searched_negatives,searched_negative_rate,"), "{header}");
+    assert!(header.contains(",dead_ends,dead_end_rate,"), "{header}");
+    assert!(!header.contains("false_positive"), "{header}");
+    let json = std::fs::read_to_string(base.with_extension("json")).unwrap();
+    assert!(json.contains("\"dead_end_rate\"") && !json.contains("false_positive"), "{json}");
+}
