@@ -194,7 +194,8 @@ pub struct Answer {
     /// Distinct children the guided search refused to enter because `L(v) ⊄ L(c)`.
     pub pruned: u64,
     /// Expanded vertices that cannot reach the target (see [`crate::query::search`] for how each
-    /// method counts them).
+    /// method counts them): the dead ends, under that name in JSON as in a batch's report.
+    #[serde(rename = "dead_ends")]
     pub false_positives: u64,
     /// For a yes when a path was asked for: component ids from `comp(u)` to `comp(v)`, each step a
     /// DAG edge (a single vertex when both lie in one component).
