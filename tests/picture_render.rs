@@ -252,3 +252,37 @@ proptest! {
         }
     }
 }
+
+/// 0 above eight narrow boxes 1..=8, each with five children the drawing leaves out.
+fn hub_with_cut_children() -> Picture {
+    let mut edges: Vec<(u32, u32)> = (1..=8).map(|c| (0, c)).collect();
+    edges.extend((1..=8).flat_map(|c| (0..5).map(move |k| (c, 9 + (c - 1) * 5 + k))));
+    let dag = Graph::from_edges(49, &edges).unwrap();
+    let sources = Sources {
+        dag: &dag,
+        members: &ComponentMembers::Identity,
+        names: &VertexNames::Dense,
+        labels: None,
+        dim: 0,
+        step: None,
+        search: None,
+    };
+    let subgraph = Subgraph::around(&dag, &[0], 1, 9);
+    assert_eq!(subgraph.cuts.len(), 8, "{:?}", subgraph.cuts);
+    draw::build(&sources, &subgraph, "hub").unwrap()
+}
+
+#[test]
+fn more_markers_never_overlap_at_any_zoom() {
+    let picture = hub_with_cut_children();
+    for zoom in 0..grail::tui::widgets::picture::grid::ZOOM_LEVELS {
+        let area = Rect::new(0, 0, 200, 40);
+        let mut buffer = Buffer::empty(area);
+        PictureView::new(&picture).zoom(zoom).render(area, &mut buffer);
+        let text: String = (0..area.height)
+            .map(|y| (0..area.width).map(|x| buffer[(x, y)].symbol().to_string()).collect::<String>() + "\n")
+            .collect();
+        let marker = if zoom == 0 { "+5↓" } else { "+5 more ↓" };
+        assert_eq!(text.matches(marker).count(), 8, "zoom {zoom}: every marker whole:\n{text}");
+    }
+}

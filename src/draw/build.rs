@@ -43,10 +43,7 @@ pub fn build(sources: &Sources, subgraph: &Subgraph, title: impl Into<String>) -
     // In a neighbourhood, a search's u and v are laid out close together (the whole small graph
     // keeps its plain layout).
     let whole = subgraph.vertices.len() == sources.dag.num_vertices();
-    let pair = sources
-        .search
-        .filter(|_| !whole)
-        .and_then(|s| Some((*index.get(&s.source)?, *index.get(&s.target)?)));
+    let pair = sources.search.filter(|_| !whole).and_then(|s| Some((*index.get(&s.source)?, *index.get(&s.target)?)));
     let placed = layout_near(subgraph.vertices.len(), &local_edges, pair);
     let mut notes = Vec::new();
     let nodes: Vec<PictureNode> = subgraph

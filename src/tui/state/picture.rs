@@ -210,7 +210,12 @@ impl PictureState {
     /// The scene the view is fitted to, in the area last drawn.
     pub fn scene(&self) -> Option<Scene<'_>> {
         let result = self.result.as_ref()?;
-        Some(Scene { picture: &result.picture, whole: result.whole, targets: &self.targets, area: self.shown_area.get() })
+        Some(Scene {
+            picture: &result.picture,
+            whole: result.whole,
+            targets: &self.targets,
+            area: self.shown_area.get(),
+        })
     }
 
     /// The view shown now.

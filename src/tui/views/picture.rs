@@ -49,13 +49,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 /// Where the query's u and v are, when the view does not show both.
 fn off_screen(state: &PictureState) -> Option<String> {
     let (scene, view) = (state.scene()?, state.view()?);
-    let hidden: Vec<&str> = state
-        .targets
-        .iter()
-        .zip(["u", "v"])
-        .filter(|&(&i, _)| !scene.shows(view, i))
-        .map(|(_, name)| name)
-        .collect();
+    let hidden: Vec<&str> =
+        state.targets.iter().zip(["u", "v"]).filter(|&(&i, _)| !scene.shows(view, i)).map(|(_, name)| name).collect();
     match hidden.as_slice() {
         [] => None,
         names => Some(format!("{} not wholly in view: arrows pan, z fits", names.join(" and "))),
@@ -116,7 +111,10 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
         }
         let resize = if result.whole { "" } else { "; < and > resize the neighbourhood" };
         lines.push(Line::styled(format!("Enter centres on the cursor{resize}"), theme.dim()));
-        lines.push(Line::styled("arrows pan, + - zoom, z fits, g goes to an id, e writes SVG, p hides this panel", theme.dim()));
+        lines.push(Line::styled(
+            "arrows pan, + - zoom, z fits, g goes to an id, e writes SVG, p hides this panel",
+            theme.dim(),
+        ));
         lines.push(Line::raw(""));
         if let Some(node) = state.selected.and_then(|i| picture.nodes.get(i)) {
             lines.push(Line::styled(format!("cursor: {}", node.one_line()), theme.title()));

@@ -155,8 +155,9 @@ impl Scene<'_> {
     /// Whether node `index`'s box is wholly in `view`.
     pub fn shows(&self, view: View, index: usize) -> bool {
         let (w, h) = self.room();
-        self.node(view.zoom, index)
-            .is_some_and(|r| r.x >= view.x && r.y >= view.y && r.x + r.width <= view.x + w && r.y + r.height <= view.y + h)
+        self.node(view.zoom, index).is_some_and(|r| {
+            r.x >= view.x && r.y >= view.y && r.x + r.width <= view.x + w && r.y + r.height <= view.y + h
+        })
     }
 }
 
