@@ -109,13 +109,6 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
         {
             lines.push(Line::styled(text, theme.accent()));
         }
-        let resize = if result.whole { "" } else { "; < and > resize the neighbourhood" };
-        lines.push(Line::styled(format!("Enter centres on the cursor{resize}"), theme.dim()));
-        lines.push(Line::styled(
-            "arrows pan, + - zoom, z fits, g goes to an id, e writes SVG, p hides this panel",
-            theme.dim(),
-        ));
-        lines.push(Line::raw(""));
         if let Some(node) = state.selected.and_then(|i| picture.nodes.get(i)) {
             lines.push(Line::styled(format!("cursor: {}", node.one_line()), theme.title()));
             if let Some(detail) = node.detail() {
@@ -124,9 +117,17 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
             if node.member_count > 1 {
                 lines.push(Line::raw(format!("  a strongly connected component of {}", node.member_count)));
             }
-        } else {
+        }
+        lines.push(Line::raw(""));
+        if state.selected.is_none() {
             lines.push(Line::styled("j/k move the cursor over the vertices", theme.dim()));
         }
+        let resize = if result.whole { "" } else { "; < and > resize the neighbourhood" };
+        lines.push(Line::styled(format!("Enter centres on the cursor{resize}"), theme.dim()));
+        lines.push(Line::styled(
+            "arrows pan, + - zoom, z fits, g goes to an id, e writes SVG, p hides this panel",
+            theme.dim(),
+        ));
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("/ asks a query and draws its search", theme.dim()));

@@ -18,6 +18,14 @@ pub fn write_svg(picture: &Picture, path: &Path) -> Result<()> {
         .tempfile_in(dir)
         .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
     temp.write_all(svg::render(picture).as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+    // A temporary file is private to its owner; the picture is for slides, readable like any file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        temp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("setting the permissions of {}", path.display()))?;
+    }
     temp.as_file().sync_all().with_context(|| format!("syncing {}", path.display()))?;
     temp.persist(path).with_context(|| format!("moving the SVG into place at {}", path.display()))?;
     Ok(())
