@@ -193,7 +193,7 @@ fn rules_pick_every_cut_or_grails_and_say_which() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("decided by") && text.contains("(all rules)"), "{text}");
     let out = grail(&["query", &sample("tiny-cycles.txt"), "8", "0", "--rules", "grail", "--json"]);
-    assert_eq!(json(&out)["rules"], "grail");
+    assert_eq!(json(&out)["decision"]["rules"], "grail");
 }
 
 #[test]
@@ -377,4 +377,56 @@ fn closure_bench_tables_every_cpu_method() {
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4);
     assert!(rows.iter().all(|r| r["agrees"] == true && r["vertices"] == 300));
+}
+
+/// A yes carries no "cut" field, and the JSON lists the checks that ran, each with its outcome,
+/// the last one deciding.
+#[test]
+fn query_json_records_the_checks_that_ran_and_no_cut_on_a_yes() {
+    let v = json(&grail(&["query", &sample("kegg.gra"), "2", "1", "--json"]));
+    assert_eq!((v["reachable"].as_bool(), v["rule"].as_str()), (Some(true), Some("supportive-path")));
+    assert!(v.get("cut_dimension").is_none() && v.get("witness").is_none(), "{v}");
+    let checks = v["decision"]["checks"].as_array().unwrap();
+    let rules: Vec<&str> = checks.iter().map(|c| c["rule"].as_str().unwrap()).collect();
+    assert_eq!(rules, ["same-component", "level-cut", "topo-cut", "supportive-cut", "bloom-cut", "supportive-path"]);
+    assert!(checks[..checks.len() - 1].iter().all(|c| c["outcome"] == "undecided"), "{v}");
+    assert_eq!(checks.last().unwrap()["outcome"], "yes");
+    assert_eq!(v["decision"]["rules"], "all");
+}
+
+/// The level cut runs before the labels with every rule: the explanation never says the intervals
+/// fit (they do not: every dimension cuts 1 ⇝ 2 on kegg), and says the labels were not checked.
+#[test]
+fn query_text_explains_only_the_checks_that_ran() {
+    let out = grail(&["query", &sample("kegg.gra"), "1", "2"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("decided by level-cut (all rules)"), "{text}");
+    assert!(!text.contains("maybe") && !text.contains("fit in every dimension"), "{text}");
+    assert!(text.contains("intervals (not checked: level-cut decided first)"), "{text}");
+    // With GRAIL's rules the label cut runs first and decides.
+    let out = grail(&["query", &sample("kegg.gra"), "1", "2", "--rules", "grail"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("decided by label-cut (dimension 0) (grail rules)"), "{text}");
+}
+
+/// `grail draw --query` answers with the same rules as `grail query` and says so; its dead-end
+/// count says where each dead end is drawn.
+#[test]
+fn draw_uses_the_query_rules_and_accounts_for_every_dead_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("fp.svg");
+    let out_path = out_file.to_str().unwrap();
+    let lesson = sample("lesson.gra");
+    let all = grail(&["draw", &lesson, "--dims", "1", "--query", "0", "10", "--out", out_path]);
+    let text = String::from_utf8_lossy(&all.stdout);
+    let query = grail(&["query", &lesson, "0", "10", "--dims", "1", "--order", "random", "--seed", "1"]);
+    let answer = String::from_utf8_lossy(&query.stdout);
+    let rule = answer.split("decided by ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap();
+    assert!(text.contains(&format!("decided by {rule}")) && text.contains("all rules"), "{text}\n{answer}");
+    let grail_rules =
+        grail(&["draw", &lesson, "--dims", "1", "--query", "0", "10", "--rules", "grail", "--out", out_path]);
+    let text = String::from_utf8_lossy(&grail_rules.stdout);
+    assert!(text.contains("decided by a search") && text.contains("grail rules"), "{text}");
+    assert!(text.contains("5 dead ends: u itself (▶), 4 marked ✗"), "{text}");
 }

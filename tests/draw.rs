@@ -58,7 +58,7 @@ fn lesson_graph_has_a_false_positive_that_a_second_dimension_removes() {
     assert_eq!(two.cutting_dimension(u, v), Some(1));
     let engine = Engine::new(dag, &two, &ws.condensation.component);
     let answer = engine.query(u, v, Method::GuidedDfs, &mut engine.scratch(), false);
-    assert_eq!((answer.rule, answer.cut_dimension), (Rule::LabelCut, Some(1)));
+    assert_eq!((answer.rule, answer.witness), (Rule::LabelCut, Some(1)));
     // On this graph two dimensions are exact: no false positive is left at all.
     assert_eq!(false_positive_pairs(dag, &two), 0);
     assert!(false_positive_pairs(dag, &one) > 0);
@@ -104,7 +104,10 @@ fn draw_lesson_query_as_dot_shows_the_search() {
     let out = dir.path().join("lesson.dot");
     let lesson = sample("lesson.gra");
     let (u, v) = (LESSON_PAIR.0.to_string(), LESSON_PAIR.1.to_string());
-    let args = ["draw", lesson.to_str().unwrap(), "--dims", "1", "--query", &u, &v, "--out", out.to_str().unwrap()];
+    // GRAIL's rules: with every rule a topological order cuts the pair before any search.
+    let out_path = out.to_str().unwrap();
+    let args =
+        ["draw", lesson.to_str().unwrap(), "--dims", "1", "--query", &u, &v, "--rules", "grail", "--out", out_path];
     let printed = succeeded(&grail(&args));
     assert!(printed.contains("decided by a search"), "{printed}");
     let dot = std::fs::read_to_string(&out).unwrap();

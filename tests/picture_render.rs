@@ -7,6 +7,7 @@ use grail::draw::{self, ComponentMembers, Picture, QueueClass, Sources, StepOver
 use grail::graph::{Graph, VertexNames};
 use grail::index::{Order, dfs};
 use grail::query::Engine;
+use grail::query::explain::Names;
 use grail::tui::widgets::picture::PictureView;
 use grail::workspace::Workspace;
 use proptest::prelude::*;
@@ -39,7 +40,7 @@ fn lesson_picture(dims: usize, overlay: Overlay) -> Picture {
     let members = ComponentMembers::new(&ws.condensation);
     let engine = Engine::new(dag, &labels, &ws.condensation.component);
     let search = match overlay {
-        Overlay::Query => Some(search_overlay(&engine, 0, 10, (0, 10)).0),
+        Overlay::Query => Some(search_overlay(&engine, 0, 10, &Names::by_dag_id(0, 10)).0),
         _ => None,
     };
     let step = matches!(overlay, Overlay::Step).then(|| stepper(dag, &labels));
@@ -223,7 +224,7 @@ fn random_pictures() -> impl Strategy<Value = Picture> {
             let component: Vec<u32> = (0..n as u32).collect();
             let engine = Engine::new(&dag, &labels, &component);
             let (u, v) = (u % n as u32, v % n as u32);
-            let search = search_overlay(&engine, u, v, (u as u64, v as u64)).0;
+            let search = search_overlay(&engine, u, v, &Names::by_dag_id(u.into(), v.into())).0;
             let sources = Sources {
                 dag: &dag,
                 members: &ComponentMembers::Identity,

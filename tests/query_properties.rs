@@ -10,6 +10,15 @@ use proptest::prelude::*;
 use proptest::sample::SizeRange;
 use std::sync::Arc;
 
+mod decision_claims;
+use decision_claims::check_decision;
+
+/// The pairs whose record of decision is checked too: all on small graphs, a sample on larger ones
+/// (rendering every sentence of every pair would dominate the run).
+fn sampled(n: u32, u: u32, v: u32) -> bool {
+    n <= 60 || (u * 31 + v).is_multiple_of(11)
+}
+
 /// A random graph: vertex count and edges (ids already in range).
 #[derive(Clone, Debug)]
 struct Case {
@@ -119,9 +128,9 @@ fn check_answer(dag: &Graph, c: &Condensation, labels: &Labels, u: u32, v: u32, 
     let rule = expected_rule(c, labels, u, v, method);
     assert_eq!(a.rule, rule, "{method} {u}->{v}: wrong rule");
     match a.rule {
-        Rule::LabelCut => assert_eq!(a.cut_dimension, labels.cutting_dimension(cu, cv)),
-        Rule::TreeCut => assert_eq!(a.cut_dimension, labels.tree_dimension(cu, cv)),
-        _ => assert_eq!(a.cut_dimension, None),
+        Rule::LabelCut => assert_eq!(a.witness, labels.cutting_dimension(cu, cv)),
+        Rule::TreeCut => assert_eq!(a.witness, labels.tree_dimension(cu, cv)),
+        _ => assert_eq!(a.witness, None),
     }
     assert!(a.false_positives <= a.expanded, "{method} {u}->{v}: {a:?}");
     if a.rule == Rule::Search {
@@ -236,6 +245,9 @@ fn check_graph(case: &Case, dims: usize, order: Order) {
                 let a = engine.query(u, v, method, &mut scratch, true);
                 assert_eq!(a.reachable, truth, "{method} {u}->{v}: {a:?}");
                 check_answer(&c.dag, &c, &labels, u, v, method, &a);
+                if sampled(n, u, v) {
+                    check_decision(&engine, &c, &labels, None, (u, v), method, &a, &mut scratch);
+                }
                 if a.rule == Rule::Search {
                     let r = reference_search(&c.dag, &labels, cu, cv, method);
                     let wasted = r.expanded.iter().filter(|&&e| !dag_closure.reachable(e, cv)).count() as u64;
@@ -298,6 +310,9 @@ fn check_graph_with_every_rule(case: &Case, dims: usize, order: Order) {
                 let (traced, trace) = engine.query_traced(u, v, method, &mut scratch, usize::MAX);
                 assert_eq!(traced, a, "{method} {u}->{v}");
                 check_trace_counts(&a, &trace, method);
+                if sampled(n, u, v) {
+                    check_decision(&engine, &c, &labels, Some(&index), (u, v), method, &a, &mut scratch);
+                }
             }
         }
     }

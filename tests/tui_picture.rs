@@ -63,11 +63,27 @@ fn a_query_draws_its_search_with_the_dead_ends() {
     h.settle();
     assert_eq!(h.app.picture.focus, Focus::Query { u: 0, v: 10 });
     h.settle();
+    // With every rule (the default), the picture and the Query tab give one answer: a topological
+    // order cuts the pair before any search.
+    let rule = h.app.query.result.as_ref().unwrap().answer.rule;
+    assert_eq!(rule, grail::query::Rule::TopoCut);
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    let caption = format!("no (all rules), decided by {rule}");
+    assert!(picture.notes.iter().any(|n| n.contains(&caption) && n.contains("all rules")), "{:?}", picture.notes);
+    // R: GRAIL's rules in every view, the query answered again at once: the search and its dead ends.
+    h.keys("R");
+    h.settle();
+    assert_eq!(h.app.query.result.as_ref().unwrap().answer.rule, grail::query::Rule::Search);
     let picture = &h.app.picture.result.as_ref().unwrap().picture;
     let state = |v: u32| picture.nodes[picture.node_of(v).unwrap()].state;
     assert_eq!((state(0), state(10)), (NodeState::Source, NodeState::Target));
-    assert!(picture.nodes.iter().any(|n| n.state == NodeState::DeadEnd), "the false positive's dead ends");
-    assert!(picture.notes.iter().any(|n| n.contains("no, decided by a search")), "{:?}", picture.notes);
+    let marked = picture.nodes.iter().filter(|n| n.state == NodeState::DeadEnd).count();
+    assert!(marked > 0, "the false positive's dead ends");
+    assert!(picture.notes.iter().any(|n| n.contains("no (grail rules), decided by a search")), "{:?}", picture.notes);
+    // The count the caption gives is the boxes drawn: u itself and those marked ✗.
+    let dead = h.app.query.result.as_ref().unwrap().answer.false_positives;
+    let accounted = format!("{dead} dead ends: u itself (▶), {marked} marked ✗");
+    assert!(picture.notes.iter().any(|n| n == &accounted), "{accounted} in {:?}", picture.notes);
     settings().bind(|| insta::assert_snapshot!("picture_tab_search", h.render(120, 36)));
 }
 

@@ -289,11 +289,11 @@ fn with_every_rule_the_query_tab_shows_both_sides_of_the_search() {
 fn a_topological_cut_is_drawn_on_its_number_line() {
     let mut h = Harness::new();
     let ((u, v), answer) = pair_with_every_rule(&h, |a| a.rule == Rule::TopoCut);
-    let order = answer.cut_dimension.expect("the order that cut");
+    let order = answer.witness.expect("the order that cut");
     h.keys(&format!("3/{u} {v}<Enter>"));
     h.settle();
     let result = h.app.query.result.as_ref().expect("a result");
-    assert_eq!((result.answer.rule, result.answer.cut_dimension), (Rule::TopoCut, Some(order)));
+    assert_eq!((result.answer.rule, result.answer.witness), (Rule::TopoCut, Some(order)));
     let (tu, tv) = result.topo.expect("every rule: the positions are shown");
     assert!(tu[order] >= tv[order], "u comes after v in the order that cut");
     let text = h.render(100, 30);
@@ -335,4 +335,45 @@ fn batch_charts_the_widest_bfs_of_an_exact_row() {
     // The cursor elsewhere: the chart stays (the last exact row that ran).
     h.keys("gj");
     assert!(h.render(80, 24).contains(&title));
+}
+
+/// kegg `/1 2` with every rule: the level cut runs first, so the explanation speaks of levels only
+/// (the intervals do not fit: every dimension cuts), and the panel says the labels were not checked.
+#[test]
+fn the_explanation_speaks_only_of_the_checks_that_ran() {
+    let mut h = Harness::new();
+    h.keys("3/1 2<Enter>");
+    h.settle();
+    for (w, ht) in [(80, 24), (140, 45), (200, 60)] {
+        let text = h.render(w, ht);
+        assert!(text.contains("decided by level-cut"), "{text}");
+        assert!(text.contains("checked in order: same-component, level-cut → no"), "{text}");
+        assert!(text.contains("1 is on level 16 and 2 on level 14"), "{text}");
+        assert!(!text.contains("maybe") && !text.contains("fit in every"), "{text}");
+        assert!(text.contains("not checked: orders, labels"), "{text}");
+    }
+}
+
+/// `/2 1`, then `R`: the query is answered again at once with GRAIL's rules, and the verdict
+/// names a rule of that set (never "supportive-path" under "rules: grail").
+#[test]
+fn switching_the_rules_answers_the_query_again() {
+    let mut h = Harness::new();
+    h.keys("3/2 1<Enter>");
+    h.settle();
+    let text = h.render(100, 30);
+    assert!(text.contains("decided by supportive-path") && text.contains("rules: all"), "{text}");
+    assert!(text.contains("path 2 → 0 → 1 (2 edges)"), "the path found is shown: {text}");
+    h.keys("R");
+    h.settle();
+    let result = h.app.query.result.as_ref().unwrap();
+    assert_eq!(result.decision.rules, grail::query::RuleSet::Grail);
+    assert!(grail::query::RuleSet::Grail.rules().contains(&result.answer.rule));
+    let text = h.render(100, 30);
+    assert!(text.contains("rules: grail") && !text.contains("supportive-path"), "{text}");
+    // Back with every rule, in the Batch tab too (one choice for every view).
+    h.keys("4R3");
+    h.settle();
+    assert_eq!(h.app.batch.rules, grail::query::RuleSet::All);
+    assert!(h.render(100, 30).contains("decided by supportive-path"));
 }

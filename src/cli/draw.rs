@@ -3,10 +3,11 @@
 //! optionally a query's search laid over it.
 
 use super::common::{GraphArgs, OrderKind};
-use crate::draw::search_trace::search_overlay;
+use crate::draw::search_trace::{dead_end_note, search_overlay};
 use crate::draw::{self, ComponentMembers, EdgeKind, MAX_CAP, SearchOverlay, Sources, Subgraph};
 use crate::index::dfs;
-use crate::query::Engine;
+use crate::query::explain::Names;
+use crate::query::{Engine, QueryIndex, RuleSet};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -40,6 +41,11 @@ pub struct DrawArgs {
     /// vertices expanded, those pruned by a label and the dead ends.
     #[arg(long, num_args = 2, value_names = ["U", "V"])]
     pub query: Option<Vec<u64>>,
+
+    /// Which cuts the query's search uses, as `grail query --rules`: `all` (GRAIL's and the query
+    /// index's; the search is bidirectional) or `grail` (the paper's, with GRAIL's DFS).
+    #[arg(long, value_enum, default_value_t = RuleSet::All)]
+    pub rules: RuleSet,
 
     /// Draw the neighbourhood of this vertex (file id) instead of the whole graph.
     #[arg(long, value_name = "V")]
@@ -82,8 +88,17 @@ pub fn run(args: DrawArgs) -> Result<()> {
     let around = args.around.map(|id| ws.resolve(id)).transpose()?;
     let order = args.order.with_seed(args.seed);
     let labels = dfs::label(ws.dag(), dims, order).context("cannot label the graph")?;
-    let engine = Engine::new(ws.dag(), &labels, component);
-    let search: Option<SearchOverlay> = query.map(|((u, v), shown)| search_overlay(&engine, u, v, shown).0);
+    let index = match (args.rules, &query) {
+        (RuleSet::All, Some(_)) => Some(QueryIndex::build(ws.dag(), &labels)?),
+        _ => None,
+    };
+    let engine = Engine::new(ws.dag(), &labels, component).with_index(index.as_ref());
+    let representative = ws.condensation.representatives();
+    let vertex = |c: u32| ws.loaded.names.file_id(representative[c as usize]).to_string();
+    let search: Option<SearchOverlay> = query.map(|((u, v), (su, sv))| {
+        let names = Names { u: su.to_string(), v: sv.to_string(), vertex: &vertex };
+        search_overlay(&engine, u, v, &names).0
+    });
     let (subgraph, scope) = choose_subgraph(&ws, &args, around, search.as_ref())?;
     let members = ComponentMembers::new(&ws.condensation);
     let sources = Sources {
@@ -101,6 +116,9 @@ pub fn run(args: DrawArgs) -> Result<()> {
     picture
         .notes
         .insert(0, format!("intervals [s, post] and DFS tree of dimension {} of {dims}, order {order}", args.dim));
+    if let Some(note) = search.as_ref().and_then(|s| dead_end_note(s, &picture)) {
+        picture.notes.push(note);
+    }
     let text = match output {
         Output::Svg => draw::svg::render(&picture),
         Output::Dot => draw::dot::render(&picture),

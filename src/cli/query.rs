@@ -4,8 +4,10 @@ use super::common::{GotLabels, GraphArgs, LabelOptions, spinner, table};
 use super::output::{Output, Report};
 use crate::format::{duration, thousands};
 use crate::index::{Interval, Labels};
-use crate::query::explain::explain_index_rule;
-use crate::query::{self, Answer, BatchReport, Engine, Method, Query, QueryIndex, Rule, RuleSet, Scratch};
+use crate::query::explain::{self, Names};
+use crate::query::{
+    self, Answer, BatchReport, Decided, Decision, Engine, Method, Outcome, Query, QueryIndex, Rule, RuleSet, Scratch,
+};
 use crate::workspace::Workspace;
 use anyhow::{Result, bail};
 use clap::Args;
@@ -98,58 +100,79 @@ struct SingleReport<'a> {
     answer: &'a Answer,
     /// The path in file ids (for condensed graphs: one representative vertex per component).
     path_ids: Option<Vec<u64>>,
-    /// Per dimension, the source's and the destination's intervals.
+    /// Per dimension, the source's and the destination's intervals (whether or not the label check
+    /// ran: `decision` says which checks did).
     intervals: Vec<[Interval; 2]>,
     /// Topological levels of the source and the destination.
     levels: [u32; 2],
-    /// The rules tried.
-    rules: RuleSet,
-    /// Why the rule decided, in a sentence.
+    /// Every check the engine ran, in order, with what it read; the last one decided.
+    decision: &'a Decision,
+    /// Why the last check decided, in sentences rendered from `decision`.
     explanation: String,
+    /// One line per check, rendered from `decision` (for the text output).
+    #[serde(skip)]
+    trail: Vec<(Rule, String, Outcome)>,
 }
 
 fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, args: &QueryArgs) -> Result<()> {
     let (u, v) = (ws.resolve(src)?, ws.resolve(dst)?);
     let mut scratch = Scratch::new(ws.dag().num_vertices());
-    let answer = engine.query(u, v, method_of(args), &mut scratch, true);
+    let Decided { answer, decision, .. } = engine.decide(u, v, method_of(args), &mut scratch, 0);
     let representative = ws.condensation.representatives();
     let path_ids = answer
         .path
         .as_ref()
         .map(|p| p.iter().map(|&c| ws.loaded.names.file_id(representative[c as usize])).collect::<Vec<_>>());
-    let (cu, cv) = (ws.condensation.component[u as usize], ws.condensation.component[v as usize]);
+    let (cu, cv) = decision.ends;
     let intervals = (0..labels.dims()).map(|i| [labels.interval(cu, i), labels.interval(cv, i)]).collect();
     let levels = [labels.level(cu), labels.level(cv)];
-    let name = |c: u32| ws.loaded.names.file_id(representative[c as usize]).to_string();
-    let (src_name, dst_name) = (src.to_string(), dst.to_string());
-    let explanation = engine
-        .query_index()
-        .and_then(|index| {
-            explain_index_rule(
-                ws.dag(),
-                index,
-                answer.rule,
-                answer.cut_dimension,
-                (cu, cv),
-                (&src_name, &dst_name),
-                &name,
-            )
-        })
-        .unwrap_or_else(|| explain(&answer));
-    let rules = engine.rule_set();
-    args.output.show(&SingleReport { src, dst, answer: &answer, path_ids, intervals, levels, rules, explanation })
+    let vertex = |c: u32| ws.loaded.names.file_id(representative[c as usize]).to_string();
+    let names = Names { u: src.to_string(), v: dst.to_string(), vertex: &vertex };
+    let explanation = explain::sentence(&decision, &names);
+    let trail = explain::trail(&decision, &names);
+    let report = SingleReport {
+        src,
+        dst,
+        answer: &answer,
+        path_ids,
+        intervals,
+        levels,
+        decision: &decision,
+        explanation,
+        trail,
+    };
+    args.output.show(&report)
 }
 
 impl Report for SingleReport<'_> {
     fn print(&self) {
-        let (src, dst, answer) = (self.src, self.dst, self.answer);
+        let (src, dst, answer, decision) = (self.src, self.dst, self.answer, self.decision);
         let verdict = if answer.reachable { "YES" } else { "NO" };
-        println!("{src} ⇝ {dst}?  {verdict}, decided by {} ({} rules)", answer.rule, self.rules);
+        println!(
+            "{src} ⇝ {dst}?  {verdict}, decided by {} ({} rules)",
+            explain::rule_with_witness(decision),
+            decision.rules
+        );
         println!("{}", self.explanation);
         println!();
+        let mut checks = table(&["check", "read", "outcome"]);
+        for (rule, reading, outcome) in &self.trail {
+            checks.add_row(vec![rule.name().to_string(), reading.clone(), explain::outcome_word(*outcome).into()]);
+        }
+        println!("checks, in the order they ran:");
+        println!("{checks}");
+        println!();
+        let cut = decision.labels().and_then(|(_, _, cut)| cut);
+        if decision.labels().is_none() {
+            println!("intervals (not checked: {} decided first)", decision.rule());
+        }
         let mut t = table(&["dim", &format!("L({src})"), &format!("L({dst})"), "contained"]);
         for (i, [a, b]) in self.intervals.iter().enumerate() {
-            let inside = if a.contains(*b) { "yes" } else { "no: cut" };
+            let inside = match (a.contains(*b), cut == Some(i)) {
+                (_, true) => "no: cut",
+                (true, false) => "yes",
+                (false, false) => "no",
+            };
             t.add_row(vec![
                 i.to_string(),
                 format!("[{}, {}]", a.low, a.post),
@@ -158,30 +181,11 @@ impl Report for SingleReport<'_> {
             ]);
         }
         println!("{t}");
-        println!(
-            "levels {} → {};  search: {} expanded, {} children pruned by cuts, {} false positives",
-            self.levels[0], self.levels[1], answer.expanded, answer.pruned, answer.false_positives
-        );
+        println!("levels {} → {}", self.levels[0], self.levels[1]);
         if let Some(ids) = &self.path_ids {
             let shown: Vec<String> = ids.iter().map(u64::to_string).collect();
             println!("path   {}", shown.join(" → "));
         }
-    }
-}
-
-/// A sentence per rule, for the student reading the answer.
-fn explain(answer: &Answer) -> String {
-    match answer.rule {
-        Rule::SameComponent => "the component rule: both lie in one strongly connected component".into(),
-        Rule::LabelCut => format!(
-            "the label cut: in dimension {} the destination's interval is not inside the source's",
-            answer.cut_dimension.unwrap_or_default()
-        ),
-        Rule::LevelCut => "the level cut: the destination is not deeper than the source".into(),
-        Rule::TreeCut => "the tree cut: the destination lies in the source's DFS subtree".into(),
-        Rule::Search => "a search (no cheap rule applied; children pruned by every cut in use)".into(),
-        // Explained by the query index (explain_index_rule); here only if it is missing.
-        rule => format!("the {rule} rule"),
     }
 }
 

@@ -129,6 +129,9 @@ fn state(sources: &Sources, v: u32) -> NodeState {
         if let Some(&dim) = search.pruned.get(&v) {
             return NodeState::Pruned { dim };
         }
+        if search.cut.contains_key(&v) {
+            return NodeState::CutOff;
+        }
         if search.expanded.contains(&v) {
             return NodeState::Expanded;
         }
@@ -224,6 +227,7 @@ mod tests {
             path: vec![0, 2, 3],
             expanded: [0, 1, 2].into(),
             pruned: [(4, 1)].into(),
+            cut: Default::default(),
             dead_ends: [1].into(),
             caption: "100 ⇝ 103? yes".into(),
         };

@@ -85,7 +85,7 @@ fn node_style(state: NodeState) -> &'static str {
     match state {
         NodeState::Source | NodeState::Target | NodeState::Path => "rounded,filled,bold",
         NodeState::DeadEnd => "rounded,filled,dashed",
-        NodeState::Pruned { .. } => "rounded,filled,dotted",
+        NodeState::Pruned { .. } | NodeState::CutOff => "rounded,filled,dotted",
         NodeState::Plain | NodeState::Expanded | NodeState::Frontier(_) => "rounded,filled",
     }
 }

@@ -46,6 +46,9 @@ pub struct SearchOverlay {
     pub expanded: HashSet<u32>,
     /// Children the labels refused, each with the dimension whose interval cut it.
     pub pruned: HashMap<u32, usize>,
+    /// Children another cut of the query index refused (level, topological order, supportive
+    /// vertex, Bloom filter), each with its rule.
+    pub cut: HashMap<u32, crate::query::Rule>,
     /// Expanded vertices that cannot reach `target`: the false positives.
     pub dead_ends: HashSet<u32>,
     /// One line for the caption, e.g. "3 ⇝ 9? no, decided by a search: 2 dead ends".

@@ -1,24 +1,32 @@
-//! The one place that turns a traced query into a [`SearchOverlay`]: the engine's own guided DFS,
-//! answered once and recorded as it runs (`Engine::query_traced`), so the picture is of the very
-//! search that gave the answer.
+//! The one place that turns a decided query into a [`SearchOverlay`]: the engine's own search with
+//! the rule set the engine carries, answered once and recorded as it runs (`Engine::decide`), so
+//! the picture is of the very search that gave the answer, and its caption is rendered from the
+//! same record as every other view's explanation.
 
 use super::overlay::SearchOverlay;
+use super::picture::Picture;
+use super::style::NodeState;
 use super::tree::{TreeParent, tree_parent};
-use crate::query::{Answer, Engine, Method, NodeKind, Rule};
+use crate::format::plural;
+use crate::query::explain::{self, Names};
+use crate::query::{Answer, Decided, Engine, NodeKind, Rule};
 
 /// Search-tree nodes recorded at most; the picture shows far fewer.
 const NODE_LIMIT: usize = 100_000;
 
-/// Answers `u ? v` (dense original ids, checked by the caller) with the traced label-guided DFS and
-/// lays its search over the picture. `shown` are the ids the caption names (the file's ids).
-pub fn search_overlay(engine: &Engine, u: u32, v: u32, shown: (u64, u64)) -> (SearchOverlay, Answer) {
-    let (answer, trace) = engine.query_traced(u, v, Method::GuidedDfs, &mut engine.scratch(), NODE_LIMIT);
+/// Answers `u ? v` (dense original ids, checked by the caller) with the engine's rules and their
+/// search ([`crate::query::RuleSet::default_method`]) and lays the search over the picture. `names`
+/// name the ends and the vertices in the caption (the file's ids).
+pub fn search_overlay(engine: &Engine, u: u32, v: u32, names: &Names) -> (SearchOverlay, Decided) {
+    let method = engine.rule_set().default_method();
+    let decided = engine.decide(u, v, method, &mut engine.scratch(), NODE_LIMIT);
+    let (answer, trace) = (&decided.answer, &decided.trace);
     let component = engine.component();
     let mut overlay = SearchOverlay {
         source: component[u as usize],
         target: component[v as usize],
-        path: answer.path.clone().or_else(|| tree_path(engine, &answer, u, v)).unwrap_or_default(),
-        caption: caption(&answer, shown),
+        path: answer.path.clone().or_else(|| tree_path(engine, answer, u, v)).unwrap_or_default(),
+        caption: explain::caption(&decided.decision, names),
         ..SearchOverlay::default()
     };
     for node in &trace.nodes {
@@ -34,18 +42,43 @@ pub fn search_overlay(engine: &Engine, u: u32, v: u32, shown: (u64, u64)) -> (Se
             NodeKind::Pruned { dim } => {
                 overlay.pruned.insert(node.vertex, dim);
             }
-            // The pictures trace GRAIL's search (an engine without a query index), which prunes by
-            // label only; other cuts, if any, leave their children undrawn.
-            NodeKind::Target | NodeKind::Meeting | NodeKind::Cut { .. } | NodeKind::Reached { .. } => {}
+            NodeKind::Cut { rule } => {
+                overlay.cut.insert(node.vertex, rule);
+            }
+            // The target, where the two sides met, and children a cut proves reach the target lie
+            // on the path (drawn as such) or were not needed.
+            NodeKind::Target | NodeKind::Meeting | NodeKind::Reached { .. } => {}
         }
     }
-    (overlay, answer)
+    (overlay, decided)
+}
+
+/// Where the dead ends the caption counts are in the drawing: the source itself (drawn as u),
+/// those marked ✗, and those the drawing left out. `None` when there are none.
+pub fn dead_end_note(search: &SearchOverlay, picture: &Picture) -> Option<String> {
+    let total = search.dead_ends.len();
+    if total == 0 {
+        return None;
+    }
+    let marked = picture.nodes.iter().filter(|n| n.state == NodeState::DeadEnd).count();
+    let mut parts = Vec::new();
+    if search.dead_ends.contains(&search.source) {
+        parts.push("u itself (▶)".to_string());
+    }
+    if marked > 0 {
+        parts.push(format!("{marked} marked ✗"));
+    }
+    let drawn = marked + usize::from(search.dead_ends.contains(&search.source));
+    if drawn < total {
+        parts.push(format!("{} not drawn", total - drawn));
+    }
+    Some(format!("{}: {}", plural(total as u64, "dead end", "dead ends"), parts.join(", ")))
 }
 
 /// For a tree cut, the path down the DFS tree of the dimension that proved it (the trace records
 /// none): `v`'s tree parents, walked up to `u`.
 fn tree_path(engine: &Engine, answer: &Answer, u: u32, v: u32) -> Option<Vec<u32>> {
-    let (Rule::TreeCut, Some(dim)) = (answer.rule, answer.cut_dimension) else { return None };
+    let (Rule::TreeCut, Some(dim)) = (answer.rule, answer.witness) else { return None };
     let (from, mut at) = (engine.component()[u as usize], engine.component()[v as usize]);
     let mut path = vec![at];
     while at != from {
@@ -59,27 +92,6 @@ fn tree_path(engine: &Engine, answer: &Answer, u: u32, v: u32) -> Option<Vec<u32
     }
     path.reverse();
     Some(path)
-}
-
-/// `3 ⇝ 9? no, decided by a search: 4 expanded, 2 pruned by labels, 4 dead ends (false positives)`.
-fn caption(answer: &Answer, (u, v): (u64, u64)) -> String {
-    let verdict = if answer.reachable { "yes" } else { "no" };
-    let how = match (answer.rule, answer.cut_dimension) {
-        (Rule::SameComponent, _) => "both lie in one strongly connected component".to_string(),
-        (Rule::LabelCut, Some(dim)) => format!("the label cut: L({v}) ⊄ L({u}) in dimension {dim}"),
-        (Rule::LabelCut, None) => "the label cut".to_string(),
-        (Rule::LevelCut, _) => format!("the level cut: {v} is not deeper than {u}"),
-        (Rule::TreeCut, Some(dim)) => format!("the tree cut: {v} lies in {u}'s DFS subtree in dimension {dim}"),
-        (Rule::TreeCut, None) => "the tree cut".to_string(),
-        (rule @ (Rule::TopoCut | Rule::SupportiveCut | Rule::BloomCut | Rule::SupportivePath), _) => {
-            format!("the {rule} rule")
-        }
-        (Rule::Search, _) => format!(
-            "a search: {} expanded, {} pruned by labels, {} dead ends (false positives)",
-            answer.expanded, answer.pruned, answer.false_positives
-        ),
-    };
-    format!("{u} ⇝ {v}? {verdict}, decided by {how}")
 }
 
 #[cfg(test)]
@@ -100,7 +112,8 @@ mod tests {
         let engine = Engine::new(&c.dag, &labels, &c.component);
         let mut by_rule = std::collections::HashMap::new();
         for q in random_queries(c.component.len(), 3000, 5) {
-            let (overlay, answer) = search_overlay(&engine, q.src, q.dst, (q.src as u64, q.dst as u64));
+            let names = Names::by_dag_id(q.src.into(), q.dst.into());
+            let (overlay, Decided { answer, .. }) = search_overlay(&engine, q.src, q.dst, &names);
             assert_eq!((overlay.source, overlay.target), (c.component[q.src as usize], c.component[q.dst as usize]));
             if answer.reachable && overlay.source != overlay.target {
                 let path = &overlay.path;

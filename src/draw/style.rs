@@ -23,6 +23,9 @@ pub enum NodeState {
     DeadEnd,
     /// Not entered: the label of this dimension proved it cannot reach `v`.
     Pruned { dim: usize },
+    /// Not entered: another cut (level, topological order, supportive vertex, Bloom filter) proved
+    /// it cannot reach `v`.
+    CutOff,
 }
 
 /// The eight named colours every terminal theme adapts (the explorer's palette), plus grey for
@@ -100,6 +103,7 @@ impl NodeState {
             NodeState::Pruned { .. } => {
                 ('⊘', Some(Colour::Magenta), "pruned by a label (dimension shown)", "pruned (dim)")
             }
+            NodeState::CutOff => ('⊖', Some(Colour::Magenta), "pruned by another cut (level, order, ...)", "cut"),
         };
         StateStyle { glyph, colour, name, short }
     }

@@ -185,8 +185,10 @@ pub struct Answer {
     /// [`Rule::TreeCut`], the first dimension whose DFS tree holds `v` under `u`; for
     /// [`Rule::TopoCut`], the topological order (0 forward, 1 backward); for the supportive rules,
     /// the supportive vertex's bit; for [`Rule::BloomCut`], the filter bit (`0..64` descendant
-    /// filter, `64..` ancestor filter). `None` otherwise.
-    pub cut_dimension: Option<usize>,
+    /// filter, `64..` ancestor filter). `None` otherwise. Left out of JSON, where its meaning would
+    /// depend on the rule: a query's [`super::Decision`] names each check's witness instead.
+    #[serde(skip)]
+    pub witness: Option<usize>,
     /// Vertices the search popped and scanned (the start included); 0 when a cut decided.
     pub expanded: u64,
     /// Distinct children the guided search refused to enter because `L(v) ⊄ L(c)`.
@@ -201,7 +203,7 @@ pub struct Answer {
 
 impl Answer {
     /// An answer decided by a cheap rule, before any search.
-    pub fn decided(rule: Rule, reachable: bool, cut_dimension: Option<usize>) -> Answer {
-        Answer { reachable, rule, cut_dimension, expanded: 0, pruned: 0, false_positives: 0, path: None }
+    pub fn decided(rule: Rule, reachable: bool, witness: Option<usize>) -> Answer {
+        Answer { reachable, rule, witness, expanded: 0, pruned: 0, false_positives: 0, path: None }
     }
 }

@@ -1,6 +1,7 @@
 //! One query, start to finish: map to components, try the cheap rules, then search.
 
 use super::answer::{Answer, Method, Rule, RuleSet};
+use super::decision::{Check, CheckInputs, Decision, Outcome, answer_of};
 use super::observer::{NoObserver, SearchObserver};
 use super::query_index::QueryIndex;
 use super::rules::{Verdict, verdict};
@@ -12,6 +13,15 @@ use crate::graph::Graph;
 use crate::index::Labels;
 use crate::prefetch::{prefetch, prefetch_whole};
 use anyhow::{Result, ensure};
+
+/// One query answered for a reader: the answer, the record of the checks behind it, and the
+/// search tree (empty when a check decided before any search).
+#[derive(Clone, Debug)]
+pub struct Decided {
+    pub answer: Answer,
+    pub decision: Decision,
+    pub trace: Trace,
+}
 
 /// Answers reachability queries on original vertices with a labelled condensation: GRAIL's rules
 /// only, or every rule once given a query index ([`Engine::with_index`]).
@@ -135,6 +145,50 @@ impl<'a> Engine<'a> {
         (answer, recorder.finish(method))
     }
 
+    /// [`Engine::query_traced`] with the record of every check it ran, in the order it ran them:
+    /// the one answer the explorer's views and `grail query` show and explain. The answer is
+    /// [`Engine::query`]'s with its path (the property tests hold the two to each other).
+    pub fn decide(&self, u: u32, v: u32, method: Method, scratch: &mut Scratch, node_limit: usize) -> Decided {
+        let ends = (self.component[u as usize], self.component[v as usize]);
+        let (cu, cv) = ends;
+        let inputs = CheckInputs { dag: self.dag, labels: self.labels, index: self.index };
+        let mut checks = inputs.run(self.rule_set(), method, ends);
+        let rules = self.rule_set();
+        let last = checks.last().expect("the component check always runs");
+        if last.outcome() != Outcome::Undecided {
+            let mut answer = answer_of(last);
+            if answer.reachable {
+                answer.path = if cu == cv {
+                    Some(vec![cu])
+                } else {
+                    let verdict = Verdict { rule: answer.rule, reachable: true, dimension: answer.witness };
+                    self.cut_path(cu, cv, verdict, scratch)
+                };
+            }
+            let trace = Trace { method, nodes: Vec::new(), truncated: false };
+            return Decided { answer, decision: Decision { rules, method, ends, checks }, trace };
+        }
+        let mut recorder = TraceRecorder::new(self.labels, node_limit);
+        let found = search(self.dag, self.labels, self.index, cu, cv, method, scratch, true, &mut recorder);
+        checks.push(Check::Search {
+            method,
+            reachable: found.reachable,
+            expanded: found.expanded,
+            pruned: found.pruned,
+            dead_ends: found.false_positives,
+        });
+        let answer = Answer {
+            reachable: found.reachable,
+            rule: Rule::Search,
+            witness: None,
+            expanded: found.expanded,
+            pruned: found.pruned,
+            false_positives: found.false_positives,
+            path: found.path,
+        };
+        Decided { answer, decision: Decision { rules, method, ends, checks }, trace: recorder.finish(method) }
+    }
+
     /// [`Engine::query`], telling `observer` every step of the search, if one runs (the cheap rules
     /// and a tree cut's path walk are not reported).
     ///
@@ -169,7 +223,7 @@ impl<'a> Engine<'a> {
         Answer {
             reachable: found.reachable,
             rule: Rule::Search,
-            cut_dimension: None,
+            witness: None,
             expanded: found.expanded,
             pruned: found.pruned,
             false_positives: found.false_positives,
@@ -264,13 +318,13 @@ mod tests {
         // Lex DFS on the DAG 0 -> {1, 3}, 1 -> 2, 3 -> 2, 4 -> 3: post 2=1, 1=2, 3=3, 0=4, 4=5.
         // L(4) = [1,5] is not inside L(0) = [1,4]: label cut in dimension 0.
         let a = ask(0, 5, &mut scratch);
-        assert_eq!((a.reachable, a.rule, a.cut_dimension, a.path), (false, Rule::LabelCut, Some(0), None));
+        assert_eq!((a.reachable, a.rule, a.witness, a.path), (false, Rule::LabelCut, Some(0), None));
         // L(2) = [1,2] ⊆ L(3) = [1,3], but both components sit on level 1: level cut.
         let a = ask(4, 1, &mut scratch);
         assert_eq!((a.reachable, a.rule), (false, Rule::LevelCut));
         // Component 2 is in component 0's DFS subtree: tree cut, with a real path.
         let a = ask(0, 3, &mut scratch);
-        assert_eq!((a.reachable, a.rule, a.cut_dimension), (true, Rule::TreeCut, Some(0)));
+        assert_eq!((a.reachable, a.rule, a.witness), (true, Rule::TreeCut, Some(0)));
         assert_eq!(a.path, Some(vec![0, 1, 2]));
         // 5 reaches 3 through 4, outside 5's DFS subtree in the lex tree: only the search knows.
         let a = ask(5, 3, &mut scratch);

@@ -1,95 +1,254 @@
-//! Plain sentences for the query index's rules: what each one saw and why that settles the query.
-//! Shared by `grail query`, the explorer's Query tab and the picture's caption. (GRAIL's own rules
-//! are explained by each view next to the intervals it draws.)
+//! Plain sentences for a query's [`Decision`]: what each check read and why the last one settles
+//! the query. `grail query` (text and JSON), the explorer's Query tab and the picture's caption all
+//! render from here, so every claim they make is read off the record of the checks that ran.
 
-use super::answer::Rule;
-use super::bloom::BLOOM_WORDS;
-use super::query_index::QueryIndex;
-use super::supportive::has_bit;
-use crate::format::thousands;
-use crate::graph::Graph;
+use super::answer::{Rule, RuleSet};
+use super::decision::{Check, Decision, Filter, Outcome, Separation, Supportive};
+use crate::format::{plural, thousands};
 
-/// Why `rule` decided `u ⇝ v` on DAG vertices `cu`, `cv` of `dag` (`detail`: the answer's
-/// `cut_dimension`), naming the query's ends `u` and `v` and a supportive vertex by `name`. `None`
-/// for GRAIL's rules, whose explanations need the labels.
-pub fn explain_index_rule(
-    dag: &Graph,
-    index: &QueryIndex,
-    rule: Rule,
-    detail: Option<usize>,
-    (cu, cv): (u32, u32),
-    (u, v): (&str, &str),
-    name: &dyn Fn(u32) -> String,
-) -> Option<String> {
-    let (a, b) = (index.of(cu), index.of(cv));
-    let chosen = || QueryIndex::supportive(dag);
-    let supportive = |bit: usize| chosen().get(bit).map_or_else(|| format!("#{bit}"), |&s| name(s));
-    Some(match rule {
-        Rule::TopoCut => {
-            let (pa, pb) = (index.topo(cu), index.topo(cv));
-            let order = detail.unwrap_or(0).min(pa.len() - 1);
+/// How a decision names things: the query's ends as the user typed them, and a DAG vertex (a
+/// supportive vertex) by one of its file ids.
+pub struct Names<'a> {
+    pub u: String,
+    pub v: String,
+    pub vertex: &'a dyn Fn(u32) -> String,
+}
+
+impl Names<'static> {
+    /// The query's ends as given and every other vertex by its DAG id: for graphs whose file ids
+    /// are the DAG's own (a DAG with dense ids).
+    pub fn by_dag_id(u: u64, v: u64) -> Names<'static> {
+        fn dag_id(c: u32) -> String {
+            c.to_string()
+        }
+        Names { u: u.to_string(), v: v.to_string(), vertex: &dag_id }
+    }
+}
+
+impl Names<'_> {
+    fn supportive(&self, s: &Supportive) -> String {
+        s.vertex.map_or_else(|| format!("#{}", s.bit), |x| (self.vertex)(x))
+    }
+}
+
+/// The answer in one word, as the views print it.
+pub fn verdict_word(decision: &Decision) -> &'static str {
+    if decision.reachable() { "yes" } else { "no" }
+}
+
+/// `label-cut (dimension 2)`: the deciding rule with the part that proved it, as the headline
+/// names it.
+pub fn rule_with_witness(decision: &Decision) -> String {
+    let rule = decision.rule();
+    match decision.decisive() {
+        Check::Labels { cut: Some(d), .. } | Check::Tree { dimension: Some(d) } => format!("{rule} (dimension {d})"),
+        Check::TopoOrders { cut: Some(o), .. } => format!("{rule} (order {})", o + 1),
+        _ => rule.to_string(),
+    }
+}
+
+/// One short line per check, in the order they ran: the rule, what it read, and its outcome.
+pub fn trail(decision: &Decision, names: &Names) -> Vec<(Rule, String, Outcome)> {
+    decision.checks.iter().map(|c| (c.rule(), reading(c, names), c.outcome())).collect()
+}
+
+/// How an outcome reads in a trail: "yes", "no", or "go on" for a check that could not tell.
+pub fn outcome_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Yes => "yes",
+        Outcome::No => "no",
+        Outcome::Undecided => "go on",
+    }
+}
+
+/// The trail on one line: `checked in order: same-component, level-cut, topo-cut → no` (every
+/// check but the last could not tell).
+pub fn trail_line(decision: &Decision) -> String {
+    let steps: Vec<&str> = decision.checks.iter().map(|c| c.rule().name()).collect();
+    format!("checked in order: {} → {}", steps.join(", "), verdict_word(decision))
+}
+
+/// What a check read, in a few words (for the trail).
+fn reading(check: &Check, n: &Names) -> String {
+    let (u, v) = (&n.u, &n.v);
+    match check {
+        Check::Component { u: cu, v: cv } if cu == cv => format!("{u} and {v} share a component"),
+        Check::Component { .. } => "different components".into(),
+        Check::Level { u: lu, v: lv } => format!("level {lu} → {lv}"),
+        Check::TopoOrders { u: pu, v: pv, .. } => {
+            let pairs: Vec<String> = pu
+                .iter()
+                .zip(pv)
+                .map(|(a, b)| format!("{} → {}", thousands(u64::from(*a)), thousands(u64::from(*b))))
+                .collect();
+            format!("positions {}", pairs.join(", "))
+        }
+        Check::SupportiveCut { found: Some((s, _)) } => format!("{} separates them", n.supportive(s)),
+        Check::SupportiveCut { found: None } => "no supportive vertex separates them".into(),
+        Check::BloomCut { found: Some((filter, bit)) } => format!("{} filter, bit {bit}", filter_name(*filter)),
+        Check::BloomCut { found: None } => "no filter bit refutes it".into(),
+        Check::SupportivePath { found: Some(s) } => format!("through {}", n.supportive(s)),
+        Check::SupportivePath { found: None } => "no supportive vertex in between".into(),
+        Check::Labels { cut: Some(d), .. } => format!("L({v}) ⊄ L({u}) in dimension {d}"),
+        Check::Labels { u: iu, .. } if iu.len() == 1 => format!("L({v}) ⊆ L({u}) in its one dimension"),
+        Check::Labels { u: iu, .. } => format!("L({v}) ⊆ L({u}) in all {} dimensions", iu.len()),
+        Check::Tree { dimension: Some(d) } => format!("{v} in {u}'s DFS subtree, dimension {d}"),
+        Check::Tree { dimension: None } => format!("{v} in none of {u}'s DFS subtrees"),
+        Check::Search { expanded, dead_ends, .. } => {
+            format!("{} expanded, {}", thousands(*expanded), plural(*dead_ends, "dead end", "dead ends"))
+        }
+    }
+}
+
+fn filter_name(filter: Filter) -> &'static str {
+    match filter {
+        Filter::Descendants => "descendant",
+        Filter::Ancestors => "ancestor",
+    }
+}
+
+/// The explanation a student can follow: what the checks before the decisive one left open (where
+/// it teaches something: the labels saying "maybe"), then why the decisive check settles it.
+pub fn sentence(decision: &Decision, names: &Names) -> String {
+    let mut parts = Vec::new();
+    let before = &decision.checks[..decision.checks.len() - 1];
+    if let Some(Check::Labels { cut: None, .. }) = before.iter().find(|c| c.rule() == Rule::LabelCut) {
+        parts.push(format!(
+            "L({v}) ⊆ L({u}) in every dimension, so the labels alone say \"maybe\".",
+            u = names.u,
+            v = names.v
+        ));
+    }
+    parts.push(decisive_sentence(decision, names));
+    parts.join(" ")
+}
+
+/// Why the last check settles the query.
+fn decisive_sentence(decision: &Decision, n: &Names) -> String {
+    let (u, v) = (&n.u, &n.v);
+    match decision.decisive() {
+        Check::Component { .. } if u == v => format!("{u} is {v}: every vertex reaches itself."),
+        Check::Component { .. } => {
+            format!("{u} and {v} lie on a common cycle (one strongly connected component), so each reaches the other.")
+        }
+        Check::Level { u: lu, v: lv } => format!(
+            "{u} is on level {lu} and {v} on level {lv}: every edge goes at least one level deeper, so {u} cannot \
+             reach {v}."
+        ),
+        Check::TopoOrders { u: pu, v: pv, cut } => {
+            let order = cut.unwrap_or(0);
             let which = if order == 0 { "forward DFS" } else { "backward DFS" };
             format!(
                 "Topological order {} ({which}): {u} is at {}, {v} at {}; {u} does not come before {v}, and every \
                  edge goes forward in a topological order, so {u} cannot reach {v}.",
                 order + 1,
-                thousands(u64::from(pa[order])),
-                thousands(u64::from(pb[order]))
+                thousands(u64::from(pu[order])),
+                thousands(u64::from(pv[order]))
             )
         }
-        Rule::SupportiveCut => {
-            let bit = detail.unwrap_or(0);
-            let s = supportive(bit);
-            if has_bit(&a.from_support, bit) && !has_bit(&b.from_support, bit) {
-                format!(
+        Check::SupportiveCut { found: Some((s, side)) } => {
+            let s = n.supportive(s);
+            match side {
+                Separation::ReachesUNotV => format!(
                     "Supportive vertex {s} reaches {u} but not {v}: if {u} reached {v}, {s} would reach {v} through \
                      {u}, so {u} cannot reach {v}."
-                )
-            } else {
-                format!(
+                ),
+                Separation::VReachesItUDoesNot => format!(
                     "{v} reaches supportive vertex {s} but {u} does not: if {u} reached {v}, it would reach {s} \
                      through {v}, so {u} cannot reach {v}."
-                )
+                ),
             }
         }
-        Rule::SupportivePath => {
-            let bit = detail.unwrap_or(0);
-            let vertex = chosen().get(bit).copied();
-            let s = supportive(bit);
-            if vertex == Some(cu) {
-                return Some(format!(
+        Check::BloomCut { found: Some((Filter::Descendants, bit)) } => format!(
+            "Bloom filter of descendants, bit {bit}: some vertex below {v} sets it, but no vertex below {u} does; \
+             everything below {v} would be below {u} if {u} reached {v}, so {u} cannot reach {v}."
+        ),
+        Check::BloomCut { found: Some((Filter::Ancestors, bit)) } => format!(
+            "Bloom filter of ancestors, bit {bit}: some vertex above {u} sets it, but no vertex above {v} does; \
+             everything above {u} would be above {v} if {u} reached {v}, so {u} cannot reach {v}."
+        ),
+        Check::SupportivePath { found: Some(s) } => {
+            let (cu, cv) = decision.ends;
+            if s.vertex == Some(cu) {
+                format!(
                     "{u} is a supportive vertex: everything it reaches is stored for every vertex, and {v} is among \
                      it, so {u} reaches {v}."
-                ));
-            }
-            if vertex == Some(cv) {
-                return Some(format!(
+                )
+            } else if s.vertex == Some(cv) {
+                format!(
                     "{v} is a supportive vertex: everything that reaches it is stored for every vertex, and {u} is \
                      among it, so {u} reaches {v}."
-                ));
-            }
-            format!(
-                "{u} reaches supportive vertex {s} and {s} reaches {v} (both stored for every vertex), so {u} reaches \
-                 {v} through {s}."
-            )
-        }
-        Rule::BloomCut => {
-            let bit = detail.unwrap_or(0);
-            if bit < 64 * BLOOM_WORDS {
-                format!(
-                    "Bloom filter of descendants, bit {bit}: some vertex below {v} sets it, but no vertex below {u} \
-                     does; everything below {v} would be below {u} if {u} reached {v}, so {u} cannot reach {v}."
                 )
             } else {
+                let s = n.supportive(s);
                 format!(
-                    "Bloom filter of ancestors, bit {}: some vertex above {u} sets it, but no vertex above {v} does; \
-                     everything above {u} would be above {v} if {u} reached {v}, so {u} cannot reach {v}.",
-                    bit - 64 * BLOOM_WORDS
+                    "{u} reaches supportive vertex {s} and {s} reaches {v} (both stored for every vertex), so {u} \
+                     reaches {v} through {s}."
                 )
             }
         }
-        _ => return None,
-    })
+        Check::Labels { u: iu, v: iv, cut: Some(d) } => {
+            let (a, b) = (iu[*d], iv[*d]);
+            format!(
+                "In dimension {d}, {v}'s interval [{},{}] is not inside {u}'s [{},{}]. Everything {u} reaches has \
+                 its interval inside {u}'s, so {u} cannot reach {v}, without any search.",
+                b.low, b.post, a.low, a.post
+            )
+        }
+        Check::Tree { dimension: Some(d) } => format!(
+            "{v} lies in {u}'s subtree of the DFS tree of dimension {d}; a tree path is a real path, so {u} reaches \
+             {v} without any search."
+        ),
+        Check::Search { method, reachable, expanded, pruned, dead_ends } => {
+            let order = match (decision.rules, method.is_breadth_first(), method.is_guided()) {
+                (_, _, false) if method.is_breadth_first() => "plain breadth-first (no pruning)",
+                (_, _, false) => "plain depth-first (no pruning)",
+                (RuleSet::All, true, true) => "bidirectional (forward from u, backward from v)",
+                (_, true, _) => "breadth-first",
+                _ => "depth-first",
+            };
+            let pruned = plural(*pruned, "child", "children");
+            let pruning = match (decision.rules, method.is_guided()) {
+                (_, false) => "entered every child".to_string(),
+                (RuleSet::Grail, true) => {
+                    format!("entered only children whose intervals contain {v}'s ({pruned} pruned)")
+                }
+                (RuleSet::All, true) => format!("tried every cut on each child ({pruned} pruned)"),
+            };
+            let checks = if decision.checks.len() > 2 { "No check could tell, so a" } else { "A" };
+            let expanded = plural(*expanded, "vertex", "vertices");
+            let start = format!("{checks} {order} search from {u} {pruning}. It expanded {expanded}");
+            let dead = match *dead_ends {
+                0 => "none of them a dead end".to_string(),
+                1 => format!("1 of them a dead end (a false positive: the labels said maybe, but it cannot reach {v})"),
+                n => format!(
+                    "{} of them dead ends (false positives: the labels said maybe, but they cannot reach {v})",
+                    thousands(n)
+                ),
+            };
+            if *reachable {
+                format!("{start}, {dead}, before it found {v}.")
+            } else {
+                format!("{start}, {dead}, so no path exists.")
+            }
+        }
+        // A decisive check always found its witness (`Decision::decisive` is the last, deciding one).
+        check => format!("the {} rule decided.", check.rule()),
+    }
+}
+
+/// The picture's one-line caption: `3 ⇝ 9? no (all rules), decided by label-cut (dimension 1): L(9) ⊄ L(3) in dimension 1`.
+pub fn caption(decision: &Decision, names: &Names) -> String {
+    let how = match decision.decisive() {
+        Check::Search { expanded, dead_ends, pruned, .. } => format!(
+            "a search: {} expanded, {} pruned, {}",
+            thousands(*expanded),
+            thousands(*pruned),
+            plural(*dead_ends, "dead end", "dead ends")
+        ),
+        _ => format!("{}: {}", rule_with_witness(decision), reading(decision.decisive(), names)),
+    };
+    format!("{} ⇝ {}? {} ({} rules), decided by {how}", names.u, names.v, verdict_word(decision), decision.rules)
 }
 
 /// A short phrase for a child the search pruned or settled with `rule` (for search trees).
@@ -103,24 +262,5 @@ pub fn search_step_phrase(rule: Rule) -> &'static str {
         Rule::SupportivePath => "reaches v through a supportive vertex",
         Rule::TreeCut => "reaches v down a DFS tree",
         Rule::SameComponent | Rule::Search => "decided",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::index::{Order, dfs};
-
-    #[test]
-    fn sentences_name_the_numbers() {
-        let g = Graph::from_edges(3, &[(0, 1), (1, 2)]).unwrap();
-        let labels = dfs::label(&g, 1, Order::Lex).unwrap();
-        let index = QueryIndex::build(&g, &labels).unwrap();
-        let name = |x: u32| format!("v{x}");
-        let topo = explain_index_rule(&g, &index, Rule::TopoCut, Some(0), (2, 0), ("u", "v"), &name).unwrap();
-        assert!(topo.contains("Topological order 1") && topo.contains("cannot reach"), "{topo}");
-        let path = explain_index_rule(&g, &index, Rule::SupportivePath, Some(0), (0, 2), ("u", "v"), &name).unwrap();
-        assert!(path.contains("supportive vertex v"), "{path}");
-        assert!(explain_index_rule(&g, &index, Rule::LabelCut, Some(0), (0, 2), ("u", "v"), &name).is_none());
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! - [`Engine::query`] answers one query on original vertex ids and says how ([`Answer`]);
 //!   [`Engine::query_traced`] also records the search tree ([`Trace`]), through the same search
-//!   with a [`SearchObserver`].
+//!   with a [`SearchObserver`]; [`Engine::decide`] also records every check it ran ([`Decision`]),
+//!   which [`explain`] turns into sentences.
 //! - [`run_batch`] answers many in parallel and summarises them ([`BatchReport`]).
 //! - [`read_query_file`] and [`random_queries`] produce the queries.
 //! - [`QueryIndex`] holds the extra cuts' per-vertex data (built after labeling; not part of the
@@ -15,6 +16,7 @@ mod batch;
 mod bfs;
 mod bidirectional;
 mod bloom;
+mod decision;
 mod dfs;
 mod engine;
 pub mod explain;
@@ -36,7 +38,8 @@ mod tree_path;
 
 pub use answer::{Answer, Method, Rule, RuleSet};
 pub use batch::{BatchReport, Mismatch, RuleCounts, run_batch};
-pub use engine::Engine;
+pub use decision::{Check, Decision, Filter, Outcome, Separation, Supportive};
+pub use engine::{Decided, Engine};
 pub use observer::{NoObserver, SearchObserver};
 pub use query_file::{Query, read_query_file};
 pub use query_index::QueryIndex;

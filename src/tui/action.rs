@@ -72,7 +72,7 @@ pub enum Action {
     ToggleNode,
     ExpandAll,
     CollapseAll,
-    /// Switch between every rule and GRAIL's only (Query and Batch tabs).
+    /// Switch between every rule and GRAIL's only, for every view (Query, Batch and Picture tabs).
     ToggleRules,
     // Batch.
     RunBatch,

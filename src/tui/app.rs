@@ -18,6 +18,7 @@ use super::theme::Theme;
 use super::worker::{Job, Msg};
 use crate::graph::stats::{self, GraphStats};
 use crate::index::Labels;
+use crate::query::RuleSet;
 use crate::workspace::Workspace;
 use crossterm::event::{Event as TermEvent, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 use std::sync::Arc;
@@ -210,6 +211,7 @@ impl App {
                     self.note = None;
                 }
             }
+            Action::ToggleRules => self.toggle_rules(),
             Action::ShowOnPicture => {
                 let rep = |c: u32| self.representative.get(c as usize).copied();
                 let chosen = self.exceptions.chosen().and_then(|(cu, cv, dims)| Some((rep(cu)?, rep(cv)?, dims)));
@@ -239,6 +241,27 @@ impl App {
                 self.effect(effect);
             }
         }
+    }
+
+    /// `R`: one rule set for every view. The query on screen is answered again at once and the
+    /// picture redrawn, so no view keeps showing an answer of the other set.
+    fn toggle_rules(&mut self) {
+        let rules = self.query.rules.toggled();
+        self.query.rules = rules;
+        self.batch.rules = rules;
+        self.picture.rules = rules;
+        self.picture.stale = true;
+        if let Some(r) = &self.query.result {
+            self.outbox.push(Job::Query { u: r.u, v: r.v, config: self.labels.config(), rules });
+        }
+        if self.tab == Tab::Picture {
+            self.show(Tab::Picture);
+        }
+        let set = match rules {
+            RuleSet::All => "every rule (GRAIL's and the query index's cuts)",
+            RuleSet::Grail => "GRAIL's rules only (component, label, level, tree cuts)",
+        };
+        self.info(format!("rules: {set}, in every tab"));
     }
 
     /// Switches to `tab`; the picture is drawn again if what it shows has changed.
@@ -373,7 +396,7 @@ impl App {
         self.graph = GraphState::new(&ws, stats);
         self.representative = ws.condensation.representatives();
         self.ws = ws;
-        self.query = QueryState::default();
+        self.query = QueryState { rules: self.query.rules, ..QueryState::default() };
         self.batch.result = None;
         self.batch.selected = self.batch.selected.min(self.batch.rows() - 1);
         self.exceptions.result = None;

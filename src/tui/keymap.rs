@@ -103,6 +103,7 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Picture), &[code(KeyCode::Enter)], Action::Enter, "centre on the cursor", false),
     b(On(Tab::Picture), &[ch('>')], Action::Deeper, "larger neighbourhood", false),
     b(On(Tab::Picture), &[ch('<')], Action::Shallower, "smaller neighbourhood", false),
+    b(On(Tab::Picture), &[ch('R')], Action::ToggleRules, "all rules / GRAIL's", false),
     // Everywhere.
     b(Global, &[ch('q')], Action::Quit, "quit", true),
     b(Global, &[ctrl('c')], Action::Quit, "quit", false),

@@ -95,7 +95,6 @@ impl BatchState {
             Action::Left => self.adjust(-1),
             Action::Right => self.adjust(1),
             Action::ToggleRow => self.toggle(),
-            Action::ToggleRules => self.rules = self.rules.toggled(),
             Action::Enter => match self.selected {
                 1 | 2 => {
                     let title = SETTINGS[self.selected];

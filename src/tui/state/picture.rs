@@ -7,6 +7,7 @@ pub mod viewport;
 use super::Effect;
 use super::prompt::{Prompt, PromptKind};
 use crate::draw::MAX_CAP;
+use crate::query::RuleSet;
 use crate::tui::action::Action;
 use crate::tui::widgets::picture::grid::ZOOM_LEVELS;
 use crate::tui::worker::{Focus, Job, LabelCmd, LabelConfig, PictureLabels, PictureRequest, PictureResult};
@@ -33,6 +34,8 @@ pub struct PictureState {
     pub selected: Option<usize>,
     /// What the drawing shows changed (labels, a query): draw again when the tab is shown.
     pub stale: bool,
+    /// The rules a query's search is drawn with (the explorer's one choice, `R`).
+    pub rules: RuleSet,
     pub viewport: Viewport,
     /// Nodes the fitted view keeps in view: the query's u and v, or the vertex drawn around.
     pub targets: Vec<usize>,
@@ -55,6 +58,7 @@ impl Default for PictureState {
             result: None,
             selected: None,
             stale: true,
+            rules: RuleSet::All,
             viewport: Viewport::Fit,
             targets: Vec::new(),
             side_panel: true,
@@ -68,8 +72,14 @@ impl PictureState {
     /// The job that draws the current settings.
     pub fn request(&mut self, config: LabelConfig) -> Effect {
         self.stale = false;
-        let request =
-            PictureRequest { focus: self.focus, labels: self.labels, dim: self.dim, depth: self.depth, cap: self.cap };
+        let request = PictureRequest {
+            focus: self.focus,
+            labels: self.labels,
+            dim: self.dim,
+            depth: self.depth,
+            cap: self.cap,
+            rules: self.rules,
+        };
         Effect::Job(Job::Picture(request, config))
     }
 
@@ -312,8 +322,8 @@ impl PictureState {
         self.stale = true;
     }
 
-    /// A new graph: start over.
+    /// A new graph: start over (keeping the rules chosen).
     pub fn clear(&mut self) {
-        *self = PictureState::default();
+        *self = PictureState { rules: self.rules, ..PictureState::default() };
     }
 }

@@ -54,7 +54,6 @@ impl QueryState {
             Action::Down => self.selected = step(self.selected, 1, visible),
             Action::PageUp => self.selected = step(self.selected, -10, visible),
             Action::PageDown => self.selected = step(self.selected, 10, visible),
-            Action::ToggleRules => self.rules = self.rules.toggled(),
             Action::Top => self.selected = 0,
             Action::Bottom => self.selected = visible.saturating_sub(1),
             Action::ToggleNode | Action::Enter => self.toggle(None),
@@ -219,7 +218,7 @@ fn pruned_runs(nodes: &[TraceNode]) -> impl Iterator<Item = usize> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::{Answer, Method, Rule, RuleSet, Trace};
+    use crate::query::{Answer, Check, Decision, Method, Rule, RuleSet, Trace};
 
     fn node(depth: u32, kind: NodeKind) -> TraceNode {
         TraceNode { vertex: 0, depth, kind, expanded: false, dead_end: false, on_path: false, backward: false }
@@ -253,8 +252,12 @@ mod tests {
             level_v: 1,
             topo: None,
             dag_vertices: 2,
-            rules: RuleSet::Grail,
-            index_explanation: None,
+            decision: Decision {
+                rules: RuleSet::Grail,
+                method: Method::GuidedDfs,
+                ends: (0, 1),
+                checks: vec![Check::Component { u: 0, v: 1 }],
+            },
         };
         let mut state = QueryState::default();
         state.set_result(Box::new(result));

@@ -1,12 +1,13 @@
-//! Screen 3: one query, its verdict and the rule behind it, its positions in the topological orders
-//! and its intervals per dimension on number lines, the label-guided search as a foldable tree, and
-//! a plain-language explanation.
+//! Screen 3: one query, its verdict and the checks behind it in the order they ran, the path found,
+//! its positions in the topological orders and its intervals per dimension on number lines, the
+//! label-guided search as a foldable tree, and a plain-language explanation (all read off the
+//! query's [`crate::query::Decision`]).
 
 use super::panel;
-use crate::format::thousands;
+use crate::format::{plural, thousands};
 use crate::index::Interval;
-use crate::query::explain::search_step_phrase;
-use crate::query::{NodeKind, Rule, RuleSet, TraceNode};
+use crate::query::explain::{self, Names, search_step_phrase};
+use crate::query::{Check, NodeKind, Rule, TraceNode};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::query::{TreeRow, has_children};
@@ -18,8 +19,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
-    let [top, bottom] = Layout::vertical([Constraint::Length(7), Constraint::Min(5)]).areas(area);
     let Some(result) = &app.query.result else {
+        let [top, bottom] = Layout::vertical([Constraint::Length(7), Constraint::Min(5)]).areas(area);
         intro(frame, top, app);
         let block = panel("Search tree");
         let hint = "The guided search shows here as a tree: entered vertices, children pruned by a cut (label, level, \
@@ -28,10 +29,36 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         frame.render_widget(Paragraph::new(hint).wrap(Wrap { trim: true }).block(block), bottom);
         return;
     };
-    verdict(frame, top, app, result);
+    let lines = verdict_lines(app, result);
+    // The verdict panel takes the rows its text needs (never cutting it) up to two thirds of the tab.
+    let needed = lines.iter().map(|l| wrapped_rows(l, area.width.saturating_sub(2))).sum::<u16>() + 2;
+    let top_height = needed.clamp(5, (area.height * 2 / 3).max(5));
+    let [top, bottom] = Layout::vertical([Constraint::Length(top_height), Constraint::Min(5)]).areas(area);
+    let (u, v) = (app.file_id(result.u), app.file_id(result.v));
+    let title = format!("Query {u} → {v}   (/ asks another)");
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel(&title)), top);
     let [left, right] = Layout::horizontal([Constraint::Length(38), Constraint::Min(30)]).areas(bottom);
     intervals(frame, left, app, result);
     tree(frame, right, app, result, hits);
+}
+
+/// Rows `line` takes when word-wrapped to `width` columns (as the paragraph wraps it).
+fn wrapped_rows(line: &Line, width: u16) -> u16 {
+    let width = width.max(1) as usize;
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let (mut rows, mut used) = (1u16, 0usize);
+    for word in text.split(' ') {
+        let w = word.chars().count();
+        let need = if used == 0 { w } else { used + 1 + w };
+        if need <= width {
+            used = need;
+        } else {
+            rows += 1;
+            used = w.min(width);
+            rows += (w.saturating_sub(1) / width) as u16;
+        }
+    }
+    rows
 }
 
 fn intro(frame: &mut Frame, area: Rect, app: &App) {
@@ -44,103 +71,56 @@ fn intro(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled("2 1", theme.accent()),
         ]),
         Line::raw("Does u reach v? The answer comes with the rule that decided it."),
+        Line::from(vec![
+            Span::styled(format!("rules: {} ", app.query.rules), theme.dim()),
+            Span::styled("(R switches)", theme.dim()),
+        ]),
         Line::styled("Labels are built first if there are none (with the Labels tab's settings).", theme.dim()),
     ];
     frame.render_widget(Paragraph::new(lines).block(panel("Query")), area);
 }
 
-fn verdict(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
+/// The verdict, the checks in the order they ran, the explanation and the path found.
+fn verdict_lines<'a>(app: &App, r: &QueryResult) -> Vec<Line<'a>> {
     let theme = &app.theme;
-    let a = &r.answer;
+    let (a, decision) = (&r.answer, &r.decision);
     let (word, style) = if a.reachable { ("YES", theme.yes()) } else { ("NO", theme.no()) };
     let (u, v) = (app.file_id(r.u), app.file_id(r.v));
-    let rule = match (a.rule, a.cut_dimension) {
-        (rule @ (Rule::LabelCut | Rule::TreeCut), Some(d)) => format!("{rule} (dimension {d})"),
-        (rule, _) => rule.to_string(),
-    };
-    let mut head = vec![
+    let head = vec![
         Span::styled(format!(" {word} "), style.add_modifier(ratatui::style::Modifier::REVERSED)),
         Span::raw(format!("  {u} {} {v}", if a.reachable { "reaches" } else { "does not reach" })),
         Span::raw("   decided by "),
-        Span::styled(rule, theme.accent()),
+        Span::styled(explain::rule_with_witness(decision), theme.accent()),
+        Span::styled(format!("   rules: {} (R switches)", decision.rules), theme.dim()),
     ];
+    let mut lines =
+        vec![Line::from(head), Line::styled(explain::trail_line(decision), theme.dim()), Line::raw(explain(app, r))];
     if let Some(path) = &a.path {
-        head.push(Span::raw(format!("   path of {} edges", path.len().saturating_sub(1))));
+        lines.push(Line::styled(path_text(app, path), theme.path()));
     }
-    head.push(Span::styled(format!("   rules: {} (R switches)", app.query.rules), theme.dim()));
-    let lines = vec![Line::from(head), Line::raw(""), Line::raw(explain(app, r))];
-    let title = format!("Query {u} → {v}   (/ asks another)");
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel(&title)), area);
+    lines
 }
 
-/// The explanation a student can follow.
+/// `path 2 → 0 → 1 (2 edges)` in file ids; a long path shows its ends and how many lie between.
+fn path_text(app: &App, path: &[u32]) -> String {
+    const SHOWN: usize = 12;
+    let name = |c: &u32| app.component_name(*c);
+    let edges = plural(path.len().saturating_sub(1) as u64, "edge", "edges");
+    let steps: Vec<String> = if path.len() <= SHOWN {
+        path.iter().map(name).collect()
+    } else {
+        let (head, tail) = (&path[..SHOWN - 2], &path[path.len() - 2..]);
+        let between = plural((path.len() - head.len() - tail.len()) as u64, "vertex", "vertices");
+        head.iter().map(name).chain([format!("… {between} …")]).chain(tail.iter().map(name)).collect()
+    };
+    format!("path {} ({edges})", steps.join(" → "))
+}
+
+/// The explanation a student can follow, rendered from the record of the checks that ran.
 pub fn explain(app: &App, r: &QueryResult) -> String {
-    let a = &r.answer;
-    let (u, v) = (app.file_id(r.u), app.file_id(r.v));
-    let dim = a.cut_dimension.unwrap_or(0);
-    if let Some(sentence) = &r.index_explanation {
-        return sentence.clone();
-    }
-    match a.rule {
-        Rule::SameComponent if r.u == r.v => format!("{u} is {v}: every vertex reaches itself."),
-        Rule::SameComponent => {
-            format!("{u} and {v} lie on a common cycle (one strongly connected component), so each reaches the other.")
-        }
-        Rule::LabelCut => {
-            let (iu, iv) = (r.intervals_u[dim], r.intervals_v[dim]);
-            format!(
-                "In dimension {dim}, v's interval [{},{}] is not inside u's [{},{}]. Everything u reaches has \
-                 its interval inside u's, so u cannot reach v, without any search.",
-                iv.low, iv.post, iu.low, iu.post
-            )
-        }
-        Rule::LevelCut => format!(
-            "The intervals fit in every dimension, so the labels alone say \"maybe\". But u is on level {} and \
-             v on level {}: every edge goes one level deeper or more, so u cannot reach v.",
-            r.level_u, r.level_v
-        ),
-        Rule::TreeCut => format!(
-            "v lies in u's subtree of the DFS tree of dimension {dim}; a tree path is a real path, so u reaches v \
-             without any search."
-        ),
-        // Rules of the query index come with their sentence (above); this is only a fallback.
-        Rule::TopoCut | Rule::SupportiveCut | Rule::BloomCut | Rule::SupportivePath => {
-            format!("The {} rule decided, without any search.", a.rule)
-        }
-        Rule::Search => {
-            let t = &r.answer;
-            let order = match (r.rules, r.trace.method.is_breadth_first()) {
-                (RuleSet::All, true) => "bidirectional (forward from u, backward from v)",
-                (_, true) => "breadth-first",
-                _ => "depth-first",
-            };
-            let start = if r.rules == RuleSet::Grail {
-                format!(
-                    "The labels said \"maybe\" and no cut applied, so a {order} search from u entered only children \
-                     whose intervals contain v's. It expanded {} vertices and pruned {} children by label;",
-                    thousands(t.expanded),
-                    thousands(t.pruned)
-                )
-            } else {
-                format!(
-                    "No cut decided, so a {order} search from u tried every cut on each child: it pruned those a \
-                     cut proves cannot reach v and stopped at one a cut proves reaches v. It expanded {} vertices \
-                     and pruned {} children;",
-                    thousands(t.expanded),
-                    thousands(t.pruned)
-                )
-            };
-            if a.reachable {
-                format!(
-                    "{start} {} expanded vertices were dead ends (false positives: the labels said maybe, but no \
-                     path) before it found v.",
-                    thousands(t.false_positives)
-                )
-            } else {
-                format!("{start} every expanded vertex was a dead end (a false positive), so no path exists.")
-            }
-        }
-    }
+    let vertex = |c: u32| app.component_name(c);
+    let names = Names { u: app.file_id(r.u).to_string(), v: app.file_id(r.v).to_string(), vertex: &vertex };
+    explain::sentence(&r.decision, &names)
 }
 
 fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
@@ -150,17 +130,33 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let max = r.dag_vertices.max(1) as u32;
-    let cut = (r.answer.rule == Rule::LabelCut).then_some(r.answer.cut_dimension).flatten();
+    let cut = r.decision.labels().and_then(|(_, _, cut)| cut);
     let mut y = inner.y;
     let head = format!("levels: u {} · v {}", r.level_u, r.level_v);
     frame.render_widget(Paragraph::new(Line::styled(head, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
     y += 1;
+    // Only the checks that ran decided anything: say which of those drawn here never ran.
+    let orders = r.topo.is_some() && r.decision.ran(Rule::TopoCut).is_none();
+    let skipped = match (orders, r.decision.labels().is_none()) {
+        (true, true) => Some("orders, labels"),
+        (true, false) => Some("orders"),
+        (false, true) => Some("labels"),
+        (false, false) => None,
+    };
+    if let Some(skipped) = skipped {
+        let note = format!("not checked: {skipped}");
+        frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
+        y += 1;
+    }
     y = topological_orders(frame, Rect { y, height: inner.bottom().saturating_sub(y), ..inner }, app, r);
     for (d, (iu, iv)) in r.intervals_u.iter().zip(&r.intervals_v).enumerate() {
         if y + 3 > inner.bottom() {
-            let rest = r.intervals_u.len() - d;
-            let more = Line::styled(format!("… {rest} more dimensions"), theme.dim());
-            frame.render_widget(Paragraph::new(more), Rect::new(inner.x, y, inner.width, 1));
+            // On the last free row, never on the border below it.
+            if y < inner.bottom() {
+                let rest = plural((r.intervals_u.len() - d) as u64, "more dimension", "more dimensions");
+                let more = Line::styled(format!("… {rest}"), theme.dim());
+                frame.render_widget(Paragraph::new(more), Rect::new(inner.x, y, inner.width, 1));
+            }
             break;
         }
         let contained = iu.contains(*iv);
@@ -209,7 +205,7 @@ fn topological_orders(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult)
             break;
         }
         let after = pu >= pv && r.cu != r.cv;
-        let tag = if r.answer.rule == Rule::TopoCut && r.answer.cut_dimension == Some(i) {
+        let tag = if matches!(r.decision.ran(Rule::TopoCut), Some(Check::TopoOrders { cut: Some(o), .. }) if *o == i) {
             Span::styled(" ✗ cut", theme.no())
         } else if after {
             Span::styled(" u after v", theme.no())
@@ -242,10 +238,10 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
         return;
     }
     let title = format!(
-        "Search tree: {} expanded · {} pruned · {} dead ends{}",
+        "Search tree: {} expanded · {} pruned · {}{}",
         thousands(t.expanded),
         thousands(t.pruned),
-        thousands(t.false_positives),
+        plural(t.false_positives, "dead end", "dead ends"),
         if r.trace.truncated { format!(" (first {TRACE_NODE_LIMIT} nodes)") } else { String::new() }
     );
     let block = panel(&title);

@@ -20,8 +20,7 @@ use super::exceptions::{self, ExceptionPlan};
 use crate::draw::ComponentMembers;
 use crate::graph::stats;
 use crate::index::Labels;
-use crate::query::explain::explain_index_rule;
-use crate::query::{Engine, Method, QueryIndex, RuleSet};
+use crate::query::{Decided, Engine, Method, QueryIndex, RuleSet};
 use crate::workspace::Workspace;
 use labeling::Session;
 use std::path::PathBuf;
@@ -210,25 +209,9 @@ impl State {
         let ws = &self.ws;
         let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_deref());
         let mut scratch = engine.scratch();
-        let (answer, trace) = engine.query_traced(u, v, rules.default_method(), &mut scratch, TRACE_NODE_LIMIT);
-        let (cu, cv) = (ws.condensation.component[u as usize], ws.condensation.component[v as usize]);
-        let names = (ws.loaded.names.file_id(u).to_string(), ws.loaded.names.file_id(v).to_string());
-        // A supportive vertex by one of its original vertices' file ids.
-        let name = |c: u32| {
-            let member = ws.condensation.component.iter().position(|&x| x == c).unwrap_or(0);
-            ws.loaded.names.file_id(member as u32).to_string()
-        };
-        let index_explanation = index.as_deref().and_then(|index| {
-            explain_index_rule(
-                ws.dag(),
-                index,
-                answer.rule,
-                answer.cut_dimension,
-                (cu, cv),
-                (&names.0, &names.1),
-                &name,
-            )
-        });
+        let Decided { answer, decision, trace } =
+            engine.decide(u, v, rules.default_method(), &mut scratch, TRACE_NODE_LIMIT);
+        let (cu, cv) = decision.ends;
         let result = QueryResult {
             u,
             v,
@@ -242,8 +225,7 @@ impl State {
             level_v: labels.level(cv),
             topo: index.as_deref().map(|index| (*index.topo(cu), *index.topo(cv))),
             dag_vertices: ws.dag().num_vertices(),
-            rules,
-            index_explanation,
+            decision,
         };
         self.send(Msg::QueryDone(Box::new(result)));
     }
@@ -276,9 +258,22 @@ impl State {
                 (self.session.labels(), self.session.snapshot(request.dim))
             }
         };
+        // A query drawn with the Labels tab's labels runs with the rules chosen; a false positive
+        // keeps GRAIL's, under which it was counted.
+        let request = match request.labels {
+            PictureLabels::Exception { .. } => PictureRequest { rules: RuleSet::Grail, ..request },
+            PictureLabels::Session => request,
+        };
+        let index = match (&labels, request.focus, request.rules) {
+            (Some(labels), Focus::Query { .. }, RuleSet::All) => match self.query_index(labels) {
+                Ok(index) => Some(index),
+                Err(e) => return self.send(Msg::Error(format!("query index: {e:#}"))),
+            },
+            _ => None,
+        };
         self.busy("drawing the picture", false);
         let members = self.members.get_or_insert_with(|| ComponentMembers::new(&self.ws.condensation));
-        match picture::build(&self.ws, members, labels.as_deref(), snapshot.as_ref(), request) {
+        match picture::build(&self.ws, members, labels.as_deref(), index.as_deref(), snapshot.as_ref(), request) {
             Ok(result) => self.send(Msg::PictureReady(Box::new(result))),
             Err(e) => self.send(Msg::Error(format!("picture: {e:#}"))),
         }

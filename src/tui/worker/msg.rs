@@ -9,7 +9,7 @@ use crate::graph::stats::GraphStats;
 use crate::index::labeler::{Position, Status};
 use crate::index::{Interval, Labels};
 use crate::query::query_index::TopoPositions;
-use crate::query::{Answer, RuleSet, Trace};
+use crate::query::{Answer, Decision, Trace};
 use crate::telemetry::{Backend, Event};
 use crate::workspace::Workspace;
 use std::sync::Arc;
@@ -45,10 +45,8 @@ pub struct QueryResult {
     pub topo: Option<(TopoPositions, TopoPositions)>,
     /// DAG vertices: post-order numbers run `1..=dag_vertices`.
     pub dag_vertices: usize,
-    /// The rules the query ran with (the Query tab's toggle).
-    pub rules: RuleSet,
-    /// For a rule of the query index, the sentence that explains it (with the numbers it read).
-    pub index_explanation: Option<String>,
+    /// Every check the engine ran, in order (its rule set included): what the tab explains.
+    pub decision: Decision,
 }
 
 /// The exception counts and how they were made.

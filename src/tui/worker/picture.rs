@@ -1,11 +1,12 @@
 //! The picture tab's drawing, built on the worker: which part of the DAG to draw, and what to lay
 //! over it (the labeler's snapshot while it is stepped, the finished labels, a query's search).
 
-use crate::draw::search_trace::search_overlay;
+use crate::draw::search_trace::{dead_end_note, search_overlay};
 use crate::draw::{self, ComponentMembers, Picture, Sources, StepOverlay, StepVertex, Subgraph};
 use crate::index::Labels;
 use crate::index::labeler::Snapshot;
-use crate::query::Engine;
+use crate::query::explain::Names;
+use crate::query::{Engine, QueryIndex, RuleSet};
 use crate::workspace::Workspace;
 use anyhow::Result;
 
@@ -41,6 +42,9 @@ pub struct PictureRequest {
     /// Neighbourhoods (large graphs): edges away from the focus, and most vertices drawn.
     pub depth: u32,
     pub cap: usize,
+    /// The rules a query's search runs with (the Query tab's choice; a false positive from the
+    /// Exceptions tab is always drawn with GRAIL's, the rules it was counted under).
+    pub rules: RuleSet,
 }
 
 /// A built picture and what asked for it.
@@ -53,11 +57,13 @@ pub struct PictureResult {
 }
 
 /// Builds the picture for `request`: intervals and tree from `labels` once they exist, else what
-/// `snapshot` (a stepped run's view of the dimension) knows so far.
+/// `snapshot` (a stepped run's view of the dimension) knows so far. A query's search runs with
+/// every rule when `index` (built for `labels`) is given, with GRAIL's otherwise.
 pub fn build(
     ws: &Workspace,
     members: &ComponentMembers,
     labels: Option<&Labels>,
+    index: Option<&QueryIndex>,
     snapshot: Option<&Snapshot>,
     request: PictureRequest,
 ) -> Result<PictureResult> {
@@ -78,9 +84,11 @@ pub fn build(
     };
     let search = match (request.focus, labels) {
         (Focus::Query { u, v }, Some(labels)) => {
-            let engine = Engine::new(dag, labels, component);
+            let engine = Engine::new(dag, labels, component).with_index(index);
             let names = &ws.loaded.names;
-            Some(search_overlay(&engine, u, v, (names.file_id(u), names.file_id(v))).0)
+            let vertex = |c: u32| members.first(c, 1).first().map_or(c as u64, |&v| names.file_id(v)).to_string();
+            let shown = Names { u: names.file_id(u).to_string(), v: names.file_id(v).to_string(), vertex: &vertex };
+            Some(search_overlay(&engine, u, v, &shown).0)
         }
         _ => None,
     };
@@ -100,6 +108,9 @@ pub fn build(
         format!("around {} (depth {}, at most {} vertices)", around.join(" and "), request.depth, request.cap)
     };
     let mut picture = draw::build(&sources, &subgraph, format!("{what}, dimension {dim}"))?;
+    if let Some(note) = search.as_ref().and_then(|s| dead_end_note(s, &picture)) {
+        picture.notes.push(note);
+    }
     if let (PictureLabels::Exception { dims, .. }, Focus::Query { u, v }, Some(labels)) =
         (request.labels, request.focus, labels)
     {
