@@ -144,9 +144,9 @@ fn scrolling_moves_the_view() {
     let area = Rect::new(0, 0, 30, 10);
     let (width, height) = view.content_size(area);
     assert!(width > 30 && height > 9, "the lesson does not fit 30x10: {width}x{height}");
-    let position = view.node_position(area, picture.node_of(11).unwrap()).unwrap();
+    let position = view.node_rect(area, picture.node_of(11).unwrap()).unwrap();
     let mut buffer = Buffer::empty(area);
-    PictureView::new(&picture).scroll(position.0, position.1).legend(false).render(area, &mut buffer);
+    PictureView::new(&picture).scroll(position.x, position.y).legend(false).render(area, &mut buffer);
     let first_row: String = (0..30).map(|x| buffer[(x, 0)].symbol().to_string()).collect();
     assert!(first_row.starts_with("[11 [1, 1]]"), "vertex 11 at the top-left: {first_row:?}");
 }
@@ -165,7 +165,9 @@ fn tiny_areas_and_odd_pictures_do_not_panic() {
         for (w, h) in [(0, 0), (1, 1), (0, 5), (5, 0), (2, 3), (3, 4), (10, 4), (7, 2), (200, 3)] {
             let area = Rect::new(0, 0, w, h);
             let mut buffer = Buffer::empty(area);
-            PictureView::new(picture).scroll(u16::MAX, u16::MAX).selected(Some(usize::MAX)).render(area, &mut buffer);
+            PictureView::new(picture).scroll(i64::MAX, i64::MIN).selected(Some(usize::MAX)).render(area, &mut buffer);
+            let mut buffer = Buffer::empty(area);
+            PictureView::new(picture).zoom(usize::MAX).scroll(-3, -7).render(area, &mut buffer);
             let mut buffer = Buffer::empty(area);
             PictureView::new(picture).no_color(true).selected(Some(0)).render(area, &mut buffer);
         }
@@ -240,14 +242,48 @@ fn random_pictures() -> impl Strategy<Value = Picture> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
-    fn any_picture_on_any_area_renders(picture in random_pictures(), w in 0u16..90, h in 0u16..30, sx in 0u16..60, sy in 0u16..40) {
+    fn any_picture_on_any_area_renders(picture in random_pictures(), w in 0u16..90, h in 0u16..30, sx in -60i64..60, sy in -40i64..40, zoom in 0usize..8) {
         let area = Rect::new(0, 0, w, h);
         let mut buffer = Buffer::empty(area);
-        PictureView::new(&picture).scroll(sx, sy).selected(Some(0)).render(area, &mut buffer);
+        PictureView::new(&picture).scroll(sx, sy).zoom(zoom).selected(Some(0)).render(area, &mut buffer);
         // Every box is drawn somewhere in the content: its label is in the grid it reports.
         let view = PictureView::new(&picture);
         for i in 0..picture.nodes.len() {
-            prop_assert!(view.node_position(area, i).is_some());
+            prop_assert!(view.node_rect(area, i).is_some());
         }
+    }
+}
+
+/// 0 above eight narrow boxes 1..=8, each with five children the drawing leaves out.
+fn hub_with_cut_children() -> Picture {
+    let mut edges: Vec<(u32, u32)> = (1..=8).map(|c| (0, c)).collect();
+    edges.extend((1..=8).flat_map(|c| (0..5).map(move |k| (c, 9 + (c - 1) * 5 + k))));
+    let dag = Graph::from_edges(49, &edges).unwrap();
+    let sources = Sources {
+        dag: &dag,
+        members: &ComponentMembers::Identity,
+        names: &VertexNames::Dense,
+        labels: None,
+        dim: 0,
+        step: None,
+        search: None,
+    };
+    let subgraph = Subgraph::around(&dag, &[0], 1, 9);
+    assert_eq!(subgraph.cuts.len(), 8, "{:?}", subgraph.cuts);
+    draw::build(&sources, &subgraph, "hub").unwrap()
+}
+
+#[test]
+fn more_markers_never_overlap_at_any_zoom() {
+    let picture = hub_with_cut_children();
+    for zoom in 0..grail::tui::widgets::picture::grid::ZOOM_LEVELS {
+        let area = Rect::new(0, 0, 200, 40);
+        let mut buffer = Buffer::empty(area);
+        PictureView::new(&picture).zoom(zoom).render(area, &mut buffer);
+        let text: String = (0..area.height)
+            .map(|y| (0..area.width).map(|x| buffer[(x, y)].symbol().to_string()).collect::<String>() + "\n")
+            .collect();
+        let marker = if zoom == 0 { "+5↓" } else { "+5 more ↓" };
+        assert_eq!(text.matches(marker).count(), 8, "zoom {zoom}: every marker whole:\n{text}");
     }
 }

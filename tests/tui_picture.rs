@@ -5,6 +5,7 @@ mod tui_common;
 
 use grail::draw::NodeState;
 use grail::tui::action::Tab;
+use grail::tui::widgets::picture::PictureView;
 use grail::tui::worker::{Focus, PictureLabels};
 use tui_common::{Harness, settings};
 
@@ -219,4 +220,149 @@ fn the_picture_tab_draws_any_graph_the_readers_accept() {
             assert_eq!(result.picture.nodes[0].member_count, 500);
         }
     }
+}
+
+/// The picture part of a rendered screen: the rows between the tab bar and the status line, left of
+/// the side panel.
+fn picture_rows(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[1..lines.len().saturating_sub(2)]
+        .iter()
+        .map(|l| l.split("││").next().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// Whether a box whose text starts with `label` is on screen (the legend's `▶ u` is not a box).
+fn shows(text: &str, label: &str) -> bool {
+    picture_rows(text).iter().any(|row| row.contains(label))
+}
+
+/// Kegg's first false positive in tab 5, shown on the picture.
+fn kegg_first_exception() -> (Harness, String, String) {
+    let mut h = Harness::new();
+    h.keys("5r");
+    h.settle();
+    let (cu, cv, _) = h.app.exceptions.chosen().expect("kegg has false positives");
+    let (u, v) = (h.app.component_name(cu), h.app.component_name(cv));
+    h.keys("<Enter>");
+    h.settle();
+    (h, format!("▶ {u}"), format!("◎ {v}"))
+}
+
+#[test]
+fn the_first_exception_pair_is_in_view_at_any_size() {
+    let (mut h, u, v) = kegg_first_exception();
+    assert!(!h.app.picture.result.as_ref().unwrap().whole, "kegg is drawn as a neighbourhood");
+    for (w, ht) in [(80, 24), (140, 45), (200, 60), (80, 24)] {
+        let text = h.render(w, ht);
+        assert!(shows(&text, &u) && shows(&text, &v), "{w}x{ht}: {u} and {v} both on screen:\n{text}");
+        assert!(!text.contains("not wholly in view"), "{text}");
+    }
+}
+
+#[test]
+fn a_query_on_a_larger_graph_keeps_u_and_v_in_view() {
+    let spec = "scalefree:n=20000,m=3,seed=7".parse::<grail::graph::generators::GeneratorSpec>().unwrap();
+    let mut h = on_graph(spec.generate().unwrap(), "scalefree");
+    h.keys("6");
+    h.settle();
+    h.keys("/1 2<Enter>");
+    h.settle();
+    h.settle();
+    let result = h.app.picture.result.as_ref().expect("drawn");
+    assert!(!result.whole);
+    assert_eq!(result.request.focus, Focus::Query { u: 1, v: 2 });
+    for (w, ht) in [(80, 24), (200, 60)] {
+        let text = h.render(w, ht);
+        assert!(shows(&text, "▶ 1") && shows(&text, "◎ 2"), "{w}x{ht}:\n{text}");
+    }
+}
+
+#[test]
+fn go_to_centres_the_vertex_and_pan_moves_the_view() {
+    let (mut h, _, _) = kegg_first_exception();
+    h.render(80, 24);
+    let before = h.app.picture.view().unwrap();
+    h.keys("<Right><Right>");
+    let after = h.app.picture.view().unwrap();
+    assert!(after.x > before.x, "→ pans right: {before:?} then {after:?}");
+    assert_eq!(after.zoom, before.zoom);
+    let moved = h.render(80, 24);
+    h.keys("<Left><Left>");
+    assert_eq!(h.app.picture.view().unwrap(), before, "← pans back");
+    assert_ne!(picture_rows(&moved), picture_rows(&h.render(80, 24)));
+
+    // A vertex in the drawing: under the cursor and at the centre of the view.
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    let far = picture.nodes.iter().max_by_key(|n| n.column).unwrap();
+    let (vertex, id) = (far.vertex, far.members[0]);
+    h.keys(&format!("g{id}<Enter>"));
+    let node = h.app.picture.result.as_ref().unwrap().picture.node_of(vertex).unwrap();
+    assert_eq!(h.app.picture.selected, Some(node));
+    h.render(80, 24);
+    let (view, area) = (h.app.picture.view().unwrap(), h.app.picture.shown_area.get());
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    let rect = PictureView::new(picture).zoom(view.zoom).node_rect(area, node).unwrap();
+    let centre = (rect.x + rect.width / 2 - view.x, rect.y + rect.height / 2 - view.y);
+    let body = PictureView::new(picture).body_height(area);
+    assert!(centre.0.abs_diff(i64::from(area.width) / 2) <= 1, "{centre:?} in {area:?}");
+    assert!(centre.1.abs_diff(i64::from(body) / 2) <= 1, "{centre:?} in {area:?}");
+    assert!(shows(&h.render(80, 24), &id.to_string()));
+
+    // A vertex the drawing lacks: drawn around, then centred under the cursor.
+    h.keys("g1<Enter>");
+    h.settle();
+    let c = h.app.picture.selected_component().expect("the cursor is on it");
+    assert_eq!(h.app.component_name(c), "1");
+    let text = h.render(80, 24);
+    assert!(shows(&text, "[1]") || shows(&text, "│1 "), "{text}");
+    h.keys("gnot-a-number<Enter>");
+    assert!(h.render(80, 24).contains("not a vertex id"));
+}
+
+#[test]
+fn zoom_keys_change_the_level_and_the_footer_lists_them() {
+    let (mut h, u, _) = kegg_first_exception();
+    let text = h.render(80, 24);
+    let footer = text.lines().last().unwrap();
+    for entry in ["f finish phase", "x reset", "+ zoom in", "- zoom out"] {
+        assert!(footer.contains(entry), "{entry} missing from the footer: {footer}");
+    }
+    let zoom = h.app.picture.view().unwrap().zoom;
+    h.keys("+");
+    assert_eq!(h.app.picture.view().unwrap().zoom, zoom + 1);
+    h.keys("-");
+    assert_eq!(h.app.picture.view().unwrap().zoom, zoom);
+    h.keys("------");
+    assert_eq!(h.app.picture.view().unwrap().zoom, 0);
+    assert!(h.render(80, 24).contains("already at the smallest zoom level"));
+    h.keys("z");
+    assert_eq!(h.app.picture.view().unwrap().zoom, zoom, "z fits again");
+    assert!(shows(&h.render(80, 24), &u));
+    // The side panel hides and comes back.
+    h.keys("p");
+    assert!(!h.render(80, 24).contains("What you see"));
+    h.keys("p");
+    assert!(h.render(80, 24).contains("What you see"));
+}
+
+#[test]
+fn the_picture_is_written_as_svg() {
+    let (mut h, u, _) = kegg_first_exception();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pair.svg");
+    h.keys("e");
+    assert!(h.app.prompt.is_some(), "e asks where to write");
+    h.keys(&format!("{}<Enter>", path.display()));
+    let svg = std::fs::read_to_string(&path).expect("the SVG was written");
+    let doc = roxmltree::Document::parse(&svg).expect("valid XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    assert!(svg.contains(&u), "the drawing's u");
+    let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(files.len(), 1, "no temporary file left: {files:?}");
+    let text = h.render(120, 30);
+    assert!(text.contains(&format!("to {}", path.display())) || text.contains("wrote the drawing"), "{text}");
+    // A folder is refused, and says so.
+    h.keys(&format!("e{}<Enter>", dir.path().display()));
+    assert!(h.render(120, 30).contains("is a folder"));
 }

@@ -1,6 +1,6 @@
 //! Assembles a [`Picture`] from a chosen [`Subgraph`], the labels and the overlays.
 
-use super::layout::layout;
+use super::layout::layout_near;
 use super::members::ComponentMembers;
 use super::overlay::{SearchOverlay, StepOverlay};
 use super::picture::{CutMarker, MEMBERS_SHOWN, Picture, PictureEdge, PictureNode};
@@ -40,7 +40,11 @@ pub fn build(sources: &Sources, subgraph: &Subgraph, title: impl Into<String>) -
     let index: HashMap<u32, usize> = subgraph.vertices.iter().enumerate().map(|(i, &v)| (v, i)).collect();
     let local_edges: Vec<(usize, usize)> =
         subgraph.edges.iter().filter_map(|(u, v)| Some((*index.get(u)?, *index.get(v)?))).collect();
-    let placed = layout(subgraph.vertices.len(), &local_edges);
+    // In a neighbourhood, a search's u and v are laid out close together (the whole small graph
+    // keeps its plain layout).
+    let whole = subgraph.vertices.len() == sources.dag.num_vertices();
+    let pair = sources.search.filter(|_| !whole).and_then(|s| Some((*index.get(&s.source)?, *index.get(&s.target)?)));
+    let placed = layout_near(subgraph.vertices.len(), &local_edges, pair);
     let mut notes = Vec::new();
     let nodes: Vec<PictureNode> = subgraph
         .vertices

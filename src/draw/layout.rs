@@ -14,6 +14,10 @@
 //! 3. Columns: each layer's items pulled towards the mean column of their neighbours, with at least
 //!    one column between items, by isotonic regression (pool adjacent violators), a few rounds.
 //!
+//! 4. Optionally a pair kept close (a query's u and v in a neighbourhood): the second is moved
+//!    within its layer to where the first's column is, and pulled to that column, so that a
+//!    screen showing one shows the other, at the price of a few more crossings.
+//!
 //! Work is `O(sweeps · segments · log width)`: meant for at most a few hundred vertices.
 
 /// Barycenter sweeps (down + up counts as two); the best order seen is kept.
@@ -40,6 +44,12 @@ pub struct Layout {
 /// Lays out `n` nodes joined by `edges` (`from -> to`, node indices; must be acyclic: nodes on a
 /// cycle are put below everything else and their edges drawn without routes, never a panic).
 pub fn layout(n: usize, edges: &[(usize, usize)]) -> Layout {
+    layout_near(n, edges, None)
+}
+
+/// [`layout`], with node `pair.1` placed as close to the column of node `pair.0` as its layer
+/// allows (see the module's step 4). `crossings` counts the crossings of the layout returned.
+pub fn layout_near(n: usize, edges: &[(usize, usize)], pair: Option<(usize, usize)>) -> Layout {
     let edges: Vec<(usize, usize)> = edges.iter().copied().filter(|&(a, b)| a < n && b < n && a != b).collect();
     let layer = longest_path_layers(n, &edges);
     let layers = layer.iter().max().map_or(0, |&l| l + 1);
@@ -71,8 +81,16 @@ pub fn layout(n: usize, edges: &[(usize, usize)]) -> Layout {
     }
     let mut rows = first_order(&item_layer, layers as usize, &down);
     let crossings_before = total_crossings(&rows, &down, items);
-    let (rows, crossings) = reduce_crossings(&mut rows, &up, &down, items, crossings_before);
-    let column = columns(&rows, &up, &down, items);
+    let (mut rows, mut crossings) = reduce_crossings(&mut rows, &up, &down, items, crossings_before);
+    let mut column = columns(&rows, &up, &down, items, None);
+    if let Some((a, b)) = pair.filter(|&(a, b)| a < n && b < n && a != b) {
+        let row = &mut rows[layer[b] as usize];
+        row.retain(|&x| x != b);
+        let at = row.iter().position(|&x| column[x] > column[a]).unwrap_or(row.len());
+        row.insert(at, b);
+        column = columns(&rows, &up, &down, items, Some((a, b)));
+        crossings = total_crossings(&rows, &down, items);
+    }
     let columns = column.iter().max().map_or(0, |&c| c + 1);
     let routes =
         dummies_of_edge.iter().map(|chain| chain.iter().map(|&d| (item_layer[d], column[d])).collect()).collect();
@@ -218,9 +236,16 @@ fn layer_crossings(upper: &[usize], lower_len: usize, down: &[Vec<usize>], posit
     crossings
 }
 
-/// Columns: every item pulled towards the mean column of its neighbours, keeping each layer's order
-/// and at least one column between neighbours; shifted so the leftmost column is 0.
-fn columns(rows: &[Vec<usize>], up: &[Vec<usize>], down: &[Vec<usize>], items: usize) -> Vec<u32> {
+/// Columns: every item pulled towards the mean column of its neighbours (item `pin.1` towards item
+/// `pin.0` instead), keeping each layer's order and at least one column between neighbours; shifted
+/// so the leftmost column is 0.
+fn columns(
+    rows: &[Vec<usize>],
+    up: &[Vec<usize>],
+    down: &[Vec<usize>],
+    items: usize,
+    pin: Option<(usize, usize)>,
+) -> Vec<u32> {
     let mut x = vec![0f64; items];
     let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
     for row in rows {
@@ -237,6 +262,11 @@ fn columns(rows: &[Vec<usize>], up: &[Vec<usize>], down: &[Vec<usize>], items: u
             let wanted: Vec<f64> = rows[l]
                 .iter()
                 .map(|&item| {
+                    if let Some((to, pinned)) = pin
+                        && item == pinned
+                    {
+                        return x[to];
+                    }
                     let near: Vec<usize> = up[item].iter().chain(&down[item]).copied().collect();
                     if near.is_empty() { x[item] } else { near.iter().map(|&y| x[y]).sum::<f64>() / near.len() as f64 }
                 })
@@ -337,6 +367,21 @@ mod tests {
         bottom.dedup();
         assert_eq!(bottom.len(), 3, "{l:?}");
         assert_ne!(l.column[0], l.column[1]);
+    }
+
+    #[test]
+    fn a_pair_is_kept_close() {
+        // Two fans side by side: 0 above 2..=11, 1 above 12..=21; 2 and 21 end up at opposite ends.
+        let mut edges: Vec<(usize, usize)> = (2..12).map(|c| (0, c)).collect();
+        edges.extend((12..22).map(|c| (1, c)));
+        let far = layout(22, &edges);
+        assert!(far.column[21].abs_diff(far.column[2]) >= 10, "{far:?}");
+        let near = layout_near(22, &edges, Some((2, 21)));
+        assert!(near.column[21].abs_diff(near.column[2]) <= 1, "{near:?}");
+        let mut bottom: Vec<u32> = (2..22).map(|v| near.column[v]).collect();
+        bottom.sort_unstable();
+        bottom.dedup();
+        assert_eq!(bottom.len(), 20, "still one column each");
     }
 
     #[test]

@@ -89,6 +89,22 @@ pub enum Action {
     /// A larger neighbourhood (large graphs).
     Deeper,
     Shallower,
+    /// Move the picture's view by a quarter of the screen.
+    PanLeft,
+    PanRight,
+    PanUp,
+    PanDown,
+    /// The next larger (or smaller) zoom level of the picture.
+    ZoomIn,
+    ZoomOut,
+    /// Fit the picture's view to the query's pair (or the graph) again.
+    FitView,
+    /// Ask for a vertex id and centre the picture on it.
+    GoToVertex,
+    /// Show or hide the side panel next to the picture.
+    ToggleSidePanel,
+    /// Write the picture as SVG.
+    ExportSvg,
     // Prompt (a line being edited).
     Submit,
     Dismiss,

@@ -309,6 +309,13 @@ impl App {
                 _ => None,
             },
             PromptKind::ExceptionSeed => self.exceptions.set_seed(&text),
+            PromptKind::PictureVertex => {
+                let effects = self.picture.go_to(&text, &self.ws, self.labels.config());
+                effects.into_iter().for_each(|e| self.effect(Some(e)));
+                None
+            }
+            PromptKind::PictureSvg if text.is_empty() => None,
+            PromptKind::PictureSvg => Some(self.picture.export_svg(&user_path(&text))),
         };
         self.effect(effect);
     }
@@ -369,7 +376,7 @@ impl App {
                     self.show(Tab::Picture);
                 }
             }
-            Msg::PictureReady(result) => self.picture.set_result(result),
+            Msg::PictureReady(result) => self.picture.set_result(result, &self.ws.condensation.component),
             Msg::BatchDone(result) => {
                 self.batch.result = Some(result);
                 if self.tab == Tab::Batch {

@@ -1,12 +1,21 @@
 //! The Picture tab: which part of the graph is drawn, in which dimension, the drawing the worker
-//! made, and the cursor on it.
+//! made, the cursor on it, and which part of it is in view ([`viewport`]).
+
+pub mod svg_export;
+pub mod viewport;
 
 use super::Effect;
 use super::prompt::{Prompt, PromptKind};
 use crate::draw::MAX_CAP;
 use crate::query::RuleSet;
 use crate::tui::action::Action;
+use crate::tui::widgets::picture::grid::ZOOM_LEVELS;
 use crate::tui::worker::{Focus, Job, LabelCmd, LabelConfig, PictureLabels, PictureRequest, PictureResult};
+use crate::workspace::Workspace;
+use ratatui::layout::Rect;
+use std::cell::Cell;
+use std::path::Path;
+use viewport::{Scene, View, Viewport};
 
 /// Neighbourhoods start this many edges deep, with at most this many vertices.
 const DEFAULT_DEPTH: u32 = 2;
@@ -27,6 +36,15 @@ pub struct PictureState {
     pub stale: bool,
     /// The rules a query's search is drawn with (the explorer's one choice, `R`).
     pub rules: RuleSet,
+    pub viewport: Viewport,
+    /// Nodes the fitted view keeps in view: the query's u and v, or the vertex drawn around.
+    pub targets: Vec<usize>,
+    /// The side panel is shown.
+    pub side_panel: bool,
+    /// The area the drawing was last drawn into: panning and zooming start from the view there.
+    pub shown_area: Cell<Rect>,
+    /// The DAG vertex `g` asked for, to put the cursor on once the drawing around it arrives.
+    goto: Option<u32>,
 }
 
 impl Default for PictureState {
@@ -41,6 +59,11 @@ impl Default for PictureState {
             selected: None,
             stale: true,
             rules: RuleSet::All,
+            viewport: Viewport::Fit,
+            targets: Vec::new(),
+            side_panel: true,
+            shown_area: Cell::new(Rect::default()),
+            goto: None,
         }
     }
 }
@@ -96,29 +119,58 @@ impl PictureState {
                 redraw(self, Vec::new())
             }
             Action::EditQuery => vec![Effect::Prompt(Prompt::new(PromptKind::Query, "query: u v (file ids)", ""))],
-            Action::Up | Action::PageUp => {
-                self.selected = Some(self.selected.map_or(0, |s| s.saturating_sub(1)));
+            Action::Up | Action::PageUp if nodes > 0 => {
+                self.select(Some(self.selected.map_or(0, |s| s.saturating_sub(1))));
                 Vec::new()
             }
             Action::Down | Action::PageDown if nodes > 0 => {
-                self.selected = Some(self.selected.map_or(0, |s| (s + 1).min(nodes - 1)));
+                self.select(Some(self.selected.map_or(0, |s| (s + 1).min(nodes - 1))));
                 Vec::new()
             }
             Action::Top => {
-                self.selected = (nodes > 0).then_some(0);
+                self.select((nodes > 0).then_some(0));
                 Vec::new()
             }
             Action::Bottom => {
-                self.selected = nodes.checked_sub(1);
+                self.select(nodes.checked_sub(1));
                 Vec::new()
             }
-            Action::Enter => match self.selected_component() {
-                Some(c) => {
+            Action::Enter => match (self.selected_component(), self.result.as_ref().is_some_and(|r| r.whole)) {
+                (Some(c), true) => {
+                    self.viewport = Viewport::Centre { vertex: c, zoom: self.view().map_or(0, |v| v.zoom) };
+                    Vec::new()
+                }
+                (Some(c), false) => {
                     self.focus = Focus::Component(c);
+                    self.viewport = Viewport::Fit;
                     redraw(self, Vec::new())
                 }
-                None => vec![Effect::Info("select a vertex first (j/k move the cursor)".into())],
+                (None, _) => vec![Effect::Info("select a vertex first (j/k move the cursor)".into())],
             },
+            Action::PanLeft => self.pan(-1, 0),
+            Action::PanRight => self.pan(1, 0),
+            Action::PanUp => self.pan(0, -1),
+            Action::PanDown => self.pan(0, 1),
+            Action::ZoomIn => self.zoom_by(1),
+            Action::ZoomOut => self.zoom_by(-1),
+            Action::FitView => {
+                self.viewport = Viewport::Fit;
+                Vec::new()
+            }
+            Action::ToggleSidePanel => {
+                self.side_panel = !self.side_panel;
+                Vec::new()
+            }
+            Action::GoToVertex => {
+                vec![Effect::Prompt(Prompt::new(PromptKind::PictureVertex, "go to vertex (file id)", ""))]
+            }
+            Action::ExportSvg => match &self.result {
+                Some(_) => vec![Effect::Prompt(Prompt::new(PromptKind::PictureSvg, "write SVG to", "picture.svg"))],
+                None => vec![Effect::Info("nothing drawn yet to write".into())],
+            },
+            Action::Deeper | Action::Shallower if self.result.as_ref().is_some_and(|r| r.whole) => {
+                vec![Effect::Info("the whole graph is drawn: < and > size the neighbourhoods of large graphs".into())]
+            }
             Action::Deeper => {
                 self.depth = (self.depth + 1).min(MAX_DEPTH);
                 self.cap = (self.cap + self.cap / 2).min(MAX_CAP);
@@ -138,12 +190,119 @@ impl PictureState {
         Some(self.result.as_ref()?.picture.nodes.get(self.selected?)?.vertex)
     }
 
-    /// A new drawing arrived: keep the cursor on the same vertex if it is still drawn.
-    pub fn set_result(&mut self, result: Box<PictureResult>) {
+    /// A new drawing arrived: keep the cursor on the same vertex if it is still drawn (or put it on
+    /// the vertex `g` asked for), and fit the view again when the drawing has a new focus.
+    /// `component` maps original vertices to DAG vertices.
+    pub fn set_result(&mut self, result: Box<PictureResult>, component: &[u32]) {
         let before = self.selected.and_then(|i| self.result.as_ref()?.picture.nodes.get(i).map(|n| n.vertex));
-        self.selected = before.and_then(|v| result.picture.node_of(v));
+        let picture = &result.picture;
+        self.selected = self.goto.take().or(before).and_then(|v| picture.node_of(v));
+        let refocused = self.result.as_ref().is_none_or(|r| r.request.focus != result.request.focus);
+        if refocused {
+            self.viewport = Viewport::Fit;
+        }
+        let dag = |v: u32| component.get(v as usize).copied();
+        let focus_vertices = match result.request.focus {
+            Focus::Whole => vec![0],
+            Focus::Component(c) => vec![c],
+            Focus::Query { u, v } => [dag(u), dag(v)].into_iter().flatten().collect(),
+        };
+        let mut targets: Vec<usize> = focus_vertices.iter().filter_map(|&c| picture.node_of(c)).collect();
+        targets.dedup();
+        if result.whole && result.request.focus == Focus::Whole {
+            targets.clear();
+        }
+        self.targets = targets;
         self.dim = result.request.dim;
         self.result = Some(result);
+    }
+
+    /// The scene the view is fitted to, in the area last drawn.
+    pub fn scene(&self) -> Option<Scene<'_>> {
+        let result = self.result.as_ref()?;
+        Some(Scene {
+            picture: &result.picture,
+            whole: result.whole,
+            targets: &self.targets,
+            area: self.shown_area.get(),
+        })
+    }
+
+    /// The view shown now.
+    pub fn view(&self) -> Option<View> {
+        Some(self.scene()?.resolve(self.viewport))
+    }
+
+    fn pan(&mut self, dx: i64, dy: i64) -> Vec<Effect> {
+        if let (Some(scene), Some(view)) = (self.scene(), self.view()) {
+            self.viewport = Viewport::Manual(scene.pan(view, dx, dy));
+        }
+        Vec::new()
+    }
+
+    fn zoom_by(&mut self, delta: isize) -> Vec<Effect> {
+        let (Some(scene), Some(view)) = (self.scene(), self.view()) else { return Vec::new() };
+        let zoom = view.zoom.saturating_add_signed(delta).min(ZOOM_LEVELS - 1);
+        if zoom == view.zoom {
+            let end = if delta > 0 { "the largest" } else { "the smallest" };
+            return vec![Effect::Info(format!("already at {end} zoom level"))];
+        }
+        self.viewport = Viewport::Manual(scene.zoom(view, zoom));
+        Vec::new()
+    }
+
+    /// Moves the cursor; when its box leaves the view, the view centres on it.
+    fn select(&mut self, selected: Option<usize>) {
+        self.selected = selected;
+        let (Some(scene), Some(view), Some(i)) = (self.scene(), self.view(), selected) else { return };
+        if !scene.shows(view, i)
+            && let Some(node) = scene.picture.nodes.get(i)
+        {
+            self.viewport = Viewport::Centre { vertex: node.vertex, zoom: view.zoom };
+        }
+    }
+
+    /// `g`: the vertex with file id `text` under the cursor and centred; drawn around first when a
+    /// large graph's drawing does not hold it.
+    pub fn go_to(&mut self, text: &str, ws: &Workspace, config: LabelConfig) -> Vec<Effect> {
+        let id: u64 = match text.trim().parse() {
+            Ok(id) => id,
+            Err(_) => return vec![Effect::Error(format!("'{}' is not a vertex id (a whole number)", text.trim()))],
+        };
+        let vertex = match ws.resolve(id) {
+            Ok(v) => v,
+            Err(e) => return vec![Effect::Error(format!("{e:#}"))],
+        };
+        let Some(&c) = ws.condensation.component.get(vertex as usize) else {
+            return vec![Effect::Error(format!("vertex {id} is not in the graph"))];
+        };
+        let zoom = self.view().map_or(0, |v| v.zoom);
+        match self.result.as_ref().and_then(|r| r.picture.node_of(c)) {
+            Some(i) => {
+                self.selected = Some(i);
+                self.viewport = Viewport::Centre { vertex: c, zoom };
+                vec![Effect::Info(format!("vertex {id} centred, under the cursor"))]
+            }
+            None => {
+                self.focus = Focus::Component(c);
+                self.goto = Some(c);
+                vec![Effect::Info(format!("drawing around vertex {id}")), self.request(config)]
+            }
+        }
+    }
+
+    /// Writes the drawing to `text` (a path) as SVG and says where.
+    pub fn export_svg(&self, path: &Path) -> Effect {
+        let Some(result) = &self.result else { return Effect::Info("nothing drawn yet to write".into()) };
+        match svg_export::write_svg(&result.picture, path) {
+            Ok(()) => Effect::Info(format!(
+                "wrote the drawing ({} vertices, dimension {}) to {}",
+                result.picture.nodes.len(),
+                result.picture.dim,
+                path.display()
+            )),
+            Err(e) => Effect::Error(format!("{e:#}")),
+        }
     }
 
     /// Draw `u ⇝ v`'s search next, with the Labels tab's labels (a query was answered).

@@ -14,12 +14,16 @@ pub enum PromptKind {
     QueryFile,
     ExportPath,
     ExceptionSeed,
+    /// A vertex id to centre the picture on.
+    PictureVertex,
+    /// Where to write the picture as SVG.
+    PictureSvg,
 }
 
 impl PromptKind {
     /// Paths complete on Tab; the others do not.
     pub fn is_path(self) -> bool {
-        matches!(self, PromptKind::OpenGraph | PromptKind::QueryFile | PromptKind::ExportPath)
+        matches!(self, PromptKind::OpenGraph | PromptKind::QueryFile | PromptKind::ExportPath | PromptKind::PictureSvg)
     }
 }
 

@@ -5,41 +5,56 @@ use super::panel;
 use crate::index::Order;
 use crate::telemetry::Backend;
 use crate::tui::app::App;
+use crate::tui::state::picture::PictureState;
 use crate::tui::widgets::picture::PictureView;
-use crate::tui::worker::{EXCEPTION_DIMS, PictureLabels};
+use crate::tui::widgets::picture::grid::{ZOOM_LEVELS, zoom_name};
+use crate::tui::worker::{EXCEPTION_DIMS, Focus, PictureLabels};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
+/// The side panel's width: narrower on small terminals, so the drawing keeps most of the room.
+fn side_width(total: u16) -> u16 {
+    if total >= 120 { 36 } else { 28 }
+}
+
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
-    let [main, side] = Layout::horizontal([Constraint::Min(40), Constraint::Length(36)]).areas(area);
     let state = &app.picture;
+    let side_width = if state.side_panel { side_width(area.width) } else { 0 };
+    let [main, side] = Layout::horizontal([Constraint::Min(40), Constraint::Length(side_width)]).areas(area);
     let block = panel("Picture");
     let inner = block.inner(main);
     frame.render_widget(block, main);
-    match &state.result {
-        None => {
+    state.shown_area.set(inner);
+    match (&state.result, state.view()) {
+        (Some(result), Some(view)) => {
+            let widget = PictureView::new(&result.picture)
+                .no_color(!app.theme.color)
+                .selected(state.selected)
+                .zoom(view.zoom)
+                .scroll(view.x, view.y);
+            frame.render_widget(widget, inner);
+        }
+        _ => {
             let text = if app.busy.is_some() { "drawing…" } else { "6 draws the graph here (r labels it first)" };
             frame.render_widget(Paragraph::new(Line::styled(text, app.theme.dim())), inner);
         }
-        Some(result) => {
-            let view = PictureView::new(&result.picture).no_color(!app.theme.color).selected(state.selected);
-            let (x, y) = scroll_for(&view, inner, state.selected);
-            frame.render_widget(view.scroll(x, y), inner);
-        }
     }
-    sidebar(frame, side, app);
+    if state.side_panel {
+        sidebar(frame, side, app);
+    }
 }
 
-/// Scrolls so that the cursor's box is in view (centred when it would be off screen).
-fn scroll_for(view: &PictureView, area: Rect, selected: Option<usize>) -> (u16, u16) {
-    let (width, height) = view.content_size(area);
-    let Some((x, y)) = selected.and_then(|i| view.node_position(area, i)) else { return (0, 0) };
-    let fit = |at: u16, size: u16, room: u16| {
-        if at < room.saturating_sub(4) { 0 } else { at.saturating_sub(room / 2).min(size.saturating_sub(room)) }
-    };
-    (fit(x, width, area.width), fit(y, height, area.height))
+/// Where the query's u and v are, when the view does not show both.
+fn off_screen(state: &PictureState) -> Option<String> {
+    let (scene, view) = (state.scene()?, state.view()?);
+    let hidden: Vec<&str> =
+        state.targets.iter().zip(["u", "v"]).filter(|&(&i, _)| !scene.shows(view, i)).map(|(_, name)| name).collect();
+    match hidden.as_slice() {
+        [] => None,
+        names => Some(format!("{} not wholly in view: arrows pan, z fits", names.join(" and "))),
+    }
 }
 
 /// Which labels an exception is drawn with, and how they compare with the Labels tab's settings.
@@ -86,10 +101,14 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
         for note in &picture.notes {
             lines.push(Line::raw(note.clone()));
         }
-        if !result.whole {
-            lines.push(Line::styled("Enter centres on the cursor; + and - resize", theme.dim()));
+        if let Some(view) = state.view() {
+            lines.push(Line::raw(format!("zoom {} of {ZOOM_LEVELS}: {}", view.zoom + 1, zoom_name(view.zoom))));
         }
-        lines.push(Line::raw(""));
+        if matches!(result.request.focus, Focus::Query { .. })
+            && let Some(text) = off_screen(state)
+        {
+            lines.push(Line::styled(text, theme.accent()));
+        }
         if let Some(node) = state.selected.and_then(|i| picture.nodes.get(i)) {
             lines.push(Line::styled(format!("cursor: {}", node.one_line()), theme.title()));
             if let Some(detail) = node.detail() {
@@ -98,9 +117,17 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
             if node.member_count > 1 {
                 lines.push(Line::raw(format!("  a strongly connected component of {}", node.member_count)));
             }
-        } else {
+        }
+        lines.push(Line::raw(""));
+        if state.selected.is_none() {
             lines.push(Line::styled("j/k move the cursor over the vertices", theme.dim()));
         }
+        let resize = if result.whole { "" } else { "; < and > resize the neighbourhood" };
+        lines.push(Line::styled(format!("Enter centres on the cursor{resize}"), theme.dim()));
+        lines.push(Line::styled(
+            "arrows pan, + - zoom, z fits, g goes to an id, e writes SVG, p hides this panel",
+            theme.dim(),
+        ));
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("/ asks a query and draws its search", theme.dim()));

@@ -3,11 +3,15 @@
 //! as doubled lines, so they stand out without colour too), "+N more" markers and a legend line.
 //! States show by colour and by the glyph in the box; with `no_color` the glyphs alone carry them.
 //!
-//! The picture is laid out in content cells and shown through a viewport (`scroll`); it never
-//! panics, whatever the area (zero-sized included) or the picture.
+//! The picture is laid out in content cells at a zoom level ([`grid`]) and shown through a
+//! viewport (`scroll`, which may be negative to centre a small picture); it never panics, whatever
+//! the area (zero-sized included), the offset or the picture.
+
+pub mod grid;
 
 use crate::draw::style::Colour;
-use crate::draw::{Direction, EdgeKind, NodeState, Picture};
+use crate::draw::{EdgeKind, NodeState, Picture};
+use grid::{BOXED_ZOOM, CellRect, Grid};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -15,18 +19,14 @@ use ratatui::symbols::Marker;
 use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Line as CanvasLine};
 
-/// The longest box text; longer ones end in `…`.
-const MAX_LABEL: usize = 24;
-/// Columns between two boxes.
-const GAP: i64 = 2;
-/// Rows for edges between two layers of boxes.
-const EDGE_ROWS: i64 = 2;
-
 pub struct PictureView<'a> {
     picture: &'a Picture,
     no_color: bool,
     /// Content cell shown at the area's top-left corner.
-    scroll: (u16, u16),
+    scroll: (i64, i64),
+    /// The zoom level ([`grid::ZOOM_LEVELS`]); unset, bordered boxes when the layers fit the
+    /// height, else one-line ones.
+    zoom: Option<usize>,
     /// A node index to highlight (the cursor).
     selected: Option<usize>,
     legend: bool,
@@ -34,7 +34,7 @@ pub struct PictureView<'a> {
 
 impl<'a> PictureView<'a> {
     pub fn new(picture: &'a Picture) -> PictureView<'a> {
-        PictureView { picture, no_color: false, scroll: (0, 0), selected: None, legend: true }
+        PictureView { picture, no_color: false, scroll: (0, 0), zoom: None, selected: None, legend: true }
     }
 
     /// Colours off: only glyphs, borders and line thickness tell things apart (`NO_COLOR`).
@@ -43,8 +43,13 @@ impl<'a> PictureView<'a> {
         self
     }
 
-    pub fn scroll(mut self, x: u16, y: u16) -> Self {
+    pub fn scroll(mut self, x: i64, y: i64) -> Self {
         self.scroll = (x, y);
+        self
+    }
+
+    pub fn zoom(mut self, zoom: usize) -> Self {
+        self.zoom = Some(zoom);
         self
     }
 
@@ -60,17 +65,27 @@ impl<'a> PictureView<'a> {
     }
 
     /// The content's size in cells when drawn into `area` (to bound scrolling).
-    pub fn content_size(&self, area: Rect) -> (u16, u16) {
-        let grid = Grid::new(self.picture, self.body(area).height);
-        (clamp_u16(grid.width), clamp_u16(grid.height))
+    pub fn content_size(&self, area: Rect) -> (i64, i64) {
+        let grid = self.grid(area);
+        (grid.width, grid.height)
     }
 
-    /// Where node `index`'s box starts, in content cells (to scroll the cursor into view).
-    pub fn node_position(&self, area: Rect, index: usize) -> Option<(u16, u16)> {
-        let grid = Grid::new(self.picture, self.body(area).height);
-        let node = self.picture.nodes.get(index)?;
-        let (x, y) = grid.node_origin(node.column, node.layer, grid.label_width(index));
-        Some((clamp_u16(x), clamp_u16(y)))
+    /// Where node `index`'s box lies, in content cells.
+    pub fn node_rect(&self, area: Rect, index: usize) -> Option<CellRect> {
+        self.grid(area).node_rect(self.picture, index)
+    }
+
+    /// The rows the picture gets in `area`: all but the legend's.
+    pub fn body_height(&self, area: Rect) -> u16 {
+        self.body(area).height
+    }
+
+    fn grid(&self, area: Rect) -> Grid {
+        let zoom = self.zoom.unwrap_or_else(|| {
+            let boxed = Grid::new(self.picture, BOXED_ZOOM);
+            if boxed.height <= i64::from(self.body(area).height) { BOXED_ZOOM } else { BOXED_ZOOM - 1 }
+        });
+        Grid::new(self.picture, zoom)
     }
 
     /// The part of `area` the picture itself gets (the rest holds the legend).
@@ -94,8 +109,8 @@ impl Widget for PictureView<'_> {
             return;
         }
         let body = self.body(area);
-        let grid = Grid::new(self.picture, body.height);
-        let view = Viewport { area: body, scroll: (i64::from(self.scroll.0), i64::from(self.scroll.1)) };
+        let grid = self.grid(area);
+        let view = Viewport { area: body, scroll: self.scroll };
         if !body.is_empty() {
             self.edges(&grid, &view, buf);
             self.boxes(&grid, &view, buf);
@@ -202,14 +217,9 @@ impl PictureView<'_> {
     fn cuts(&self, grid: &Grid, view: &Viewport, buf: &mut Buffer) {
         let dim = if self.no_color { Style::default() } else { Style::default().fg(Color::DarkGray) };
         for cut in &self.picture.cuts {
-            let Some(node) = self.picture.nodes.get(cut.node) else { continue };
-            let text = cut.text();
-            let x = grid.centre(node.column) - text.chars().count() as i64 / 2;
-            let y = match cut.direction {
-                Direction::Parents => grid.layer_top(node.layer) - 1,
-                Direction::Children => grid.layer_top(node.layer) + grid.box_rows,
-            };
-            view.put(buf, x, y, &text, dim);
+            if let Some((text, x, y)) = grid.marker(self.picture, cut) {
+                view.put(buf, x, y, &text, dim);
+            }
         }
     }
 
@@ -256,61 +266,6 @@ impl PictureView<'_> {
 /// An edge to draw: its kind, whether it is dimmed, its points in Braille dots.
 type EdgeLine = (EdgeKind, bool, Vec<(f64, f64)>);
 
-/// The picture's cells: column widths from the labels in them, rows per layer.
-struct Grid {
-    labels: Vec<String>,
-    left: Vec<i64>,
-    widths: Vec<i64>,
-    /// Boxes with borders (3 rows) when the layers fit the height, else one-row labels.
-    boxed: bool,
-    box_rows: i64,
-    width: i64,
-    height: i64,
-}
-
-impl Grid {
-    fn new(picture: &Picture, height: u16) -> Grid {
-        let labels: Vec<String> = picture.nodes.iter().map(|n| shorten(&n.one_line())).collect();
-        let mut widths = vec![1i64; picture.columns as usize];
-        for (node, label) in picture.nodes.iter().zip(&labels) {
-            if let Some(w) = widths.get_mut(node.column as usize) {
-                *w = (*w).max(label.chars().count() as i64 + 2);
-            }
-        }
-        let mut left = Vec::with_capacity(widths.len());
-        let mut x = 0;
-        for w in &widths {
-            left.push(x);
-            x += w + GAP;
-        }
-        let layers = i64::from(picture.layers);
-        let boxed_height = layers * (3 + EDGE_ROWS) - EDGE_ROWS + 2;
-        let boxed = boxed_height <= i64::from(height);
-        let box_rows = if boxed { 3 } else { 1 };
-        // One spare row above the first layer and below the last for "+N more" markers.
-        let height = layers * (box_rows + EDGE_ROWS) - EDGE_ROWS + 2;
-        Grid { labels, left, widths, boxed, box_rows, width: (x - GAP).max(0), height: height.max(0) }
-    }
-
-    fn label_width(&self, index: usize) -> usize {
-        self.labels.get(index).map_or(0, |l| l.chars().count())
-    }
-
-    fn centre(&self, column: u32) -> i64 {
-        let c = column as usize;
-        self.left.get(c).copied().unwrap_or(0) + self.widths.get(c).copied().unwrap_or(0) / 2
-    }
-
-    fn layer_top(&self, layer: u32) -> i64 {
-        1 + i64::from(layer) * (self.box_rows + EDGE_ROWS)
-    }
-
-    /// Top-left cell of a box whose label is `width` wide.
-    fn node_origin(&self, column: u32, layer: u32, width: usize) -> (i64, i64) {
-        (self.centre(column) - (width as i64 + 2) / 2, self.layer_top(layer))
-    }
-}
-
 /// Content cells shown through part of the screen.
 struct Viewport {
     area: Rect,
@@ -320,11 +275,14 @@ struct Viewport {
 impl Viewport {
     /// Writes `text` at content cell `(x, y)`, dropping whatever falls outside the area.
     fn put(&self, buf: &mut Buffer, x: i64, y: i64, text: &str, style: Style) {
-        let row = y - self.scroll.1 + i64::from(self.area.y);
+        let row = y.saturating_sub(self.scroll.1).saturating_add(i64::from(self.area.y));
         if row < i64::from(self.area.y) || row >= i64::from(self.area.bottom()) {
             return;
         }
-        let first = x - self.scroll.0 + i64::from(self.area.x);
+        let first = x.saturating_sub(self.scroll.0).saturating_add(i64::from(self.area.x));
+        if first >= i64::from(self.area.right()) {
+            return;
+        }
         for (column, c) in (first..).zip(text.chars()) {
             if column >= i64::from(self.area.right()) {
                 return;
@@ -334,19 +292,6 @@ impl Viewport {
             }
         }
     }
-}
-
-fn shorten(text: &str) -> String {
-    if text.chars().count() <= MAX_LABEL {
-        return text.to_string();
-    }
-    let mut short: String = text.chars().take(MAX_LABEL - 1).collect();
-    short.push('…');
-    short
-}
-
-fn clamp_u16(value: i64) -> u16 {
-    value.clamp(0, i64::from(u16::MAX)) as u16
 }
 
 /// The explorer's palette (see `crate::tui::theme`).

@@ -1,0 +1,222 @@
+//! Which part of the drawing the Picture tab shows: a zoom level and the content cell at the
+//! area's top-left corner.
+//!
+//! Until the user pans or zooms, the view is fitted again on every frame, so it follows the
+//! terminal's size: the whole drawing when it is a small graph and fits at some zoom level, else
+//! both ends of the query (or the vertex drawn around) at the largest level up to bordered boxes,
+//! else u in view with the view shifted towards v.
+
+use crate::draw::Picture;
+use crate::tui::widgets::picture::PictureView;
+use crate::tui::widgets::picture::grid::{BOXED_ZOOM, CellRect, ZOOM_LEVELS};
+use ratatui::layout::Rect;
+
+/// A resolved view: zoom level and the content cell shown at the area's top-left (negative to
+/// centre a drawing smaller than the area).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    pub zoom: usize,
+    pub x: i64,
+    pub y: i64,
+}
+
+/// How the view is chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Viewport {
+    /// Fitted to the focus on every frame.
+    #[default]
+    Fit,
+    /// DAG vertex `vertex` centred at zoom level `zoom` (after `g` or Enter, or the cursor leaving
+    /// the view).
+    Centre { vertex: u32, zoom: usize },
+    /// Where the user panned or zoomed to.
+    Manual(View),
+}
+
+/// What a view is resolved against: the drawing, whether it is the whole graph, the nodes to keep
+/// in view (u first), and the widget's area.
+pub struct Scene<'a> {
+    pub picture: &'a Picture,
+    pub whole: bool,
+    pub targets: &'a [usize],
+    pub area: Rect,
+}
+
+impl Scene<'_> {
+    fn widget(&self, zoom: usize) -> PictureView<'_> {
+        PictureView::new(self.picture).zoom(zoom)
+    }
+
+    /// The cells the view shows: the area less the legend row.
+    fn room(&self) -> (i64, i64) {
+        let height = self.widget(0).body_height(self.area);
+        (i64::from(self.area.width), i64::from(height))
+    }
+
+    fn content(&self, zoom: usize) -> (i64, i64) {
+        self.widget(zoom).content_size(self.area)
+    }
+
+    fn node(&self, zoom: usize, index: usize) -> Option<CellRect> {
+        self.widget(zoom).node_rect(self.area, index)
+    }
+
+    /// The box of every target together, with the marker rows above and below.
+    fn targets_rect(&self, zoom: usize, targets: &[usize]) -> Option<CellRect> {
+        let rect = targets.iter().filter_map(|&i| self.node(zoom, i)).reduce(CellRect::union)?;
+        Some(CellRect { y: rect.y - 1, height: rect.height + 2, ..rect })
+    }
+
+    /// The view for `viewport`.
+    pub fn resolve(&self, viewport: Viewport) -> View {
+        match viewport {
+            Viewport::Fit => self.fit(),
+            Viewport::Centre { vertex, zoom } => {
+                let zoom = zoom.min(ZOOM_LEVELS - 1);
+                match self.picture.node_of(vertex).and_then(|i| self.node(zoom, i)) {
+                    Some(rect) => {
+                        let (w, h) = self.room();
+                        View { zoom, x: rect.x + rect.width / 2 - w / 2, y: rect.y + rect.height / 2 - h / 2 }
+                    }
+                    None => self.fit(),
+                }
+            }
+            Viewport::Manual(view) => self.clamp(view),
+        }
+    }
+
+    /// The largest zoom level at which the whole drawing (a small graph's, or any drawing without a
+    /// focus) fits, else the largest up to bordered boxes at which the targets fit, else the
+    /// smallest level with u in view.
+    pub fn fit(&self) -> View {
+        let (w, h) = self.room();
+        let fits = |r: CellRect| r.width <= w && r.height <= h;
+        let anchor = |zoom| self.targets.first().and_then(|&u| self.node(zoom, u));
+        if self.whole || self.targets.is_empty() {
+            for zoom in (0..ZOOM_LEVELS).rev() {
+                let (cw, ch) = self.content(zoom);
+                if fits(CellRect { x: 0, y: 0, width: cw, height: ch }) {
+                    return self.centre_on(zoom, CellRect { x: 0, y: 0, width: cw, height: ch }, None);
+                }
+            }
+        }
+        for zoom in (0..=BOXED_ZOOM).rev() {
+            if let Some(rect) = self.targets_rect(zoom, self.targets).filter(|&r| fits(r)) {
+                return self.centre_on(zoom, rect, anchor(zoom));
+            }
+        }
+        match self.targets_rect(0, self.targets) {
+            Some(rect) => self.centre_on(0, rect, anchor(0)),
+            None => self.clamp(View { zoom: 0, x: 0, y: 0 }),
+        }
+    }
+
+    /// Centred on `rect`, kept inside the drawing, and shifted so that `anchor` is in view.
+    fn centre_on(&self, zoom: usize, rect: CellRect, anchor: Option<CellRect>) -> View {
+        let (w, h) = self.room();
+        let view = View { zoom, x: rect.x + rect.width / 2 - w / 2, y: rect.y + rect.height / 2 - h / 2 };
+        let mut view = self.clamp(view);
+        if let Some(a) = anchor {
+            view.x = view.x.max(a.x + a.width - w).min(a.x);
+            view.y = view.y.max(a.y + a.height - h).min(a.y - 1);
+        }
+        view
+    }
+
+    /// Keeps the drawing on screen: a drawing wider (taller) than the area may be moved until its
+    /// edge meets the area's, a smaller one within the area.
+    pub fn clamp(&self, view: View) -> View {
+        let zoom = view.zoom.min(ZOOM_LEVELS - 1);
+        let (w, h) = self.room();
+        let (cw, ch) = self.content(zoom);
+        let axis = |at: i64, size: i64, room: i64| at.clamp((size - room).min(0), (size - room).max(0));
+        View { zoom, x: axis(view.x, cw, w), y: axis(view.y, ch, h) }
+    }
+
+    /// Moved by a quarter of the area (`dx`, `dy` in quarters).
+    pub fn pan(&self, view: View, dx: i64, dy: i64) -> View {
+        let (w, h) = self.room();
+        self.clamp(View { x: view.x + dx * (w / 4).max(1), y: view.y + dy * (h / 4).max(1), ..view })
+    }
+
+    /// At zoom level `zoom`, keeping the point at the centre of the area where it was.
+    pub fn zoom(&self, view: View, zoom: usize) -> View {
+        let zoom = zoom.min(ZOOM_LEVELS - 1);
+        let (w, h) = self.room();
+        let (cw, ch) = self.content(view.zoom);
+        let (nw, nh) = self.content(zoom);
+        let scale = |at: i64, room: i64, old: i64, new: i64| {
+            let centre = at + room / 2;
+            if old <= 0 { -room / 2 } else { centre * new / old - room / 2 }
+        };
+        self.clamp(View { zoom, x: scale(view.x, w, cw, nw), y: scale(view.y, h, ch, nh) })
+    }
+
+    /// Whether node `index`'s box is wholly in `view`.
+    pub fn shows(&self, view: View, index: usize) -> bool {
+        let (w, h) = self.room();
+        self.node(view.zoom, index).is_some_and(|r| {
+            r.x >= view.x && r.y >= view.y && r.x + r.width <= view.x + w && r.y + r.height <= view.y + h
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::{self, ComponentMembers, Sources, Subgraph};
+    use crate::graph::{Graph, VertexNames};
+
+    /// A long chain 0 -> 1 -> ... -> 39 beside a fan 40 -> 41..=79: wide and tall.
+    fn big() -> Picture {
+        let mut edges: Vec<(u32, u32)> = (0..39).map(|v| (v, v + 1)).collect();
+        edges.extend((41..80).map(|v| (40, v)));
+        let dag = Graph::from_edges(80, &edges).unwrap();
+        let sources = Sources {
+            dag: &dag,
+            members: &ComponentMembers::Identity,
+            names: &VertexNames::Dense,
+            labels: None,
+            dim: 0,
+            step: None,
+            search: None,
+        };
+        draw::build(&sources, &Subgraph::whole(&dag).unwrap(), "big").unwrap()
+    }
+
+    #[test]
+    fn a_pair_too_far_apart_keeps_u_in_view_towards_v() {
+        let picture = big();
+        let (u, v) = (picture.node_of(0).unwrap(), picture.node_of(39).unwrap());
+        let frame = Scene { picture: &picture, whole: false, targets: &[u, v], area: Rect::new(0, 0, 60, 20) };
+        let view = frame.fit();
+        assert_eq!(view.zoom, 0);
+        assert!(frame.shows(view, u), "{view:?}");
+        let below = frame.pan(view, 0, 1);
+        assert!(below.y > view.y, "the view can move on towards v");
+    }
+
+    #[test]
+    fn a_small_drawing_is_centred() {
+        let dag = Graph::from_edges(2, &[(0, 1)]).unwrap();
+        let sources = Sources {
+            dag: &dag,
+            members: &ComponentMembers::Identity,
+            names: &VertexNames::Dense,
+            labels: None,
+            dim: 0,
+            step: None,
+            search: None,
+        };
+        let picture = draw::build(&sources, &Subgraph::whole(&dag).unwrap(), "two").unwrap();
+        let frame = Scene { picture: &picture, whole: true, targets: &[], area: Rect::new(0, 0, 100, 40) };
+        let view = frame.fit();
+        assert_eq!(view.zoom, ZOOM_LEVELS - 1, "the largest level: the drawing spreads out");
+        assert!(view.x < 0 && view.y < 0, "centred: {view:?}");
+        // Panning cannot push it off screen.
+        let moved = frame.pan(view, -40, -40);
+        assert!(frame.shows(moved, 0) && frame.shows(moved, 1), "{moved:?}");
+        let zero = Scene { area: Rect::default(), ..frame };
+        let _ = zero.pan(zero.zoom(zero.fit(), 0), 3, 3);
+    }
+}
