@@ -156,7 +156,7 @@ mod tests {
     #[test]
     fn a_set_flag_fails_the_next_read_as_cancelled() {
         let flag = AtomicBool::new(false);
-        let data = vec![b'1'; 100];
+        let data = [b'1'; 100];
         let mut reader = Watched::new(&data[..], 100, Watch { cancel: &flag, progress: &|_, _| {} });
         let mut buf = [0u8; 10];
         assert_eq!(reader.read(&mut buf).unwrap(), 10);
