@@ -21,15 +21,24 @@ impl Workspace {
     /// Loads and condenses a graph file. A `.grail` file holds its condensation: it is mapped and
     /// checked, nothing is recomputed (`condense_seconds` is then 0).
     pub fn open(path: &Path, format: Option<io::Format>) -> Result<Workspace> {
+        Self::open_watched(path, format, io::Watch::none())
+    }
+
+    /// [`Workspace::open`], reporting the bytes read to `watch` and stopping when it is cancelled:
+    /// while reading, and between reading and condensing (the error is then [`io::LoadCancelled`]).
+    pub fn open_watched(path: &Path, format: Option<io::Format>, watch: io::Watch) -> Result<Workspace> {
         let start = Instant::now();
         if format == Some(io::Format::Grail) || io::binary::is_binary(path) {
             let (loaded, condensation) =
                 io::binary::open(path).with_context(|| format!("cannot load graph {}", path.display()))?;
             let load_seconds = start.elapsed().as_secs_f64();
+            watch.check()?;
             return Ok(Workspace { loaded, condensation, load_seconds, condense_seconds: 0.0 });
         }
-        let loaded = io::load(path, format).with_context(|| format!("cannot load graph {}", path.display()))?;
+        let loaded =
+            io::load_watched(path, format, watch).with_context(|| format!("cannot load graph {}", path.display()))?;
         let load_seconds = start.elapsed().as_secs_f64();
+        watch.check()?;
         Ok(Self::from_loaded(loaded, load_seconds))
     }
 

@@ -67,6 +67,8 @@ pub enum Action {
     FinishPhase,
     RunToEnd,
     Reset,
+    /// One level back in the stepper (the run is replayed to the level before).
+    StepBack,
     // Query.
     EditQuery,
     ToggleNode,

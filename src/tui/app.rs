@@ -45,6 +45,9 @@ pub struct App {
     pub tab: Tab,
     pub help: bool,
     pub help_scroll: u16,
+    /// The furthest the help scrolled at its last drawing (it depends on the terminal's height);
+    /// scrolling up starts from what is shown, not from past the end.
+    pub help_max_scroll: std::cell::Cell<u16>,
     pub mouse: bool,
     /// Set when `mouse` changed and the terminal must be told.
     pub mouse_changed: bool,
@@ -85,6 +88,7 @@ impl App {
             tab: Tab::Graph,
             help: false,
             help_scroll: 0,
+            help_max_scroll: std::cell::Cell::new(u16::MAX),
             mouse,
             mouse_changed: false,
             prompt: None,
@@ -171,12 +175,15 @@ impl App {
             return self.prompt_action(action);
         }
         if self.help {
+            let shown = self.help_scroll.min(self.help_max_scroll.get());
             match action {
                 Action::Help | Action::Cancel | Action::Quit => self.help = false,
-                Action::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
-                Action::Down => self.help_scroll = self.help_scroll.saturating_add(1),
-                Action::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
-                Action::PageDown => self.help_scroll = self.help_scroll.saturating_add(10),
+                Action::Up => self.help_scroll = shown.saturating_sub(1),
+                Action::Down => self.help_scroll = shown.saturating_add(1),
+                Action::PageUp => self.help_scroll = shown.saturating_sub(10),
+                Action::PageDown => self.help_scroll = shown.saturating_add(10),
+                Action::Top => self.help_scroll = 0,
+                Action::Bottom => self.help_scroll = u16::MAX,
                 _ => {}
             }
             return;
@@ -196,12 +203,8 @@ impl App {
                 self.info(if self.mouse { "mouse on" } else { "mouse off (the terminal selects text again)" });
             }
             Action::OpenFile => {
-                let dir = std::path::Path::new(&self.graph.file)
-                    .parent()
-                    .filter(|p| !p.as_os_str().is_empty())
-                    .map(|p| format!("{}/", p.display()))
-                    .unwrap_or_default();
-                self.prompt = Some(Prompt::new(PromptKind::OpenGraph, "open graph (Tab completes)", dir));
+                self.prompt =
+                    Some(Prompt::new(PromptKind::OpenGraph, "open graph (Tab completes)", self.graph_folder()));
             }
             Action::Cancel => {
                 if self.busy.as_ref().is_some_and(|b| b.cancellable) {
@@ -329,10 +332,24 @@ impl App {
                 }
                 self.outbox.push(job);
             }
+            // A query file is looked for beside the graph, as `o` looks for graphs, until one is chosen.
+            Some(Effect::Prompt(p)) if p.kind == PromptKind::QueryFile && p.text.is_empty() => {
+                self.prompt = Some(Prompt::new(p.kind, p.title, self.graph_folder()));
+            }
             Some(Effect::Prompt(p)) => self.prompt = Some(p),
             Some(Effect::Info(text)) => self.info(text),
             Some(Effect::Error(text)) => self.note = Some(Note::Error(text)),
         }
+    }
+
+    /// The current graph's folder with a trailing `/` (empty for a file in the working folder):
+    /// where path prompts start.
+    fn graph_folder(&self) -> String {
+        std::path::Path::new(&self.graph.file)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(|p| format!("{}/", p.display()))
+            .unwrap_or_default()
     }
 
     pub fn info(&mut self, text: impl Into<String>) {
@@ -348,6 +365,11 @@ impl App {
             Msg::Progress(f) => {
                 if let Some(b) = self.busy.as_mut() {
                     b.progress = Some(f.clamp(0.0, 1.0));
+                }
+            }
+            Msg::Doing(what) => {
+                if let Some(b) = self.busy.as_mut() {
+                    b.what = what;
                 }
             }
             Msg::Idle => {

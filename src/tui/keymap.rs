@@ -61,6 +61,7 @@ pub const BINDINGS: &[Binding] = &[
     b(Prompt, &[ctrl('u')], Action::ClearLine, "clear line", true),
     // Labels.
     b(On(Tab::Labels), &[ch('s')], Action::StepLevel, "step level", true),
+    b(On(Tab::Labels), &[ch('b')], Action::StepBack, "step back", false),
     b(On(Tab::Labels), &[ch('f')], Action::FinishPhase, "finish phase", true),
     b(On(Tab::Labels), &[ch('r')], Action::RunToEnd, "run to end", true),
     b(On(Tab::Labels), &[ch('x')], Action::Reset, "reset", true),
@@ -84,6 +85,7 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Exceptions), &[code(KeyCode::Enter), ch('p')], Action::ShowOnPicture, "show pair on picture", true),
     // Picture.
     b(On(Tab::Picture), &[ch('s')], Action::StepLevel, "step level", true),
+    b(On(Tab::Picture), &[ch('b')], Action::StepBack, "step back", false),
     b(On(Tab::Picture), &[ch('f')], Action::FinishPhase, "finish phase", true),
     b(On(Tab::Picture), &[ch('r')], Action::RunToEnd, "run to end", true),
     b(On(Tab::Picture), &[ch('x')], Action::Reset, "reset", true),
@@ -191,17 +193,18 @@ pub fn footer(tab: Tab, editing: bool) -> Vec<(String, &'static str)> {
         .collect()
 }
 
-/// Help sections: a title and its bindings, in table order.
-pub fn help_sections() -> Vec<(String, Vec<&'static Binding>)> {
+/// Help sections: a title and its bindings. The keys of `current` (the tab the help opens on) come
+/// first, then those that work everywhere, then the other tabs' in tab order, then the prompt's.
+pub fn help_sections(current: Tab) -> Vec<(String, Vec<&'static Binding>)> {
     let mut sections: Vec<(String, Vec<&'static Binding>)> = Vec::new();
     let title = |scope: Scope| match scope {
         Global => "Everywhere".to_string(),
         On(tab) => format!("{} tab", tab.title()),
         Prompt => "While typing".to_string(),
     };
-    for scope in
-        [Global, On(Tab::Labels), On(Tab::Query), On(Tab::Batch), On(Tab::Exceptions), On(Tab::Picture), Prompt]
-    {
+    let others = Tab::ALL.into_iter().filter(|&tab| tab != current).map(On);
+    let order = [On(current), Global].into_iter().chain(others).chain([Prompt]);
+    for scope in order {
         let rows: Vec<&Binding> = BINDINGS.iter().filter(|b| b.scope == scope).collect();
         if !rows.is_empty() {
             sections.push((title(scope), rows));
@@ -254,12 +257,23 @@ mod tests {
     }
 
     #[test]
+    fn help_opens_on_the_current_tabs_keys_then_the_global_ones() {
+        let titles: Vec<String> = help_sections(Tab::Picture).into_iter().map(|(title, _)| title).collect();
+        assert_eq!(titles[..2], ["Picture tab", "Everywhere"]);
+        assert_eq!(titles.last().map(String::as_str), Some("While typing"));
+        // The Graph tab has no keys of its own: the global ones come first.
+        assert_eq!(help_sections(Tab::Graph)[0].0, "Everywhere");
+    }
+
+    #[test]
     fn footer_and_help_come_from_the_table() {
         let footer = footer(Tab::Labels, false);
         assert!(footer.iter().any(|(k, l)| k == "s" && *l == "step level"));
         assert!(footer.iter().any(|(k, l)| k == "q" && *l == "quit"));
-        let help = help_sections();
-        let total: usize = help.iter().map(|(_, rows)| rows.len()).sum();
-        assert_eq!(total, BINDINGS.len());
+        for tab in Tab::ALL {
+            let help = help_sections(tab);
+            let total: usize = help.iter().map(|(_, rows)| rows.len()).sum();
+            assert_eq!(total, BINDINGS.len());
+        }
     }
 }

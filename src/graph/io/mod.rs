@@ -18,6 +18,7 @@ mod parallel;
 mod read;
 mod scan;
 mod sniff;
+pub mod watch;
 mod weighted;
 mod write;
 
@@ -27,6 +28,7 @@ mod dataset_tests;
 pub use format::Format;
 pub use read::read_bytes;
 pub use sniff::sniff;
+pub use watch::{LoadCancelled, Watch};
 pub use write::write;
 
 use super::{Graph, LoadedGraph, VertexNames};
@@ -66,13 +68,24 @@ pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) ->
 /// thread when it is gzip, and parsed on every core while it is read; a problem makes the
 /// sequential reader read it again, whole, to word the error.
 pub fn load(path: &Path, format: Option<Format>) -> Result<LoadedGraph> {
+    load_watched(path, format, Watch::none())
+}
+
+/// [`load`], its reading counted and stopped by `watch`: a cancel gives [`LoadCancelled`], never the
+/// sequential reader's second try.
+pub fn load_watched(path: &Path, format: Option<Format>, watch: Watch) -> Result<LoadedGraph> {
     if format == Some(Format::Grail) || binary::is_binary(path) {
         return binary::open(path).map(|(loaded, _)| loaded);
     }
-    let streamed = read::open_stream(path).ok().and_then(|stream| parallel::parse_stream(stream, format));
+    let streamed = read::open_stream(path, watch).ok().and_then(|stream| parallel::parse_stream(stream, format));
     let (graph, names, format) = match streamed {
         Some(parsed) => parsed,
-        None => parse_sequentially(&read_bytes(path)?, &path.display().to_string(), format)?,
+        None => {
+            watch.check()?;
+            let bytes = read::read_bytes_watched(path, watch)?;
+            watch.check()?;
+            parse_sequentially(&bytes, &path.display().to_string(), format)?
+        }
     };
     Ok(LoadedGraph { graph: Arc::new(graph), names, format, path: path.to_path_buf() })
 }

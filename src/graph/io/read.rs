@@ -1,5 +1,7 @@
 //! Reading a file into memory, gunzipping it when its content (not its name) says it is gzip.
+//! Every read goes through a [`Watch`]: the file's bytes are counted and a cancel stops it.
 
+use super::watch::{Watch, Watched};
 use anyhow::{Context, Result};
 use flate2::bufread::MultiGzDecoder;
 use std::io::{BufRead, BufReader, Read};
@@ -15,19 +17,34 @@ const MAX_DEFLATE_RATIO: usize = 1032;
 /// Reads a whole file, gunzipping transparently when it starts with the gzip magic bytes (not by
 /// extension). Concatenated gzip members are read as one stream. Errors name the file.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    let raw = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    read_bytes_watched(path, Watch::none())
+}
+
+/// [`read_bytes`], counted and stopped by `watch`.
+pub fn read_bytes_watched(path: &Path, watch: Watch) -> Result<Vec<u8>> {
+    let mut file = watched_file(path, watch)?;
+    let mut raw = Vec::new();
+    file.read_to_end(&mut raw).with_context(|| format!("cannot read {}", path.display()))?;
     if !raw.starts_with(&GZIP_MAGIC) {
         return Ok(raw);
     }
     gunzip(&raw).with_context(|| format!("{}: the gzip stream is corrupt or truncated", path.display()))
 }
 
-/// The file's bytes as a stream, gunzipped when it starts with the gzip magic bytes.
-pub fn open_stream(path: &Path) -> Result<Box<dyn Read + Send>> {
-    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+/// The file's bytes as a stream, gunzipped when it starts with the gzip magic bytes; `watch`
+/// counts the file's own (compressed) bytes.
+pub fn open_stream<'a>(path: &Path, watch: Watch<'a>) -> Result<Box<dyn Read + Send + 'a>> {
+    let file = watched_file(path, watch)?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let gzip = reader.fill_buf()?.starts_with(&GZIP_MAGIC);
     Ok(if gzip { Box::new(MultiGzDecoder::new(reader)) } else { Box::new(reader) })
+}
+
+/// The file opened for reading through `watch`, which learns its size.
+fn watched_file<'a>(path: &Path, watch: Watch<'a>) -> Result<Watched<'a, std::fs::File>> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    Ok(Watched::new(file, size, watch))
 }
 
 fn gunzip(compressed: &[u8]) -> Result<Vec<u8>> {

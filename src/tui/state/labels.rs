@@ -146,6 +146,11 @@ impl LabelsState {
                 return command(LabelCmd::RunToEnd);
             }
             Action::Reset => return command(LabelCmd::Reset),
+            Action::StepBack => {
+                // The replay's levels are not logged one by one: the log says where it landed.
+                self.stepping = false;
+                return command(LabelCmd::StepBack);
+            }
             _ => {}
         }
         None

@@ -110,6 +110,7 @@ impl PictureState {
             Action::FinishPhase => step(self, LabelCmd::FinishPhase),
             Action::RunToEnd => step(self, LabelCmd::RunToEnd),
             Action::Reset => step(self, LabelCmd::Reset),
+            Action::StepBack => step(self, LabelCmd::StepBack),
             Action::PrevDim => {
                 self.dim = (self.dim + dims - 1) % dims;
                 redraw(self, Vec::new())

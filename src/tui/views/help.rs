@@ -1,4 +1,4 @@
-//! The `?` overlay: every binding, from the same table as the footer.
+//! The `?` overlay: every binding, from the same table as the footer, the current tab's first.
 
 use super::panel;
 use crate::tui::app::App;
@@ -12,7 +12,7 @@ use ratatui::widgets::{Clear, Paragraph};
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let mut lines = Vec::new();
-    for (title, bindings) in keymap::help_sections() {
+    for (title, bindings) in keymap::help_sections(app.tab) {
         lines.push(Line::styled(title, theme.title()));
         for b in bindings {
             lines.push(Line::from(vec![
@@ -34,9 +34,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let popup = Rect::new(area.x + (area.width - width) / 2, area.y, width, area.height);
     frame.render_widget(Clear, popup);
     let max_scroll = (lines.len() as u16).saturating_sub(popup.height.saturating_sub(2));
+    app.help_max_scroll.set(max_scroll);
     let scroll = app.help_scroll.min(max_scroll);
     frame.render_widget(
-        Paragraph::new(lines).scroll((scroll, 0)).block(panel("Help: ? or Esc closes, j/k scroll")),
+        Paragraph::new(lines).scroll((scroll, 0)).block(panel("Help: ? or Esc closes, j/k g/G scroll")),
         popup,
     );
 }

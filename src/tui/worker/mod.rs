@@ -18,6 +18,9 @@ pub use picture::{Focus, PictureLabels, PictureRequest, PictureResult};
 use super::event::AppEvent;
 use super::exceptions::{self, ExceptionPlan};
 use crate::draw::ComponentMembers;
+use crate::format;
+use crate::graph::io::Watch;
+use crate::graph::io::watch::is_cancelled;
 use crate::graph::stats;
 use crate::index::Labels;
 use crate::query::{Decided, Engine, Method, QueryIndex, RuleSet};
@@ -167,17 +170,44 @@ impl State {
         }
     }
 
+    /// Opens `path` in place of the current graph. Reading reports its bytes and `c` stops it; a
+    /// cancelled or failed load keeps the current graph open.
     fn load(&mut self, path: PathBuf) {
-        self.busy(format!("loading {}", path.display()), false);
-        match Workspace::open(&path, None) {
-            Ok(ws) => {
-                let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
+        let name = path.display().to_string();
+        self.busy(format!("loading {name}"), true);
+        let out = Mutex::new(self.out.clone());
+        let report = |msg: Msg| {
+            if let Ok(tx) = out.lock() {
+                let _ = tx.send(AppEvent::Worker(msg));
+            }
+        };
+        let progress = |read: u64, total: u64| {
+            let doing = if read < total {
+                format!("loading {name}: {} of {} read", format::bytes(read), format::bytes(total))
+            } else {
+                format!("loading {name}: {} read, building the graph", format::bytes(total))
+            };
+            report(Msg::Doing(doing));
+            report(Msg::Progress(if total == 0 { 1.0 } else { read as f64 / total as f64 }));
+        };
+        let watch = Watch { cancel: &self.cancel, progress: &progress };
+        let opened = Workspace::open_watched(&path, None, watch).and_then(|ws| {
+            let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
+            watch.check()?;
+            Ok((ws, stats))
+        });
+        match opened {
+            Ok((ws, stats)) => {
                 self.ws = Arc::new(ws);
                 self.members = None;
                 self.exception_labels = None;
                 self.session.clear();
                 self.send(Msg::LabelsCleared);
                 self.send(Msg::Loaded(Arc::clone(&self.ws), Box::new(stats)));
+            }
+            Err(e) if is_cancelled(&e) => {
+                let kept = self.ws.loaded.path.display();
+                self.send(Msg::Info(format!("loading {name} cancelled; {kept} stays open")));
             }
             Err(e) => self.send(Msg::LoadFailed(format!("{e:#}"))),
         }

@@ -69,6 +69,8 @@ pub enum Msg {
     },
     /// Fraction done of the running job, when known.
     Progress(f64),
+    /// What the running job does now (its clock runs on).
+    Doing(String),
     /// The job is over (done, failed or cancelled).
     Idle,
     Loaded(Arc<Workspace>, Box<GraphStats>),
@@ -104,6 +106,7 @@ impl Msg {
         match self {
             Msg::Busy { .. } => "Busy",
             Msg::Progress(_) => "Progress",
+            Msg::Doing(_) => "Doing",
             Msg::Idle => "Idle",
             Msg::Loaded(..) => "Loaded",
             Msg::LoadFailed(_) => "LoadFailed",
