@@ -8,6 +8,7 @@ mod tui_common;
 
 use grail::draw::{NodeState, Picture, PictureNode};
 use grail::index::Interval;
+use grail::query::Rule;
 use grail::telemetry::{Backend, Phase};
 use grail::tui::action::Tab;
 use grail::tui::worker::PictureLabels;
@@ -126,8 +127,8 @@ fn the_readme_lesson_is_what_the_class_sees() {
             let parent = l.node(v).step.and_then(|s| s.parent);
             assert_eq!(parent.is_none(), roots.contains(&v), "step {step}: vertex {v}'s parent");
         }
-        let screen = l.screen();
-        assert!(screen.contains("parent selection"), "step {step}:\n{screen}");
+        let caption = l.picture().notes.join(" ");
+        assert!(caption.contains("parent selection"), "step {step}: {caption}");
         let expected = if step < 6 { (Phase::ParentSelection, step) } else { (Phase::SubtreeSizes, 0) };
         assert_eq!(l.position(), Some(expected), "step {step}");
         frontiers.push((frontier, l.picture().clone()));
@@ -168,26 +169,39 @@ fn the_readme_lesson_is_what_the_class_sees() {
     assert!(l.screen().contains("0 [1, 12]"));
     readme_says("(After fewer than six `s`, a first `f` ends parent selection.)");
 
-    // 5. 0 ⇝ 10 with one dimension: nested intervals, a search that walks dead ends, no.
+    // 5. 0 ⇝ 10 with one dimension: a topological order with every rule; with GRAIL's, nested
+    // intervals and a search that walks dead ends, no.
     readme_says(
-        "5. `/0 10` `Enter`: does 0 reach 10? Both intervals are nested (`[1, 12]` holds `[4, 4]`), so \
-         the labels cannot say no;",
+        "5. `/0 10` `Enter`: does 0 reach 10? With every rule (the default) a topological order answers no \
+         at once.",
     );
     l.press("/0 10<Enter>");
+    let answer = &l.h.app.query.result.as_ref().expect("the query was answered").answer;
+    assert_eq!((answer.reachable, answer.rule), (false, Rule::TopoCut));
+    assert!(l.picture().notes.iter().any(|n| n.contains("no (all rules), decided by topo-cut")));
+    readme_says(
+        "`R` switches every tab to GRAIL's rules and asks again: both intervals are nested (`[1, 12]` \
+         holds `[4, 4]`), so the labels cannot say no, and the search walks 5 dead ends (false \
+         positives: u itself and the 4 marked ✗) before it answers no.",
+    );
+    l.press("R");
     assert_eq!((l.interval(0), l.interval(10)), (Interval { low: 1, post: 12 }, Interval { low: 4, post: 4 }));
     assert!(contains(l.interval(0), l.interval(10)));
-    let answer = &l.h.app.query.result.as_ref().expect("the query was answered").answer;
-    assert!(!answer.reachable, "0 does not reach 10");
+    let answer = &l.h.app.query.result.as_ref().expect("the query was answered again").answer;
+    assert_eq!((answer.reachable, answer.rule, answer.false_positives), (false, Rule::Search, 5));
     assert_eq!((l.node(0).state, l.node(10).state), (NodeState::Source, NodeState::Target));
     assert_eq!(l.in_state(|s| s == NodeState::DeadEnd), [1, 2, 4, 6], "the dead ends drawn besides u");
+    let notes = l.picture().notes.join(" | ");
+    assert!(notes.contains("5 dead ends: u itself (▶), 4 marked ✗"), "{notes}");
+    assert!(notes.contains("no (grail rules), decided by a search"), "{notes}");
     let screen = l.screen();
     assert!(screen.contains("0 [1, 12]") && screen.contains("10 [4, 4]"), "{screen}");
 
     // 6. Two dimensions: in dimension 1, 10's interval lies outside 0's.
     readme_says(
         "6. `2`, `Enter` `2` `Enter` (the cursor is still on \"dimensions\"), `6`, `r`: a second dimension. \
-         Now `]` shows dimension 1, where 10's interval lies outside 0's: the label cut answers at once, \
-         and no false positive is left.",
+         Now `]` shows dimension 1, where 10's interval lies outside 0's: the label cut answers at once, and \
+         no false positive is left.",
     );
     l.press("2<Enter>2<Enter>6r");
     assert_eq!(l.h.app.labels.dims, 2);
@@ -197,6 +211,8 @@ fn the_readme_lesson_is_what_the_class_sees() {
     assert!(!contains(l.interval(0), l.interval(10)), "dimension 1 cuts 0 ⇝ 10");
     let searched = l.in_state(|s| matches!(s, NodeState::DeadEnd | NodeState::Expanded | NodeState::Path));
     assert!(searched.is_empty(), "the label cut answers before any search: {searched:?}");
+    let answer = &l.h.app.query.result.as_ref().expect("the query was answered again").answer;
+    assert_eq!((answer.rule, answer.witness), (Rule::LabelCut, Some(1)), "the label cut of dimension 1");
     let screen = l.screen();
     assert!(screen.contains("dimension 1 of 2"), "{screen}");
 
@@ -220,7 +236,7 @@ fn the_readme_lesson_is_what_the_class_sees() {
     assert!(contains(l.interval(0), l.interval(10)), "nested in the exception's labels");
     assert!(!l.in_state(|s| s == NodeState::DeadEnd).is_empty(), "the search's dead ends");
     let screen = l.screen();
-    assert!(screen.contains("the Labels tab's differ: d = 2"), "{screen}");
+    assert!(screen.contains("the Labels tab's differ") && screen.contains("= 2, random(seed 1)"), "{screen}");
     l.press("r");
     assert_eq!(l.h.app.picture.labels, PictureLabels::Session);
     assert_eq!(l.picture().dims, Some(2));

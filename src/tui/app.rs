@@ -128,7 +128,9 @@ impl App {
 
     pub fn on_key(&mut self, key: &KeyEvent) {
         let editing = self.prompt.is_some();
-        if let Some(action) = keymap::lookup(self.tab, editing, key) {
+        let action =
+            if self.help && !editing { keymap::lookup_global(key) } else { keymap::lookup(self.tab, editing, key) };
+        if let Some(action) = action {
             self.apply(action);
         } else if let (Some(p), crossterm::event::KeyCode::Char(c)) = (self.prompt.as_mut(), key.code) {
             p.push(c);
@@ -385,11 +387,21 @@ impl App {
                 self.labels.label_bytes = Some(labels.heap_bytes() as u64);
                 self.ready = Some(labels);
                 self.picture.stale = true;
+                // The query on screen was answered with other labels: answer it with these.
+                if let Some(r) = self.query.result.as_ref().filter(|_| self.query.labels_changed) {
+                    self.outbox.push(Job::Query {
+                        u: r.u,
+                        v: r.v,
+                        config: self.labels.config(),
+                        rules: self.query.rules,
+                    });
+                }
             }
             Msg::LabelsCleared => {
                 self.ready = None;
                 self.labels.clear_run();
                 self.picture.stale = true;
+                self.query.labels_changed = true;
             }
             Msg::QueryDone(result) => {
                 self.picture.focus_on_query(result.u, result.v);

@@ -183,6 +183,12 @@ pub fn lookup(tab: Tab, editing: bool, event: &KeyEvent) -> Option<Action> {
     })
 }
 
+/// The action for a key while the help overlay is open: the global bindings only, so that a tab's
+/// own keys (the Picture tab's `g`, say) never shadow scrolling the help.
+pub fn lookup_global(event: &KeyEvent) -> Option<Action> {
+    BINDINGS.iter().find(|b| b.scope == Global && b.keys.iter().any(|k| k.matches(event))).map(|b| b.action)
+}
+
 /// The footer's entries for the current context: `(key, label)`.
 pub fn footer(tab: Tab, editing: bool) -> Vec<(String, &'static str)> {
     let scopes: &[Scope] = if editing { &[Prompt] } else { &[On(tab), Global] };

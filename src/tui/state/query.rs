@@ -21,6 +21,9 @@ pub struct QueryState {
     pub selected: usize,
     /// The rules the next query runs with (`R` switches between every rule and GRAIL's).
     pub rules: RuleSet,
+    /// The labels the result was answered with are gone: it is answered again when new ones are
+    /// ready, and says so meanwhile.
+    pub labels_changed: bool,
 }
 
 /// From this many on, consecutive pruned children of one vertex are one line until unfolded.
@@ -178,6 +181,7 @@ impl QueryState {
     }
 
     pub fn set_result(&mut self, result: Box<QueryResult>) {
+        self.labels_changed = false;
         self.folded.clear();
         self.open_groups.clear();
         self.selected = 0;

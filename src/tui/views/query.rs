@@ -35,7 +35,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let top_height = needed.clamp(5, (area.height * 2 / 3).max(5));
     let [top, bottom] = Layout::vertical([Constraint::Length(top_height), Constraint::Min(5)]).areas(area);
     let (u, v) = (app.file_id(result.u), app.file_id(result.v));
-    let title = format!("Query {u} → {v}   (/ asks another)");
+    let title = if app.query.labels_changed {
+        format!("Query {u} → {v}   (answered with labels since replaced: asked again once new ones are ready)")
+    } else {
+        format!("Query {u} → {v}   (/ asks another)")
+    };
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel(&title)), top);
     let [left, right] = Layout::horizontal([Constraint::Length(38), Constraint::Min(30)]).areas(bottom);
     intervals(frame, left, app, result);

@@ -272,7 +272,7 @@ impl Session {
         self.send(Msg::Info(format!("stepping back cancelled mid-replay: {at}; s, f or r carry on, x resets")));
     }
 
-    /// Sends the run's state to the Labels tab.
+    /// Sends the run's state, between commands, to the Labels tab.
     fn send_status(&self) {
         let (Some(config), Some((labeler, fallback))) = (self.config, self.labeler.as_ref()) else { return };
         self.send(Msg::LabelState(Box::new(LabelStatus {
@@ -282,6 +282,7 @@ impl Session {
             status: labeler.status(),
             positions: labeler.positions(),
             seconds: labeler.seconds(),
+            in_progress: false,
         })));
     }
 
