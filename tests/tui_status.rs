@@ -144,3 +144,17 @@ fn the_export_names_dead_ends_apart_from_false_positive_queries() {
     let json = std::fs::read_to_string(base.with_extension("json")).unwrap();
     assert!(json.contains("\"dead_end_rate\"") && !json.contains("false_positive"), "{json}");
 }
+
+/// An exception drawn on the picture with the labels it was counted with: the status line says
+/// whose labels are drawn, never "no labels yet".
+#[test]
+fn an_exception_on_the_picture_names_its_own_labels() {
+    let mut h = Harness::new();
+    h.keys("5r");
+    h.settle();
+    h.keys("<Enter>");
+    h.settle();
+    let status = status_text(&h.render(120, 36));
+    assert!(status.contains("drawn with the exception's own labels (d = "), "{status}");
+    assert!(status.contains("the Labels tab has none yet") && !status.contains("no labels yet"), "{status}");
+}

@@ -21,8 +21,8 @@ pub const COLUMN_HELP: &[(&str, &[&str])] = &[
         &[
             "method × threads: g-dfs, g-bfs guided search (with every",
             "rule, g-bfs is bidirectional); dfs, bfs plain baselines;",
-            "×1, ×all, ×gpu. R: every rule or GRAIL's (next run)",
-            "exact cpu/gpu: a full BFS from each source of the",
+            "×1, ×all, ×gpu. R: every rule or GRAIL's (next run).",
+            "Exact cpu/gpu: a full BFS from each source of the",
             "first 1,000 queries, no labels; BFS frontier charts",
             "the one that reached most, level by level (the exact",
             "row under the cursor, else the last that ran)",

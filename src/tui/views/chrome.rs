@@ -6,6 +6,7 @@ use crate::tui::action::Tab;
 use crate::tui::app::{App, Note};
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::keymap;
+use crate::tui::worker::PictureLabels;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -80,6 +81,11 @@ pub fn status_lines(app: &App, width: u16) -> Vec<Line<'static>> {
 
 /// Where the labels stand when nothing runs and nothing was said.
 fn idle_state(app: &App) -> String {
+    // The picture may draw a false positive with the labels it was counted with, not the tab's.
+    if let (Tab::Picture, PictureLabels::Exception { dims, seed }) = (app.tab, app.picture.labels) {
+        let tab = if app.ready.is_some() { "the Labels tab's are ready" } else { "the Labels tab has none yet" };
+        return format!("drawn with the exception's own labels (d = {dims}, seed {seed}); {tab}; s f r x or / go back");
+    }
     if app.ready.is_some() {
         return format!("labels ready ({})", app.labels.config().describe());
     }
@@ -108,31 +114,14 @@ fn wrapped(lead: Span<'static>, text: &str, style: Style, width: usize) -> Vec<L
     lines
 }
 
-/// Splits `text` into rows of at most `width` cells, breaking at spaces where it can.
+/// Splits `text` into rows of at most `width` cells, breaking at spaces where it can (a word wider
+/// than a row is split where the row ends).
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let cells = |s: &str| Span::raw(s).width();
-    let mut rows = vec![String::new()];
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let row = rows.last_mut().expect("one row at least");
-        let used = cells(row);
-        if used > 0 && used + 1 + cells(word) <= width {
-            row.push(' ');
-            row.push_str(word);
-            continue;
-        }
-        if used > 0 {
-            rows.push(String::new());
-        }
-        // The word starts a row; one wider than a row fills rows of its own.
-        for ch in word.chars() {
-            let row = rows.last_mut().expect("one row at least");
-            if cells(row) + cells(ch.encode_utf8(&mut [0; 4])) > width && !row.is_empty() {
-                rows.push(String::new());
-            }
-            rows.last_mut().expect("one row at least").push(ch);
-        }
-    }
-    rows
+    let options = textwrap::Options::new(width.max(1))
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .break_words(true);
+    textwrap::wrap(text, options).into_iter().map(|row| row.into_owned()).collect()
 }
 
 pub fn status(frame: &mut Frame, area: Rect, app: &App) {

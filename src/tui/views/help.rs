@@ -1,5 +1,6 @@
 //! The `?` overlay: every binding, from the same table as the footer, the current tab's first.
 
+use super::chrome::wrap;
 use super::panel;
 use crate::tui::app::App;
 use crate::tui::keymap;
@@ -21,16 +22,19 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             ]));
         }
     }
+    let width = area.width.min(72);
+    // What a column means, wrapped to the popup beside its name (never cut at the border).
+    let room = (width as usize).saturating_sub(2 + 18);
     lines.push(Line::styled("Batch tab results", theme.title()));
     for (column, meaning) in COLUMN_HELP {
-        for (k, text) in meaning.iter().enumerate() {
+        for (k, text) in wrap(&meaning.join(" "), room).into_iter().enumerate() {
             let name = if k == 0 { *column } else { "" };
-            lines.push(Line::from(vec![Span::styled(format!("  {name:<16}"), theme.key()), Span::raw(*text)]));
+            lines.push(Line::from(vec![Span::styled(format!("  {name:<16}"), theme.key()), Span::raw(text)]));
         }
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled("Mouse: click tabs and rows, wheel scrolls; m turns it off to select text.", theme.dim()));
-    let width = area.width.min(72);
+    let mouse = "Mouse: click tabs and rows, wheel scrolls; m turns it off to select text.";
+    lines.extend(wrap(mouse, (width as usize).saturating_sub(2)).into_iter().map(|row| Line::styled(row, theme.dim())));
     let popup = Rect::new(area.x + (area.width - width) / 2, area.y, width, area.height);
     frame.render_widget(Clear, popup);
     let max_scroll = (lines.len() as u16).saturating_sub(popup.height.saturating_sub(2));

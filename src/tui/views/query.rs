@@ -3,6 +3,7 @@
 //! label-guided search as a foldable tree, and a plain-language explanation (all read off the
 //! query's [`crate::query::Decision`]).
 
+use super::chrome::wrap;
 use super::panel;
 use crate::format::{plural, thousands};
 use crate::index::Interval;
@@ -48,21 +49,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
 
 /// Rows `line` takes when word-wrapped to `width` columns (as the paragraph wraps it).
 fn wrapped_rows(line: &Line, width: u16) -> u16 {
-    let width = width.max(1) as usize;
     let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-    let (mut rows, mut used) = (1u16, 0usize);
-    for word in text.split(' ') {
-        let w = word.chars().count();
-        let need = if used == 0 { w } else { used + 1 + w };
-        if need <= width {
-            used = need;
-        } else {
-            rows += 1;
-            used = w.min(width);
-            rows += (w.saturating_sub(1) / width) as u16;
-        }
-    }
-    rows
+    wrap(&text, width as usize).len() as u16
 }
 
 fn intro(frame: &mut Frame, area: Rect, app: &App) {
