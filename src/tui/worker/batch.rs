@@ -157,9 +157,10 @@ pub fn run(
     }
     let n = ws.loaded.graph.num_vertices();
     let (mut queries, source) = match &spec.source {
-        QuerySource::Random { count, seed } => {
-            (random_queries(n, *count, *seed), format!("{count} random pairs (seed {seed})"))
-        }
+        QuerySource::Random { count, seed } => (
+            random_queries(n, *count, *seed),
+            format!("{} random pairs (seed {seed})", crate::format::thousands(*count as u64)),
+        ),
         QuerySource::File(path) => (read_query_file(path, &ws.loaded.names, n)?, path.display().to_string()),
     };
     let expected = match spec.source {
