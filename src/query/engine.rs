@@ -3,6 +3,7 @@
 use super::answer::{Answer, Method, Rule, RuleSet};
 use super::decision::{Check, CheckInputs, Decision, Outcome, answer_of};
 use super::observer::{NoObserver, SearchObserver};
+use super::outcome::SearchOutcome;
 use super::query_index::QueryIndex;
 use super::rules::{Verdict, verdict};
 use super::scratch::Scratch;
@@ -177,15 +178,7 @@ impl<'a> Engine<'a> {
             pruned: found.pruned,
             dead_ends: found.false_positives,
         });
-        let answer = Answer {
-            reachable: found.reachable,
-            rule: Rule::Search,
-            witness: None,
-            expanded: found.expanded,
-            pruned: found.pruned,
-            false_positives: found.false_positives,
-            path: found.path,
-        };
+        let answer = searched(found);
         Decided { answer, decision: Decision { rules, method, ends, checks }, trace: recorder.finish(method) }
     }
 
@@ -219,16 +212,7 @@ impl<'a> Engine<'a> {
             }
             return answer;
         }
-        let found = search(self.dag, self.labels, self.index, cu, cv, method, scratch, want_path, observer);
-        Answer {
-            reachable: found.reachable,
-            rule: Rule::Search,
-            witness: None,
-            expanded: found.expanded,
-            pruned: found.pruned,
-            false_positives: found.false_positives,
-            path: found.path,
-        }
+        searched(search(self.dag, self.labels, self.index, cu, cv, method, scratch, want_path, observer))
     }
 
     /// Batches call this a few queries ahead: fetches the component map entries of `u` and `v`.
@@ -284,6 +268,20 @@ impl<'a> Engine<'a> {
         tree.and_then(|d| tree_path(self.dag, self.labels, cu, cv, d)).or_else(|| {
             search(self.dag, self.labels, None, cu, cv, Method::GuidedDfs, scratch, true, &mut NoObserver).path
         })
+    }
+}
+
+/// The answer of a query the search decided.
+#[inline(always)]
+fn searched(found: SearchOutcome) -> Answer {
+    Answer {
+        reachable: found.reachable,
+        rule: Rule::Search,
+        witness: None,
+        expanded: found.expanded,
+        pruned: found.pruned,
+        false_positives: found.false_positives,
+        path: found.path,
     }
 }
 

@@ -171,26 +171,19 @@ impl Session {
         }
         let Some((labeler, fallback)) = self.labeler.as_mut() else { return };
         let out = self.out.clone();
-        let status_of = |labeler: &dyn Labeler, in_progress: bool| LabelStatus {
-            config,
-            backend: labeler.backend(),
-            fallback: fallback.clone().or_else(|| labeler.handed_over().map(str::to_string)),
-            status: labeler.status(),
-            positions: labeler.positions(),
-            seconds: labeler.seconds(),
-            in_progress,
-        };
+        let state =
+            |labeler: &dyn Labeler, in_progress: bool| status_of(config, labeler, fallback.as_deref(), in_progress);
         // The UI learns at once that the run moves, not only at the first tick.
-        let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(status_of(labeler.as_ref(), true)))));
+        let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(state(labeler.as_ref(), true)))));
         let mut last_state = Instant::now();
         let mut tick = |labeler: &dyn Labeler| {
             if last_state.elapsed() >= STATE_EVERY {
                 last_state = Instant::now();
-                let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(status_of(labeler, true)))));
+                let _ = out.send(AppEvent::Worker(Msg::LabelState(Box::new(state(labeler, true)))));
             }
         };
         let outcome = drive(labeler.as_mut(), cmd.until(), &mut sink, cancel, &mut tick);
-        let status = status_of(labeler.as_ref(), false);
+        let status = state(labeler.as_ref(), false);
         let backend = labeler.backend();
         self.send(Msg::LabelState(Box::new(status)));
         match outcome {
@@ -275,15 +268,7 @@ impl Session {
     /// Sends the run's state, between commands, to the Labels tab.
     fn send_status(&self) {
         let (Some(config), Some((labeler, fallback))) = (self.config, self.labeler.as_ref()) else { return };
-        self.send(Msg::LabelState(Box::new(LabelStatus {
-            config,
-            backend: labeler.backend(),
-            fallback: fallback.clone().or_else(|| labeler.handed_over().map(str::to_string)),
-            status: labeler.status(),
-            positions: labeler.positions(),
-            seconds: labeler.seconds(),
-            in_progress: false,
-        })));
+        self.send(Msg::LabelState(Box::new(status_of(config, labeler.as_ref(), fallback.as_deref(), false))));
     }
 
     /// Where the run stands, in words: `dim 0 parent selection, next level 2`.
@@ -367,6 +352,19 @@ fn replay(
         }
     }
     Ok(Replayed::Met(run))
+}
+
+/// What the Labels tab is told of a run: `in_progress` while a command drives it.
+fn status_of(config: LabelConfig, labeler: &dyn Labeler, fallback: Option<&str>, in_progress: bool) -> LabelStatus {
+    LabelStatus {
+        config,
+        backend: labeler.backend(),
+        fallback: fallback.or_else(|| labeler.handed_over()).map(str::to_string),
+        status: labeler.status(),
+        positions: labeler.positions(),
+        seconds: labeler.seconds(),
+        in_progress,
+    }
 }
 
 #[cfg(test)]
