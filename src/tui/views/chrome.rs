@@ -140,7 +140,7 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let editing = app.prompt.is_some();
     let entries: Vec<(String, &str)> = if app.help {
-        vec![("?".into(), "close help"), ("j/k".into(), "scroll")]
+        vec![("?".into(), "close help"), ("j/k".into(), "scroll"), ("g/G".into(), "top/bottom")]
     } else {
         keymap::footer(app.tab, editing)
     };
