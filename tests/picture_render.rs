@@ -287,3 +287,23 @@ fn more_markers_never_overlap_at_any_zoom() {
         assert_eq!(text.matches(marker).count(), 8, "zoom {zoom}: every marker whole:\n{text}");
     }
 }
+
+/// The legend shows whole entries only: where the rest does not fit, `…` says so, never a word cut
+/// at the edge.
+#[test]
+fn the_legend_never_cuts_an_entry() {
+    let picture = lesson_picture(1, Overlay::Query);
+    let (full, _) = render(&picture, 200, 40, true);
+    let whole = full.lines().rev().find(|l| !l.trim().is_empty()).unwrap().trim().to_string();
+    assert!(whole.contains("dead end") && !whole.contains('…'), "{whole}");
+    for width in [20u16, 30, 40, 50] {
+        let (text, _) = render(&picture, width, 40, true);
+        let legend = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap().trim().to_string();
+        let shown = legend.trim_end_matches('…').trim_end();
+        assert!(whole.starts_with(shown), "width {width}: {legend:?} is not a prefix of {whole:?}");
+        assert!(legend.ends_with('…') || legend == whole, "width {width}: {legend:?}");
+        // What is shown ends where an entry ends in the whole legend.
+        let rest = &whole[shown.len()..];
+        assert!(rest.is_empty() || rest.starts_with("  "), "width {width}: cut at {rest:?}");
+    }
+}

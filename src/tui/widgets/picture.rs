@@ -223,23 +223,15 @@ impl PictureView<'_> {
         }
     }
 
+    /// The legend's entries, each a glyph and its words; whole entries only, and `…` when the
+    /// rest does not fit (an entry is never cut).
     fn legend_line(&self, area: Rect, buf: &mut Buffer) {
         let legend = self.picture.legend();
-        let mut x = i64::from(area.x);
-        let right = i64::from(area.right());
-        let mut write = |text: &str, style: Style| {
-            for c in text.chars() {
-                if x >= right {
-                    return;
-                }
-                buf[(x as u16, area.y)].set_char(c).set_style(style);
-                x += 1;
-            }
-        };
+        let mut entries: Vec<Vec<(String, Style)>> = Vec::new();
         for state in &legend.states {
             let style = state.style();
-            write(&style.glyph.to_string(), self.colour(style.colour).add_modifier(Modifier::BOLD));
-            write(&format!(" {}  ", style.short), Style::default());
+            let glyph = (style.glyph.to_string(), self.colour(style.colour).add_modifier(Modifier::BOLD));
+            entries.push(vec![glyph, (format!(" {}", style.short), Style::default())]);
         }
         for kind in legend.edges.iter().filter(|k| k.is_bold()) {
             let colour = if self.no_color {
@@ -247,18 +239,36 @@ impl PictureView<'_> {
             } else {
                 Style::default().fg(terminal_colour(kind.style().colour))
             };
-            write("⣿", colour);
             let name = match kind {
-                EdgeKind::Tree => format!(" tree d{}  ", self.picture.dim),
-                _ => " path  ".to_string(),
+                EdgeKind::Tree => format!(" tree d{}", self.picture.dim),
+                _ => " path".to_string(),
             };
-            write(&name, Style::default());
+            entries.push(vec![("⣿".to_string(), colour), (name, Style::default())]);
         }
         if legend.components {
-            write("╔╗ component  ", Style::default());
+            entries.push(vec![("╔╗ component".to_string(), Style::default())]);
         }
         if legend.cuts {
-            write("+N more: not drawn", Style::default());
+            entries.push(vec![("+N more: not drawn".to_string(), Style::default())]);
+        }
+        let width = |entry: &[(String, Style)]| entry.iter().map(|(t, _)| t.chars().count()).sum::<usize>();
+        let (mut x, right) = (area.x as usize, area.right() as usize);
+        for (i, entry) in entries.iter().enumerate() {
+            let last = i + 1 == entries.len();
+            // Room for this entry, and for the `…` that says more follow unless it is the last.
+            if x + width(entry) + if last { 0 } else { 3 } > right {
+                if x < right {
+                    buf[(x as u16, area.y)].set_char('…');
+                }
+                return;
+            }
+            for (text, style) in entry {
+                for c in text.chars() {
+                    buf[(x as u16, area.y)].set_char(c).set_style(*style);
+                    x += 1;
+                }
+            }
+            x += 2;
         }
     }
 }
