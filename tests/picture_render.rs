@@ -4,7 +4,7 @@
 use grail::draw::search_trace::search_overlay;
 use grail::draw::tree::{TreeParent, tree_parent};
 use grail::draw::{self, ComponentMembers, Picture, QueueClass, Sources, StepOverlay, StepVertex, Subgraph};
-use grail::graph::{Graph, VertexNames};
+use grail::graph::Graph;
 use grail::index::{Order, dfs};
 use grail::query::Engine;
 use grail::query::explain::Names;
@@ -179,15 +179,7 @@ fn tiny_areas_and_odd_pictures_do_not_panic() {
 
 fn picture_of(dag: &Graph) -> Picture {
     let labels = dfs::label(dag, 1, ORDER).unwrap();
-    let sources = Sources {
-        dag,
-        members: &ComponentMembers::Identity,
-        names: &VertexNames::Dense,
-        labels: Some(&labels),
-        dim: 0,
-        step: None,
-        search: None,
-    };
+    let sources = Sources { labels: Some(&labels), ..Sources::bare(dag) };
     draw::build(&sources, &Subgraph::whole(dag).unwrap(), "graph").unwrap()
 }
 
@@ -225,15 +217,7 @@ fn random_pictures() -> impl Strategy<Value = Picture> {
             let engine = Engine::new(&dag, &labels, &component);
             let (u, v) = (u % n as u32, v % n as u32);
             let search = search_overlay(&engine, u, v, &Names::by_dag_id(u.into(), v.into())).0;
-            let sources = Sources {
-                dag: &dag,
-                members: &ComponentMembers::Identity,
-                names: &VertexNames::Dense,
-                labels: Some(&labels),
-                dim: 1,
-                step: None,
-                search: Some(&search),
-            };
+            let sources = Sources { labels: Some(&labels), dim: 1, search: Some(&search), ..Sources::bare(&dag) };
             draw::build(&sources, &Subgraph::whole(&dag).unwrap(), "random").unwrap()
         },
     )
@@ -259,15 +243,7 @@ fn hub_with_cut_children() -> Picture {
     let mut edges: Vec<(u32, u32)> = (1..=8).map(|c| (0, c)).collect();
     edges.extend((1..=8).flat_map(|c| (0..5).map(move |k| (c, 9 + (c - 1) * 5 + k))));
     let dag = Graph::from_edges(49, &edges).unwrap();
-    let sources = Sources {
-        dag: &dag,
-        members: &ComponentMembers::Identity,
-        names: &VertexNames::Dense,
-        labels: None,
-        dim: 0,
-        step: None,
-        search: None,
-    };
+    let sources = Sources::bare(&dag);
     let subgraph = Subgraph::around(&dag, &[0], 1, 9);
     assert_eq!(subgraph.cuts.len(), 8, "{:?}", subgraph.cuts);
     draw::build(&sources, &subgraph, "hub").unwrap()

@@ -26,6 +26,16 @@ pub struct Sources<'a> {
     pub search: Option<&'a SearchOverlay>,
 }
 
+impl<'a> Sources<'a> {
+    /// A DAG drawn as it is: its own ids, every component one vertex, no labels and no overlays
+    /// (set the fields that differ with struct update syntax).
+    pub fn bare(dag: &'a Graph) -> Sources<'a> {
+        static IDENTITY: ComponentMembers = ComponentMembers::Identity;
+        static DENSE: VertexNames = VertexNames::Dense;
+        Sources { dag, members: &IDENTITY, names: &DENSE, labels: None, dim: 0, step: None, search: None }
+    }
+}
+
 /// Lays out `subgraph` and dresses it: names, intervals, tree edges, overlay states, cut markers.
 /// Fails only if `dim` is not a dimension of the labels.
 pub fn build(sources: &Sources, subgraph: &Subgraph, title: impl Into<String>) -> Result<Picture> {

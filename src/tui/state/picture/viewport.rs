@@ -164,23 +164,15 @@ impl Scene<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draw::{self, ComponentMembers, Sources, Subgraph};
-    use crate::graph::{Graph, VertexNames};
+    use crate::draw::{self, Sources, Subgraph};
+    use crate::graph::Graph;
 
     /// A long chain 0 -> 1 -> ... -> 39 beside a fan 40 -> 41..=79: wide and tall.
     fn big() -> Picture {
         let mut edges: Vec<(u32, u32)> = (0..39).map(|v| (v, v + 1)).collect();
         edges.extend((41..80).map(|v| (40, v)));
         let dag = Graph::from_edges(80, &edges).unwrap();
-        let sources = Sources {
-            dag: &dag,
-            members: &ComponentMembers::Identity,
-            names: &VertexNames::Dense,
-            labels: None,
-            dim: 0,
-            step: None,
-            search: None,
-        };
+        let sources = Sources::bare(&dag);
         draw::build(&sources, &Subgraph::whole(&dag).unwrap(), "big").unwrap()
     }
 
@@ -199,15 +191,7 @@ mod tests {
     #[test]
     fn a_small_drawing_is_centred() {
         let dag = Graph::from_edges(2, &[(0, 1)]).unwrap();
-        let sources = Sources {
-            dag: &dag,
-            members: &ComponentMembers::Identity,
-            names: &VertexNames::Dense,
-            labels: None,
-            dim: 0,
-            step: None,
-            search: None,
-        };
+        let sources = Sources::bare(&dag);
         let picture = draw::build(&sources, &Subgraph::whole(&dag).unwrap(), "two").unwrap();
         let frame = Scene { picture: &picture, whole: true, targets: &[], area: Rect::new(0, 0, 100, 40) };
         let view = frame.fit();
