@@ -350,7 +350,7 @@ fn the_explanation_speaks_only_of_the_checks_that_ran() {
         assert!(text.contains("checked in order: same-component, level-cut → no"), "{text}");
         assert!(text.contains("1 is on level 16 and 2 on level 14"), "{text}");
         assert!(!text.contains("maybe") && !text.contains("fit in every"), "{text}");
-        assert!(text.contains("not checked: orders, labels"), "{text}");
+        assert!(text.contains("unused by the answer: orders, labels"), "{text}");
     }
 }
 

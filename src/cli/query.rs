@@ -163,8 +163,10 @@ impl Report for SingleReport<'_> {
         println!("{checks}");
         println!();
         let cut = decision.labels().and_then(|(_, _, cut)| cut);
-        if decision.labels().is_none() {
-            println!("intervals (not checked: {} decided first)", decision.rule());
+        match decision.labels() {
+            None => println!("intervals (not checked: {} decided first)", decision.rule()),
+            Some((_, _, Some(d))) => println!("intervals, as the label check read them (dimension {d} cut first)"),
+            Some((_, _, None)) => println!("intervals, as the label check read them"),
         }
         let mut t = table(&["dim", &format!("L({src})"), &format!("L({dst})"), "contained"]);
         for (i, [a, b]) in self.intervals.iter().enumerate() {

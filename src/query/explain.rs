@@ -76,12 +76,15 @@ fn reading(check: &Check, n: &Names) -> String {
         Check::Component { .. } => "different components".into(),
         Check::Level { u: lu, v: lv } => format!("level {lu} → {lv}"),
         Check::TopoOrders { u: pu, v: pv, .. } => {
-            let pairs: Vec<String> = pu
+            let orders: Vec<String> = pu
                 .iter()
                 .zip(pv)
-                .map(|(a, b)| format!("{} → {}", thousands(u64::from(*a)), thousands(u64::from(*b))))
+                .enumerate()
+                .map(|(i, (a, b))| {
+                    format!("order {}: {u} at {}, {v} at {}", i + 1, thousands(u64::from(*a)), thousands(u64::from(*b)))
+                })
                 .collect();
-            format!("positions {}", pairs.join(", "))
+            orders.join("; ")
         }
         Check::SupportiveCut { found: Some((s, _)) } => format!("{} separates them", n.supportive(s)),
         Check::SupportiveCut { found: None } => "no supportive vertex separates them".into(),

@@ -86,8 +86,14 @@ fn idle_state(app: &App) -> String {
         let tab = if app.ready.is_some() { "the Labels tab's are ready" } else { "the Labels tab has none yet" };
         return format!("drawn with the exception's own labels (d = {dims}, seed {seed}); {tab}; s f r x or / go back");
     }
-    if app.ready.is_some() {
-        return format!("labels ready ({})", app.labels.config().describe());
+    if let Some(labels) = &app.ready {
+        // The labels built, which the settings may since have moved away from.
+        let built = format!("d={}, {}", labels.dims(), labels.order());
+        let settings = app.labels.config();
+        if settings.dims != labels.dims() {
+            return format!("labels ready ({built}); the settings ask d={}: r builds them", settings.dims);
+        }
+        return format!("labels ready ({})", settings.describe());
     }
     // The labeling keys work on the Labels and Picture tabs only.
     let there = if matches!(app.tab, Tab::Labels | Tab::Picture) { "" } else { " (on tab 2 or 6)" };

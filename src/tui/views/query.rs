@@ -136,14 +136,16 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
         (false, false) => None,
     };
     if let Some(skipped) = skipped {
-        let note = format!("not checked: {skipped}");
+        let note = format!("unused by the answer: {skipped}");
         frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
         y += 1;
     }
     y = topological_orders(frame, Rect { y, height: inner.bottom().saturating_sub(y), ..inner }, app, r);
     for (d, (iu, iv)) in r.intervals_u.iter().zip(&r.intervals_v).enumerate() {
-        if y + 3 > inner.bottom() {
-            // On the last free row, never on the border below it.
+        // A dimension takes three rows; unless it is the last, one more stays free for the marker
+        // that says how many are left out.
+        let last = d + 1 == r.intervals_u.len();
+        if y + 3 + u16::from(!last) > inner.bottom() {
             if y < inner.bottom() {
                 let rest = plural((r.intervals_u.len() - d) as u64, "more dimension", "more dimensions");
                 let more = Line::styled(format!("… {rest}"), theme.dim());
@@ -229,13 +231,16 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(panel("Search tree")), area);
         return;
     }
-    let title = format!(
-        "Search tree: {} expanded · {} pruned · {}{}",
+    let counts = format!(
+        "{} expanded · {} pruned · {}{}",
         thousands(t.expanded),
         thousands(t.pruned),
         plural(t.false_positives, "dead end", "dead ends"),
         if r.trace.truncated { format!(" (first {TRACE_NODE_LIMIT} nodes)") } else { String::new() }
     );
+    // The counts whole, dropping the words before them where the panel is narrow.
+    let full = format!("Search tree: {counts}");
+    let title = if full.chars().count() + 4 <= area.width as usize { full } else { counts };
     let block = panel(&title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
