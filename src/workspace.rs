@@ -17,6 +17,17 @@ pub struct Workspace {
     pub condense_seconds: f64,
 }
 
+/// A failed load, named once: the readers' errors already carry the file (and line), so the path
+/// is added only where the cause does not name it.
+fn load_error(error: anyhow::Error, path: &Path) -> anyhow::Error {
+    let shown = path.display().to_string();
+    if format!("{error:#}").contains(&shown) {
+        error.context("cannot load the graph")
+    } else {
+        error.context(format!("cannot load graph {shown}"))
+    }
+}
+
 impl Workspace {
     /// Loads and condenses a graph file. A `.grail` file holds its condensation: it is mapped and
     /// checked, nothing is recomputed (`condense_seconds` is then 0).
@@ -29,14 +40,12 @@ impl Workspace {
     pub fn open_watched(path: &Path, format: Option<io::Format>, watch: io::Watch) -> Result<Workspace> {
         let start = Instant::now();
         if format == Some(io::Format::Grail) || io::binary::is_binary(path) {
-            let (loaded, condensation) =
-                io::binary::open(path).with_context(|| format!("cannot load graph {}", path.display()))?;
+            let (loaded, condensation) = io::binary::open(path).map_err(|e| load_error(e, path))?;
             let load_seconds = start.elapsed().as_secs_f64();
             watch.check()?;
             return Ok(Workspace { loaded, condensation, load_seconds, condense_seconds: 0.0 });
         }
-        let loaded =
-            io::load_watched(path, format, watch).with_context(|| format!("cannot load graph {}", path.display()))?;
+        let loaded = io::load_watched(path, format, watch).map_err(|e| load_error(e, path))?;
         let load_seconds = start.elapsed().as_secs_f64();
         watch.check()?;
         Ok(Self::from_loaded(loaded, load_seconds))

@@ -49,6 +49,15 @@ fn single_query_explains_itself() {
     let path: Vec<u64> = v["path_ids"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
     assert_eq!(path.first(), Some(&9));
     assert_eq!(path.last(), Some(&8));
+    // DAG ids are named as such, and each one the report names has its file id beside it.
+    let file_id = |dag: &serde_json::Value| v["file_ids"][dag.as_u64().unwrap().to_string()].as_u64();
+    let mapped: Vec<u64> = v["dag_path"].as_array().unwrap().iter().map(|c| file_id(c).unwrap()).collect();
+    assert_eq!(mapped, path);
+    let kegg = json(&grail(&["query", "sample-graphs/kegg.gra", "2", "1", "--json"]));
+    let decisive = kegg["decision"]["checks"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!((&decisive["rule"], &decisive["outcome"]), (&"supportive-path".into(), &"yes".into()));
+    let dag = &decisive["found"]["dag_vertex"];
+    assert!(kegg["file_ids"][dag.as_u64().unwrap().to_string()].is_u64(), "{kegg}");
 }
 
 #[test]

@@ -178,11 +178,15 @@ fn the_readme_lesson_is_what_the_class_sees() {
     l.press("/0 10<Enter>");
     let answer = &l.h.app.query.result.as_ref().expect("the query was answered").answer;
     assert_eq!((answer.reachable, answer.rule), (false, Rule::TopoCut));
-    assert!(l.picture().notes.iter().any(|n| n.contains("no (all rules), decided by topo-cut")));
+    let caption = l.picture().notes.iter().find(|n| n.contains("no (all rules), decided by topo-cut")).cloned();
+    let caption = caption.expect("the caption names the deciding rule");
+    // The caption reads the order that cut, once, and not the order that could not tell.
+    assert!(caption.contains("decided by topo-cut (order 1): 0 at 2, 10 at 1"), "{caption}");
+    assert!(!caption.contains("order 2"), "{caption}");
     readme_says(
         "`R` switches every tab to GRAIL's rules and asks again: both intervals are nested (`[1, 12]` \
-         holds `[4, 4]`), so the labels cannot say no, and the search walks 5 dead ends (false \
-         positives: u itself and the 4 marked ✗) before it answers no.",
+         holds `[4, 4]`), so the labels cannot say no, and the search walks 5 dead ends (u itself \
+         and the 4 marked ✗: vertices it entered that cannot reach v) before it answers no.",
     );
     l.press("R");
     assert_eq!((l.interval(0), l.interval(10)), (Interval { low: 1, post: 12 }, Interval { low: 4, post: 4 }));

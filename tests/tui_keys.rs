@@ -97,7 +97,8 @@ fn a_failed_load_keeps_the_graph() {
     h.keys("<Enter>");
     h.settle();
     let text = render(&h.app, 100, 24);
-    assert!(text.contains("error: cannot load graph /no/such/file.gra"), "{text}");
+    assert!(text.contains("error: cannot load the graph: cannot read /no/such/file.gra"), "{text}");
+    assert_eq!(text.matches("/no/such/file.gra").count(), 1, "the path is named once: {text}");
     assert!(text.contains("3,617"), "the old graph stays: {text}");
 }
 
@@ -212,4 +213,15 @@ fn exceptions_on_an_offered_gpu_run_there_or_say_why_not() {
         Ok(_) => assert!(counts.device != "cpu" && !said, "counted on {}", counts.device),
         Err(_) => assert!(counts.device == "cpu" && said, "counted on {}, said {said}", counts.device),
     }
+}
+
+#[test]
+fn the_batch_legend_follows_the_rules_before_a_run() {
+    let mut h = Harness::new();
+    h.keys("4");
+    assert!(render(&h.app, 100, 30).contains("topo sup- blm lbl: cuts"));
+    h.keys("R");
+    let text = render(&h.app, 100, 30);
+    assert!(text.contains("lbl lvl: cuts (no) · scc tree: proofs (yes)"), "{text}");
+    assert!(!text.contains("topo"), "GRAIL's rules have no topological cut: {text}");
 }

@@ -184,6 +184,17 @@ fn a_large_graph_gets_a_neighbourhood_that_follows_the_cursor() {
     h.settle();
     assert_eq!(h.app.picture.focus, Focus::Component(centre));
     assert!(h.app.picture.result.as_ref().unwrap().picture.node_of(centre).is_some());
+    // `<` shrinks the neighbourhood to one step; past that it says so instead of doing nothing.
+    h.keys("<");
+    h.settle();
+    assert!(!h.render(100, 30).contains("already the smallest"));
+    h.keys("<<<<");
+    h.settle();
+    assert!(
+        h.render(100, 30).contains("already the smallest neighbourhood: 1 step, at most 20"),
+        "{}",
+        h.render(100, 30)
+    );
 }
 
 /// The explorer on a graph made here (no file).

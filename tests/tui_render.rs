@@ -43,8 +43,8 @@ fn help_explains_the_batch_columns() {
         h.app.apply(grail::tui::action::Action::PageDown);
     }
     let text = h.render(80, 40);
-    assert!(text.contains("Batch tab results"), "{text}");
-    assert!(text.contains("FP%") && text.contains("search had to prove the no"), "{text}");
+    assert!(text.contains("method × threads"), "{text}");
+    assert!(text.contains("FP%") && text.contains("search had to prove the"), "{text}");
     settings().bind(|| insta::assert_snapshot!("help_batch_columns", text));
 }
 

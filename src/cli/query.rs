@@ -100,6 +100,8 @@ struct SingleReport<'a> {
     answer: &'a Answer,
     /// The path in file ids (for condensed graphs: one representative vertex per component).
     path_ids: Option<Vec<u64>>,
+    /// A file id for each DAG vertex the report names (`dag_path`, a check's `dag_vertex`).
+    file_ids: std::collections::BTreeMap<u32, u64>,
     /// Per dimension, the source's and the destination's intervals (whether or not the label check
     /// ran: `decision` says which checks did).
     intervals: Vec<[Interval; 2]>,
@@ -126,7 +128,10 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, 
     let (cu, cv) = decision.ends;
     let intervals = (0..labels.dims()).map(|i| [labels.interval(cu, i), labels.interval(cv, i)]).collect();
     let levels = [labels.level(cu), labels.level(cv)];
-    let vertex = |c: u32| ws.loaded.names.file_id(representative[c as usize]).to_string();
+    let file_id = |c: u32| ws.loaded.names.file_id(representative[c as usize]);
+    let named = answer.path.iter().flatten().copied().chain(decision.named_vertices());
+    let file_ids = named.map(|c| (c, file_id(c))).collect();
+    let vertex = |c: u32| file_id(c).to_string();
     let names = Names { u: src.to_string(), v: dst.to_string(), vertex: &vertex };
     let explanation = explain::sentence(&decision, &names);
     let trail = explain::trail(&decision, &names);
@@ -135,6 +140,7 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, 
         dst,
         answer: &answer,
         path_ids,
+        file_ids,
         intervals,
         levels,
         decision: &decision,

@@ -99,7 +99,7 @@ impl NodeState {
             NodeState::Target => ('◎', Some(Colour::Yellow), "v, the destination", "v"),
             NodeState::Path => ('★', Some(Colour::Green), "on the path found", "path"),
             NodeState::Expanded => ('○', Some(Colour::Blue), "expanded by the search", "expanded"),
-            NodeState::DeadEnd => ('✗', Some(Colour::Red), "dead end: a false positive", "dead end"),
+            NodeState::DeadEnd => ('✗', Some(Colour::Red), "dead end: entered, cannot reach v", "dead end"),
             NodeState::Pruned { .. } => {
                 ('⊘', Some(Colour::Magenta), "pruned by a label (dimension shown)", "pruned (dim)")
             }

@@ -198,7 +198,9 @@ pub struct Answer {
     #[serde(rename = "dead_ends")]
     pub false_positives: u64,
     /// For a yes when a path was asked for: component ids from `comp(u)` to `comp(v)`, each step a
-    /// DAG edge (a single vertex when both lie in one component).
+    /// DAG edge (a single vertex when both lie in one component). `dag_path` in JSON, beside the
+    /// file ids a front end adds.
+    #[serde(rename = "dag_path")]
     pub path: Option<Vec<u32>>,
 }
 

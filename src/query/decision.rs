@@ -39,6 +39,8 @@ pub enum Separation {
 pub struct Supportive {
     pub bit: usize,
     /// The DAG (component) vertex; `None` if the index's choice could not be recovered.
+    /// `dag_vertex` in JSON, beside the file id a front end adds.
+    #[serde(rename = "dag_vertex")]
     pub vertex: Option<u32>,
 }
 
@@ -139,6 +141,18 @@ fn checks_with_outcomes<S: serde::Serializer>(checks: &[Check], serializer: S) -
 }
 
 impl Decision {
+    /// The DAG vertices the checks name (supportive vertices), for front ends that map them to
+    /// file ids.
+    pub fn named_vertices(&self) -> Vec<u32> {
+        self.checks
+            .iter()
+            .filter_map(|c| match c {
+                Check::SupportiveCut { found: Some((s, _)) } | Check::SupportivePath { found: Some(s) } => s.vertex,
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The check that decided (always the last).
     pub fn decisive(&self) -> &Check {
         self.checks.last().expect("a decision has at least the component check")

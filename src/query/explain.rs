@@ -153,12 +153,13 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
             let s = n.supportive(s);
             match side {
                 Separation::ReachesUNotV => format!(
-                    "Supportive vertex {s} reaches {u} but not {v}: if {u} reached {v}, {s} would reach {v} through \
-                     {u}, so {u} cannot reach {v}."
+                    "Supportive vertex {s} reaches {u} but not {v} (every vertex stores which supportive vertices \
+                     reach it): if {u} reached {v}, {s} would reach {v} through {u}, so {u} cannot reach {v}."
                 ),
                 Separation::VReachesItUDoesNot => format!(
-                    "{v} reaches supportive vertex {s} but {u} does not: if {u} reached {v}, it would reach {s} \
-                     through {v}, so {u} cannot reach {v}."
+                    "{v} reaches supportive vertex {s} but {u} does not (every vertex stores which supportive \
+                     vertices it reaches): if {u} reached {v}, it would reach {s} through {v}, so {u} cannot reach \
+                     {v}."
                 ),
             }
         }
@@ -174,19 +175,19 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
             let (cu, cv) = decision.ends;
             if s.vertex == Some(cu) {
                 format!(
-                    "{u} is a supportive vertex: everything it reaches is stored for every vertex, and {v} is among \
-                     it, so {u} reaches {v}."
+                    "{u} is one of the index's supportive vertices (every vertex stores whether each of them reaches \
+                     it), and {v} stores that {u} reaches it, so {u} reaches {v}."
                 )
             } else if s.vertex == Some(cv) {
                 format!(
-                    "{v} is a supportive vertex: everything that reaches it is stored for every vertex, and {u} is \
-                     among it, so {u} reaches {v}."
+                    "{v} is one of the index's supportive vertices (every vertex stores whether it reaches each of \
+                     them), and {u} stores that it reaches {v}, so {u} reaches {v}."
                 )
             } else {
                 let s = n.supportive(s);
                 format!(
-                    "{u} reaches supportive vertex {s} and {s} reaches {v} (both stored for every vertex), so {u} \
-                     reaches {v} through {s}."
+                    "{u} stores that it reaches supportive vertex {s}, and {v} stores that {s} reaches it (every \
+                     vertex stores both for each supportive vertex), so {u} reaches {v} through {s}."
                 )
             }
         }
@@ -221,13 +222,14 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
             let checks = if decision.checks.len() > 2 { "No check could tell, so a" } else { "A" };
             let expanded = plural(*expanded, "vertex", "vertices");
             let start = format!("{checks} {order} search from {u} {pruning}. It expanded {expanded}");
+            let maybe = match decision.rules {
+                RuleSet::Grail => "its labels said maybe",
+                RuleSet::All => "no cut ruled it out",
+            };
             let dead = match *dead_ends {
                 0 => "none of them a dead end".to_string(),
-                1 => format!("1 of them a dead end (a false positive: the labels said maybe, but it cannot reach {v})"),
-                n => format!(
-                    "{} of them dead ends (false positives: the labels said maybe, but they cannot reach {v})",
-                    thousands(n)
-                ),
+                1 => format!("1 of them a dead end ({maybe}, yet it cannot reach {v})"),
+                n => format!("{} of them dead ends (for each, {maybe}, yet it cannot reach {v})", thousands(n)),
             };
             if *reachable {
                 format!("{start}, {dead}, before it found {v}.")
@@ -248,6 +250,14 @@ pub fn caption(decision: &Decision, names: &Names) -> String {
             thousands(*expanded),
             thousands(*pruned),
             plural(*dead_ends, "dead end", "dead ends")
+        ),
+        Check::TopoOrders { u: pu, v: pv, cut: Some(o) } => format!(
+            "{}: {} at {}, {} at {}",
+            rule_with_witness(decision),
+            names.u,
+            thousands(u64::from(pu[*o])),
+            names.v,
+            thousands(u64::from(pv[*o]))
         ),
         _ => format!("{}: {}", rule_with_witness(decision), reading(decision.decisive(), names)),
     };

@@ -1,5 +1,5 @@
 //! A query's search tree: which children the search entered, which the labels pruned, which turned
-//! out to be dead ends (false positives) and the path it found. [`TraceRecorder`] builds it from
+//! out to be dead ends (expanded, yet unable to reach the target) and the path it found. [`TraceRecorder`] builds it from
 //! the search's own hooks ([`SearchObserver`]), so it shows exactly the search the engine ran
 //! (see [`crate::query::Engine::query_traced`]).
 

@@ -168,13 +168,6 @@ impl Key {
     }
 }
 
-impl Binding {
-    /// All keys, e.g. `j ↓`.
-    pub fn keys_text(&self) -> String {
-        self.keys.iter().map(Key::display).collect::<Vec<_>>().join(" ")
-    }
-}
-
 /// The action for a key: the prompt's bindings while editing, else the tab's, then the global ones.
 pub fn lookup(tab: Tab, editing: bool, event: &KeyEvent) -> Option<Action> {
     let scopes: &[Scope] = if editing { &[Prompt] } else { &[On(tab), Global] };
@@ -189,20 +182,40 @@ pub fn lookup_global(event: &KeyEvent) -> Option<Action> {
     BINDINGS.iter().find(|b| b.scope == Global && b.keys.iter().any(|k| k.matches(event))).map(|b| b.action)
 }
 
+/// What is being edited, for the footer: a path completes on Tab, other lines do not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Editing {
+    No,
+    Path,
+    Text,
+}
+
 /// The footer's entries for the current context: `(key, label)`.
-pub fn footer(tab: Tab, editing: bool) -> Vec<(String, &'static str)> {
-    let scopes: &[Scope] = if editing { &[Prompt] } else { &[On(tab), Global] };
+pub fn footer(tab: Tab, editing: Editing) -> Vec<(String, &'static str)> {
+    let scopes: &[Scope] = if editing == Editing::No { &[On(tab), Global] } else { &[Prompt] };
     scopes
         .iter()
         .flat_map(|&scope| BINDINGS.iter().filter(move |b| b.scope == scope && b.footer))
+        .filter(|b| b.action != Action::Complete || editing == Editing::Path)
         .map(|b| (b.keys[0].display(), b.label))
         .collect()
 }
 
-/// Help sections: a title and its bindings. The keys of `current` (the tab the help opens on) come
+/// One row of the help: the keys that do it (as shown) and what it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpRow {
+    pub keys: String,
+    pub label: &'static str,
+}
+
+/// Help sections: a title and its rows. The keys of `current` (the tab the help opens on) come
 /// first, then those that work everywhere, then the other tabs' in tab order, then the prompt's.
-pub fn help_sections(current: Tab) -> Vec<(String, Vec<&'static Binding>)> {
-    let mut sections: Vec<(String, Vec<&'static Binding>)> = Vec::new();
+/// "Everywhere" leaves out the keys `current` binds to something else (the Picture tab's `g` goes to
+/// a vertex, not to the top), and a row whose keys are all taken there.
+pub fn help_sections(current: Tab) -> Vec<(String, Vec<HelpRow>)> {
+    let mut sections: Vec<(String, Vec<HelpRow>)> = Vec::new();
+    let taken: Vec<Key> =
+        BINDINGS.iter().filter(|b| b.scope == On(current)).flat_map(|b| b.keys.iter().copied()).collect();
     let title = |scope: Scope| match scope {
         Global => "Everywhere".to_string(),
         On(tab) => format!("{} tab", tab.title()),
@@ -211,7 +224,15 @@ pub fn help_sections(current: Tab) -> Vec<(String, Vec<&'static Binding>)> {
     let others = Tab::ALL.into_iter().filter(|&tab| tab != current).map(On);
     let order = [On(current), Global].into_iter().chain(others).chain([Prompt]);
     for scope in order {
-        let rows: Vec<&Binding> = BINDINGS.iter().filter(|b| b.scope == scope).collect();
+        let rows: Vec<HelpRow> = BINDINGS
+            .iter()
+            .filter(|b| b.scope == scope)
+            .filter_map(|b| {
+                let keys: Vec<String> =
+                    b.keys.iter().filter(|k| scope != Global || !taken.contains(k)).map(Key::display).collect();
+                (!keys.is_empty()).then(|| HelpRow { keys: keys.join(" "), label: b.label })
+            })
+            .collect();
         if !rows.is_empty() {
             sections.push((title(scope), rows));
         }
@@ -273,13 +294,30 @@ mod tests {
 
     #[test]
     fn footer_and_help_come_from_the_table() {
-        let footer = footer(Tab::Labels, false);
+        let footer = footer(Tab::Labels, Editing::No);
         assert!(footer.iter().any(|(k, l)| k == "s" && *l == "step level"));
         assert!(footer.iter().any(|(k, l)| k == "q" && *l == "quit"));
-        for tab in Tab::ALL {
-            let help = help_sections(tab);
-            let total: usize = help.iter().map(|(_, rows)| rows.len()).sum();
-            assert_eq!(total, BINDINGS.len());
-        }
+        // The Graph tab binds nothing of its own, so the help lists every binding.
+        let total: usize = help_sections(Tab::Graph).iter().map(|(_, rows)| rows.len()).sum();
+        assert_eq!(total, BINDINGS.len());
+    }
+
+    #[test]
+    fn help_leaves_out_global_keys_the_tab_binds_otherwise() {
+        let help = help_sections(Tab::Picture);
+        let everywhere = &help.iter().find(|(title, _)| title == "Everywhere").unwrap().1;
+        let top = everywhere.iter().find(|r| r.label == "top").unwrap();
+        assert_eq!(top.keys, "Home", "g goes to a vertex on the Picture tab");
+        assert!(!everywhere.iter().any(|r| r.label == "less / fold"), "h and ← are the picture's own there");
+        let query = help_sections(Tab::Query);
+        let everywhere = &query.iter().find(|(title, _)| title == "Everywhere").unwrap().1;
+        assert_eq!(everywhere.iter().find(|r| r.label == "top").unwrap().keys, "g Home");
+    }
+
+    #[test]
+    fn only_path_prompts_advertise_tab_completion() {
+        let complete = |editing| footer(Tab::Query, editing).iter().any(|(k, _)| k == "Tab");
+        assert!(complete(Editing::Path));
+        assert!(!complete(Editing::Text));
     }
 }

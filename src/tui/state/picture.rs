@@ -172,14 +172,20 @@ impl PictureState {
             Action::Deeper | Action::Shallower if self.result.as_ref().is_some_and(|r| r.whole) => {
                 vec![Effect::Info("the whole graph is drawn: < and > size the neighbourhoods of large graphs".into())]
             }
-            Action::Deeper => {
-                self.depth = (self.depth + 1).min(MAX_DEPTH);
-                self.cap = (self.cap + self.cap / 2).min(MAX_CAP);
-                redraw(self, Vec::new())
-            }
-            Action::Shallower => {
-                self.depth = self.depth.saturating_sub(1).max(1);
-                self.cap = (self.cap * 2 / 3).max(DEFAULT_CAP / 2);
+            Action::Deeper | Action::Shallower => {
+                let (depth, cap) = if action == Action::Deeper {
+                    ((self.depth + 1).min(MAX_DEPTH), (self.cap + self.cap / 2).min(MAX_CAP))
+                } else {
+                    (self.depth.saturating_sub(1).max(1), (self.cap * 2 / 3).max(DEFAULT_CAP / 2))
+                };
+                if (depth, cap) == (self.depth, self.cap) {
+                    let end = if action == Action::Deeper { "largest" } else { "smallest" };
+                    let steps = crate::format::plural(depth.into(), "step", "steps");
+                    return vec![Effect::Info(format!(
+                        "already the {end} neighbourhood: {steps}, at most {cap} vertices"
+                    ))];
+                }
+                (self.depth, self.cap) = (depth, cap);
                 redraw(self, Vec::new())
             }
             _ => Vec::new(),

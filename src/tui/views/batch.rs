@@ -1,7 +1,7 @@
 //! Screen 4: batches of queries on several methods and thread counts, side by side.
 
 pub use super::batch_results::compact;
-use super::batch_results::{ResultsTable, rules_legend};
+use super::batch_results::{ResultsTable, rules_legend, tiny_rule_titles};
 use super::{SETTINGS_HINT, cursor, panel};
 use crate::query::RuleSet;
 use crate::tui::app::App;
@@ -34,19 +34,20 @@ pub const COLUMN_HELP: &[(&str, &[&str])] = &[
     ("topo", &["decided by a topological order: u not before v (no)"]),
     ("sup-", &["decided by a supportive vertex s: s reaches u but not v,", "or v reaches s but u does not (no)"]),
     ("bloom, blm", &["decided by a Bloom filter: a bit of v's descendants", "missing from u's (no)"]),
-    ("sup+", &["decided by a supportive vertex s: u reaches s, s reaches v", "(yes)"]),
+    ("sup+", &["decided by a supportive vertex s: u reaches s, s reaches v", "(yes: a proof, not a cut)"]),
     ("label, lbl", &["decided by the label cut: L(v) ⊄ L(u) somewhere (no)"]),
-    ("tree", &["decided by the tree cut: v in u's DFS subtree (yes)"]),
+    ("tree", &["decided by the tree rule: v in u's DFS subtree (yes)"]),
     ("search, srch", &["decided by a search (yes or no)"]),
     ("yes", &["queries answered yes"]),
     (
         "FP%",
         &[
-            "false positives of the labels: of the queries whose",
-            "answer is no, the share no cut could rule out, so a",
-            "search had to prove the no. The labels decide it, so",
-            "guided DFS, guided BFS and the GPU show the same",
-            "FP%; dfs and bfs use no labels: 100%. CSV and JSON:",
+            "false positives of the index under the rules in force:",
+            "of the queries whose answer is no, the share no cut",
+            "could rule out, so a search had to prove the no. The",
+            "index and the rules decide it, so guided DFS, guided",
+            "BFS and the GPU show the same FP%; dfs and bfs use",
+            "no index: 100%. CSV and JSON:",
             "searched_negative_rate (dead_end_rate there is the",
             "share of expanded vertices that were dead ends)",
         ],
@@ -54,11 +55,8 @@ pub const COLUMN_HELP: &[(&str, &[&str])] = &[
     ("wrong", &["answers that differ from the expected ones", "(- where there are none to compare with)"]),
 ];
 
-/// The legend under the results: one short line per group of columns (`?` explains each).
-const LEGEND: [&str; 2] = [
-    "scc: same comp. · lvl topo sup- blm sup+ lbl tree: cuts · srch: search · yes",
-    "FP%: % of no-answers no cut ruled out (a search proved them) · ? explains",
-];
+/// The legend's line on FP% (`?` explains each column).
+const FP_LEGEND: &str = "FP%: % of no-answers no cut ruled out (a search proved them) · ? explains";
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let state = &app.batch;
@@ -223,7 +221,7 @@ fn legend_rows(legend: &[String], width: u16) -> u16 {
 fn legend(table: Option<&ResultsTable>, rules: RuleSet, expected: String) -> Vec<String> {
     let rules_line = match table {
         Some(table) => rules_legend(table.rule_titles(), rules),
-        None => LEGEND[0].to_string(),
+        None => rules_legend(&tiny_rule_titles(rules), rules),
     };
-    vec![rules_line, LEGEND[1].to_string(), expected]
+    vec![rules_line, FP_LEGEND.to_string(), expected]
 }

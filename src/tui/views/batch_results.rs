@@ -232,18 +232,34 @@ fn cells(row: &BatchRow, rules: &[Rule], form: Form) -> Vec<String> {
 
 /// The legend's first line: what the rule columns, as titled, count.
 pub fn rules_legend(rule_titles: &[String], rules: RuleSet) -> String {
-    let rules = rules.rules();
-    let title = |rule: Rule| rules.iter().position(|&r| r == rule).map(|i| rule_titles[i].clone());
-    let cuts: Vec<String> =
-        rules.iter().filter(|&&r| r != Rule::SameComponent && r != Rule::Search).filter_map(|&r| title(r)).collect();
-    let search = title(Rule::Search).unwrap_or_default();
+    let named = |keep: fn(Rule) -> bool| -> Vec<String> {
+        rules.rules().iter().zip(rule_titles).filter(|&(&r, _)| keep(r)).map(|(_, t)| t.clone()).collect()
+    };
+    let cuts = named(|r| r.answer() == Some(false)).join(" ");
+    let proofs = named(|r| r.answer() == Some(true)).join(" ");
+    let search = named(|r| r == Rule::Search).join(" ");
     let search = if search == "search" { search } else { format!("{search}: search") };
-    format!("scc: same comp. · {}: cuts · {search} · yes", cuts.join(" "))
+    format!("{cuts}: cuts (no) · {proofs}: proofs (yes) · {search}")
+}
+
+/// The rule columns' narrowest titles, for the legend before a run.
+pub fn tiny_rule_titles(rules: RuleSet) -> Vec<String> {
+    rules.rules().iter().map(|&r| tiny_rule(r).to_string()).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_legend_names_the_columns_of_the_rules_in_force() {
+        assert_eq!(
+            rules_legend(&tiny_rule_titles(RuleSet::Grail), RuleSet::Grail),
+            "lbl lvl: cuts (no) · scc tree: proofs (yes) · srch: search"
+        );
+        let all = rules_legend(&tiny_rule_titles(RuleSet::All), RuleSet::All);
+        assert_eq!(all, "lvl topo sup- blm lbl: cuts (no) · scc sup+ tree: proofs (yes) · srch: search");
+    }
 
     #[test]
     fn compact_numbers_stay_short() {

@@ -144,7 +144,11 @@ pub fn status(frame: &mut Frame, area: Rect, app: &App) {
 
 pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let editing = app.prompt.is_some();
+    let editing = match &app.prompt {
+        None => keymap::Editing::No,
+        Some(prompt) if prompt.kind.is_path() => keymap::Editing::Path,
+        Some(_) => keymap::Editing::Text,
+    };
     let entries: Vec<(String, &str)> = if app.help {
         vec![("?".into(), "close help"), ("j/k".into(), "scroll"), ("g/G".into(), "top/bottom")]
     } else {

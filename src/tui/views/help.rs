@@ -15,11 +15,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let mut lines = Vec::new();
     for (title, bindings) in keymap::help_sections(app.tab) {
         lines.push(Line::styled(title, theme.title()));
-        for b in bindings {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<16}", b.keys_text()), theme.key()),
-                Span::raw(b.label),
-            ]));
+        for row in bindings {
+            lines
+                .push(Line::from(vec![Span::styled(format!("  {:<16}", row.keys), theme.key()), Span::raw(row.label)]));
         }
     }
     let width = area.width.min(72);

@@ -25,7 +25,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         intro(frame, top, app);
         let block = panel("Search tree");
         let hint = "The guided search shows here as a tree: entered vertices, children pruned by a cut (label, level, \
-                    topological order, supportive vertex, Bloom filter), dead ends (false positives) and the path \
+                    topological order, supportive vertex, Bloom filter), dead ends (entered, yet they cannot reach v) and the path \
                     found. R switches between every rule and GRAIL's only.";
         frame.render_widget(Paragraph::new(hint).wrap(Wrap { trim: true }).block(block), bottom);
         return;
@@ -295,7 +295,7 @@ fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, extra: usize) -> Line
         NodeKind::Start => ("start u, dead end".to_string(), theme.warn()),
         NodeKind::Meeting => ("the two searches meet here".to_string(), theme.yes()),
         NodeKind::Entered if node.on_path => ("on the path".to_string(), theme.path()),
-        NodeKind::Entered if node.dead_end => ("dead end (false positive)".to_string(), theme.warn()),
+        NodeKind::Entered if node.dead_end => ("dead end (cannot reach v)".to_string(), theme.warn()),
         // Only a breadth-first search leaves these: queued, then the target turned up first.
         NodeKind::Entered if !node.expanded => ("queued, not expanded".to_string(), theme.dim()),
         NodeKind::Entered => ("reaches v".to_string(), theme.yes()),
