@@ -377,3 +377,36 @@ fn the_picture_is_written_as_svg() {
     h.keys(&format!("e{}<Enter>", dir.path().display()));
     assert!(h.render(120, 30).contains("is a folder"));
 }
+
+#[test]
+fn every_dimension_of_a_query_keeps_u_and_v_in_view() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("6r");
+    h.settle();
+    h.keys("/0 10<Enter>");
+    h.settle();
+    for dim in 0..5 {
+        for (w, ht) in [(80, 24), (200, 60)] {
+            let text = h.render(w, ht);
+            assert_eq!(h.app.picture.dim, dim);
+            assert!(!text.contains("not wholly in view"), "dimension {dim} at {w}x{ht}:\n{text}");
+        }
+        h.keys("]");
+        h.settle();
+    }
+}
+
+#[test]
+fn stepping_keeps_the_zoom_the_picture_was_fitted_at() {
+    for (w, ht) in [(80, 24), (140, 45)] {
+        let mut h = lesson();
+        h.render(w, ht);
+        let zoom = h.app.picture.view().unwrap().zoom;
+        for step in 0..40 {
+            h.keys("s");
+            h.settle();
+            h.render(w, ht);
+            assert_eq!(h.app.picture.view().unwrap().zoom, zoom, "{w}x{ht}, step {step}: the zoom moved on its own");
+        }
+    }
+}

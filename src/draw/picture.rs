@@ -120,6 +120,10 @@ pub struct Picture {
     pub columns: u32,
     /// The dimension whose intervals and tree are shown.
     pub dim: usize,
+    /// Characters of the widest interval a box can show (`[n, n]` for a DAG of `n` vertices) when
+    /// labels are shown or being built, else 0: room kept for them, so the layout does not grow as
+    /// the stepper fills them in.
+    pub label_room: usize,
     /// How many dimensions the labels have, when there are labels.
     pub dims: Option<usize>,
     pub title: String,
@@ -138,6 +142,11 @@ pub struct Legend {
 }
 
 impl Picture {
+    /// Characters of the widest interval of a DAG of `n` vertices, `[n, n]`.
+    pub fn interval_room(n: usize) -> usize {
+        format!("[{n}, {n}]").len()
+    }
+
     /// The box of DAG vertex `vertex`, if drawn.
     pub fn node_of(&self, vertex: u32) -> Option<usize> {
         self.nodes.iter().position(|n| n.vertex == vertex)

@@ -110,6 +110,9 @@ pub fn build(
         format!("around {} (depth {}, at most {cap})", around.join(" and "), request.depth)
     };
     let mut picture = draw::build(&sources, &subgraph, format!("{what}, dimension {dim}"))?;
+    // The explorer builds labels on this graph sooner or later: room for them from the first
+    // drawing keeps the layout (and the fitted zoom) still while they fill in.
+    picture.label_room = draw::Picture::interval_room(dag.num_vertices());
     if let Some(note) = search.as_ref().and_then(|s| dead_end_note(s, &picture)) {
         picture.notes.push(note);
     }

@@ -88,9 +88,15 @@ impl Grid {
         let text = |n: &crate::draw::PictureNode| if level.detail { n.one_line() } else { n.title() };
         let labels: Vec<String> = picture.nodes.iter().map(|n| shorten(&text(n))).collect();
         let mut widths = vec![1i64; picture.columns as usize];
+        // Columns keep room for the widest interval a box can come to show, so that boxes filling
+        // in level by level do not move the layout (or change the fitted zoom).
+        let room = |n: &crate::draw::PictureNode| match level.detail && picture.label_room > 0 {
+            true => (n.title().chars().count() + 1 + picture.label_room).min(MAX_LABEL),
+            false => 0,
+        };
         for (node, label) in picture.nodes.iter().zip(&labels) {
             if let Some(w) = widths.get_mut(node.column as usize) {
-                *w = (*w).max(label.chars().count() as i64 + 2);
+                *w = (*w).max(label.chars().count().max(room(node)) as i64 + 2);
             }
         }
         for cut in &picture.cuts {
