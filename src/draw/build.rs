@@ -101,11 +101,8 @@ pub fn build(sources: &Sources, subgraph: &Subgraph, title: impl Into<String>) -
         layers: placed.layers,
         columns: placed.columns,
         dim: sources.dim,
-        label_room: if sources.labels.is_some() || sources.step.is_some() {
-            Picture::interval_room(sources.dag.num_vertices())
-        } else {
-            0
-        },
+        // While the stepper fills the labels in, their final width is not known yet.
+        label_room: if sources.step.is_some() { Picture::interval_room(sources.dag.num_vertices()) } else { 0 },
         dims: sources.labels.map(Labels::dims),
         title: title.into(),
         notes,

@@ -120,9 +120,9 @@ pub struct Picture {
     pub columns: u32,
     /// The dimension whose intervals and tree are shown.
     pub dim: usize,
-    /// Characters of the widest interval a box can show (`[n, n]` for a DAG of `n` vertices) when
-    /// labels are shown or being built, else 0: room kept for them, so the layout does not grow as
-    /// the stepper fills them in.
+    /// Characters of the widest interval a box can show (`[n, n]` for a DAG of `n` vertices) while
+    /// labels are being built, else 0: room kept for them, so the layout does not grow as the
+    /// stepper fills them in.
     pub label_room: usize,
     /// How many dimensions the labels have, when there are labels.
     pub dims: Option<usize>,
