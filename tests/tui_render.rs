@@ -377,3 +377,29 @@ fn switching_the_rules_answers_the_query_again() {
     assert_eq!(h.app.batch.rules, grail::query::RuleSet::All);
     assert!(h.render(100, 30).contains("decided by supportive-path"));
 }
+
+#[test]
+fn the_frontier_chart_says_which_levels_it_drew_at_a_span_average() {
+    use grail::telemetry::{Event, Phase, QueueSizes};
+    let mut h = Harness::new();
+    h.keys("2");
+    let (dim, phase) = (0, Phase::PostOrder);
+    let queues = QueueSizes { small: 12, medium: 0, large: 0 };
+    h.app.labels.apply(&Event::PhaseStarted { dim, phase });
+    h.app.labels.apply(&Event::LevelDone { dim, phase, level: 0, span: 6, queues, edges_scanned: 0, seconds: 0.0 });
+    let text = h.render(80, 24);
+    assert!(text.contains("│6 levels drawn at their span's average"), "{text}");
+}
+
+#[test]
+fn the_exceptions_pairs_fit_a_narrow_panel_whole() {
+    let mut h = Harness::new();
+    h.keys("5r");
+    h.settle();
+    let text = h.render(80, 24);
+    assert!(text.contains("╭ Pairs (j/k, Enter: picture) ─"), "{text}");
+    assert!(text.contains(": nested in 0..4, unreachable │"), "rows end whole: {text}");
+    let wide = h.render(200, 60);
+    assert!(wide.contains("False-positive pairs (j/k choose, Enter shows on the picture)"), "{wide}");
+    assert!(wide.contains(": nested in dimensions 0..4, yet unreachable"), "{wide}");
+}

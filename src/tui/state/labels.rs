@@ -28,6 +28,8 @@ pub struct Frontier {
     pub levels: Vec<QueueSizes>,
     /// Levels not kept (beyond [`MAX_LEVELS`]).
     pub dropped: usize,
+    /// Kept levels that were reported together in a span and are drawn at the span's average.
+    pub averaged: usize,
     pub done: bool,
 }
 
@@ -238,19 +240,21 @@ impl LabelsState {
                 ));
             }
             &Event::PhaseStarted { dim, phase } => {
-                self.frontier.insert(dim, Frontier { phase, levels: Vec::new(), dropped: 0, done: false });
+                self.frontier.insert(dim, Frontier { phase, levels: Vec::new(), dropped: 0, averaged: 0, done: false });
                 self.log_line(format!("dim {dim}: {phase} started"));
             }
             &Event::LevelDone { dim, phase, level, span, queues, edges_scanned, .. } => {
                 if let Some(f) = self.frontier.get_mut(&dim).filter(|f| f.phase == phase) {
                     // Tiny levels come in spans (see `index/pipeline/level_clock.rs`): the chart
-                    // draws each of them at the span's average, so its x axis stays the level.
+                    // draws each of them at the span's average, so its x axis stays the level, and
+                    // says how many levels it drew so.
                     let each = |total: u64, i: u64| total / span as u64 + u64::from(i < total % span as u64);
                     for i in 0..span as u64 {
                         if f.levels.len() < MAX_LEVELS {
                             let (small, medium, large) =
                                 (each(queues.small, i), each(queues.medium, i), each(queues.large, i));
                             f.levels.push(QueueSizes { small, medium, large });
+                            f.averaged += usize::from(span > 1);
                         } else {
                             f.dropped += 1;
                         }
@@ -364,4 +368,25 @@ fn where_run_stands(status: &LabelStatus, level_word: &str) -> Option<String> {
 /// The GPU's whole-device figures in a memory sample, as opposed to the run's own allocations.
 fn is_device_total(name: &str) -> bool {
     name == crate::gpu::pipeline::DEVICE_USED || name == crate::gpu::pipeline::DEVICE_TOTAL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_reported_in_a_span_are_counted_as_averaged() {
+        let mut state = LabelsState::new(false);
+        let (dim, phase) = (0, Phase::PostOrder);
+        state.apply(&Event::PhaseStarted { dim, phase });
+        let queues = QueueSizes { small: 7, medium: 0, large: 0 };
+        let level = |level, span| Event::LevelDone { dim, phase, level, span, queues, edges_scanned: 7, seconds: 0.0 };
+        state.apply(&level(0, 1));
+        state.apply(&level(1, 3));
+        let f = &state.frontier[&dim];
+        assert_eq!(f.levels.len(), 4);
+        assert_eq!(f.averaged, 3, "the one level reported alone is not averaged");
+        let smalls: Vec<u64> = f.levels.iter().map(|q| q.small).collect();
+        assert_eq!(smalls, [7, 3, 2, 2], "a span's 7 spread over its 3 levels, the total kept");
+    }
 }

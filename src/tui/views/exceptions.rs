@@ -94,7 +94,17 @@ fn chart(frame: &mut Frame, area: Rect, app: &App) {
 fn pairs(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let state = &app.exceptions;
-    let block = panel("False-positive pairs (j/k choose, Enter shows on the picture)");
+    // The longest title and rows that fit the panel's width, never cut.
+    let width = area.width.saturating_sub(2) as usize;
+    let fit = |forms: Vec<String>| -> String {
+        let last = forms.last().cloned().unwrap_or_default();
+        forms.into_iter().find(|f| f.chars().count() <= width).unwrap_or(last)
+    };
+    let title =
+        fit(["False-positive pairs (j/k choose, Enter shows on the picture)", "Pairs (j/k, Enter: picture)", "Pairs"]
+            .map(|t| format!(" {t} "))
+            .to_vec());
+    let block = panel(title.trim());
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let examples = state.examples();
@@ -111,9 +121,14 @@ fn pairs(frame: &mut Frame, area: Rect, app: &App) {
         .skip(first)
         .take(rows)
         .map(|(i, &(u, v, k))| {
-            let fooled = if k == 1 { "dimension 0".to_string() } else { format!("dimensions 0..{}", k - 1) };
-            let text =
-                format!("{} ⇝ {}: nested in {fooled}, yet unreachable", app.component_name(u), app.component_name(v));
+            let dims = if k == 1 { "0".to_string() } else { format!("0..{}", k - 1) };
+            let pair = format!("{} ⇝ {}", app.component_name(u), app.component_name(v));
+            let word = if k == 1 { "dimension" } else { "dimensions" };
+            let text = fit(vec![
+                format!("{pair}: nested in {word} {dims}, yet unreachable"),
+                format!("{pair}: nested in {dims}, unreachable"),
+                format!("{pair}: nested in {dims}"),
+            ]);
             let style = if i == state.selected { theme.selected() } else { theme.text() };
             Line::styled(text, style)
         })

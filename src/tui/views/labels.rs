@@ -1,7 +1,7 @@
 //! Screen 2: build labels step by step and watch the phases, the frontier and memory.
 
 use super::{SETTINGS_HINT, cursor, panel};
-use crate::format::{bytes, duration, thousands};
+use crate::format::{bytes, duration, plural, thousands};
 use crate::telemetry::{Backend, LARGE_DEGREE_LIMIT, QueueSizes, SMALL_DEGREE_LIMIT};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
@@ -18,8 +18,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let [settings, memory] = Layout::vertical([Constraint::Length(12), Constraint::Min(6)]).areas(left);
     settings_panel(frame, settings, app, hits);
     memory_panel(frame, memory, app);
-    let [phases, frontier, log] =
-        Layout::vertical([Constraint::Percentage(38), Constraint::Percentage(34), Constraint::Min(3)]).areas(right);
+    // The phases take the rows they need (borders and header besides), up to nearly half the height.
+    let wanted = app.labels.phases.rows.len().max(1) as u16 + 3;
+    let phases_height = wanted.min(right.height * 45 / 100).max(right.height * 3 / 10);
+    let [phases, frontier, log] = Layout::vertical([
+        Constraint::Length(phases_height),
+        Constraint::Min(6),
+        Constraint::Length((right.height / 5).max(3)),
+    ])
+    .areas(right);
     phase_table(frame, phases, app);
     frontier_chart(frame, frontier, app);
     event_log(frame, log, app);
@@ -92,35 +99,45 @@ fn gauge<'a>(ratio: f64, label: String, theme: &crate::tui::theme::Theme) -> Gau
 fn phase_table(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let rows_all = &app.labels.phases.rows;
-    let block = panel("Phases");
-    let inner_height = block.inner(area).height.saturating_sub(1) as usize;
+    let mut block = panel("Phases");
+    let inner = block.inner(area);
+    let inner_height = inner.height.saturating_sub(1) as usize;
     let skip = rows_all.len().saturating_sub(inner_height);
+    if skip > 0 {
+        let note = format!(" ↑ {} earlier ", plural(skip as u64, "phase", "phases"));
+        block = block.title_bottom(Line::styled(note, theme.accent()).right_aligned());
+    }
+    // Every column but the edges scanned fits 42 cells; the edges come where there is room.
+    let edges = inner.width >= 54;
     let rows: Vec<Row> = rows_all
         .iter()
         .skip(skip)
         .map(|r| {
-            let state = if r.done { Span::styled("done", theme.yes()) } else { Span::styled("running", theme.warn()) };
-            Row::new(vec![
+            let state = if r.done { Span::styled("done", theme.yes()) } else { Span::styled("run", theme.warn()) };
+            let mut cells = vec![
                 Line::raw(r.dim.to_string()),
                 Line::raw(r.phase.name()),
                 Line::from(state),
                 Line::raw(thousands(r.levels_done as u64)),
-                Line::raw(thousands(r.edges_scanned)),
-                Line::raw(duration(r.seconds)),
-            ])
+            ];
+            if edges {
+                cells.push(Line::raw(thousands(r.edges_scanned)));
+            }
+            cells.push(Line::raw(duration(r.seconds)));
+            Row::new(cells)
         })
         .collect();
-    let header = Row::new(["dim", "phase", "state", "levels", "edges", "time"]).style(theme.title());
-    let widths = [
-        Constraint::Length(3),
-        Constraint::Min(14),
-        Constraint::Length(7),
-        Constraint::Length(8),
-        Constraint::Length(10),
-        Constraint::Length(9),
-    ];
+    let mut titles = vec!["dim", "phase", "state", "levels"];
+    let mut widths = vec![Constraint::Length(3), Constraint::Length(16), Constraint::Length(5), Constraint::Length(6)];
+    if edges {
+        titles.push("edges");
+        widths.push(Constraint::Length(10));
+    }
+    titles.push("time");
+    widths.push(Constraint::Length(8));
+    let header = Row::new(titles).style(theme.title());
     let table = if rows.is_empty() {
-        Table::new(vec![Row::new(["", "nothing run yet", "", "", "", ""])], widths)
+        Table::new(vec![Row::new(["", "nothing run yet"])], widths)
     } else {
         Table::new(rows, widths)
     };
@@ -142,8 +159,14 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
     if inner.height < 2 {
         return;
     }
+    let note = (f.averaged > 0).then(|| {
+        let averaged = plural(f.averaged as u64, "level", "levels");
+        super::chrome::wrap(&format!("{averaged} drawn at their span's average"), inner.width as usize)
+    });
+    let note = note.unwrap_or_default();
     let [title, chart, legend] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+        Layout::vertical([Constraint::Length(1 + note.len() as u16), Constraint::Min(1), Constraint::Length(1)])
+            .areas(inner);
     // The latest levels that fit, with the y axis sized for the largest frontier they could show.
     let peak_of = |levels: &[QueueSizes]| levels.iter().map(|q| q.total()).max().unwrap_or(0);
     let widest = thousands(peak_of(&f.levels[f.levels.len().saturating_sub(chart.width as usize)..]));
@@ -157,7 +180,8 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
         format!("levels {}-{} of {}", shown_from + f.dropped, total - 1, thousands(total as u64))
     };
     let head = format!("dim {dim} {}: {range}", f.phase);
-    frame.render_widget(Paragraph::new(Line::styled(head, theme.dim())), title);
+    let head = std::iter::once(head).chain(note).map(|l| Line::styled(l, theme.dim()));
+    frame.render_widget(Paragraph::new(head.collect::<Vec<_>>()), title);
     let peak_label = thousands(peak);
     let (y_axis, plot, x_axis) = columns::split(chart, &peak_label);
     let styles = [theme.small(), theme.medium(), theme.large()];
@@ -179,8 +203,20 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
 
 fn event_log(frame: &mut Frame, area: Rect, app: &App) {
     let block = panel("Events");
-    let height = block.inner(area).height as usize;
+    let inner = block.inner(area);
+    let height = inner.height as usize;
     let log = &app.labels.log;
-    let lines: Vec<Line> = log.iter().skip(log.len().saturating_sub(height)).map(|l| Line::raw(l.clone())).collect();
+    // The latest events that fit whole, each wrapped to the panel's width.
+    let mut events: Vec<Vec<String>> = Vec::new();
+    let mut used = 0;
+    for event in log.iter().rev() {
+        let rows = super::chrome::wrap(event, inner.width.max(1) as usize);
+        if used + rows.len() > height {
+            break;
+        }
+        used += rows.len();
+        events.push(rows);
+    }
+    let lines: Vec<Line> = events.into_iter().rev().flatten().map(Line::raw).collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
