@@ -410,3 +410,13 @@ fn stepping_keeps_the_zoom_the_picture_was_fitted_at() {
         }
     }
 }
+
+#[test]
+fn the_side_panel_names_the_dimension_once() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("6r");
+    h.settle();
+    let text = h.render(140, 45);
+    assert!(text.contains("dimension 0 of 5"), "{text}");
+    assert_eq!(text.matches("dimension 0").count(), 1, "{text}");
+}

@@ -97,7 +97,9 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     lines.push(Line::raw(""));
     if let Some(result) = &state.result {
         let picture = &result.picture;
-        lines.push(Line::styled(picture.title.clone(), theme.accent()));
+        // The line above already names the dimension shown; the title keeps it for the SVG.
+        let suffix = format!(", dimension {}", picture.dim);
+        lines.push(Line::styled(picture.title.strip_suffix(&suffix).unwrap_or(&picture.title).to_string(), theme.accent()));
         for note in &picture.notes {
             lines.push(Line::raw(note.clone()));
         }
