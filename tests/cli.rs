@@ -34,7 +34,7 @@ fn query_file_reports_queries_positives_and_mismatches() {
     // The last line's expected answer is wrong on purpose.
     std::fs::write(&file, "0 8 1\n8 0 0\n7 6 1\n4 5 1\n").unwrap();
     let out = grail(&["query", &sample("tiny-cycles.txt"), "--file", file.to_str().unwrap(), "--json"]);
-    assert!(!out.status.success(), "a mismatch must fail the command");
+    assert_eq!(out.status.code(), Some(3), "a mismatch has its own exit status, apart from errors (1)");
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON is printed even with mismatches");
     assert_eq!(v["queries"], 4);
     assert_eq!(v["positives"], 2);
@@ -438,4 +438,21 @@ fn draw_uses_the_query_rules_and_accounts_for_every_dead_end() {
     let text = String::from_utf8_lossy(&grail_rules.stdout);
     assert!(text.contains("decided by a search") && text.contains("grail rules"), "{text}");
     assert!(text.contains("5 dead ends: u itself (▶), 4 marked ✗"), "{text}");
+}
+
+#[test]
+fn completions_and_the_manual_come_from_the_command_line_definition() {
+    let out = grail(&["completions", "bash"]);
+    assert!(out.status.success());
+    let script = String::from_utf8_lossy(&out.stdout);
+    assert!(script.contains("_grail()") && script.contains("query"), "{script}");
+    let out = grail(&["man"]);
+    assert!(out.status.success());
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.contains(".TH grail 1") && page.contains("Exit status"), "{page}");
+    let dir = tempfile::tempdir().unwrap();
+    assert!(grail(&["man", "--out", dir.path().to_str().unwrap()]).status.success());
+    assert!(dir.path().join("grail-query.1").exists());
+    // A missing file is an error (1), not a disagreement (3).
+    assert_eq!(grail(&["info", "/no/such/graph.gra"]).status.code(), Some(1));
 }

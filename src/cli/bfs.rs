@@ -207,7 +207,8 @@ pub fn run(args: BfsArgs) -> Result<()> {
     let disagree: Vec<&str> = report.engines.iter().filter(|r| !r.agrees).map(|r| r.engine.name()).collect();
     args.output.show(&report)?;
     if !disagree.is_empty() {
-        bail!("engines disagree with {} on the levels: {}", report.engine.name(), disagree.join(", "));
+        let why = format!("engines disagree with {} on the levels: {}", report.engine.name(), disagree.join(", "));
+        return Err(super::Disagreement(why).into());
     }
     Ok(())
 }

@@ -359,7 +359,7 @@ fn bench(args: &ClosureArgs) -> Result<()> {
     let disagree = report.rows.iter().any(|r| !r.agrees);
     args.output.show(&report)?;
     if disagree {
-        bail!("methods disagree on the number of pairs (the rows marked NO)");
+        return Err(super::Disagreement("methods disagree on the number of pairs (the rows marked NO)".into()).into());
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ mod bench;
 mod bfs;
 mod closure;
 mod common;
+mod completions;
 mod convert;
 mod draw;
 mod exceptions;
@@ -31,7 +32,7 @@ use std::process::ExitCode;
 /// `grail` (the explorer on a bundled graph) or `grail GRAPH`; on the command line, `grail info GRAPH`,
 /// `grail query GRAPH U V`, then `grail query GRAPH --random 100000`.
 #[derive(Parser, Debug)]
-#[command(name = "grail", version, about, long_about, propagate_version = true)]
+#[command(name = "grail", version, about, long_about, propagate_version = true, after_help = EXIT_STATUS)]
 pub struct Cli {
     /// Open this graph in the explorer (`grail` alone opens the bundled sample graph).
     #[arg(value_name = "GRAPH")]
@@ -79,7 +80,25 @@ pub enum Command {
     /// The terminal explorer: graph shape, step-by-step labeling, queries, batches, exceptions, and a
     /// picture of the graph, its DFS trees and a query's search.
     Tui(tui::TuiArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff) to stdout, or write one page per command into a folder.
+    Man(completions::ManArgs),
 }
+
+/// The exit statuses, for `--help`.
+const EXIT_STATUS: &str = "Exit status: 0 done; 1 could not run (an unreadable file, a bad value); 2 bad command line; \
+                           3 ran, but results disagree with what they were checked against (a query file's expected \
+                           column, another engine, the CPU).";
+
+/// A command ran to the end, but its results disagree with what they were checked against: exit
+/// status 3, apart from 1 (the command could not run), so that a pipeline can tell the two apart.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Disagreement(pub String);
+
+/// Exit status 3: see [`Disagreement`].
+pub const DISAGREEMENT_EXIT: u8 = 3;
 
 /// Parses the command line, runs the command, reports errors; the process's exit status.
 pub fn main() -> ExitCode {
@@ -97,7 +116,11 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
-            ExitCode::FAILURE
+            if err.downcast_ref::<Disagreement>().is_some() {
+                ExitCode::from(DISAGREEMENT_EXIT)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
@@ -127,6 +150,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Exceptions(args)) => exceptions::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Tui(args)) => tui::run(args, cli.threads),
+        Some(Command::Completions(args)) => completions::completions(args),
+        Some(Command::Man(args)) => completions::man(args),
         None => tui::run_default(cli.graph, cli.no_mouse, cli.threads),
     }
 }

@@ -279,10 +279,11 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         fp: FalsePositives::of(&report),
     })?;
     if report.mismatches > 0 {
-        bail!(
+        return Err(super::Disagreement(format!(
             "{} disagree with the expected column (first ones listed above)",
             plural(report.mismatches, "answer", "answers")
-        );
+        ))
+        .into());
     }
     Ok(())
 }
@@ -398,7 +399,8 @@ fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()>
         fp: FalsePositives::of(&checked),
     })?;
     if mismatches > 0 {
-        bail!("{} disagree with the expected column", plural(mismatches, "GPU answer", "GPU answers"));
+        let why = format!("{} disagree with the expected column", plural(mismatches, "GPU answer", "GPU answers"));
+        return Err(super::Disagreement(why).into());
     }
     Ok(())
 }

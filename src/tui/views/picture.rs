@@ -99,7 +99,10 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
         let picture = &result.picture;
         // The line above already names the dimension shown; the title keeps it for the SVG.
         let suffix = format!(", dimension {}", picture.dim);
-        lines.push(Line::styled(picture.title.strip_suffix(&suffix).unwrap_or(&picture.title).to_string(), theme.accent()));
+        lines.push(Line::styled(
+            picture.title.strip_suffix(&suffix).unwrap_or(&picture.title).to_string(),
+            theme.accent(),
+        ));
         for note in &picture.notes {
             lines.push(Line::raw(note.clone()));
         }
