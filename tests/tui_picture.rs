@@ -420,3 +420,21 @@ fn the_side_panel_names_the_dimension_once() {
     assert!(text.contains("dimension 0 of 5"), "{text}");
     assert_eq!(text.matches("dimension 0").count(), 1, "{text}");
 }
+
+#[test]
+fn the_side_panel_never_describes_the_previous_picture_as_the_new_one() {
+    let mut h = Harness::new();
+    h.keys("6");
+    h.settle();
+    h.keys("/1 2<Enter>");
+    h.settle();
+    h.keys("5r");
+    h.settle();
+    h.keys("<Enter>");
+    // Asked for, not drawn yet: the panel says so instead of the old query's caption.
+    let text = h.render(100, 30);
+    assert!(text.contains("drawing 57 ⇝ 151…"), "{text}");
+    assert!(!text.contains("1 ⇝ 2?"), "{text}");
+    h.settle();
+    assert!(!h.render(100, 30).contains("drawing 57"), "drawn now");
+}

@@ -398,7 +398,7 @@ fn the_exceptions_pairs_fit_a_narrow_panel_whole() {
     h.settle();
     let text = h.render(80, 24);
     assert!(text.contains("╭ Pairs (j/k, Enter: picture) ─"), "{text}");
-    assert!(text.contains(": nested in 0..4, unreachable │"), "rows end whole: {text}");
+    assert!(text.contains(": nested in dim 0..4          │"), "rows end whole: {text}");
     let wide = h.render(200, 60);
     assert!(wide.contains("False-positive pairs (j/k choose, Enter shows on the picture)"), "{wide}");
     assert!(wide.contains(": nested in dimensions 0..4, yet unreachable"), "{wide}");

@@ -168,8 +168,9 @@ fn tree_edges(sources: &Sources, subgraph: &Subgraph, notes: &mut Vec<String>) -
                 TreeParent::Root => None,
                 TreeParent::Unknown { parents } => {
                     notes.push(format!(
-                        "tree edge into {} not derived: it has {parents} parents",
-                        sources.names.file_id(sources.members.first(v, 1).first().copied().unwrap_or(v))
+                        "tree edge into {} not derived: it has {} parents",
+                        sources.names.file_id(sources.members.first(v, 1).first().copied().unwrap_or(v)),
+                        crate::format::thousands(parents as u64)
                     ));
                     None
                 }

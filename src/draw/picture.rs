@@ -106,7 +106,7 @@ impl CutMarker {
             Direction::Parents => '↑',
             Direction::Children => '↓',
         };
-        format!("+{} more {arrow}", self.hidden)
+        format!("+{} more {arrow}", crate::format::thousands(self.hidden))
     }
 }
 

@@ -105,7 +105,11 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let inner = block.inner(area);
     let mut lines = Vec::new();
     for (i, name) in SETTINGS.iter().enumerate() {
+        // A long path keeps its end (the file's name), marked as cut at the start.
         let value = state.setting_value(i);
+        let chars = value.chars().count();
+        let value =
+            if chars > 19 { format!("…{}", value.chars().skip(chars - 18).collect::<String>()) } else { value };
         let dimmed = state.use_file && i > 0;
         let style = if i == state.selected {
             theme.selected()
@@ -193,8 +197,19 @@ fn histogram(frame: &mut Frame, area: Rect, app: &App) {
 fn results(frame: &mut Frame, area: Rect, app: &App, legend: Vec<String>, table: Option<ResultsTable>) {
     let theme = &app.theme;
     let title = match &app.batch.result {
-        Some(result) if result.rules == RuleSet::Grail => format!("Results: {} · GRAIL's rules", result.source),
-        Some(result) => format!("Results: {} · every rule", result.source),
+        Some(result) => {
+            let rules = if result.rules == RuleSet::Grail { "GRAIL's rules" } else { "every rule" };
+            // The longest title that fits: the source as given, its last part, or none.
+            let short = result.source.rsplit('/').next().unwrap_or(&result.source);
+            [
+                format!("Results: {} · {rules}", result.source),
+                format!("Results: {short} · {rules}"),
+                format!("Results · {rules}"),
+            ]
+            .into_iter()
+            .find(|t| t.chars().count() + 4 <= area.width as usize)
+            .unwrap_or_else(|| "Results".to_string())
+        }
         None => "Results".to_string(),
     };
     let block = panel(&title);

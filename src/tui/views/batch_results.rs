@@ -22,7 +22,9 @@ pub fn compact(n: u64) -> String {
         100_000..=999_999 => format!("{}k", n / 1_000),
         1_000_000..=99_999_999 => with_tenth(n / 1_000_000, n % 1_000_000 / 100_000, "M"),
         100_000_000..=999_999_999 => format!("{}M", n / 1_000_000),
-        _ => with_tenth(n / 1_000_000_000, n % 1_000_000_000 / 100_000_000, "G"),
+        1_000_000_000..=99_999_999_999 => with_tenth(n / 1_000_000_000, n % 1_000_000_000 / 100_000_000, "G"),
+        100_000_000_000..=999_999_999_999 => format!("{}G", n / 1_000_000_000),
+        _ => with_tenth(n / 1_000_000_000_000, n % 1_000_000_000_000 / 100_000_000_000, "T"),
     }
 }
 
@@ -225,7 +227,13 @@ fn cells(row: &BatchRow, rules: &[Rule], form: Form) -> Vec<String> {
     cells.extend(rules.iter().map(|&rule| count(r.by_rule.get(rule))));
     let fp = row.searched_negative_rate * 100.0;
     cells.push(count(r.positives));
-    cells.push(if fp >= 99.95 { "100".to_string() } else { format!("{fp:.1}") });
+    // A share of the no-answers: none when there were none, or for an exact BFS, which uses no index.
+    let negatives = r.queries - r.positives;
+    cells.push(match (row.exact, negatives, fp) {
+        (true, _, _) | (_, 0, _) => "-".to_string(),
+        (_, _, fp) if fp >= 99.95 => "100".to_string(),
+        (_, _, fp) => format!("{fp:.1}"),
+    });
     cells.push(if r.checked == 0 { "-".to_string() } else { count(r.mismatches) });
     cells
 }
@@ -271,7 +279,8 @@ mod tests {
         assert_eq!(compact(2_500_000), "2.5M");
         assert_eq!(compact(12_000_000), "12M");
         assert_eq!(compact(999_999_999), "999M");
-        assert_eq!(compact(u64::MAX), "18446744073.7G");
+        assert_eq!(compact(1_272_100_000_000), "1.2T");
+        assert_eq!(compact(u64::MAX), "18446744T");
         for n in [0, 9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000, 99_999_999, 100_000_000, 999_999_999] {
             assert!(compact(n).chars().count() <= 5, "{n}: {}", compact(n));
             assert!(tight(n).chars().count() <= 4, "{n}: {}", tight(n));

@@ -126,8 +126,8 @@ fn pairs(frame: &mut Frame, area: Rect, app: &App) {
             let word = if k == 1 { "dimension" } else { "dimensions" };
             let text = fit(vec![
                 format!("{pair}: nested in {word} {dims}, yet unreachable"),
-                format!("{pair}: nested in {dims}, unreachable"),
-                format!("{pair}: nested in {dims}"),
+                format!("{pair}: nested in dim {dims}, unreachable"),
+                format!("{pair}: nested in dim {dims}"),
             ]);
             let style = if i == state.selected { theme.selected() } else { theme.text() };
             Line::styled(text, style)

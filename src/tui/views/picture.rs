@@ -95,7 +95,17 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
         lines.extend(exception_labels(app, dims, seed));
     }
     lines.push(Line::raw(""));
-    if let Some(result) = &state.result {
+    // A picture asked for but not drawn yet: the drawing shown, and its notes, are the old one's.
+    let pending =
+        state.result.as_ref().is_some_and(|r| r.request.focus != state.focus || r.request.labels != state.labels);
+    if pending {
+        let what = match state.focus {
+            Focus::Query { u, v } => format!("{} ⇝ {}", app.file_id(u), app.file_id(v)),
+            _ => "the new picture".to_string(),
+        };
+        lines.push(Line::styled(format!("drawing {what}… (the picture shown is the one before)"), theme.accent()));
+    }
+    if let Some(result) = state.result.as_ref().filter(|_| !pending) {
         let picture = &result.picture;
         // The line above already names the dimension shown; the title keeps it for the SVG.
         let suffix = format!(", dimension {}", picture.dim);

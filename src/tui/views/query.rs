@@ -147,8 +147,16 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
         let last = d + 1 == r.intervals_u.len();
         if y + 3 + u16::from(!last) > inner.bottom() {
             if y < inner.bottom() {
-                let rest = plural((r.intervals_u.len() - d) as u64, "more dimension", "more dimensions");
-                let more = Line::styled(format!("… {rest}"), theme.dim());
+                let left = (r.intervals_u.len() - d) as u64;
+                let rest = if d == 0 {
+                    format!(
+                        "intervals in {} not shown (a taller terminal shows them)",
+                        plural(left, "dimension", "dimensions")
+                    )
+                } else {
+                    format!("… {}", plural(left, "more dimension", "more dimensions"))
+                };
+                let more = Line::styled(rest, theme.dim());
                 frame.render_widget(Paragraph::new(more), Rect::new(inner.x, y, inner.width, 1));
             }
             break;
@@ -206,11 +214,17 @@ fn topological_orders(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult)
         } else {
             Span::styled(" u before v", theme.yes())
         };
-        let head = Line::from(vec![
-            Span::styled(format!("t{} ", i + 1), theme.title()),
-            Span::raw(format!("u {} · v {}", thousands(u64::from(pu)), thousands(u64::from(pv)))),
-            tag,
-        ]);
+        let positions = format!("u {} · v {}", thousands(u64::from(pu)), thousands(u64::from(pv)));
+        let mut head = Line::from(vec![Span::styled(format!("t{} ", i + 1), theme.title()), Span::raw(positions), tag]);
+        if head.width() > area.width as usize {
+            // Narrow: the tag in one word.
+            let short = match head.spans[2].content.trim() {
+                "✗ cut" => " ✗",
+                "u after v" => " after",
+                _ => " before",
+            };
+            head.spans[2].content = short.into();
+        }
         frame.render_widget(Paragraph::new(head), Rect::new(area.x, y, area.width, 1));
         // Positions count from 0; the line runs 1..=max.
         let point = |p: u32| Interval { low: p + 1, post: p + 1 };
@@ -265,7 +279,12 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
                     (true, _) => "by level, topological order, supportive vertices or Bloom filter".to_string(),
                     (false, n) => format!("by label ({which} {}) and {n} by other cuts", dims.join(", ")),
                 };
-                let text = format!("{indent}{fold}{} children pruned {why}", thousands(count as u64));
+                let count = thousands(count as u64);
+                // The longest form that fits the panel: the cuts named, or only the count.
+                let forms =
+                    [format!("{indent}{fold}{count} children pruned {why}"), format!("{indent}{fold}{count} pruned")];
+                let width = inner.width as usize;
+                let text = forms.iter().find(|f| f.chars().count() <= width).unwrap_or(&forms[1]).clone();
                 Line::styled(text, theme.dim())
             }
         };

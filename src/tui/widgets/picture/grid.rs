@@ -184,7 +184,7 @@ fn marker_text(cut: &CutMarker, short: bool) -> String {
         Direction::Parents => '↑',
         Direction::Children => '↓',
     };
-    format!("+{}{arrow}", cut.hidden)
+    format!("+{}{arrow}", crate::format::thousands(cut.hidden))
 }
 
 fn shorten(text: &str) -> String {
