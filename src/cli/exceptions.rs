@@ -81,7 +81,7 @@ pub fn run(args: ExceptionsArgs) -> Result<()> {
     if matches!(args.device, Device::Gpu) {
         // Opened before the count's clock starts, so the count holds none of the start-up; a
         // failure is the count's to report, with the reason.
-        let _ = crate::gpu::prepare(&[crate::gpu::kernels::exceptions::MODULE]);
+        let _ = crate::gpu::prepare(crate::exact_run::EXCEPTIONS_MODULES);
     }
     let clock = Instant::now();
     let never = AtomicBool::new(false);

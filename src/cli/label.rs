@@ -93,7 +93,8 @@ pub fn run(args: LabelArgs) -> Result<()> {
         trace.finish()?;
     }
     let ran_on_gpu = opened == Some(true) && backend == Some(Backend::Gpu);
-    let gpu_startup = crate::gpu::shared().ok().filter(|_| ran_on_gpu).map(|gpu| gpu.startup());
+    // Asked only after a GPU run: asking opens the GPU.
+    let gpu_startup = ran_on_gpu.then(crate::gpu::startup_so_far).flatten();
     if let Some(out) = &args.out {
         store::save(out, &labels, fingerprint(ws.dag()))
             .with_context(|| format!("cannot save the index to {}", out.display()))?;

@@ -16,7 +16,7 @@ use super::kernel_cache::{CacheKey, KernelCache, Lookup};
 use super::kernels::{KernelModule, MODULES, PTX_ARCH, PTX_CAPABILITY};
 use super::probe::{GpuInfo, availability};
 use super::staging::Staging;
-use super::startup::{ModuleStartup, Notice, Startup, notify};
+use super::startup::{Compiling, ModuleStartup, Notice, Startup, notify};
 use anyhow::{Context, Result, anyhow, bail, ensure};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::Ptx;
@@ -69,8 +69,11 @@ impl Gpu {
         let info = availability().clone().map_err(|reason| anyhow!("no GPU: {reason}"))?;
         let opened = super::probe::opened().context("the probe found a GPU but kept no context")?;
         let ctx = Arc::clone(&opened.ctx);
-        let mut startup =
-            Startup { driver_seconds: opened.driver_seconds, context_seconds: opened.context_seconds, ..Default::default() };
+        let mut startup = Startup {
+            driver_seconds: opened.driver_seconds,
+            context_seconds: opened.context_seconds,
+            ..Default::default()
+        };
         // SAFETY: before any allocation. The program queues its work on this one stream, in order
         // (see the kernels module's safety rules), so cudarc's per-buffer events would order
         // nothing: they would only cost two events created and destroyed per allocation (a
@@ -97,7 +100,8 @@ impl Gpu {
     /// Makes the named modules ready (each once per process), telling the listener of each.
     pub fn prepare(&self, names: &[&str]) -> Result<()> {
         for (done, name) in names.iter().enumerate() {
-            let index = MODULES.iter().position(|m| m.name == *name).with_context(|| format!("no kernel module {name}"))?;
+            let index =
+                MODULES.iter().position(|m| m.name == *name).with_context(|| format!("no kernel module {name}"))?;
             self.ready(index, Some((done, names.len())))?;
         }
         Ok(())
@@ -123,7 +127,8 @@ impl Gpu {
 
     /// A kernel of a module (made ready now if it is not yet).
     pub fn function(&self, module: &str, name: &str) -> Result<CudaFunction> {
-        let index = MODULES.iter().position(|m| m.name == module).with_context(|| format!("no kernel module {module}"))?;
+        let index =
+            MODULES.iter().position(|m| m.name == module).with_context(|| format!("no kernel module {module}"))?;
         let ready = self.ready(index, None)?;
         let found = ready.functions.iter().find(|(n, _)| *n == name);
         found.map(|(_, f)| f.clone()).with_context(|| format!("no kernel {name} in module {module}"))
@@ -197,10 +202,12 @@ fn make_ready(
 ) -> Result<(Ready, String, Option<String>)> {
     let precompiled_problem = match (module.ptx, precompiled_runs_on(info.compute_capability)) {
         (Some(ptx), Ok(())) => {
-            notify(Notice::Module { module: module.name, done, total, compiling: false });
+            notify(Notice::Module { module: module.name, done, total, compiling: None });
             match ctx.load_module(Ptx::from_src(ptx)) {
                 Ok(loaded) => return Ok((lookup(module, loaded)?, format!("precompiled PTX ({PTX_ARCH})"), None)),
-                Err(e) => Some(format!("the precompiled {PTX_ARCH} PTX of kernels/{}.cu did not load: {e}", module.name)),
+                Err(e) => {
+                    Some(format!("the precompiled {PTX_ARCH} PTX of kernels/{}.cu did not load: {e}", module.name))
+                }
             }
         }
         (Some(_), Err(reason)) => Some(reason),
@@ -214,20 +221,24 @@ fn make_ready(
     let key = cache_key(module, &arch).map_err(with_reason)?;
     let cache = cache();
     let mut note = cache.as_ref().err().cloned();
-    if let Ok(cache) = &cache {
-        match cache.load(&key) {
+    let why = match &cache {
+        Err(_) => Compiling::NoCache,
+        Ok(cache) => match cache.load(&key) {
             Lookup::Hit(cubin) => {
-                notify(Notice::Module { module: module.name, done, total, compiling: false });
+                notify(Notice::Module { module: module.name, done, total, compiling: None });
                 match ctx.load_module(Ptx::from_binary(cubin)) {
                     Ok(loaded) => return Ok((lookup(module, loaded)?, "kernel cache".into(), None)),
-                    Err(e) => note = Some(format!("the cached {} did not load ({e}); compiled again", key.file_name())),
+                    Err(e) => Compiling::CacheDamaged(format!("{} did not load ({e})", key.file_name())),
                 }
             }
-            Lookup::Corrupt(why) => note = Some(format!("{why}; compiled again")),
-            Lookup::Miss => {}
-        }
+            Lookup::Corrupt(why) => Compiling::CacheDamaged(why),
+            Lookup::Miss => Compiling::NotCached,
+        },
+    };
+    if let Compiling::CacheDamaged(reason) = &why {
+        note = Some(format!("{reason}; compiled again"));
     }
-    notify(Notice::Module { module: module.name, done, total, compiling: true });
+    notify(Notice::Module { module: module.name, done, total, compiling: Some(why) });
     let cubin = compile(module.name, module.source, &arch).map_err(with_reason)?;
     if let Ok(cache) = &cache
         && let Err(why) = cache.store(&key, &cubin)
@@ -265,14 +276,18 @@ fn nvrtc_version() -> Result<(i32, i32)> {
     ensure!(present, "NVRTC (libnvrtc.so, from the CUDA toolkit) is needed to compile the kernels and is absent");
     let (mut major, mut minor) = (0, 0);
     // SAFETY: writes two ints.
-    unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) }.result().context("cannot ask NVRTC its version")?;
+    unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) }
+        .result()
+        .context("cannot ask NVRTC its version")?;
     Ok((major, minor))
 }
 
 fn driver_version() -> Result<i32> {
     let mut version = 0;
     // SAFETY: writes one int; the driver was initialised by the probe.
-    unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) }.result().context("cannot ask the driver its version")?;
+    unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) }
+        .result()
+        .context("cannot ask the driver its version")?;
     Ok(version)
 }
 

@@ -204,7 +204,10 @@ mod tests {
         // Storing again replaces the entry.
         cache.store(&key(), b"other bytes").unwrap();
         assert_eq!(cache.load(&key()), Lookup::Hit(b"other bytes".to_vec()));
-        let names: Vec<_> = std::fs::read_dir(cache.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<String> = std::fs::read_dir(cache.dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
         assert_eq!(names, [key().file_name()], "no temporary file is left behind");
     }
 
@@ -259,8 +262,9 @@ mod tests {
     fn racing_writers_leave_one_whole_entry() {
         let (_root, cache) = cache();
         let payloads: Vec<Vec<u8>> = (0..8u8).map(|i| vec![i; 64 << 10]).collect();
+        let payloads = &payloads;
         std::thread::scope(|s| {
-            for p in &payloads {
+            for p in payloads {
                 let cache = cache.clone();
                 s.spawn(move || {
                     for _ in 0..10 {

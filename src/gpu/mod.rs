@@ -20,5 +20,5 @@ pub mod staging;
 pub mod startup;
 pub mod timeline;
 
-pub use context::{Gpu, prepare, shared};
+pub use context::{Gpu, prepare, shared, startup_so_far};
 pub use probe::{GpuInfo, availability, describe, probe};

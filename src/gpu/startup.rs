@@ -86,17 +86,32 @@ impl StartupFields {
 
     /// A line for reports, when the GPU was opened.
     pub fn line(&self) -> Option<String> {
-        self.gpu_startup.as_ref().map(|s| format!("GPU start-up {} (once per process, not in the times above)", s.summary()))
+        self.gpu_startup
+            .as_ref()
+            .map(|s| format!("GPU start-up {} (once per process, not in the times above)", s.summary()))
     }
 }
 
 /// What is happening while the GPU opens, for whoever shows progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
-    /// Making kernel module `done + 1` of `total` ready (`module`), compiling it or not.
-    Module { module: &'static str, done: usize, total: usize, compiling: bool },
+    /// Making kernel module `done + 1` of `total` ready (`module`): from precompiled code or the
+    /// cache (`compiling` is none), or compiled by NVRTC, and why.
+    Module { module: &'static str, done: usize, total: usize, compiling: Option<Compiling> },
     /// The kernel cache cannot be used; the kernels are compiled in memory on every run.
     NoCache { reason: String },
+}
+
+/// Why a module is compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Compiling {
+    /// The cache has no copy: the first run on this machine (or after an update of the kernels,
+    /// NVRTC or the driver).
+    NotCached,
+    /// The cached copy is damaged or did not load (why); it is overwritten.
+    CacheDamaged(String),
+    /// There is no usable cache (said by [`Notice::NoCache`]).
+    NoCache,
 }
 
 type Listener = Box<dyn Fn(&Notice) + Send + Sync>;
@@ -119,11 +134,18 @@ pub(crate) fn notify(notice: Notice) {
 /// run) or cannot be cached; nothing when they come from the cache.
 pub fn stderr_notices(notice: &Notice) {
     match notice {
-        Notice::Module { module, compiling: true, .. } => {
-            let cache = super::kernel_cache::default_dir()
-                .map(|d| format!(", cached in {}", d.join("kernels").display()))
-                .unwrap_or_default();
-            eprintln!("compiling the GPU kernels of {module} (first run on this machine{cache})");
+        Notice::Module { module, compiling: Some(why), .. } => {
+            let why = match why {
+                Compiling::NotCached => {
+                    let cache = super::kernel_cache::default_dir()
+                        .map(|d| format!("; cached in {} for the next runs", d.join("kernels").display()))
+                        .unwrap_or_default();
+                    format!("first run on this machine{cache}")
+                }
+                Compiling::CacheDamaged(reason) => format!("the cached copy cannot be used: {reason}"),
+                Compiling::NoCache => "no cache to keep them in".into(),
+            };
+            eprintln!("compiling the GPU kernels of {module} ({why})");
         }
         Notice::NoCache { reason } => {
             eprintln!("note: the compiled GPU kernels cannot be cached ({reason}); compiling them in memory");

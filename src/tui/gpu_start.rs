@@ -46,8 +46,8 @@ impl GpuStart {
         let start = GpuStart::at(Stage::Opening);
         let heard = start.clone();
         crate::gpu::startup::listen(move |notice| {
-            if let Notice::Module { done, total, compiling, .. } = *notice {
-                heard.set(Stage::Kernels { done, total, compiling });
+            if let Notice::Module { done, total, compiling, .. } = notice {
+                heard.set(Stage::Kernels { done: *done, total: *total, compiling: compiling.is_some() });
             }
         });
         let opener = start.clone();
@@ -100,10 +100,7 @@ mod tests {
         let start = GpuStart::at(Stage::Opening);
         assert_eq!(start.line().unwrap(), "starting the GPU: opening the driver and its context");
         start.set(Stage::Kernels { done: 1, total: 5, compiling: true });
-        assert_eq!(
-            start.line().unwrap(),
-            "starting the GPU (compiling kernels, first run only): kernel module 2 of 5"
-        );
+        assert_eq!(start.line().unwrap(), "starting the GPU (compiling kernels, first run only): kernel module 2 of 5");
         start.set(Stage::Kernels { done: 4, total: 5, compiling: false });
         assert_eq!(start.line().unwrap(), "starting the GPU: loading kernel module 5 of 5");
         start.set(Stage::Ready { seconds: 0.1 });
