@@ -205,7 +205,7 @@ pub fn run(args: BfsArgs) -> Result<()> {
         path,
         engines: if args.compare { rows } else { Vec::new() },
         skipped,
-        gpu: crate::gpu::startup::StartupFields::of_process(),
+        gpu: crate::gpu::startup::StartupFields::of(crate::gpu::startup_so_far()),
     };
     let disagree: Vec<&str> = report.engines.iter().filter(|r| !r.agrees).map(|r| r.engine.name()).collect();
     args.output.show(&report)?;

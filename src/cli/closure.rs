@@ -154,7 +154,7 @@ pub fn run(args: ClosureArgs) -> Result<()> {
         seconds: run.clock.total(),
         phases: run.clock.phases,
         out: args.out.as_ref().map(|p| p.display().to_string()),
-        gpu: crate::gpu::startup::StartupFields::of_process(),
+        gpu: crate::gpu::startup::StartupFields::of(crate::gpu::startup_so_far()),
     })
 }
 

@@ -104,7 +104,7 @@ pub fn run(args: ExceptionsArgs) -> Result<()> {
         examples: counts.examples.iter().map(|&(u, v, k)| (file_id(u), file_id(v), k)).collect(),
         label_seconds,
         count_seconds,
-        gpu: crate::gpu::startup::StartupFields::of_process(),
+        gpu: crate::gpu::startup::StartupFields::of(crate::gpu::startup_so_far()),
     })
 }
 

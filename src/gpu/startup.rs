@@ -78,9 +78,8 @@ pub struct StartupFields {
 }
 
 impl StartupFields {
-    /// This process's, so far.
-    pub fn of_process() -> StartupFields {
-        let startup = super::context::startup_so_far();
+    /// The fields of `startup` (`crate::gpu::startup_so_far()`: this process's so far).
+    pub fn of(startup: Option<Startup>) -> StartupFields {
         StartupFields { gpu_startup_seconds: startup.as_ref().map(Startup::total_seconds), gpu_startup: startup }
     }
 
