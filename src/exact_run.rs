@@ -25,12 +25,13 @@ pub struct BfsRun {
     pub device: String,
 }
 
-/// The GPU, or why a GPU engine cannot run here.
-fn gpu_for(what: &str) -> Result<&'static crate::gpu::Gpu> {
+/// The GPU with the kernel modules `modules` ready (so the engine's time holds none of the
+/// start-up), or why a GPU engine cannot run here.
+fn gpu_for(what: &str, modules: &[&str]) -> Result<&'static crate::gpu::Gpu> {
     if let Err(reason) = crate::gpu::availability() {
         return Err(anyhow!("{what} needs an NVIDIA GPU: {reason}"));
     }
-    crate::gpu::shared().map_err(|e| anyhow!("{what} needs an NVIDIA GPU: {e:#}"))
+    crate::gpu::prepare(modules).map_err(|e| anyhow!("{what} needs an NVIDIA GPU: {e:#}"))
 }
 
 /// Whether GPU engines can run here, and if not why (for `--compare` and the explorer).
@@ -42,7 +43,7 @@ pub fn gpu_reason() -> Option<String> {
 pub fn run_bfs(graph: &Graph, src: u32, engine: BfsEngine) -> Result<BfsRun> {
     anyhow::ensure!((src as usize) < graph.num_vertices(), "source {src} is not a vertex of the graph");
     if engine.is_gpu() {
-        let gpu = gpu_for(engine.name())?;
+        let gpu = gpu_for(engine.name(), &[crate::gpu::kernels::bfs::MODULE])?;
         let run = crate::gpu::exact_bfs::bfs(gpu, graph, src, engine)?;
         let levels = bfs::frontier_sizes(&run.levels).len();
         let result = BfsResult { levels: run.levels, directions: vec![Direction::Device; levels] };
@@ -71,13 +72,17 @@ pub struct ClosureRun {
 pub fn run_closure(dag: &Graph, method: ClosureMethod) -> Result<ClosureRun> {
     let mut clock = PhaseClock::default();
     if method.is_gpu() {
-        let gpu = gpu_for(method.name())?;
+        let gpu = gpu_for(method.name(), &[crate::gpu::kernels::closure::MODULE])?;
         let matrix = crate::gpu::exact_closure::closure(gpu, dag, method, &mut clock)?;
         return Ok(ClosureRun { method, matrix, clock, device: gpu.info.name.clone() });
     }
     let matrix = closure::cpu_closure(dag, method, &mut clock)?;
     Ok(ClosureRun { method, matrix, clock, device: "cpu".into() })
 }
+
+/// The kernel modules the GPU's exception count uses (it builds the closure first).
+pub const EXCEPTIONS_MODULES: &[&str] =
+    &[crate::gpu::kernels::exceptions::MODULE, crate::gpu::kernels::closure::MODULE];
 
 /// Exceptions of `labels` counted exactly over every pair of `dag` on the GPU (the CPU's count is
 /// `exceptions::exact`); an error says why where there is no GPU.
@@ -87,7 +92,7 @@ pub fn exceptions_on_gpu(
     cancel: &AtomicBool,
     progress: &(dyn Fn(f64) + Sync),
 ) -> Result<ExceptionCounts> {
-    let gpu = gpu_for("counting exceptions on the GPU")?;
+    let gpu = gpu_for("counting exceptions on the GPU", EXCEPTIONS_MODULES)?;
     crate::gpu::exceptions::count(gpu, dag, labels, None, cancel, progress)
 }
 
@@ -112,7 +117,11 @@ pub fn answer_by_bfs_each(
     by_source.sort_unstable();
     let mut answers = vec![false; pairs.len()];
     let mut device = match engine.is_gpu() {
-        true => Some(crate::gpu::exact_bfs::DeviceBfs::new(gpu_for(engine.name())?, graph, engine)?),
+        true => Some(crate::gpu::exact_bfs::DeviceBfs::new(
+            gpu_for(engine.name(), &[crate::gpu::kernels::bfs::MODULE])?,
+            graph,
+            engine,
+        )?),
         false => None,
     };
     for group in by_source.chunk_by(|a, b| a.0 == b.0) {

@@ -129,6 +129,8 @@ struct BfsReport {
     engines: Vec<EngineRow>,
     /// With --compare: engines that could not run here, and why.
     skipped: Vec<Skipped>,
+    #[serde(flatten)]
+    gpu: crate::gpu::startup::StartupFields,
 }
 
 pub fn run(args: BfsArgs) -> Result<()> {
@@ -203,6 +205,7 @@ pub fn run(args: BfsArgs) -> Result<()> {
         path,
         engines: if args.compare { rows } else { Vec::new() },
         skipped,
+        gpu: crate::gpu::startup::StartupFields::of(crate::gpu::startup_so_far()),
     };
     let disagree: Vec<&str> = report.engines.iter().filter(|r| !r.agrees).map(|r| r.engine.name()).collect();
     args.output.show(&report)?;
@@ -221,6 +224,9 @@ impl Report for BfsReport {
         let (reached, levels) =
             (plural(self.reached, "vertex", "vertices"), plural(self.levels as u64, "level", "levels"));
         println!("reached   {reached} in {levels}");
+        if let Some(line) = self.gpu.line() {
+            println!("{line}");
+        }
         if let Some(dst) = self.dst {
             match (&self.path, self.dst_level) {
                 (Some(path), Some(level)) => {

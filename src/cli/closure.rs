@@ -103,6 +103,8 @@ struct ClosureReport {
     phases: Vec<PhaseTime>,
     seconds: f64,
     out: Option<String>,
+    #[serde(flatten)]
+    gpu: crate::gpu::startup::StartupFields,
 }
 
 pub fn run(args: ClosureArgs) -> Result<()> {
@@ -152,6 +154,7 @@ pub fn run(args: ClosureArgs) -> Result<()> {
         seconds: run.clock.total(),
         phases: run.clock.phases,
         out: args.out.as_ref().map(|p| p.display().to_string()),
+        gpu: crate::gpu::startup::StartupFields::of(crate::gpu::startup_so_far()),
     })
 }
 
@@ -177,6 +180,7 @@ fn stream(args: &ClosureArgs, path: &std::path::Path, ws: &Workspace) -> Result<
         seconds: clock.total(),
         phases: clock.phases,
         out: None,
+        gpu: crate::gpu::startup::StartupFields::default(),
     })
 }
 
@@ -188,6 +192,9 @@ impl Report for ClosureReport {
         println!("pairs       {} (u reaches v, u ≠ v)", thousands(self.pairs));
         if let Some(out) = &self.out {
             println!("written to  {out}");
+        }
+        if let Some(line) = self.gpu.line() {
+            println!("{line}");
         }
         println!();
         let mut t = table(&["phase", "time"]);

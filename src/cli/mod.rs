@@ -137,6 +137,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         .num_threads(cli.threads)
         .build_global()
         .map_err(|e| anyhow::anyhow!("cannot start the worker threads: {e}"))?;
+    // A command says on stderr when it compiles the GPU kernels; the explorer shows its own progress.
+    if !matches!(cli.command, Some(Command::Tui(_)) | None) {
+        crate::gpu::startup::listen(crate::gpu::startup::stderr_notices);
+    }
     match cli.command {
         Some(Command::Info(args)) => info::run(args),
         Some(Command::Label(args)) => label::run(args),

@@ -351,8 +351,10 @@ impl Report for BatchOutput<'_> {
 struct GpuBatchOutput<'a> {
     #[serde(flatten)]
     report: &'a crate::gpu::search::GpuBatchReport,
-    /// Opening the GPU and compiling the kernels (once per process; not in the search time).
+    /// Opening the GPU and readying the search kernels (once per process; not in the search
+    /// time), and its parts.
     gpu_startup_seconds: f64,
+    gpu_startup: crate::gpu::startup::Startup,
     /// Answers checked against the file's expected column, and those that disagree.
     checked: u64,
     mismatches: u64,
@@ -364,7 +366,7 @@ struct GpuBatchOutput<'a> {
 impl Report for GpuBatchOutput<'_> {
     fn print(&self) {
         let report = self.report;
-        println!("device          {} (opened in {})", report.device, duration(self.gpu_startup_seconds));
+        println!("device          {} (opened in {})", report.device, self.gpu_startup.summary());
         println!("queries         {}", thousands(report.queries));
         println!("CPU filter      {}", duration(report.cpu_filter_seconds));
         println!(
@@ -383,16 +385,16 @@ impl Report for GpuBatchOutput<'_> {
 
 /// The GPU batch: the thesis's columns (CPU filter time, GPU search time, queries sent, positives).
 fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()> {
-    let clock = std::time::Instant::now();
-    let gpu = crate::gpu::shared()?;
-    let startup = clock.elapsed().as_secs_f64();
+    let gpu = crate::gpu::prepare(&[crate::gpu::kernels::search::MODULE])?;
+    let startup = gpu.startup();
     let words = args.words.unwrap_or_else(|| crate::gpu::search::default_words(engine.labels().dims()));
     let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
     let checked = report.batch_report(queries, &answers, rayon::current_num_threads());
     let mismatches = checked.mismatches;
     args.output.show(&GpuBatchOutput {
         report: &report,
-        gpu_startup_seconds: startup,
+        gpu_startup_seconds: startup.total_seconds(),
+        gpu_startup: startup,
         checked: checked.checked,
         mismatches,
         mismatch_examples: &checked.mismatch_examples,

@@ -53,7 +53,7 @@ pub fn run(args: SelftestArgs) -> Result<()> {
             "GPU: {} (compute capability {}.{})",
             gpu.info.name, gpu.info.compute_capability.0, gpu.info.compute_capability.1
         );
-        println!("kernels: {}", gpu.kernel_origin);
+        println!("kernels: {}", gpu.kernel_origin());
     }
     let bundled = default_workspace()?;
     let cases = selftest::run(gpu, &bundled, args.datasets.as_deref(), &mut |r| {

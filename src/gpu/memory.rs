@@ -41,7 +41,7 @@ impl Ledger {
         // SAFETY: every element is written by the upload below before any kernel reads it.
         let mut slice = unsafe { gpu.stream.alloc::<T>(data.len()) }
             .with_context(|| format!("out of GPU memory: {name} needs {bytes} bytes"))?;
-        gpu.staging().upload(&gpu.stream, data, &mut slice).with_context(|| format!("cannot upload {name}"))?;
+        gpu.staging()?.upload(&gpu.stream, data, &mut slice).with_context(|| format!("cannot upload {name}"))?;
         self.record(name, bytes);
         Ok(slice)
     }

@@ -6,6 +6,7 @@ pub mod context;
 pub mod exact_bfs;
 pub mod exact_closure;
 pub mod exceptions;
+pub mod kernel_cache;
 pub mod kernels;
 pub mod landing;
 pub mod lane;
@@ -16,7 +17,8 @@ pub mod pool;
 pub mod probe;
 pub mod search;
 pub mod staging;
+pub mod startup;
 pub mod timeline;
 
-pub use context::{Gpu, shared};
+pub use context::{Gpu, prepare, shared, startup_so_far};
 pub use probe::{GpuInfo, availability, describe, probe};

@@ -755,7 +755,7 @@ impl<'g> DeviceRun<'g> {
         let devices = [&self.intervals, &self.subtree];
         let chunks = landing.chunks();
         let parts: Vec<_> = chunks.iter().map(|(i, range)| devices[*i].slice(range.clone())).collect();
-        self.gpu.staging().download(&self.gpu.stream, &parts, |k, values| {
+        self.gpu.staging()?.download(&self.gpu.stream, &parts, |k, values| {
             let (i, range) = chunks[k].clone();
             parallel_copy(values, landing.chunk(i, range));
             Ok(())

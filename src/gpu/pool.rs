@@ -1,19 +1,20 @@
-//! The device's memory pool, kept warm: some memory is mapped at start-up, and up to that much of
-//! what a run frees stays with the process.
+//! The device's memory pool, told to keep what a run frees (up to a limit) instead of handing it
+//! back to the driver at every synchronisation.
 //!
 //! cudarc allocates from the driver's stream-ordered pool (`cuMemAllocAsync`). By default that pool
-//! hands freed memory back to the driver at every synchronisation, so each labeling mapped its
-//! hundred-odd arrays afresh and unmapped them at the end: 3.6 ms of uniprotenc_22m's 16-18 ms on
-//! the H100, 1.35 ms with a slice of the device mapped once when the context opens and the pool
-//! told to keep that much of what it is given back (then a run's allocations are sub-allocations).
+//! unmaps freed memory at every synchronisation, so each labeling mapped its hundred-odd arrays
+//! afresh and unmapped them at the end: 3.6 ms of uniprotenc_22m's 16-18 ms on the H100. With a
+//! release threshold the pool keeps up to that much of what it is given back, so the first run maps
+//! the memory it needs (on demand, nothing is mapped at start-up) and later runs in the process
+//! sub-allocate from it.
 
 use anyhow::{Context, Result};
-use cudarc::driver::{CudaContext, CudaStream, sys};
+use cudarc::driver::{CudaContext, sys};
 use std::ffi::c_void;
 use std::sync::Arc;
 
-/// At most this much is mapped at start-up (a run on a graph of a few million vertices fits in it;
-/// larger ones map the rest as they go).
+/// At most this much freed memory stays with the process (a run on a graph of a few million
+/// vertices fits in it; larger ones map the rest as they go and hand it back).
 const RESERVE_MAX: u64 = 2 << 30;
 
 /// The device's default memory pool, the one cudarc's allocations come from.
@@ -24,10 +25,9 @@ fn default_pool(ctx: &CudaContext) -> Result<sys::CUmemoryPool> {
     Ok(pool)
 }
 
-/// Maps an eighth of the free memory (at most [`RESERVE_MAX`]) into the pool now, and makes the
-/// pool keep that much of what is freed (the rest goes back to the driver, so a large run's arrays
-/// do not stay with the process).
-pub fn keep_warm(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>) -> Result<()> {
+/// Makes the pool keep up to an eighth of the free memory (at most [`RESERVE_MAX`]) of what is
+/// freed (the rest goes back to the driver, so a large run's arrays do not stay with the process).
+pub fn keep_freed(ctx: &Arc<CudaContext>) -> Result<()> {
     let pool = default_pool(ctx)?;
     let (free, _) = ctx.mem_get_info()?;
     let mut keep = (free as u64 / 8).min(RESERVE_MAX);
@@ -41,10 +41,6 @@ pub fn keep_warm(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>) -> Result<()>
     }
     .result()
     .context("cannot configure the memory pool")?;
-    // SAFETY: never read; freed at once.
-    let block = unsafe { stream.alloc::<u8>(keep as usize) }.context("cannot reserve GPU memory")?;
-    drop(block);
-    stream.synchronize()?;
     Ok(())
 }
 

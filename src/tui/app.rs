@@ -76,6 +76,8 @@ pub struct App {
     pub total_memory: Option<u64>,
     /// The GPU offered for labeling and batches, decided at start-up.
     pub gpu: GpuOffer,
+    /// The offered GPU opening in the background (none in tests unless they set one).
+    pub gpu_start: super::gpu_start::GpuStart,
 }
 
 impl App {
@@ -109,6 +111,7 @@ impl App {
             hits: Hitmap::default(),
             total_memory: total_memory(),
             gpu,
+            gpu_start: super::gpu_start::GpuStart::none(),
         }
     }
 

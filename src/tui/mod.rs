@@ -11,6 +11,7 @@ pub mod app;
 pub mod event;
 pub mod exceptions;
 pub mod gpu_offer;
+pub mod gpu_start;
 pub mod hitmap;
 pub mod keymap;
 pub mod state;
@@ -51,6 +52,7 @@ const BUSY_FRAME: Duration = Duration::from_millis(100);
 pub fn run(ws: Workspace, options: Options) -> Result<()> {
     let ws = Arc::new(ws);
     let mut app = App::new(Arc::clone(&ws), theme::Theme::detect(), options.mouse, options.gpu);
+    app.gpu_start = gpu_start::GpuStart::begin(&app.gpu);
     let mut guard = terminal::TerminalGuard::enter(options.mouse)?;
     let (tx, rx) = channel();
     let worker = Worker::spawn(ws, tx.clone(), options.threads);

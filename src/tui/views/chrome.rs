@@ -68,6 +68,10 @@ pub fn status_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         text.push_str(&tail);
         lines.extend(wrapped(Span::styled(format!(" {spin} "), theme.warn()), &text, theme.text(), width));
     }
+    // The GPU opening in the background, until it is open: a GPU job started meanwhile waits for it.
+    if let Some(line) = app.gpu_start.line() {
+        lines.extend(wrapped(Span::styled(" … ", theme.warn()), &line, theme.text(), width));
+    }
     match &app.note {
         Some(Note::Error(e)) => lines.extend(wrapped(Span::styled(" error: ", theme.error()), e, theme.text(), width)),
         Some(Note::Info(i)) => lines.extend(wrapped(Span::styled(" ● ", theme.accent()), i, theme.text(), width)),
