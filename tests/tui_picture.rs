@@ -438,3 +438,17 @@ fn the_side_panel_never_describes_the_previous_picture_as_the_new_one() {
     h.settle();
     assert!(!h.render(100, 30).contains("drawing 57"), "drawn now");
 }
+
+#[test]
+fn a_side_panel_too_short_ends_by_saying_so() {
+    let mut h = Harness::new();
+    h.keys("6");
+    h.settle();
+    h.keys("/243 5<Enter>");
+    h.settle();
+    h.keys("R");
+    h.settle();
+    let narrow = h.render(80, 24);
+    assert!(narrow.contains("… more (a taller terminal)"), "{narrow}");
+    assert!(!h.render(200, 60).contains("… more (a taller terminal)"));
+}

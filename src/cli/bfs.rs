@@ -211,7 +211,7 @@ pub fn run(args: BfsArgs) -> Result<()> {
     args.output.show(&report)?;
     if !disagree.is_empty() {
         let why = format!("engines disagree with {} on the levels: {}", report.engine.name(), disagree.join(", "));
-        return Err(super::Disagreement(why).into());
+        return Err(super::exit::Disagreement(why).into());
     }
     Ok(())
 }

@@ -366,7 +366,9 @@ fn bench(args: &ClosureArgs) -> Result<()> {
     let disagree = report.rows.iter().any(|r| !r.agrees);
     args.output.show(&report)?;
     if disagree {
-        return Err(super::Disagreement("methods disagree on the number of pairs (the rows marked NO)".into()).into());
+        return Err(
+            super::exit::Disagreement("methods disagree on the number of pairs (the rows marked NO)".into()).into()
+        );
     }
     Ok(())
 }

@@ -1,9 +1,8 @@
 //! `grail completions SHELL` and `grail man`: the shell completion scripts and the manual pages,
 //! generated from the same clap definition as `--help`, so they never disagree with it.
 
-use super::Cli;
 use anyhow::{Context, Result};
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 use std::path::PathBuf;
 
@@ -22,13 +21,14 @@ pub struct ManArgs {
     pub out: Option<PathBuf>,
 }
 
-pub fn completions(args: CompletionsArgs) -> Result<()> {
-    clap_complete::generate(args.shell, &mut Cli::command(), "grail", &mut std::io::stdout());
+/// Prints the completion script of `command` (grail's, from `Cli::command()`).
+pub fn completions(args: CompletionsArgs, mut command: clap::Command) -> Result<()> {
+    clap_complete::generate(args.shell, &mut command, "grail", &mut std::io::stdout());
     Ok(())
 }
 
-pub fn man(args: ManArgs) -> Result<()> {
-    let command = Cli::command();
+/// Prints or writes the manual pages of `command` (grail's, from `Cli::command()`).
+pub fn man(args: ManArgs, command: clap::Command) -> Result<()> {
     match args.out {
         None => clap_mangen::Man::new(command).render(&mut std::io::stdout()).context("writing the manual page"),
         Some(dir) => {

@@ -12,6 +12,7 @@ mod completions;
 mod convert;
 mod draw;
 mod exceptions;
+mod exit;
 mod gen_cmd;
 mod info;
 mod label;
@@ -22,7 +23,8 @@ mod tui;
 
 pub use info::default_workspace;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+use exit::{DISAGREEMENT_EXIT, Disagreement, EXIT_STATUS};
 use std::process::ExitCode;
 
 /// Explore reachability on large directed graphs with the GRAIL index.
@@ -86,20 +88,6 @@ pub enum Command {
     Man(completions::ManArgs),
 }
 
-/// The exit statuses, for `--help`.
-const EXIT_STATUS: &str = "Exit status: 0 done; 1 could not run (an unreadable file, a bad value); 2 bad command line; \
-                           3 ran, but results disagree with what they were checked against (a query file's expected \
-                           column, another engine, the CPU).";
-
-/// A command ran to the end, but its results disagree with what they were checked against: exit
-/// status 3, apart from 1 (the command could not run), so that a pipeline can tell the two apart.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Disagreement(pub String);
-
-/// Exit status 3: see [`Disagreement`].
-pub const DISAGREEMENT_EXIT: u8 = 3;
-
 /// Parses the command line, runs the command, reports errors; the process's exit status.
 pub fn main() -> ExitCode {
     // `grail ... | head` must end quietly when head closes the pipe, as other command-line tools do,
@@ -154,8 +142,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Exceptions(args)) => exceptions::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Tui(args)) => tui::run(args, cli.threads),
-        Some(Command::Completions(args)) => completions::completions(args),
-        Some(Command::Man(args)) => completions::man(args),
+        Some(Command::Completions(args)) => completions::completions(args, Cli::command()),
+        Some(Command::Man(args)) => completions::man(args, Cli::command()),
         None => tui::run_default(cli.graph, cli.no_mouse, cli.threads),
     }
 }

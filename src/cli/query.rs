@@ -279,7 +279,7 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         fp: FalsePositives::of(&report),
     })?;
     if report.mismatches > 0 {
-        return Err(super::Disagreement(format!(
+        return Err(super::exit::Disagreement(format!(
             "{} disagree with the expected column (first ones listed above)",
             plural(report.mismatches, "answer", "answers")
         ))
@@ -402,7 +402,7 @@ fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()>
     })?;
     if mismatches > 0 {
         let why = format!("{} disagree with the expected column", plural(mismatches, "GPU answer", "GPU answers"));
-        return Err(super::Disagreement(why).into());
+        return Err(super::exit::Disagreement(why).into());
     }
     Ok(())
 }

@@ -76,7 +76,7 @@ pub fn run(args: SelftestArgs) -> Result<()> {
     let total = cases.len();
     args.output.show(&SelftestReport { device: gpu.info.name.clone(), cases, failed })?;
     if failed > 0 {
-        return Err(super::Disagreement(format!("{failed} of {total} graphs differ between GPU and CPU")).into());
+        return Err(super::exit::Disagreement(format!("{failed} of {total} graphs differ between GPU and CPU")).into());
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ use crate::tui::worker::{EXCEPTION_DIMS, Focus, PictureLabels};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 /// The side panel's width: narrower on small terminals, so the drawing keeps most of the room.
 fn side_width(total: u16) -> u16 {
@@ -147,5 +147,21 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     lines.push(Line::raw(""));
     lines.push(Line::styled("/ asks a query and draws its search", theme.dim()));
     lines.push(Line::styled("Exceptions tab (5): Enter shows a false positive here", theme.dim()));
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel("What you see")), area);
+    // Wrapped here, each row keeping its line's style, so that a panel too short for all of them
+    // ends by saying so instead of mid-sentence.
+    let width = area.width.saturating_sub(2).max(1) as usize;
+    let mut rows: Vec<Line> = lines
+        .iter()
+        .flat_map(|line| {
+            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            let style = line.spans.first().map_or(line.style, |s| line.style.patch(s.style));
+            super::chrome::wrap(&text, width).into_iter().map(move |row| Line::styled(row, style))
+        })
+        .collect();
+    let height = area.height.saturating_sub(2) as usize;
+    if rows.len() > height && height > 0 {
+        rows.truncate(height - 1);
+        rows.push(Line::styled("… more (a taller terminal)", theme.accent()));
+    }
+    frame.render_widget(Paragraph::new(rows).block(panel("What you see")), area);
 }
