@@ -58,7 +58,7 @@ fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
     };
     // Messages are never shown from here (the sequential reader words them), so no file name.
     let ctx = Ctx { source: "" };
-    let mut lines = Lines::new(prefix);
+    let mut lines = if whole { Lines::new(prefix) } else { Lines::prefix(prefix) };
     let counted = |body: CountedBody<'static>, names| Plan::Counted {
         spec: CountedSpec {
             n: body.n as u64,
