@@ -142,26 +142,83 @@ fn ids_that_do_not_fit_32_bits_where_dense_ids_are_required() {
     assert_eq!((g.num_vertices(), names.file_id(1)), (2, u64::MAX));
 }
 
+/// How long a refusal may take: "at once", with room for a busy machine.
+const AT_ONCE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The message of loading the file at `path`, which must fail at once.
+fn load_error(path: &std::path::Path) -> String {
+    let start = std::time::Instant::now();
+    let error = match load(path, None) {
+        Ok(loaded) => panic!("{} loaded as {} vertices", path.display(), loaded.graph.num_vertices()),
+        Err(e) => format!("{e:#}"),
+    };
+    assert!(start.elapsed() < AT_ONCE, "{} took {:?} to refuse", path.display(), start.elapsed());
+    error
+}
+
 #[test]
-fn vertex_counts_beyond_the_machine_memory_are_refused_before_allocating() {
-    let n = u32::MAX as u64;
-    match grail::system::physical_memory_bytes() {
-        Some(memory) if memory < n * 32 => {
-            for (text, format, line) in [
-                (format!("{n} 0\n"), Some(Format::Header), 1),
-                (format!("graph_for_greach\n{n}\n"), None, 2),
-                (format!("%%MatrixMarket matrix coordinate pattern general\n{n} {n} 0\n"), None, 2),
-            ] {
-                let e = error_of(text.as_bytes(), format);
-                assert_starts(
-                    &e,
-                    &format!("bad.txt:{line}: found {n} vertices, which need at least 128.0 GiB to load;"),
-                );
-                assert!(e.contains("expected a vertex count that fits this machine's"), "{e}");
-            }
+fn small_files_declaring_huge_graphs_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 500_000_000u64;
+    for (name, text, line) in [
+        ("m.mtx", format!("%%MatrixMarket matrix coordinate pattern general\n{n} {n} 1\n1 2\n"), 2),
+        ("h.txt", format!("{n} 1\n0 1\n"), 1),
+        ("w.txt", format!("{n} 1 directed\n0 1 1\n"), 1),
+        ("g.gra", format!("graph_for_greach\n{n}\n0: 1 #\n"), 2),
+        ("e.txt", format!("# grail-explorer: {n} vertices, 1 edges\n0 1\n"), 1),
+    ] {
+        let bytes = text.len();
+        for (file, data) in [(name.to_string(), text.clone().into_bytes()), (format!("{name}.gz"), gzip(text.as_bytes()))]
+        {
+            let path = temp_file(&dir, &file, &data);
+            let e = load_error(&path);
+            assert_starts(&e, &format!("{}:{line}: found {n} vertices declared in a file of {bytes} bytes;", path.display()));
         }
-        _ => eprintln!("note: this machine has 128 GiB or more, or says nothing; the refusal is not checked here"),
+        assert_starts(&error_of(text.as_bytes(), None), &format!("bad.txt:{line}: found {n} vertices declared"));
     }
+    // Within the limit, isolated vertices are still declared freely.
+    let (g, _, _) = parse(b"1000000 1\n0 1\n", "ok.txt", None).unwrap();
+    assert_eq!(g.num_vertices(), 1_000_000);
+}
+
+#[test]
+fn files_with_fewer_entries_than_declared_are_refused_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text, expected) in [
+        ("m.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n2 3\n", ":5: found the end of the file after 2 entries; expected 3 (header on line 2)"),
+        ("w.txt", "3 2 directed\n0 1 1\n", ":3: found the end of the file after 1 edge; expected 2 (header on line 1)"),
+        ("g.gra", "graph_for_greach\n3\n0: 1 #\n1: 2 #\n", ":5: found the end of the file after 2 of 3 vertex lines"),
+    ] {
+        let path = temp_file(&dir, name, text.as_bytes());
+        assert_starts(&load_error(&path), &format!("{}{expected}", path.display()));
+    }
+}
+
+#[test]
+fn a_file_without_line_ends_is_refused_at_its_first_line_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // 300 MB with no line end (sparse on disk: zeros the file system does not store).
+    let path = dir.path().join("no-newline.txt");
+    std::fs::File::create(&path).unwrap().set_len(300_000_000).unwrap();
+    let e = load_error(&path);
+    assert_starts(&e, &format!("{}:1: found a line longer than 1 MiB;", path.display()));
+    // A long line after good ones is named by its number, in gzip too.
+    let mut text = b"0 1\n1 2\n".to_vec();
+    text.resize(text.len() + 2 * grail::graph::io::bounded::MAX_LINE_BYTES, b'3');
+    let path = temp_file(&dir, "long.txt.gz", &gzip(&text));
+    assert_starts(&load_error(&path), &format!("{}:3: found a line longer than 1 MiB;", path.display()));
+}
+
+#[test]
+fn devices_and_fifos_are_refused_without_reading_them() {
+    assert!(load_error(std::path::Path::new("/dev/zero")).contains("/dev/zero is not a regular file"));
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo only creates the FIFO named by a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    // Opening a FIFO without a writer would block: refusing it must not open it.
+    assert!(load_error(&fifo).contains("is not a regular file"));
 }
 
 #[test]

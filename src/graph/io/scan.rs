@@ -292,6 +292,30 @@ mod tests {
     }
 
     #[test]
+    fn vertex_counts_beyond_the_machine_memory_are_refused_before_allocating() {
+        let n = u32::MAX as u64;
+        let ctx = Ctx { source: "big.txt" };
+        match crate::system::physical_memory_bytes() {
+            Some(memory) if memory < n * 32 => {
+                let token = n.to_string();
+                let e = ctx.vertex_count(2, Some(token.as_bytes()), "n", None).unwrap_err().to_string();
+                assert!(e.starts_with(&format!("big.txt:2: found {n} vertices, which need at least 128.0 GiB")), "{e}");
+                assert!(e.contains("expected a vertex count that fits this machine's"), "{e}");
+            }
+            _ => eprintln!("note: this machine has 128 GiB or more, or says nothing; the refusal is not checked here"),
+        }
+    }
+
+    #[test]
+    fn declared_vertex_counts_are_bounded_by_the_text_size() {
+        let ctx = Ctx { source: "m.mtx" };
+        assert_eq!(ctx.vertex_count(2, Some(b"1048576"), "n", Some(10)).unwrap(), 1 << 20);
+        assert_eq!(ctx.vertex_count(2, Some(b"1600000"), "n", Some(100_000)).unwrap(), 1_600_000);
+        let e = ctx.vertex_count(2, Some(b"1600001"), "n", Some(100_000)).unwrap_err().to_string();
+        assert!(e.starts_with("m.mtx:2: found 1600001 vertices declared in a file of 100000 bytes; expected at most 1600000"), "{e}");
+    }
+
+    #[test]
     fn errors_name_file_line_found_and_expected() {
         let ctx = Ctx { source: "g.txt" };
         let e = ctx.vertex(3, Some(b"12"), 0, 10).unwrap_err();
