@@ -368,3 +368,88 @@ proptest! {
         prop_assert!(e.as_ref().is_some_and(|e| e.contains("flipped.grail")), "{:?}", e);
     }
 }
+
+/// Seeds for the fuzz targets: the sample graphs, generated graphs in every format (plain and
+/// gzip), `.grail` and index files, and query files.
+fn fuzz_seeds() -> Vec<Vec<u8>> {
+    use grail::graph::VertexNames;
+    use grail::graph::io::write;
+    let dir = tempfile::tempdir().unwrap();
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-graphs");
+    let mut seeds: Vec<Vec<u8>> = ["lesson.gra", "tiny-cycles.txt"].iter().map(|f| std::fs::read(samples.join(f)).unwrap()).collect();
+    let graphs = [
+        grail::graph::generators::random_digraph(40, 1.5, 1).unwrap(),
+        grail::graph::generators::chain(12).unwrap(),
+    ];
+    for (i, graph) in graphs.iter().enumerate() {
+        for format in [Format::EdgeList, Format::Gra, Format::MatrixMarket, Format::Weighted, Format::Header, Format::Grail] {
+            for gz in ["", ".gz"] {
+                if format == Format::Grail && !gz.is_empty() {
+                    continue;
+                }
+                let path = dir.path().join(format!("{i}.{format}{gz}"));
+                write(&path, graph, &VertexNames::Dense, format).unwrap();
+                seeds.push(std::fs::read(&path).unwrap());
+            }
+        }
+        let scc = grail::graph::scc::condense(&std::sync::Arc::new(graph.clone()));
+        let labels = grail::index::dfs::label(&scc.dag, 2, grail::index::Order::Lex).unwrap();
+        let path = dir.path().join(format!("{i}.grailidx"));
+        grail::index::store::save(&path, &labels, grail::graph::fingerprint::fingerprint(&scc.dag)).unwrap();
+        seeds.push(std::fs::read(&path).unwrap());
+    }
+    seeds.push(b"# q\n0 1 1\n2 3\n\n% c\n7 0 0\n".to_vec());
+    seeds.push(gzip(b"0 1\n1 2 0\n"));
+    seeds
+}
+
+/// A cheap mutation of `seed`: bytes flipped, inserted, deleted, duplicated or cut (a seeded xorshift).
+fn mutate(seed: &[u8], state: &mut u64) -> Vec<u8> {
+    let mut next = || {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    };
+    let mut data = seed.to_vec();
+    for _ in 0..1 + next() % 4 {
+        let at = if data.is_empty() { 0 } else { (next() % data.len() as u64) as usize };
+        match next() % 6 {
+            0 if !data.is_empty() => data[at] ^= 1 << (next() % 8),
+            1 => data.insert(at, b"0123456789 :#%\n\r-x\xff"[(next() % 19) as usize]),
+            2 if !data.is_empty() => {
+                data.remove(at);
+            }
+            3 => data.truncate(at),
+            4 if !data.is_empty() => {
+                let end = (at + 1 + (next() % 64) as usize).min(data.len());
+                let piece = data[at..end].to_vec();
+                data.splice(at..at, piece);
+            }
+            _ if data.len() >= 8 => {
+                let at = at.min(data.len() - 8);
+                data[at..at + 8].copy_from_slice(&next().to_le_bytes());
+            }
+            _ => {}
+        }
+    }
+    data
+}
+
+/// Every fuzz target over its seeds and a few thousand mutations of them, on stable (the long
+/// coverage-guided runs are `cargo +nightly fuzz run TARGET`, see the README).
+#[test]
+fn fuzz_targets_survive_their_seeds_and_mutations() {
+    let seeds = fuzz_seeds();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for (name, target) in grail::fuzzing::TARGETS {
+        for seed in &seeds {
+            target(seed);
+        }
+        for i in 0..600 {
+            let input = mutate(&seeds[i % seeds.len()], &mut state);
+            let caught = std::panic::catch_unwind(|| target(&input));
+            assert!(caught.is_ok(), "target {name} panicked on {:?}", String::from_utf8_lossy(&input));
+        }
+    }
+}
