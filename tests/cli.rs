@@ -452,7 +452,12 @@ fn a_write_killed_half_way_leaves_the_old_file_and_the_next_write_clears_its_tem
         let status = Command::new("sh").arg("-c").arg(script).status().unwrap();
         assert!(!status.success(), "{}: the writer was stopped", target.display());
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "the good old file\n", "{}", target.display());
-        assert_eq!(partial_files(dir.path()).len(), 1, "the stopped writer's temporary file: {:?}", partial_files(dir.path()));
+        assert_eq!(
+            partial_files(dir.path()).len(),
+            1,
+            "the stopped writer's temporary file: {:?}",
+            partial_files(dir.path())
+        );
         // The next write to the folder removes it (its writer runs no more) and replaces the file.
         let out = grail(&["convert", graph.to_str().unwrap(), target.to_str().unwrap()]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -469,7 +474,8 @@ fn outputs_follow_the_umask() {
     for (umask, mode) in [("022", 0o644), ("077", 0o600)] {
         for target in ["g.grail", "g.txt", "g.gra.gz"] {
             let target = dir.path().join(format!("{umask}-{target}"));
-            let script = format!("umask {umask}; exec {grail_bin} convert {} {}", sample("lesson.gra"), target.display());
+            let script =
+                format!("umask {umask}; exec {grail_bin} convert {} {}", sample("lesson.gra"), target.display());
             assert!(Command::new("sh").arg("-c").arg(script).status().unwrap().success());
             let got = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
             assert_eq!(got, mode, "{} under umask {umask}", target.display());

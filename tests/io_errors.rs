@@ -168,11 +168,15 @@ fn small_files_declaring_huge_graphs_are_refused_at_once() {
         ("e.txt", format!("# grail-explorer: {n} vertices, 1 edges\n0 1\n"), 1),
     ] {
         let bytes = text.len();
-        for (file, data) in [(name.to_string(), text.clone().into_bytes()), (format!("{name}.gz"), gzip(text.as_bytes()))]
+        for (file, data) in
+            [(name.to_string(), text.clone().into_bytes()), (format!("{name}.gz"), gzip(text.as_bytes()))]
         {
             let path = temp_file(&dir, &file, &data);
             let e = load_error(&path);
-            assert_starts(&e, &format!("{}:{line}: found {n} vertices declared in a file of {bytes} bytes;", path.display()));
+            assert_starts(
+                &e,
+                &format!("{}:{line}: found {n} vertices declared in a file of {bytes} bytes;", path.display()),
+            );
         }
         assert_starts(&error_of(text.as_bytes(), None), &format!("bad.txt:{line}: found {n} vertices declared"));
     }
@@ -185,7 +189,11 @@ fn small_files_declaring_huge_graphs_are_refused_at_once() {
 fn files_with_fewer_entries_than_declared_are_refused_with_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     for (name, text, expected) in [
-        ("m.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n2 3\n", ":5: found the end of the file after 2 entries; expected 3 (header on line 2)"),
+        (
+            "m.mtx",
+            "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n2 3\n",
+            ":5: found the end of the file after 2 entries; expected 3 (header on line 2)",
+        ),
         ("w.txt", "3 2 directed\n0 1 1\n", ":3: found the end of the file after 1 edge; expected 2 (header on line 1)"),
         ("g.gra", "graph_for_greach\n3\n0: 1 #\n1: 2 #\n", ":5: found the end of the file after 2 of 3 vertex lines"),
     ] {
@@ -376,13 +384,14 @@ fn fuzz_seeds() -> Vec<Vec<u8>> {
     use grail::graph::io::write;
     let dir = tempfile::tempdir().unwrap();
     let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-graphs");
-    let mut seeds: Vec<Vec<u8>> = ["lesson.gra", "tiny-cycles.txt"].iter().map(|f| std::fs::read(samples.join(f)).unwrap()).collect();
-    let graphs = [
-        grail::graph::generators::random_digraph(40, 1.5, 1).unwrap(),
-        grail::graph::generators::chain(12).unwrap(),
-    ];
+    let mut seeds: Vec<Vec<u8>> =
+        ["lesson.gra", "tiny-cycles.txt"].iter().map(|f| std::fs::read(samples.join(f)).unwrap()).collect();
+    let graphs =
+        [grail::graph::generators::random_digraph(40, 1.5, 1).unwrap(), grail::graph::generators::chain(12).unwrap()];
     for (i, graph) in graphs.iter().enumerate() {
-        for format in [Format::EdgeList, Format::Gra, Format::MatrixMarket, Format::Weighted, Format::Header, Format::Grail] {
+        for format in
+            [Format::EdgeList, Format::Gra, Format::MatrixMarket, Format::Weighted, Format::Header, Format::Grail]
+        {
             for gz in ["", ".gz"] {
                 if format == Format::Grail && !gz.is_empty() {
                     continue;

@@ -144,7 +144,7 @@ mod tests {
             .spawn(|| {
                 assert!(!panic_ends_the_ui(), "the worker thread");
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-                std::panic::catch_unwind(|| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     pool.install(|| {
                         (0..64).into_par_iter().for_each(|i| {
                             assert!(!panic_ends_the_ui(), "a pool thread");
@@ -153,7 +153,7 @@ mod tests {
                             }
                         })
                     })
-                })
+                }))
                 .map_err(|payload| payload_text(payload.as_ref()))
             })
             .unwrap();

@@ -312,7 +312,12 @@ mod tests {
         assert_eq!(ctx.vertex_count(2, Some(b"1048576"), "n", Some(10)).unwrap(), 1 << 20);
         assert_eq!(ctx.vertex_count(2, Some(b"1600000"), "n", Some(100_000)).unwrap(), 1_600_000);
         let e = ctx.vertex_count(2, Some(b"1600001"), "n", Some(100_000)).unwrap_err().to_string();
-        assert!(e.starts_with("m.mtx:2: found 1600001 vertices declared in a file of 100000 bytes; expected at most 1600000"), "{e}");
+        assert!(
+            e.starts_with(
+                "m.mtx:2: found 1600001 vertices declared in a file of 100,000 bytes; expected at most 1600000"
+            ),
+            "{e}"
+        );
     }
 
     #[test]
