@@ -60,8 +60,11 @@ pub fn queries(data: &[u8]) {
     });
 }
 
-/// Every target by name, for the smoke test and the fuzz crate.
-pub const TARGETS: [(&str, fn(&[u8])); 11] = [
+/// A target: its name (the fuzz crate's binary) and its body.
+pub type Target = (&'static str, fn(&[u8]));
+
+/// Every target by name, for the smoke test.
+pub const TARGETS: [Target; 11] = [
     ("sniffed", |d| text(d, None)),
     ("edge_list", |d| text(d, Some(Format::EdgeList))),
     ("gra", |d| text(d, Some(Format::Gra))),
