@@ -78,7 +78,8 @@ pub const TARGETS: [Target; 11] = [
     ("queries", queries),
 ];
 
-/// Runs `read` on a file holding `data` (one file per thread, rewritten for each input).
+/// Runs `read` on a file holding `data` (one file per thread, rewritten for each input, in the
+/// temporary folder: `TMPDIR=/dev/shm` keeps the file targets off the disk).
 fn with_file(data: &[u8], read: impl FnOnce(&Path)) {
     thread_local! {
         static DIR: tempfile::TempDir = tempfile::tempdir().expect("a temporary folder for fuzz inputs");
