@@ -12,8 +12,8 @@ use std::fmt::Display;
 /// (16) and the condensation's component ids and Tarjan stacks (16).
 const LOAD_BYTES_PER_VERTEX: u64 = 32;
 
-/// Vertices any file may declare, whatever its size (they take 32 MiB to load).
-const FREE_VERTICES: u64 = 1 << 20;
+/// Vertices any file may declare, whatever its size (they take 2 MiB to load).
+const FREE_VERTICES: u64 = 1 << 16;
 
 /// Vertices a file may declare per byte of its text beyond [`FREE_VERTICES`].
 const VERTICES_PER_BYTE: u64 = 16;
@@ -309,7 +309,8 @@ mod tests {
     #[test]
     fn declared_vertex_counts_are_bounded_by_the_text_size() {
         let ctx = Ctx { source: "m.mtx" };
-        assert_eq!(ctx.vertex_count(2, Some(b"1048576"), "n", Some(10)).unwrap(), 1 << 20);
+        assert_eq!(ctx.vertex_count(2, Some(b"65536"), "n", Some(10)).unwrap(), 1 << 16);
+        assert!(ctx.vertex_count(2, Some(b"65537"), "n", Some(10)).is_err());
         assert_eq!(ctx.vertex_count(2, Some(b"1600000"), "n", Some(100_000)).unwrap(), 1_600_000);
         let e = ctx.vertex_count(2, Some(b"1600001"), "n", Some(100_000)).unwrap_err().to_string();
         assert!(
