@@ -19,6 +19,7 @@ pub mod exact;
 pub mod exact_run;
 pub mod exceptions;
 pub mod format;
+pub mod fuzzing;
 pub mod gpu;
 pub mod graph;
 pub mod index;

@@ -455,4 +455,55 @@ fn completions_and_the_manual_come_from_the_command_line_definition() {
     assert!(dir.path().join("grail-query.1").exists());
     // A missing file is an error (1), not a disagreement (3).
     assert_eq!(grail(&["info", "/no/such/graph.gra"]).status.code(), Some(1));
+
+/// The names in `dir` that are our temporary files.
+fn partial_files(dir: &Path) -> Vec<String> {
+    let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+    names.filter(|n| n.contains(".grail-partial-")).collect()
+}
+
+#[test]
+fn a_write_killed_half_way_leaves_the_old_file_and_the_next_write_clears_its_temporary() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("chain.txt");
+    assert!(grail(&["gen", "chain:n=100000", "--out", graph.to_str().unwrap()]).status.success());
+    let grail_bin = env!("CARGO_BIN_EXE_grail");
+    for target in ["out.txt", "out.gra.gz", "out.mtx", "out.grail"] {
+        let target = dir.path().join(target);
+        std::fs::write(&target, "the good old file\n").unwrap();
+        // A file size limit of 32 KiB stands in for a full disk: the writer is stopped half-way,
+        // by SIGXFSZ, as abruptly as by kill -9.
+        let script = format!("ulimit -f 64; exec {grail_bin} convert {} {}", graph.display(), target.display());
+        let status = Command::new("sh").arg("-c").arg(script).status().unwrap();
+        assert!(!status.success(), "{}: the writer was stopped", target.display());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "the good old file\n", "{}", target.display());
+        assert_eq!(
+            partial_files(dir.path()).len(),
+            1,
+            "the stopped writer's temporary file: {:?}",
+            partial_files(dir.path())
+        );
+        // The next write to the folder removes it (its writer runs no more) and replaces the file.
+        let out = grail(&["convert", graph.to_str().unwrap(), target.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(partial_files(dir.path()).is_empty(), "{:?}", partial_files(dir.path()));
+        assert_ne!(std::fs::read(&target).unwrap(), b"the good old file\n");
+    }
+}
+
+#[test]
+fn outputs_follow_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let grail_bin = env!("CARGO_BIN_EXE_grail");
+    for (umask, mode) in [("022", 0o644), ("077", 0o600)] {
+        for target in ["g.grail", "g.txt", "g.gra.gz"] {
+            let target = dir.path().join(format!("{umask}-{target}"));
+            let script =
+                format!("umask {umask}; exec {grail_bin} convert {} {}", sample("lesson.gra"), target.display());
+            assert!(Command::new("sh").arg("-c").arg(script).status().unwrap().success());
+            let got = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+            assert_eq!(got, mode, "{} under umask {umask}", target.display());
+        }
+    }
 }

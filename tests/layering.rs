@@ -91,7 +91,7 @@ const STACK: &[&[&str]] = &[
     &["src/main.rs"],
     &["src/cli/"],
     &["src/tui/"],
-    &["src/selftest.rs"],
+    &["src/selftest.rs", "src/fuzzing.rs"],
     &["src/backend/", "src/draw/", "src/exact_run.rs"],
     &["src/gpu/"],
     &["src/exceptions.rs"],

@@ -118,13 +118,16 @@ pub fn run(args: ClosureArgs) -> Result<()> {
     }
     let dag = ws.dag();
     let need = memory_need(args.method, dag.num_vertices());
-    // The output file first: a bad path fails before the work, not after.
-    let mut writer = match &args.out {
-        Some(out) => Some(std::io::BufWriter::new(
-            std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?,
-        )),
-        None => None,
-    };
+    // The output's folder first: a bad path fails before the work, not after.
+    if let Some(out) = &args.out {
+        let folder = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        if out.is_dir() {
+            bail!("{} is a folder, not a file name", out.display());
+        }
+        if !folder.is_dir() {
+            bail!("cannot create {}: {} is not a folder", out.display(), folder.display());
+        }
+    }
     if args.output.human() {
         eprintln!(
             "{}: {}; {} needs {} ({})",
@@ -138,10 +141,15 @@ pub fn run(args: ClosureArgs) -> Result<()> {
     let mut run = run_closure(dag, args.method)?;
     let sizes = &ws.condensation.sizes;
     let pairs = run.clock.time("count pairs", || pairs::count(&run.matrix, sizes));
-    if let (Some(out), Some(writer)) = (&args.out, writer.as_mut()) {
+    if let Some(out) = &args.out {
         let (matrix, component, names) = (&run.matrix, &ws.condensation.component, &ws.loaded.names);
-        run.clock.time("write pairs", || pairs::write(matrix, component, names, writer))?;
-        std::io::Write::flush(writer).with_context(|| format!("cannot write {}", out.display()))?;
+        run.clock.time("write pairs", || {
+            crate::graph::io::write_atomically(out, |file| {
+                let mut writer = std::io::BufWriter::new(file);
+                pairs::write(matrix, component, names, &mut writer).map_err(std::io::Error::other)?;
+                std::io::Write::flush(&mut writer)
+            })
+        })?;
     }
     args.output.show(&ClosureReport {
         file: path.display().to_string(),

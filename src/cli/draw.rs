@@ -6,12 +6,14 @@ use super::common::{GraphArgs, OrderKind};
 use crate::draw::search_trace::{dead_end_note, search_overlay};
 use crate::draw::{self, ComponentMembers, EdgeKind, MAX_CAP, SearchOverlay, Sources, Subgraph};
 use crate::format::plural;
+use crate::graph::io::write_atomically;
 use crate::index::dfs;
 use crate::query::explain::Names;
 use crate::query::{Engine, QueryIndex, RuleSet};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -124,7 +126,7 @@ pub fn run(args: DrawArgs) -> Result<()> {
         Output::Svg => draw::svg::render(&picture),
         Output::Dot => draw::dot::render(&picture),
     };
-    std::fs::write(&args.out, text).with_context(|| format!("cannot write {}", args.out.display()))?;
+    write_atomically(&args.out, |mut file| file.write_all(text.as_bytes()))?;
     let bold = picture.edges.iter().filter(|e| e.kind != EdgeKind::Other).count();
     println!(
         "wrote {}: {}, {} ({bold} bold: the DFS tree of dimension {} and any path), {scope}",

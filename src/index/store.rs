@@ -17,8 +17,8 @@
 //!    end-8   8        XXH3-64 of every byte before it
 //! ```
 //! The header fixes the file's exact length, so a loader checks it against the real length before
-//! allocating anything: a corrupt header cannot ask for terabytes. Files are written to a temporary
-//! file in the same directory and renamed over the target, so a crash never leaves half an index.
+//! allocating anything: a corrupt header cannot ask for terabytes. Files are written through
+//! [`crate::graph::io::write_atomically`], so a crash never leaves half an index.
 
 use super::labels::{Interval, Labels};
 use super::order::Order;
@@ -65,17 +65,7 @@ impl IndexHeader {
 
 /// Writes `labels` of the graph with fingerprint `graph_fingerprint` to `path`, atomically.
 pub fn save(path: &Path, labels: &Labels, graph_fingerprint: u128) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let temp = tempfile::Builder::new()
-        .prefix(".grail-index-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("creating a temporary index file in {}", dir.display()))?;
-    write_file(temp.as_file(), labels, graph_fingerprint)
-        .with_context(|| format!("writing index file {}", path.display()))?;
-    temp.as_file().sync_all().with_context(|| format!("syncing index file {}", path.display()))?;
-    temp.persist(path).with_context(|| format!("moving the new index file into place at {}", path.display()))?;
-    Ok(())
+    crate::graph::io::write_atomically(path, |file| write_file(file, labels, graph_fingerprint))
 }
 
 /// Writes the whole file (header, arrays, checksum) through one buffer.
@@ -327,7 +317,7 @@ mod tests {
     fn saving_into_a_missing_directory_is_an_error() {
         let (_dir, path, labels, fp) = saved(Order::Lex, 1);
         let err = save(&path.join("nope/x.idx"), &labels, fp).unwrap_err();
-        assert!(format!("{err:#}").contains("creating a temporary index file"));
+        assert!(format!("{err:#}").contains("cannot create"), "{err:#}");
     }
 
     #[test]

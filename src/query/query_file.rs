@@ -1,13 +1,14 @@
 //! Query files: `src dst [expected]` per line, file ids mapped through the graph's names.
 //!
 //! gzip is detected by its magic bytes and read transparently (all members). Blank lines and lines
-//! starting with `#` or `%` are skipped. Every error names the file and line.
+//! starting with `#` or `%` are skipped. Every error names the file and line. Only regular files
+//! are read, and a line longer than the readers' limit is refused as soon as it passes it.
 
 use crate::graph::VertexNames;
+use crate::graph::io::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
 use anyhow::{Context, Result, anyhow, bail};
 use flate2::bufread::MultiGzDecoder;
 use serde::Serialize;
-use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
@@ -27,13 +28,14 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Reads a query file for a graph with `n` vertices whose file ids `names` resolves.
 pub fn read_query_file(path: &Path, names: &VertexNames, n: usize) -> Result<Vec<Query>> {
-    let file = File::open(path).with_context(|| format!("cannot open query file {}", path.display()))?;
+    let file = open_regular(path, "queries").with_context(|| format!("cannot open query file {}", path.display()))?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let head = reader.fill_buf().with_context(|| format!("cannot read query file {}", path.display()))?;
     if head.starts_with(&GZIP_MAGIC) {
-        parse(BufReader::with_capacity(1 << 16, MultiGzDecoder::new(reader)), path, names, n)
+        let text = LineBounded::new(MultiGzDecoder::new(reader));
+        parse(BufReader::with_capacity(1 << 16, text), path, names, n)
     } else {
-        parse(reader, path, names, n)
+        parse(BufReader::with_capacity(1 << 16, LineBounded::new(reader)), path, names, n)
     }
 }
 
@@ -42,9 +44,14 @@ fn parse(mut reader: impl BufRead, path: &Path, names: &VertexNames, n: usize) -
     let mut bytes = Vec::new();
     for line_no in 1usize.. {
         bytes.clear();
-        let read = reader
-            .read_until(b'\n', &mut bytes)
-            .with_context(|| format!("{}:{line_no}: cannot read (corrupt gzip?)", path.display()))?;
+        let read = reader.read_until(b'\n', &mut bytes).map_err(|e| match LineTooLong::of(&e) {
+            Some(line) => anyhow!(LineTooLong::message(
+                line,
+                &path.display().to_string(),
+                &format!("`src dst [expected]` lines of at most {MAX_LINE_WORDS}")
+            )),
+            None => anyhow::Error::new(e).context(format!("{}:{line_no}: cannot read (corrupt gzip?)", path.display())),
+        })?;
         if read == 0 {
             break;
         }
@@ -149,6 +156,22 @@ mod tests {
             assert!(err.contains(&format!("{}:2", path.display())), "{err}");
             assert!(err.contains(message), "{err}");
         }
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_refused_at_once_naming_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = b"0 1\n".to_vec();
+        bytes.resize(bytes.len() + 3 * crate::graph::io::bounded::MAX_LINE_BYTES, b'7');
+        let path = write(&dir, "long", &bytes);
+        let err = format!("{:#}", read_query_file(&path, &VertexNames::Dense, 3).unwrap_err());
+        assert!(err.starts_with(&format!("{}:2: found a line longer than 1 MiB", path.display())), "{err}");
+    }
+
+    #[test]
+    fn devices_are_refused() {
+        let err = format!("{:#}", read_query_file(Path::new("/dev/zero"), &VertexNames::Dense, 3).unwrap_err());
+        assert!(err.contains("/dev/zero is not a regular file"), "{err}");
     }
 
     #[test]

@@ -57,11 +57,13 @@ const NAMES_DENSE: u32 = 0;
 const NAMES_OFFSET: u32 = 1;
 const NAMES_REMAPPED: u32 = 2;
 
-/// Whether the file at `path` starts with the `.grail` magic bytes (false when it cannot be read:
-/// the text readers then say why).
+/// Whether the file at `path` is a regular file that starts with the `.grail` magic bytes (false
+/// when it cannot be read or is not a regular file: the text readers then say why).
 pub fn is_binary(path: &Path) -> bool {
     let mut start = [0u8; 8];
-    File::open(path).and_then(|mut f| f.read_exact(&mut start)).is_ok() && &start == MAGIC
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        && File::open(path).and_then(|mut f| f.read_exact(&mut start)).is_ok()
+        && &start == MAGIC
 }
 
 /// The numbers in a header.
@@ -145,22 +147,12 @@ impl Header {
     }
 }
 
-/// Writes the graph and its condensation to `path` atomically (a temporary file in the same
-/// directory, renamed over the target).
+/// Writes the graph and its condensation to `path`, whole or not at all ([`super::write_atomically`]).
 pub fn save(path: &Path, graph: &Graph, names: &VertexNames, condensation: &Condensation) -> Result<()> {
     if cfg!(target_endian = "big") {
         bail!("{}: .grail files are little-endian and this machine is not", path.display());
     }
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let temp = tempfile::Builder::new()
-        .prefix(".grail-graph-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("creating a temporary graph file in {}", dir.display()))?;
-    write_file(temp.as_file(), graph, names, condensation).with_context(|| format!("writing {}", path.display()))?;
-    temp.as_file().sync_all().with_context(|| format!("syncing {}", path.display()))?;
-    temp.persist(path).with_context(|| format!("moving the new graph file into place at {}", path.display()))?;
-    Ok(())
+    super::write_atomically(path, |file| write_file(file, graph, names, condensation))
 }
 
 fn write_file(file: &File, graph: &Graph, names: &VertexNames, condensation: &Condensation) -> std::io::Result<()> {
@@ -267,7 +259,7 @@ pub fn open(path: &Path) -> Result<(LoadedGraph, Condensation)> {
     if cfg!(target_endian = "big") {
         bail!("{shown}: .grail files are little-endian and this machine is not");
     }
-    let file = File::open(path).with_context(|| format!("cannot read {shown}"))?;
+    let file = super::bounded::open_regular(path, "graphs")?;
     let file_bytes = file.metadata().with_context(|| format!("reading metadata of {shown}"))?.len();
     // SAFETY: the map is read-only; like every program that maps files, this one assumes nobody
     // truncates or rewrites the file while it is open (grail itself replaces files by renaming).

@@ -25,7 +25,12 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
     if pairs.is_empty() {
         return Err(ctx.err(lines.end_line(), "found no edges", "at least one line `src dst`"));
     }
-    let (n, edges, names) = match numbering::choose(&pairs, declared_vertex_count(bytes)) {
+    let declared = declared_vertex_count(bytes);
+    if let Some(n) = declared {
+        let comment_line = Lines::new(bytes).find(|l| !l.is_blank()).map_or(1, |l| l.number);
+        ctx.declared_vertices(comment_line, n, bytes.len() as u64)?;
+    }
+    let (n, edges, names) = match numbering::choose(&pairs, declared) {
         Numbering::Dense(n) => (n, numbering::keep(&pairs), VertexNames::Dense),
         Numbering::Remapped => {
             let numbering::Renumbered { edges, n, names } =

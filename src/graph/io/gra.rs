@@ -43,7 +43,7 @@ pub(super) fn read_vertex_count(lines: &mut Lines, ctx: Ctx) -> Result<usize> {
             .ok_or_else(|| ctx.err(lines.end_line(), "found the end of the file", "the vertex count"))?;
     }
     let mut tokens = line.tokens();
-    let n = ctx.vertex_count(line.number, tokens.next(), "the vertex count")?;
+    let n = ctx.vertex_count(line.number, tokens.next(), "the vertex count", lines.text_bytes())?;
     if let Some(extra) = tokens.next() {
         return Err(ctx.err(line.number, format!("found {} after the vertex count", show(extra)), "nothing else"));
     }

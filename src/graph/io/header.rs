@@ -19,7 +19,8 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
         return Err(ctx.err(lines.end_line(), "found no data", "a header line `n m`"));
     };
     let mut tokens = header.tokens();
-    let n = ctx.vertex_count(header.number, tokens.next(), "the vertex count n of the header `n m`")?;
+    let n =
+        ctx.vertex_count(header.number, tokens.next(), "the vertex count n of the header `n m`", lines.text_bytes())?;
     let m = ctx.number(header.number, tokens.next(), "the edge count m of the header `n m`")?;
     if let Some(extra) = tokens.next() {
         return Err(ctx.err(header.number, format!("found {} after `n m`", show(extra)), "the end of the header line"));

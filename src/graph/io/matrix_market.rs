@@ -34,7 +34,7 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
         return Err(ctx.err(lines.end_line(), "found the end of the file", "the size line `rows cols nnz`"));
     };
     let mut tokens = size.tokens();
-    let rows = ctx.vertex_count(size.number, tokens.next(), "the row count of `rows cols nnz`")?;
+    let rows = ctx.vertex_count(size.number, tokens.next(), "the row count of `rows cols nnz`", lines.text_bytes())?;
     let cols = ctx.number(size.number, tokens.next(), "the column count of `rows cols nnz`")?;
     let nnz = ctx.number(size.number, tokens.next(), "the entry count of `rows cols nnz`")?;
     if cols != rows as u64 {

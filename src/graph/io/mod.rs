@@ -5,7 +5,9 @@
 //! `FILE:LINE: <what was found>; expected <what>`, and either returns a whole graph or an error:
 //! never a panic, never a half-loaded graph.
 
+pub mod atomic_write;
 pub mod binary;
+pub mod bounded;
 mod chunk_parse;
 mod counted_body;
 mod edge_list;
@@ -25,6 +27,7 @@ mod write;
 #[cfg(test)]
 mod dataset_tests;
 
+pub use atomic_write::write_atomically;
 pub use format::Format;
 pub use read::read_bytes;
 pub use sniff::sniff;
@@ -74,6 +77,7 @@ pub fn load(path: &Path, format: Option<Format>) -> Result<LoadedGraph> {
 /// [`load`], its reading counted and stopped by `watch`: a cancel gives [`LoadCancelled`], never the
 /// sequential reader's second try.
 pub fn load_watched(path: &Path, format: Option<Format>, watch: Watch) -> Result<LoadedGraph> {
+    bounded::check_regular(path, "graphs")?;
     if format == Some(Format::Grail) || binary::is_binary(path) {
         return binary::open(path).map(|(loaded, _)| loaded);
     }

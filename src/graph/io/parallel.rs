@@ -10,7 +10,7 @@
 
 use super::chunk_parse::{self, CountedSpec, GraChunk, PairsChunk};
 use super::numbering::{self, Numbering};
-use super::scan::{Ctx, Lines};
+use super::scan::{Ctx, Lines, vertex_limit};
 use super::sniff::sniff_prefix;
 use super::{Format, counted_body::CountedBody, edge_list, gra, header, matrix_market, weighted};
 use crate::graph::{Csr, Graph, VertexNames};
@@ -58,7 +58,7 @@ fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
     };
     // Messages are never shown from here (the sequential reader words them), so no file name.
     let ctx = Ctx { source: "" };
-    let mut lines = Lines::new(prefix);
+    let mut lines = if whole { Lines::new(prefix) } else { Lines::prefix(prefix) };
     let counted = |body: CountedBody<'static>, names| Plan::Counted {
         spec: CountedSpec {
             n: body.n as u64,
@@ -111,8 +111,22 @@ fn parse_in_blocks(bytes: &[u8], asked: Option<Format>, block: usize) -> Option<
         .into_par_iter()
         .map(|b| parse_block(plan, b))
         .collect::<Option<_>>()?;
+    if declares_too_many(plan, bytes.len() as u64) {
+        return None;
+    }
     let (graph, names) = assemble(plan, parsed)?;
     Some((graph, names, format))
+}
+
+/// Whether the head declares more vertices than a text of `text_bytes` may ([`vertex_limit`]): the
+/// sequential reader then refuses it, naming the line, before anything is allocated for them.
+fn declares_too_many(plan: Plan, text_bytes: u64) -> bool {
+    let declared = match plan {
+        Plan::Gra { .. } => None,
+        Plan::Counted { spec, .. } => Some(spec.n),
+        Plan::EdgeList { declared } => declared,
+    };
+    declared.is_some_and(|n| n > vertex_limit(text_bytes))
 }
 
 /// Cuts text into blocks of whole lines of about `block` bytes.
@@ -142,7 +156,7 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
         // The head is read again from the start when it needed more; waiting until the prefix has
         // doubled keeps that linear in the file's size.
         let mut next_try = 0;
-        let (format, plan, body) = loop {
+        let (format, plan, head_bytes, body) = loop {
             match full_rx.recv() {
                 Ok(Ok(block)) => {
                     prefix.extend_from_slice(&block);
@@ -160,7 +174,9 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
             match head(&prefix, whole, asked) {
                 // The whole file is in memory already: parse it there, with the format just found.
                 Head::Ready { format, .. } if whole => return parse_in_blocks(&prefix, Some(format), BLOCK),
-                Head::Ready { format, plan, body_start } => break (format, plan, prefix.split_off(body_start)),
+                Head::Ready { format, plan, body_start } => {
+                    break (format, plan, body_start as u64, prefix.split_off(body_start));
+                }
                 Head::NeedMore if !whole => continue,
                 Head::NeedMore | Head::Fail => return None,
             }
@@ -176,6 +192,7 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
         let feed = Mutex::new(Feed { first: first.into(), blocks: Some(full_rx), next: 0 });
         let results = Mutex::new(Vec::new());
         let failed = AtomicBool::new(false);
+        let text_bytes = AtomicU64::new(head_bytes);
         let work = || {
             while !failed.load(Relaxed) {
                 let Some((index, block)) = feed.lock().unwrap_or_else(PoisonError::into_inner).take() else {
@@ -183,6 +200,7 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
                 };
                 match block.ok().and_then(|b| parse_block(plan, &b).map(|p| (p, b))) {
                     Some((parsed, block)) => {
+                        text_bytes.fetch_add(block.len() as u64, Relaxed);
                         results.lock().unwrap_or_else(PoisonError::into_inner).push((index, parsed));
                         let _ = free_tx.send(block);
                     }
@@ -200,7 +218,7 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
             }
             work();
         });
-        if failed.load(Relaxed) {
+        if failed.load(Relaxed) || declares_too_many(plan, text_bytes.into_inner()) {
             return None;
         }
         let mut results = results.into_inner().unwrap_or_else(PoisonError::into_inner);

@@ -1,8 +1,11 @@
 //! Reading a file into memory, gunzipping it when its content (not its name) says it is gzip.
-//! Every read goes through a [`Watch`]: the file's bytes are counted and a cancel stops it.
+//! Every read goes through a [`Watch`]: the file's bytes are counted and a cancel stops it. Only
+//! regular files are read, and the text (after gunzipping) through [`LineBounded`], so no read
+//! holds more than a line's limit of a file that has no line ends.
 
+use super::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
 use super::watch::{Watch, Watched};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
 use flate2::bufread::MultiGzDecoder;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -10,56 +13,48 @@ use std::path::Path;
 /// The two bytes every gzip member starts with.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// Deflate cannot expand data by more than about 1032:1, so a larger size in the gzip trailer is
-/// not trusted as a capacity hint (it is only the size modulo 2^32 anyway).
-const MAX_DEFLATE_RATIO: usize = 1032;
-
 /// Reads a whole file, gunzipping transparently when it starts with the gzip magic bytes (not by
-/// extension). Concatenated gzip members are read as one stream. Errors name the file.
+/// extension). Concatenated gzip members are read as one stream. Errors name the file (and the
+/// line, for a line over the limit).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     read_bytes_watched(path, Watch::none())
 }
 
 /// [`read_bytes`], counted and stopped by `watch`.
 pub fn read_bytes_watched(path: &Path, watch: Watch) -> Result<Vec<u8>> {
-    let mut file = watched_file(path, watch)?;
-    let mut raw = Vec::new();
-    file.read_to_end(&mut raw).with_context(|| format!("cannot read {}", path.display()))?;
-    if !raw.starts_with(&GZIP_MAGIC) {
-        return Ok(raw);
+    let (mut text, gzip, size) = open_text(path, watch)?;
+    let mut bytes = Vec::with_capacity(size as usize);
+    match text.read_to_end(&mut bytes) {
+        Ok(_) => Ok(bytes),
+        Err(e) => Err(match LineTooLong::of(&e) {
+            Some(line) => anyhow!(LineTooLong::message(
+                line,
+                &path.display().to_string(),
+                &format!("lines of at most {MAX_LINE_WORDS} (is it a graph file?)")
+            )),
+            None if gzip => {
+                anyhow::Error::new(e).context(format!("{}: the gzip stream is corrupt or truncated", path.display()))
+            }
+            None => anyhow::Error::new(e).context(format!("cannot read {}", path.display())),
+        }),
     }
-    gunzip(&raw).with_context(|| format!("{}: the gzip stream is corrupt or truncated", path.display()))
 }
 
-/// The file's bytes as a stream, gunzipped when it starts with the gzip magic bytes; `watch`
-/// counts the file's own (compressed) bytes.
+/// The file's text as a stream, gunzipped when it starts with the gzip magic bytes and bounded by
+/// the line limit; `watch` counts the file's own (compressed) bytes.
 pub fn open_stream<'a>(path: &Path, watch: Watch<'a>) -> Result<Box<dyn Read + Send + 'a>> {
-    let file = watched_file(path, watch)?;
-    let mut reader = BufReader::with_capacity(1 << 16, file);
-    let gzip = reader.fill_buf()?.starts_with(&GZIP_MAGIC);
-    Ok(if gzip { Box::new(MultiGzDecoder::new(reader)) } else { Box::new(reader) })
+    open_text(path, watch).map(|(text, _, _)| text)
 }
 
-/// The file opened for reading through `watch`, which learns its size.
-fn watched_file<'a>(path: &Path, watch: Watch<'a>) -> Result<Watched<'a, std::fs::File>> {
-    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+/// The text stream, whether it is gunzipped, and the file's size.
+fn open_text<'a>(path: &Path, watch: Watch<'a>) -> Result<(Box<dyn Read + Send + 'a>, bool, u64)> {
+    let file = open_regular(path, "graphs")?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    Ok(Watched::new(file, size, watch))
-}
-
-fn gunzip(compressed: &[u8]) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(size_hint(compressed));
-    MultiGzDecoder::new(compressed).read_to_end(&mut out)?;
-    Ok(out)
-}
-
-/// The uncompressed size recorded in the last member's trailer (ISIZE), when plausible.
-fn size_hint(compressed: &[u8]) -> usize {
-    let Some(trailer) = compressed.last_chunk::<4>() else {
-        return 0;
-    };
-    let size = u32::from_le_bytes(*trailer) as usize;
-    if size <= compressed.len().saturating_mul(MAX_DEFLATE_RATIO) { size } else { 0 }
+    let mut reader = BufReader::with_capacity(1 << 16, Watched::new(file, size, watch));
+    let gzip = reader.fill_buf().with_context(|| format!("cannot read {}", path.display()))?.starts_with(&GZIP_MAGIC);
+    let text: Box<dyn Read + Send + 'a> =
+        if gzip { Box::new(LineBounded::new(MultiGzDecoder::new(reader))) } else { Box::new(LineBounded::new(reader)) };
+    Ok((text, gzip, size))
 }
 
 #[cfg(test)]

@@ -12,6 +12,21 @@ use std::fmt::Display;
 /// (16) and the condensation's component ids and Tarjan stacks (16).
 const LOAD_BYTES_PER_VERTEX: u64 = 32;
 
+/// Vertices any file may declare, whatever its size (they take 2 MiB to load).
+const FREE_VERTICES: u64 = 1 << 16;
+
+/// Vertices a file may declare per byte of its text beyond [`FREE_VERTICES`].
+const VERTICES_PER_BYTE: u64 = 16;
+
+/// The most vertices a text of `text_bytes` bytes may declare. A `.gra` file spends a line on each
+/// vertex, but a counted format (header, weighted, Matrix Market) or the edge list's writer comment
+/// may declare vertices that no line names: they take no bytes, so a file can declare any number of
+/// them. A count this far beyond the file's size is taken for a mistake and refused before anything
+/// is allocated for it, so that a small file cannot make a load cost gigabytes.
+pub fn vertex_limit(text_bytes: u64) -> u64 {
+    FREE_VERTICES.max(text_bytes.saturating_mul(VERTICES_PER_BYTE))
+}
+
 /// One physical line: its 1-based number and its bytes without the `\n` (or `\r\n`).
 #[derive(Clone, Copy, Debug)]
 pub struct Line<'a> {
@@ -39,11 +54,24 @@ impl<'a> Line<'a> {
 pub struct Lines<'a> {
     rest: &'a [u8],
     handed_out: usize,
+    /// The whole text's size, when the buffer is the whole text (not a prefix of a longer one).
+    text_bytes: Option<u64>,
 }
 
 impl<'a> Lines<'a> {
+    /// The lines of a whole text.
     pub fn new(bytes: &'a [u8]) -> Lines<'a> {
-        Lines { rest: bytes, handed_out: 0 }
+        Lines { rest: bytes, handed_out: 0, text_bytes: Some(bytes.len() as u64) }
+    }
+
+    /// The lines of the first part of a text whose size is not known yet.
+    pub fn prefix(bytes: &'a [u8]) -> Lines<'a> {
+        Lines { rest: bytes, handed_out: 0, text_bytes: None }
+    }
+
+    /// The whole text's size, when known.
+    pub fn text_bytes(&self) -> Option<u64> {
+        self.text_bytes
     }
 
     /// How many bytes of the buffer the lines handed out so far cover (with their newlines).
@@ -165,11 +193,21 @@ impl Ctx<'_> {
         })
     }
 
-    /// A vertex count that fits the 32-bit dense ids of the CSR and the machine's memory.
-    pub fn vertex_count(&self, line: usize, token: Option<&[u8]>, expected: impl Display) -> anyhow::Result<usize> {
+    /// A vertex count that fits the 32-bit dense ids of the CSR, the size of the text it is declared
+    /// in (`text_bytes`, when known: [`vertex_limit`]) and the machine's memory.
+    pub fn vertex_count(
+        &self,
+        line: usize,
+        token: Option<&[u8]>,
+        expected: impl Display,
+        text_bytes: Option<u64>,
+    ) -> anyhow::Result<usize> {
         let n = self.number(line, token, expected)?;
         if n > u32::MAX as u64 {
             return Err(self.err(line, format!("found {n} vertices"), format!("at most {} (32-bit ids)", u32::MAX)));
+        }
+        if let Some(text_bytes) = text_bytes {
+            self.declared_vertices(line, n, text_bytes)?;
         }
         // Refused here, with the line, rather than by the kernel killing the process mid-allocation.
         let needed = n.saturating_mul(LOAD_BYTES_PER_VERTEX);
@@ -182,6 +220,22 @@ impl Ctx<'_> {
             ));
         }
         Ok(n as usize)
+    }
+
+    /// Refuses a declared vertex count beyond [`vertex_limit`] of the text's size.
+    pub fn declared_vertices(&self, line: usize, n: u64, text_bytes: u64) -> anyhow::Result<()> {
+        let limit = vertex_limit(text_bytes);
+        if n <= limit {
+            return Ok(());
+        }
+        Err(self.err(
+            line,
+            format!("found {n} vertices declared in a file of {}", crate::format::plural(text_bytes, "byte", "bytes")),
+            format!(
+                "at most {limit} for a file this size (vertices no line names take no bytes, so a count this \
+                 far beyond the file's size is taken for a mistake)"
+            ),
+        ))
     }
 
     /// A vertex id `base..base + n`, returned as the dense id `id - base`.
@@ -235,6 +289,36 @@ mod tests {
         assert_eq!(parse_u64(Some(b"+3")), Err(BadNumber::NotANumber));
         assert_eq!(parse_u64(Some(b"\xff")), Err(BadNumber::NotANumber));
         assert_eq!(parse_u64(None), Err(BadNumber::Missing));
+    }
+
+    #[test]
+    fn vertex_counts_beyond_the_machine_memory_are_refused_before_allocating() {
+        let n = u32::MAX as u64;
+        let ctx = Ctx { source: "big.txt" };
+        match crate::system::physical_memory_bytes() {
+            Some(memory) if memory < n * 32 => {
+                let token = n.to_string();
+                let e = ctx.vertex_count(2, Some(token.as_bytes()), "n", None).unwrap_err().to_string();
+                assert!(e.starts_with(&format!("big.txt:2: found {n} vertices, which need at least 128.0 GiB")), "{e}");
+                assert!(e.contains("expected a vertex count that fits this machine's"), "{e}");
+            }
+            _ => eprintln!("note: this machine has 128 GiB or more, or says nothing; the refusal is not checked here"),
+        }
+    }
+
+    #[test]
+    fn declared_vertex_counts_are_bounded_by_the_text_size() {
+        let ctx = Ctx { source: "m.mtx" };
+        assert_eq!(ctx.vertex_count(2, Some(b"65536"), "n", Some(10)).unwrap(), 1 << 16);
+        assert!(ctx.vertex_count(2, Some(b"65537"), "n", Some(10)).is_err());
+        assert_eq!(ctx.vertex_count(2, Some(b"1600000"), "n", Some(100_000)).unwrap(), 1_600_000);
+        let e = ctx.vertex_count(2, Some(b"1600001"), "n", Some(100_000)).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "m.mtx:2: found 1600001 vertices declared in a file of 100,000 bytes; expected at most 1600000"
+            ),
+            "{e}"
+        );
     }
 
     #[test]

@@ -37,7 +37,8 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
         return Err(ctx.err(lines.end_line(), "found no data", HEADER));
     };
     let mut tokens = header.tokens();
-    let n = ctx.vertex_count(header.number, tokens.next(), "the vertex count n of the header `n m directed`")?;
+    let expected = "the vertex count n of the header `n m directed`";
+    let n = ctx.vertex_count(header.number, tokens.next(), expected, lines.text_bytes())?;
     let m = ctx.number(header.number, tokens.next(), "the edge count m of the header `n m directed`")?;
     let direction = match tokens.next() {
         None => {

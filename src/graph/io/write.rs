@@ -2,15 +2,16 @@
 //! inverse of its reader: what is written reads back as the same graph, in the same format.
 
 use super::Format;
+use super::atomic_write::write_atomically;
 use super::edge_list::WRITER_COMMENT;
 use crate::graph::{Graph, VertexNames};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use flate2::{Compression, write::GzEncoder};
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-/// Writes `graph` in `format`, gzip when the path ends in `.gz`.
+/// Writes `graph` in `format`, gzip when the path ends in `.gz`: the whole file or, on any failure,
+/// the old one as it was ([`write_atomically`]).
 ///
 /// Only the edge list keeps the file's vertex ids (`names`): `src dst` lines after a comment
 /// `# grail-explorer: N vertices, M edges` that lets the reader restore isolated vertices. The other
@@ -28,21 +29,18 @@ pub fn write(path: &Path, graph: &Graph, names: &VertexNames, format: Format) ->
         let condensation = crate::graph::scc::condense(&std::sync::Arc::new(graph.clone()));
         return super::binary::save(path, graph, names, &condensation);
     }
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let gzip = path.extension().is_some_and(|e| e == "gz");
-    let result = if gzip {
-        let mut out = BufWriter::with_capacity(1 << 16, GzEncoder::new(file, Compression::default()));
-        emit(&mut out, graph, names, format)
-            .and_then(|()| out.into_inner().map_err(|e| e.into_error()))
-            .and_then(|encoder| encoder.finish())
-            .and_then(|file| file.sync_all())
-    } else {
-        let mut out = BufWriter::with_capacity(1 << 16, file);
-        emit(&mut out, graph, names, format)
-            .and_then(|()| out.into_inner().map_err(|e| e.into_error()))
-            .and_then(|file| file.sync_all())
-    };
-    result.with_context(|| format!("cannot write {}", path.display()))
+    write_atomically(path, |file| {
+        if gzip {
+            let mut out = BufWriter::with_capacity(1 << 16, GzEncoder::new(file, Compression::default()));
+            emit(&mut out, graph, names, format)?;
+            out.into_inner().map_err(|e| e.into_error())?.finish()?.flush()
+        } else {
+            let mut out = BufWriter::with_capacity(1 << 16, file);
+            emit(&mut out, graph, names, format)?;
+            out.flush()
+        }
+    })
 }
 
 fn emit(out: &mut impl Write, graph: &Graph, names: &VertexNames, format: Format) -> std::io::Result<()> {

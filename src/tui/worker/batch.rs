@@ -5,12 +5,14 @@
 use super::exact_rows::{self, BfsFrontier};
 use crate::exact::BfsEngine;
 use crate::exact::closure::bit_parallel::answer_pairs;
+use crate::graph::io::write_atomically;
 use crate::index::Labels;
 use crate::query::{BatchReport, Engine, Method, Query, QueryIndex, Rule, RuleSet, random_queries, read_query_file};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -262,9 +264,9 @@ pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
             r.mismatches
         );
     }
-    std::fs::write(&csv_path, csv).with_context(|| format!("cannot write {}", csv_path.display()))?;
+    write_atomically(&csv_path, |mut file| file.write_all(csv.as_bytes()))?;
     let json = serde_json::to_string_pretty(result)?;
-    std::fs::write(&json_path, json).with_context(|| format!("cannot write {}", json_path.display()))?;
+    write_atomically(&json_path, |mut file| file.write_all(json.as_bytes()))?;
     Ok(vec![csv_path, json_path])
 }
 

@@ -68,6 +68,26 @@ pub enum Job {
     /// Draw (part of) the graph for the picture tab; a query's search needs labels, built with the
     /// config first if there are none.
     Picture(PictureRequest, LabelConfig),
+    /// A job that panics on a pool thread (tests of the worker's recovery).
+    #[cfg(test)]
+    PanicOnPool,
+}
+
+impl Job {
+    /// What the job does, to name it in its error.
+    fn name(&self) -> &'static str {
+        match self {
+            Job::Load(_) => "loading",
+            Job::Label(..) => "labeling",
+            Job::Query { .. } => "the query",
+            Job::Batch(..) => "the batch",
+            Job::Exceptions { .. } => "counting exceptions",
+            Job::Export { .. } => "the export",
+            Job::Picture(..) => "the picture",
+            #[cfg(test)]
+            Job::PanicOnPool => "the test job",
+        }
+    }
 }
 
 /// The handle the UI keeps.
@@ -128,15 +148,16 @@ impl State {
         while let Ok(job) = inbox.recv() {
             self.cancel.store(false, Ordering::Relaxed);
             let out = self.out.clone();
-            // A panic in a job must not take the UI down with a dead worker: report it, go on.
+            let name = job.name();
+            // A panic in a job (on this thread or a pool thread the job runs on) must not take the
+            // UI down with a dead worker: it is the job's error, and the worker goes on.
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(job)));
             if let Err(panic) = result {
-                let text = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "unknown panic".into());
-                let _ = out.send(AppEvent::Worker(Msg::Error(format!("internal error in the worker: {text}"))));
+                // The hook kept the message with its place while the UI held the terminal.
+                let text = super::terminal::take_panic_message()
+                    .unwrap_or_else(|| super::terminal::payload_text(panic.as_ref()));
+                let error = format!("{name} failed: internal error in the worker: {text}");
+                let _ = out.send(AppEvent::Worker(Msg::Error(error)));
             }
             let _ = out.send(AppEvent::Worker(Msg::Idle));
         }
@@ -157,6 +178,11 @@ impl State {
             Job::Batch(spec, config) => self.batch(spec, config),
             Job::Exceptions { seed, gpu } => self.exceptions(seed, gpu),
             Job::Picture(request, config) => self.picture(request, config),
+            #[cfg(test)]
+            Job::PanicOnPool => {
+                use rayon::prelude::*;
+                (0..64).into_par_iter().for_each(|i| assert_ne!(i, 63, "injected panic on a pool thread"));
+            }
             Job::Export { result, base } => {
                 self.busy(format!("exporting to {}", base.display()), false);
                 match export(&result, &base) {
@@ -366,5 +392,42 @@ impl State {
             }
             Err(e) => self.send(Msg::Info(format!("exceptions: {e:#}"))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// The worker's messages up to its next `Idle`.
+    fn until_idle(events: &Receiver<AppEvent>) -> Vec<Msg> {
+        let mut msgs = Vec::new();
+        loop {
+            match events.recv_timeout(Duration::from_secs(60)).expect("the worker answers") {
+                AppEvent::Worker(Msg::Idle) => return msgs,
+                AppEvent::Worker(msg) => msgs.push(msg),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn a_panic_on_a_pool_thread_is_the_jobs_error_and_the_worker_goes_on() {
+        let graph = crate::graph::generators::chain(10).unwrap();
+        let (tx, events) = channel();
+        let worker = Worker::spawn(Arc::new(Workspace::of_graph(graph, "chain")), tx, 2);
+        worker.send(Job::PanicOnPool);
+        let errors: Vec<String> = until_idle(&events)
+            .into_iter()
+            .filter_map(|m| if let Msg::Error(e) = m { Some(e) } else { None })
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("the test job failed: internal error in the worker: "), "{errors:?}");
+        assert!(errors[0].contains("injected panic on a pool thread"), "{errors:?}");
+        let lesson = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-graphs/lesson.gra");
+        worker.send(Job::Load(lesson));
+        let loaded = until_idle(&events).into_iter().any(|m| matches!(m, Msg::Loaded(..)));
+        assert!(loaded, "the worker still runs jobs");
     }
 }

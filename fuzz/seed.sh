@@ -1,0 +1,30 @@
+#!/bin/sh
+# Seeds every target's corpus (fuzz/corpus/TARGET) from sample-graphs/ and small generated graphs in
+# every format, with a grail binary (default: target/debug/grail; build it first).
+set -eu
+cd "$(dirname "$0")/.."
+GRAIL=${GRAIL:-target/debug/grail}
+seeds=$(mktemp -d)
+trap 'rm -rf "$seeds"' EXIT
+cp sample-graphs/lesson.gra sample-graphs/tiny-cycles.txt "$seeds/"
+for spec in digraph:n=40,deg=2,seed=1 chain:n=12 tree:n=30,arity=3; do
+    name=$(echo "$spec" | tr ':,=' '___')
+    for to in edge-list gra matrix-market weighted header; do
+        "$GRAIL" gen "$spec" --out "$seeds/$name.$to" --to "$to" > /dev/null
+        "$GRAIL" gen "$spec" --out "$seeds/$name.$to.gz" --to "$to" > /dev/null
+    done
+    "$GRAIL" convert "$seeds/$name.gra" "$seeds/$name.grail" > /dev/null
+    "$GRAIL" label "$seeds/$name.gra" --out "$seeds/$name.grailidx" > /dev/null
+done
+printf '# queries\n0 1 1\n2 3\n\n%% c\n7 0 0\n' > "$seeds/queries.txt"
+for target in sniffed edge_list gra matrix_market weighted header gzip file grail index queries; do
+    mkdir -p "fuzz/corpus/$target"
+    case $target in
+        gzip) cp "$seeds"/*.gz "fuzz/corpus/$target/" ;;
+        grail) cp "$seeds"/*.grail "fuzz/corpus/$target/" ;;
+        index) cp "$seeds"/*.grailidx "fuzz/corpus/$target/" ;;
+        queries) cp "$seeds/queries.txt" "$seeds"/*.edge-list "fuzz/corpus/$target/" ;;
+        file) cp "$seeds"/* "fuzz/corpus/$target/" ;;
+        *) for f in "$seeds"/*; do case $f in *.gz|*.grail|*.grailidx) ;; *) cp "$f" "fuzz/corpus/$target/" ;; esac; done ;;
+    esac
+done

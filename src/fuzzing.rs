@@ -1,0 +1,92 @@
+//! The bodies of the fuzz targets (`fuzz/`, run with `cargo +nightly fuzz run TARGET`) and of the
+//! stable smoke test that runs them over seeds and mutations: each takes arbitrary bytes, reads
+//! them the way a user's file is read, and panics only on a bug. An error is a fine outcome; a
+//! panic, a hang, an allocation out of proportion to the input or two readers disagreeing is not.
+
+use crate::graph::VertexNames;
+use crate::graph::io::{self, Format};
+use std::io::Read;
+use std::path::Path;
+
+/// Text past this many bytes (after gunzipping) is cut: a fuzz input stays quick to read.
+const MAX_TEXT: u64 = 1 << 24;
+
+/// Reads `data` as a graph text in `format` (None: sniffed), on every core and sequentially: what
+/// the parallel reader accepts, the sequential reader must accept as the same graph.
+pub fn text(data: &[u8], format: Option<Format>) {
+    let sequential = io::parse_sequentially(data, "fuzz", format);
+    if let Ok(parallel) = io::parse(data, "fuzz", format) {
+        let sequential = sequential.expect("the sequential reader refuses what the parallel one accepts");
+        assert!(parallel == sequential, "the parallel and the sequential readers read different graphs");
+    }
+}
+
+/// Reads `data` as a gzip file holding a graph text (sniffed).
+pub fn gzip(data: &[u8]) {
+    let mut text = Vec::new();
+    let decoder = flate2::bufread::MultiGzDecoder::new(data);
+    if io::bounded::LineBounded::new(decoder).take(MAX_TEXT).read_to_end(&mut text).is_ok() {
+        self::text(&text, None);
+    }
+}
+
+/// Loads `data` from a file, as every command does: by content (`.grail`, gzip or text).
+pub fn file(data: &[u8]) {
+    with_file(data, |path| {
+        let _ = io::load(path, None);
+    });
+}
+
+/// Opens `data` as a `.grail` file.
+pub fn grail(data: &[u8]) {
+    with_file(data, |path| {
+        let _ = io::binary::open(path);
+    });
+}
+
+/// Reads `data` as an index file: its header, then the whole index.
+pub fn index(data: &[u8]) {
+    with_file(data, |path| {
+        let _ = crate::index::store::read_header(path);
+        let _ = crate::index::store::load(path, None);
+    });
+}
+
+/// Reads `data` as a query file for a graph of 8 vertices with dense ids and with sparse ones.
+pub fn queries(data: &[u8]) {
+    with_file(data, |path| {
+        let _ = crate::query::read_query_file(path, &VertexNames::Dense, 8);
+        let _ = crate::query::read_query_file(path, &VertexNames::remapped(vec![3, 1 << 40, 7]), 3);
+    });
+}
+
+/// A target: its name (the fuzz crate's binary) and its body.
+pub type Target = (&'static str, fn(&[u8]));
+
+/// Every target by name, for the smoke test.
+pub const TARGETS: [Target; 11] = [
+    ("sniffed", |d| text(d, None)),
+    ("edge_list", |d| text(d, Some(Format::EdgeList))),
+    ("gra", |d| text(d, Some(Format::Gra))),
+    ("matrix_market", |d| text(d, Some(Format::MatrixMarket))),
+    ("weighted", |d| text(d, Some(Format::Weighted))),
+    ("header", |d| text(d, Some(Format::Header))),
+    ("gzip", gzip),
+    ("file", file),
+    ("grail", grail),
+    ("index", index),
+    ("queries", queries),
+];
+
+/// Runs `read` on a file holding `data` (one file per thread, rewritten for each input, in the
+/// temporary folder: `TMPDIR=/dev/shm` keeps the file targets off the disk).
+fn with_file(data: &[u8], read: impl FnOnce(&Path)) {
+    thread_local! {
+        static DIR: tempfile::TempDir = tempfile::tempdir().expect("a temporary folder for fuzz inputs");
+    }
+    DIR.with(|dir| {
+        let path = dir.path().join("input");
+        std::fs::write(&path, data).expect("the fuzz input is written");
+        read(&path);
+    });
+}

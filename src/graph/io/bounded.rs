@@ -1,0 +1,165 @@
+//! What every file read is bounded by, whatever the file holds: only regular files are read (a
+//! device such as `/dev/zero` or a FIFO has no end and no size to check a header against), and no
+//! line may be longer than [`MAX_LINE_BYTES`], so a file without line ends is refused as soon as
+//! its first line passes the limit, in memory of the limit's size.
+
+use anyhow::{Result, bail};
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The longest line any text reader accepts (graph files of every format and query files): far
+/// above any real line of the formats, small enough to hold while it is refused.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The limit in words, for messages.
+pub const MAX_LINE_WORDS: &str = "1 MiB";
+
+/// Refuses what is not a regular file (after symbolic links): a device, a FIFO, a socket or a
+/// folder. `what` names what was wanted ("graphs", "queries").
+pub fn check_regular(path: &Path, what: &str) -> Result<()> {
+    // A path that cannot be examined is left to the open that follows, whose error names it.
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    if meta.is_dir() {
+        bail!("{} is a folder; grail reads {what} from files", path.display());
+    }
+    if !meta.is_file() {
+        bail!(
+            "{} is not a regular file (a device, a FIFO or a socket); grail reads {what} from regular files only",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Opens a regular file for reading; errors name the path.
+pub fn open_regular(path: &Path, what: &str) -> Result<File> {
+    check_regular(path, what)?;
+    let file = File::open(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    Ok(file)
+}
+
+/// The error a line over [`MAX_LINE_BYTES`] gives, inside an [`io::Error`]; `line` is 1-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineTooLong {
+    pub line: u64,
+}
+
+impl fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {} is longer than {MAX_LINE_WORDS}", self.line)
+    }
+}
+
+impl std::error::Error for LineTooLong {}
+
+impl LineTooLong {
+    /// The line in `error`, when it is this error.
+    pub fn of(error: &io::Error) -> Option<u64> {
+        error.get_ref().and_then(|inner| inner.downcast_ref::<LineTooLong>()).map(|e| e.line)
+    }
+
+    /// `FILE:LINE: found a line longer than 1 MiB; expected <expected>`, the readers' error shape.
+    pub fn message(line: u64, source: &str, expected: &str) -> String {
+        format!("{source}:{line}: found a line longer than {MAX_LINE_WORDS}; expected {expected}")
+    }
+}
+
+/// A reader that fails with [`LineTooLong`] once more than [`MAX_LINE_BYTES`] bytes pass without a
+/// line end. It reads at most the limit at a time, so only the first and the last line of a read
+/// can be longer than what is checked, and both are.
+pub struct LineBounded<R> {
+    inner: R,
+    /// Line ends passed so far.
+    lines: u64,
+    /// Bytes passed since the last line end.
+    run: usize,
+    limit: usize,
+}
+
+impl<R: Read> LineBounded<R> {
+    pub fn new(inner: R) -> LineBounded<R> {
+        LineBounded::with_limit(inner, MAX_LINE_BYTES)
+    }
+
+    /// With another limit (tests use small ones).
+    pub fn with_limit(inner: R, limit: usize) -> LineBounded<R> {
+        LineBounded { inner, lines: 0, run: 0, limit }
+    }
+
+    fn too_long(&self) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, LineTooLong { line: self.lines + 1 })
+    }
+}
+
+impl<R: Read> Read for LineBounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.run > self.limit {
+            return Err(self.too_long());
+        }
+        let cap = buf.len().min(self.limit);
+        let n = self.inner.read(&mut buf[..cap])?;
+        let read = &buf[..n];
+        match memchr::memchr(b'\n', read) {
+            None => self.run += n,
+            Some(first) => {
+                if self.run + first > self.limit {
+                    self.run += first;
+                    return Err(self.too_long());
+                }
+                self.lines += memchr::memchr_iter(b'\n', read).count() as u64;
+                self.run = n - 1 - memchr::memrchr(b'\n', read).unwrap_or(first);
+            }
+        }
+        if self.run > self.limit {
+            return Err(self.too_long());
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(bytes: &[u8], limit: usize) -> Result<Vec<u8>, u64> {
+        let mut out = Vec::new();
+        LineBounded::with_limit(bytes, limit).read_to_end(&mut out).map_err(|e| LineTooLong::of(&e).unwrap())?;
+        Ok(out)
+    }
+
+    #[test]
+    fn lines_up_to_the_limit_pass() {
+        assert_eq!(read_all(b"1234\n12\n1234", 4).unwrap(), b"1234\n12\n1234");
+        assert_eq!(read_all(b"", 4).unwrap(), b"");
+    }
+
+    #[test]
+    fn a_longer_line_is_named() {
+        assert_eq!(read_all(b"12345\n", 4), Err(1));
+        assert_eq!(read_all(b"1\n2\n12345", 4), Err(3));
+        assert_eq!(read_all(b"1\n\n\n1234\n123456789\n", 4), Err(5));
+    }
+
+    #[test]
+    fn endless_input_fails_within_the_limit() {
+        let mut reader = LineBounded::with_limit(io::repeat(b'0'), 1000);
+        let mut out = Vec::new();
+        let error = reader.read_to_end(&mut out).unwrap_err();
+        assert_eq!(LineTooLong::of(&error), Some(1));
+        assert!(out.len() <= 2000, "{} bytes held", out.len());
+    }
+
+    #[test]
+    fn devices_and_folders_are_refused() {
+        let e = check_regular(Path::new("/dev/zero"), "graphs").unwrap_err();
+        assert!(e.to_string().contains("/dev/zero is not a regular file"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let e = check_regular(dir.path(), "graphs").unwrap_err();
+        assert!(e.to_string().contains("is a folder"), "{e}");
+        assert!(check_regular(Path::new("/no/such/file"), "graphs").is_ok(), "left to the open");
+    }
+}
