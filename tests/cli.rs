@@ -455,6 +455,7 @@ fn completions_and_the_manual_come_from_the_command_line_definition() {
     assert!(dir.path().join("grail-query.1").exists());
     // A missing file is an error (1), not a disagreement (3).
     assert_eq!(grail(&["info", "/no/such/graph.gra"]).status.code(), Some(1));
+}
 
 /// The names in `dir` that are our temporary files.
 fn partial_files(dir: &Path) -> Vec<String> {
