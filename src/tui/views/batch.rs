@@ -201,14 +201,14 @@ fn results(frame: &mut Frame, area: Rect, app: &App, legend: Vec<String>, table:
             let rules = if result.rules == RuleSet::Grail { "GRAIL's rules" } else { "every rule" };
             // The longest title that fits: the source as given, its last part, or none.
             let short = result.source.rsplit('/').next().unwrap_or(&result.source);
-            [
+            let forms = [
                 format!("Results: {} · {rules}", result.source),
                 format!("Results: {short} · {rules}"),
                 format!("Results · {rules}"),
-            ]
-            .into_iter()
-            .find(|t| t.chars().count() + 4 <= area.width as usize)
-            .unwrap_or_else(|| "Results".to_string())
+                "Results".to_string(),
+            ];
+            // Two border cells and a space either side of the title.
+            super::chrome::first_fitting(&forms, (area.width as usize).saturating_sub(4))
         }
         None => "Results".to_string(),
     };

@@ -124,6 +124,13 @@ fn wrapped(lead: Span<'static>, text: &str, style: Style, width: usize) -> Vec<L
     lines
 }
 
+/// The first of `forms` (longest first) that fits `width` cells, else the last: a narrow panel gets
+/// a shorter text, never a cut one.
+pub fn first_fitting(forms: &[String], width: usize) -> String {
+    let last = forms.last().cloned().unwrap_or_default();
+    forms.iter().find(|f| f.chars().count() <= width).cloned().unwrap_or(last)
+}
+
 /// Splits `text` into rows of at most `width` cells, breaking at spaces where it can (a word wider
 /// than a row is split where the row ends).
 pub fn wrap(text: &str, width: usize) -> Vec<String> {

@@ -96,10 +96,7 @@ fn pairs(frame: &mut Frame, area: Rect, app: &App) {
     let state = &app.exceptions;
     // The longest title and rows that fit the panel's width, never cut.
     let width = area.width.saturating_sub(2) as usize;
-    let fit = |forms: Vec<String>| -> String {
-        let last = forms.last().cloned().unwrap_or_default();
-        forms.into_iter().find(|f| f.chars().count() <= width).unwrap_or(last)
-    };
+    let fit = |forms: Vec<String>| super::chrome::first_fitting(&forms, width);
     let title =
         fit(["False-positive pairs (j/k choose, Enter shows on the picture)", "Pairs (j/k, Enter: picture)", "Pairs"]
             .map(|t| format!(" {t} "))

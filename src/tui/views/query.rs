@@ -283,8 +283,7 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
                 // The longest form that fits the panel: the cuts named, or only the count.
                 let forms =
                     [format!("{indent}{fold}{count} children pruned {why}"), format!("{indent}{fold}{count} pruned")];
-                let width = inner.width as usize;
-                let text = forms.iter().find(|f| f.chars().count() <= width).unwrap_or(&forms[1]).clone();
+                let text = super::chrome::first_fitting(&forms, inner.width as usize);
                 Line::styled(text, theme.dim())
             }
         };
