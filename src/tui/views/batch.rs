@@ -1,7 +1,7 @@
 //! Screen 4: batches of queries on several methods and thread counts, side by side.
 
 pub use super::batch_results::compact;
-use super::batch_results::{ResultsTable, rules_legend, tiny_rule_titles};
+use super::batch_results::{ResultsTable, rule_titles, rules_legend};
 use super::{SETTINGS_HINT, cursor, panel};
 use crate::query::RuleSet;
 use crate::tui::app::App;
@@ -236,7 +236,7 @@ fn legend_rows(legend: &[String], width: u16) -> u16 {
 fn legend(table: Option<&ResultsTable>, rules: RuleSet, expected: String) -> Vec<String> {
     let rules_line = match table {
         Some(table) => rules_legend(table.rule_titles(), rules),
-        None => rules_legend(&tiny_rule_titles(rules), rules),
+        None => rules_legend(&rule_titles(rules, true), rules),
     };
     vec![rules_line, FP_LEGEND.to_string(), expected]
 }

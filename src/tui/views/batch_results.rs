@@ -152,8 +152,7 @@ impl ResultsTable {
 
     fn of(result: &BatchResult, form: Form) -> ResultsTable {
         let rules = result.rules.rules();
-        let rule_titles: Vec<String> =
-            rules.iter().map(|&r| if form.tiny_titles { tiny_rule(r) } else { short_rule(r) }.to_string()).collect();
+        let rule_titles = rule_titles(result.rules, form.tiny_titles);
         let mut titles = vec!["run".to_string()];
         if form.time {
             titles.push("time".into());
@@ -250,9 +249,10 @@ pub fn rules_legend(rule_titles: &[String], rules: RuleSet) -> String {
     format!("{cuts}: cuts (no) · {proofs}: proofs (yes) · {search}")
 }
 
-/// The rule columns' narrowest titles, for the legend before a run.
-pub fn tiny_rule_titles(rules: RuleSet) -> Vec<String> {
-    rules.rules().iter().map(|&r| tiny_rule(r).to_string()).collect()
+/// The rule columns' titles, in the order `rules` tries them: the narrowest when `tiny` (the
+/// legend before a run uses those).
+pub fn rule_titles(rules: RuleSet, tiny: bool) -> Vec<String> {
+    rules.rules().iter().map(|&r| if tiny { tiny_rule(r) } else { short_rule(r) }.to_string()).collect()
 }
 
 #[cfg(test)]
@@ -262,10 +262,10 @@ mod tests {
     #[test]
     fn the_legend_names_the_columns_of_the_rules_in_force() {
         assert_eq!(
-            rules_legend(&tiny_rule_titles(RuleSet::Grail), RuleSet::Grail),
+            rules_legend(&rule_titles(RuleSet::Grail, true), RuleSet::Grail),
             "lbl lvl: cuts (no) · scc tree: proofs (yes) · srch: search"
         );
-        let all = rules_legend(&tiny_rule_titles(RuleSet::All), RuleSet::All);
+        let all = rules_legend(&rule_titles(RuleSet::All, true), RuleSet::All);
         assert_eq!(all, "lvl topo sup- blm lbl: cuts (no) · scc sup+ tree: proofs (yes) · srch: search");
     }
 
