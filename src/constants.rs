@@ -6,3 +6,7 @@
 //! none of them reaches into another for a number.
 
 include!(concat!(env!("OUT_DIR"), "/constants.rs"));
+
+/// Why a GPU request cannot run in a build without the `gpu` feature.
+#[cfg(not(feature = "gpu"))]
+pub const NO_GPU_SUPPORT: &str = "this build of grail has no GPU back end (the `gpu` feature is off)";

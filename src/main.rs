@@ -10,5 +10,5 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    grail::cli::main()
+    grail::main()
 }

@@ -17,7 +17,8 @@ pub use crate::constants::{LARGE_DEGREE_LIMIT, SMALL_DEGREE_LIMIT};
 
 /// Which labeler builds the index. It lives with the events (which name it) rather than with the
 /// labelers, so that the event vocabulary depends on no back end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Backend {
     /// The classic DFS, one thread per dimension.

@@ -1,5 +1,5 @@
 //! An opened graph, ready for labeling and queries: the file as read, its condensation, and how long
-//! each step took. The CLI and (later) the TUI both start here.
+//! each step took. The command line, the explorer and [`crate::Index`] all start here.
 
 use crate::graph::scc::{self, Condensation};
 use crate::graph::{Graph, LoadedGraph, VertexNames, io};
@@ -7,6 +7,9 @@ use anyhow::{Context, Result};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The bundled sample graph's name, as `grail` with no arguments shows it.
+pub const BUNDLED_GRAPH_NAME: &str = "sample-graphs/kegg.gra";
 
 pub struct Workspace {
     pub loaded: LoadedGraph,
@@ -66,6 +69,16 @@ impl Workspace {
         let loaded =
             LoadedGraph { graph: Arc::new(graph), names: VertexNames::Dense, format: io::Format::EdgeList, path };
         Self::from_loaded(loaded, 0.0)
+    }
+
+    /// The bundled sample graph (kegg, embedded in the library, so it opens from any directory).
+    pub fn bundled() -> Result<Workspace> {
+        const NAME: &str = BUNDLED_GRAPH_NAME;
+        const BYTES: &[u8] = include_bytes!("../sample-graphs/kegg.gra");
+        let start = Instant::now();
+        let (graph, names, format) = io::parse(BYTES, NAME, None)?;
+        let loaded = LoadedGraph { graph: graph.into(), names, format, path: NAME.into() };
+        Ok(Workspace::from_loaded(loaded, start.elapsed().as_secs_f64()))
     }
 
     /// The DAG that labels and searches work on.

@@ -7,12 +7,15 @@
 //! printed from inside the library. The command line prints it, the explorer shows it, `--json`
 //! carries it.
 
+#[cfg(feature = "gpu")]
 mod handover;
 mod spec;
 
+#[cfg(feature = "gpu")]
 pub use handover::GpuOrCpu;
 pub use spec::{DEFAULT_DIMS, LabelSpec};
 
+#[cfg(feature = "gpu")]
 use crate::gpu::pipeline::GpuLabeler;
 use crate::graph::Graph;
 use crate::index::labeler::{Cancelled, run_to_end};
@@ -34,8 +37,8 @@ pub struct Opened {
 /// [`Labeler::handed_over`]).
 pub fn open(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Opened> {
     match spec.backend {
-        Backend::Gpu => match GpuOrCpu::new(dag, spec) {
-            Ok(labeler) => Ok(Opened { labeler: Box::new(labeler), fallback: None }),
+        Backend::Gpu => match open_gpu(dag, spec) {
+            Ok(labeler) => Ok(Opened { labeler, fallback: None }),
             Err(reason) => {
                 let labeler = open_exactly(dag, &spec.with_backend(Backend::Cpu))?;
                 Ok(Opened { labeler, fallback: Some(format!("{reason:#}")) })
@@ -43,6 +46,16 @@ pub fn open(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Opened> {
         },
         Backend::Dfs | Backend::Cpu => Ok(Opened { labeler: open_exactly(dag, spec)?, fallback: None }),
     }
+}
+
+#[cfg(feature = "gpu")]
+fn open_gpu(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Box<dyn Labeler>> {
+    Ok(Box::new(GpuOrCpu::new(dag, spec)?))
+}
+
+#[cfg(not(feature = "gpu"))]
+fn open_gpu(_: &Arc<Graph>, _: &LabelSpec) -> Result<Box<dyn Labeler>> {
+    Err(anyhow::anyhow!(crate::constants::NO_GPU_SUPPORT))
 }
 
 /// The CPU pipeline that takes over from a GPU run that failed on the way with `error` (the device
@@ -71,11 +84,14 @@ pub fn open_exactly(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Box<dyn Labele
             let config = PipelineConfig { dims, order, parent_method, all_dims_at_once };
             Box::new(PipelineLabeler::new(Arc::clone(dag), config).context("cannot start the CPU pipeline")?)
         }
+        #[cfg(feature = "gpu")]
         Backend::Gpu => {
             let labeler = GpuLabeler::new(dag, spec.dims, spec.order, spec.all_dims_at_once)
                 .context("cannot start the GPU pipeline")?;
             Box::new(labeler)
         }
+        #[cfg(not(feature = "gpu"))]
+        Backend::Gpu => return Err(anyhow::anyhow!(crate::constants::NO_GPU_SUPPORT)),
     })
 }
 

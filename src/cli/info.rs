@@ -3,14 +3,12 @@
 use super::common::{GraphArgs, value_name};
 use super::output::{Output, Report};
 use crate::format::{bytes, duration};
+use crate::graph::io;
 use crate::graph::stats::{self, GraphStats};
-use crate::graph::{LoadedGraph, io};
-use crate::workspace::Workspace;
+use crate::workspace::{BUNDLED_GRAPH_NAME, Workspace};
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
-use std::path::PathBuf;
-use std::time::Instant;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  grail info graph.gra\n  grail info edges.txt.gz --json")]
@@ -42,16 +40,9 @@ pub fn run(args: InfoArgs) -> Result<()> {
     report(&ws, args.output)
 }
 
-/// The bundled sample graph, for `grail` with no arguments (the explorer opens it once it exists).
-pub const DEFAULT_GRAPH_NAME: &str = "sample-graphs/kegg.gra";
-const DEFAULT_GRAPH: &[u8] = include_bytes!("../../sample-graphs/kegg.gra");
-
-/// Opens the bundled sample graph (embedded in the binary, so it works from any directory).
+/// Opens the bundled sample graph, for `grail` with no arguments.
 pub fn default_workspace() -> Result<Workspace> {
-    let start = Instant::now();
-    let (graph, names, format) = io::parse(DEFAULT_GRAPH, DEFAULT_GRAPH_NAME, None)?;
-    let loaded = LoadedGraph { graph: graph.into(), names, format, path: PathBuf::from(DEFAULT_GRAPH_NAME) };
-    Ok(Workspace::from_loaded(loaded, start.elapsed().as_secs_f64()))
+    Workspace::bundled()
 }
 
 pub fn run_default() -> Result<()> {
@@ -59,9 +50,9 @@ pub fn run_default() -> Result<()> {
     report(&ws, Output::default())?;
     println!();
     println!("This is the bundled sample graph. Try:");
-    println!("  grail query {DEFAULT_GRAPH_NAME} 2 1          one query, with the rule that decided it");
-    println!("  grail query {DEFAULT_GRAPH_NAME} --random 100000");
-    println!("  grail label {DEFAULT_GRAPH_NAME} --dims 5 --out kegg.idx");
+    println!("  grail query {BUNDLED_GRAPH_NAME} 2 1          one query, with the rule that decided it");
+    println!("  grail query {BUNDLED_GRAPH_NAME} --random 100000");
+    println!("  grail label {BUNDLED_GRAPH_NAME} --dims 5 --out kegg.idx");
     println!("  grail --help                                   all commands");
     Ok(())
 }

@@ -21,8 +21,6 @@ mod query;
 mod selftest;
 mod tui;
 
-pub use info::default_workspace;
-
 use clap::{CommandFactory, Parser, Subcommand};
 use exit::{DISAGREEMENT_EXIT, Disagreement, EXIT_STATUS};
 use std::process::ExitCode;

@@ -3,7 +3,8 @@
 use serde::Serialize;
 
 /// A BFS engine (`grail bfs --engine`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum BfsEngine {
     /// CPU, all cores: top-down while the frontier is small, bottom-up (children look for a parent in
@@ -48,7 +49,8 @@ impl BfsEngine {
 }
 
 /// A transitive-closure method (`grail closure --method`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum ClosureMethod {
     /// CPU: BFS from every vertex, 64 sources per word, one pass over the DAG per 512 sources.

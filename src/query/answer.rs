@@ -3,7 +3,8 @@
 use serde::Serialize;
 
 /// How the search step runs once the cheap rules could not decide.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// GRAIL's search: an iterative depth-first search that enters a child only if its labels may
@@ -119,7 +120,8 @@ impl Rule {
 }
 
 /// Which cuts the engine tries (`--rules`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum RuleSet {
     /// Every rule, cheapest first, and searches pruned by all of them (needs the query index).

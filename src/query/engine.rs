@@ -51,6 +51,24 @@ impl<'a> Engine<'a> {
         Engine { dag, labels, component, identity: is_identity(component, dag.num_vertices()), index: None }
     }
 
+    /// [`Engine::new`] for a caller that already knows whether `component` is the identity (it
+    /// keeps the answer across many engines: the check reads every vertex).
+    pub(crate) fn with_known_identity(
+        dag: &'a Graph,
+        labels: &'a Labels,
+        component: &'a [u32],
+        identity: bool,
+        index: Option<&'a QueryIndex>,
+    ) -> Self {
+        debug_assert_eq!(identity, is_identity(component, dag.num_vertices()));
+        Engine { dag, labels, component, identity, index }
+    }
+
+    /// Whether `component` maps every vertex of `dag` to itself (the input was already a DAG).
+    pub(crate) fn is_identity(component: &[u32], dag: &Graph) -> bool {
+        is_identity(component, dag.num_vertices())
+    }
+
     /// Like [`Engine::new`], but checks every input (an index file may belong to another graph).
     pub fn try_new(dag: &'a Graph, labels: &'a Labels, component: &'a [u32]) -> Result<Self> {
         ensure!(

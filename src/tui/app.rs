@@ -164,7 +164,6 @@ impl App {
                         self.batch.selected = i.min(self.batch.rows() - 1);
                     }
                     Some(Hit::TreeRow(i)) => self.query.click(i),
-                    Some(Hit::Button(action)) => self.apply(action),
                     None => {}
                 }
             }

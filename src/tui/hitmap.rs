@@ -1,7 +1,7 @@
 //! Where clickable things landed in the last frame: the views register areas while they draw, the
 //! app looks clicks up. Its own file so that the app and the drawing code need not import each other.
 
-use super::action::{Action, Tab};
+use super::action::Tab;
 use ratatui::layout::{Position, Rect};
 
 /// Something a click can hit.
@@ -12,7 +12,6 @@ pub enum Hit {
     BatchRow(usize),
     /// A visible row of the search tree.
     TreeRow(usize),
-    Button(Action),
 }
 
 /// Clickable areas of the last frame.

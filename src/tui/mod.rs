@@ -98,3 +98,8 @@ pub fn run(ws: Workspace, options: Options) -> Result<()> {
         }
     }
 }
+
+#[cfg(feature = "cli")]
+pub(crate) mod fixtures;
+#[cfg(test)]
+mod tests;

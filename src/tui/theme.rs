@@ -16,6 +16,7 @@ impl Theme {
         Theme { color: !no_color }
     }
 
+    #[cfg(test)]
     pub fn plain() -> Theme {
         Theme { color: false }
     }

@@ -148,6 +148,12 @@ impl<'a> Builder<'a> {
                 {
                     let file = self.module_file(dir, &m.ident.to_string())?;
                     self.test_only.insert(file);
+                    // A test-only `name/mod.rs` brings its own files in: all of `name/` is test-only.
+                    let inside = format!("{dir}{}/", m.ident);
+                    if self.files[file].path.starts_with(&inside) {
+                        let below = self.by_path.iter().filter(|(p, _)| p.starts_with(&inside)).map(|(_, &f)| f);
+                        self.test_only.extend(below.collect::<Vec<_>>());
+                    }
                 }
                 continue;
             }

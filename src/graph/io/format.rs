@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 /// The file formats `grail` reads and writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// GRAIL `.gra`: optional `graph_for_greach` line, vertex count, then `u: v1 v2 ... #` per vertex.

@@ -34,7 +34,8 @@ use crate::telemetry::Phase;
 use serde::{Deserialize, Serialize};
 
 /// How phase 1 picks every vertex's DFS-tree parent.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum ParentMethod {
     /// Lexicographic path comparison through LCAs on the growing tree: exact, never overflows.

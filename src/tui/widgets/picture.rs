@@ -59,6 +59,7 @@ impl<'a> PictureView<'a> {
     }
 
     /// Whether the bottom line shows the legend (on by default).
+    #[cfg(test)]
     pub fn legend(mut self, legend: bool) -> Self {
         self.legend = legend;
         self

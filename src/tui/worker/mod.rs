@@ -8,9 +8,7 @@ pub mod labeling;
 mod msg;
 pub mod picture;
 
-pub use batch::{
-    BatchResult, BatchRow, BatchSpec, EXACT_BFS_QUERIES, ORACLE_LIMIT, QuerySource, RunSpec, expected_answers, export,
-};
+pub use batch::{BatchResult, BatchRow, BatchSpec, EXACT_BFS_QUERIES, QuerySource, RunSpec, expected_answers, export};
 pub use labeling::{LabelCmd, LabelConfig};
 pub use msg::{ExceptionResult, LabelStatus, Msg, QueryResult};
 pub use picture::{Focus, PictureLabels, PictureRequest, PictureResult};
@@ -23,7 +21,7 @@ use crate::graph::io::Watch;
 use crate::graph::io::watch::is_cancelled;
 use crate::graph::stats;
 use crate::index::Labels;
-use crate::query::{Decided, Engine, Method, QueryIndex, RuleSet};
+use crate::query::{Decided, Engine, QueryIndex, RuleSet};
 use crate::workspace::Workspace;
 use labeling::Session;
 use std::path::PathBuf;
@@ -35,9 +33,6 @@ use std::time::Instant;
 
 /// Most nodes a traced query keeps for the tree view.
 pub const TRACE_NODE_LIMIT: usize = 20_000;
-/// The search the Query tab runs and draws with GRAIL's rules: GRAIL's own DFS. With every rule it
-/// runs that set's default, the bidirectional search ([`RuleSet::default_method`]).
-pub const QUERY_TAB_METHOD: Method = Method::GuidedDfs;
 /// Pairs sampled for the exception estimate on graphs too large for the exact closure.
 pub const EXCEPTION_SAMPLES: usize = 200_000;
 /// Dimensions the Exceptions tab compares.

@@ -1,14 +1,13 @@
 //! Shared helpers for the explorer's tests: an app on the bundled graph, a real worker whose
 //! messages are pumped synchronously, and rendering to text.
-#![allow(dead_code)]
 
-use grail::tui::app::App;
-use grail::tui::event::AppEvent;
-use grail::tui::gpu_offer::GpuOffer;
-use grail::tui::theme::Theme;
-use grail::tui::ui;
-use grail::tui::worker::{Msg, Worker};
-use grail::workspace::Workspace;
+use crate::tui::app::App;
+use crate::tui::event::AppEvent;
+use crate::tui::gpu_offer::GpuOffer;
+use crate::tui::theme::Theme;
+use crate::tui::ui;
+use crate::tui::worker::{Msg, Worker};
+use crate::workspace::Workspace;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::PathBuf;
@@ -162,6 +161,7 @@ pub fn settings() -> insta::Settings {
     s.add_filter(r"\d+(\.\d+)? ?(µs?|ms?|s)\b *", "[time] ");
     s.add_filter(r"all threads \(\d+\)", "all threads (N)");
     s.add_filter(r"×all\(\d+\)", "×all(N)");
-    s.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"));
+    // Named by the test alone (the names are unique across these modules), beside the tests.
+    s.set_prepend_module_to_snapshot(false);
     s
 }

@@ -1,13 +1,11 @@
 //! The explorer's picture tab (6) on the lesson graph: the stepper's progress drawn level by level,
 //! a query's search, and an exception chosen in tab 5, as a teacher would show them.
 
-mod tui_common;
-
-use grail::draw::NodeState;
-use grail::tui::action::Tab;
-use grail::tui::widgets::picture::PictureView;
-use grail::tui::worker::{Focus, PictureLabels};
-use tui_common::{Harness, settings};
+use super::common::{Harness, settings};
+use crate::draw::NodeState;
+use crate::tui::action::Tab;
+use crate::tui::widgets::picture::PictureView;
+use crate::tui::worker::{Focus, PictureLabels};
 
 fn lesson() -> Harness {
     let mut h = Harness::on_sample("lesson.gra");
@@ -66,14 +64,14 @@ fn a_query_draws_its_search_with_the_dead_ends() {
     // With every rule (the default), the picture and the Query tab give one answer: a topological
     // order cuts the pair before any search.
     let rule = h.app.query.result.as_ref().unwrap().answer.rule;
-    assert_eq!(rule, grail::query::Rule::TopoCut);
+    assert_eq!(rule, crate::query::Rule::TopoCut);
     let picture = &h.app.picture.result.as_ref().unwrap().picture;
     let caption = format!("no (all rules), decided by {rule}");
     assert!(picture.notes.iter().any(|n| n.contains(&caption) && n.contains("all rules")), "{:?}", picture.notes);
     // R: GRAIL's rules in every view, the query answered again at once: the search and its dead ends.
     h.keys("R");
     h.settle();
-    assert_eq!(h.app.query.result.as_ref().unwrap().answer.rule, grail::query::Rule::Search);
+    assert_eq!(h.app.query.result.as_ref().unwrap().answer.rule, crate::query::Rule::Search);
     let picture = &h.app.picture.result.as_ref().unwrap().picture;
     let state = |v: u32| picture.nodes[picture.node_of(v).unwrap()].state;
     assert_eq!((state(0), state(10)), (NodeState::Source, NodeState::Target));
@@ -198,18 +196,18 @@ fn a_large_graph_gets_a_neighbourhood_that_follows_the_cursor() {
 }
 
 /// The explorer on a graph made here (no file).
-fn on_graph(graph: grail::graph::Graph, name: &str) -> Harness {
-    Harness::on(grail::workspace::Workspace::of_graph(graph, name))
+fn on_graph(graph: crate::graph::Graph, name: &str) -> Harness {
+    Harness::on(crate::workspace::Workspace::of_graph(graph, name))
 }
 
 #[test]
 fn the_picture_tab_draws_any_graph_the_readers_accept() {
     let cycle: Vec<(u32, u32)> = (0..500).map(|v| (v, (v + 1) % 500)).collect();
-    let fan = "fan:width=1000000,layers=2".parse::<grail::graph::generators::GeneratorSpec>().unwrap();
+    let fan = "fan:width=1000000,layers=2".parse::<crate::graph::generators::GeneratorSpec>().unwrap();
     let cases = [
-        ("empty", grail::graph::Graph::from_edges(0, &[]).unwrap()),
-        ("one vertex", grail::graph::Graph::from_edges(1, &[]).unwrap()),
-        ("one giant SCC", grail::graph::Graph::from_edges(500, &cycle).unwrap()),
+        ("empty", crate::graph::Graph::from_edges(0, &[]).unwrap()),
+        ("one vertex", crate::graph::Graph::from_edges(1, &[]).unwrap()),
+        ("one giant SCC", crate::graph::Graph::from_edges(500, &cycle).unwrap()),
         ("a 1M-wide fan", fan.generate().unwrap()),
     ];
     for (name, graph) in cases {
@@ -273,7 +271,7 @@ fn the_first_exception_pair_is_in_view_at_any_size() {
 
 #[test]
 fn a_query_on_a_larger_graph_keeps_u_and_v_in_view() {
-    let spec = "scalefree:n=20000,m=3,seed=7".parse::<grail::graph::generators::GeneratorSpec>().unwrap();
+    let spec = "scalefree:n=20000,m=3,seed=7".parse::<crate::graph::generators::GeneratorSpec>().unwrap();
     let mut h = on_graph(spec.generate().unwrap(), "scalefree");
     h.keys("6");
     h.settle();

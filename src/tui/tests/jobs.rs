@@ -2,15 +2,13 @@
 //! and stops on `c`, keeping the graph that was open; the help opens where you are; path prompts
 //! start in the graph's folder.
 
-mod tui_common;
-
-use grail::tui::action::{Action, Tab};
-use grail::tui::app::Note;
-use grail::tui::event::AppEvent;
-use grail::tui::state::prompt::PromptKind;
-use grail::tui::worker::Msg;
+use super::common::Harness;
+use crate::tui::action::{Action, Tab};
+use crate::tui::app::Note;
+use crate::tui::event::AppEvent;
+use crate::tui::state::prompt::PromptKind;
+use crate::tui::worker::Msg;
 use std::time::Duration;
-use tui_common::Harness;
 
 /// A chain of `edges` edges as an edge list, some tens of megabytes: long enough to read that a
 /// cancel lands while it is read.
@@ -73,7 +71,7 @@ fn a_load_that_is_not_cancelled_reports_its_bytes_and_opens_the_graph() {
     let dir = tempfile::tempdir().unwrap();
     let path = big_edge_list(dir.path(), 200_000);
     let mut h = Harness::on_sample("lesson.gra");
-    h.app.outbox.push(grail::tui::worker::Job::Load(path));
+    h.app.outbox.push(crate::tui::worker::Job::Load(path));
     h.settle();
     assert_eq!(h.app.ws.loaded.graph.num_edges(), 200_000);
     assert!(matches!(&h.app.note, Some(Note::Info(t)) if t.starts_with("opened")), "{:?}", h.app.note);

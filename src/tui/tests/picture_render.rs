@@ -1,15 +1,15 @@
 //! The picture widget on ratatui's TestBackend: snapshots on the lesson graph (labels, the stepper,
 //! a search), colour-free rendering, and no panic on any size or graph.
 
-use grail::draw::search_trace::search_overlay;
-use grail::draw::tree::{TreeParent, tree_parent};
-use grail::draw::{self, ComponentMembers, Picture, QueueClass, Sources, StepOverlay, StepVertex, Subgraph};
-use grail::graph::Graph;
-use grail::index::{Order, dfs};
-use grail::query::Engine;
-use grail::query::explain::Names;
-use grail::tui::widgets::picture::PictureView;
-use grail::workspace::Workspace;
+use crate::draw::search_trace::search_overlay;
+use crate::draw::tree::{TreeParent, tree_parent};
+use crate::draw::{self, ComponentMembers, Picture, QueueClass, Sources, StepOverlay, StepVertex, Subgraph};
+use crate::graph::Graph;
+use crate::index::{Order, dfs};
+use crate::query::Engine;
+use crate::query::explain::Names;
+use crate::tui::widgets::picture::PictureView;
+use crate::workspace::Workspace;
 use proptest::prelude::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -59,7 +59,7 @@ fn lesson_picture(dims: usize, overlay: Overlay) -> Picture {
 
 /// A plausible mid-run state built from the finished labels: all parents, all sizes, the post
 /// numbers of the first half, and the vertices on level 2 as the frontier.
-fn stepper(dag: &Graph, labels: &grail::index::Labels) -> StepOverlay {
+fn stepper(dag: &Graph, labels: &crate::index::Labels) -> StepOverlay {
     let mut step = StepOverlay { caption: "dimension 0 · post-order · level 2".into(), ..StepOverlay::default() };
     for v in 0..dag.num_vertices() as u32 {
         let parent = match tree_parent(dag, labels, 0, v) {
@@ -95,7 +95,7 @@ fn lesson_with_labels() {
     let (text, _) = render(&picture, 90, 36, false);
     assert!(text.contains("│0 [1, 12]│"), "tall enough for bordered boxes: {text}");
     assert!(text.contains("⣿ tree d0"), "the legend names the tree's dimension: {text}");
-    insta::assert_snapshot!("picture_lesson_labels", text);
+    super::common::settings().bind(|| insta::assert_snapshot!("picture_lesson_labels", text));
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn lesson_search_with_one_dimension() {
     for glyph in ["▶ 0", "◎ 10", "✗", "⊘"] {
         assert!(text.contains(glyph), "{glyph} missing: {text}");
     }
-    insta::assert_snapshot!("picture_lesson_search", text);
+    super::common::settings().bind(|| insta::assert_snapshot!("picture_lesson_search", text));
 }
 
 #[test]
@@ -114,7 +114,7 @@ fn lesson_stepper_part_way() {
     let (text, _) = render(&picture, 90, 36, false);
     assert!(text.contains("size"), "{text}");
     assert!(text.contains("[·,"), "{text}");
-    insta::assert_snapshot!("picture_lesson_stepper", text);
+    super::common::settings().bind(|| insta::assert_snapshot!("picture_lesson_stepper", text));
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn short_areas_get_one_line_boxes() {
     let (text, _) = render(&picture, 80, 14, false);
     assert!(!text.contains('┌'), "no room for bordered boxes: {text}");
     assert!(text.contains("[▶ 0 [1, 12]]") || text.contains("▶ 0"), "{text}");
-    insta::assert_snapshot!("picture_lesson_compact", text);
+    super::common::settings().bind(|| insta::assert_snapshot!("picture_lesson_compact", text));
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn hub_with_cut_children() -> Picture {
 #[test]
 fn more_markers_never_overlap_at_any_zoom() {
     let picture = hub_with_cut_children();
-    for zoom in 0..grail::tui::widgets::picture::grid::ZOOM_LEVELS {
+    for zoom in 0..crate::tui::widgets::picture::grid::ZOOM_LEVELS {
         let area = Rect::new(0, 0, 200, 40);
         let mut buffer = Buffer::empty(area);
         PictureView::new(&picture).zoom(zoom).render(area, &mut buffer);

@@ -2,17 +2,15 @@
 //! shown whole, a labeling run says whether it runs or waits; and the Batch tab's counts keep their
 //! units at every width.
 
-mod tui_common;
-
-use grail::backend::LabelSpec;
-use grail::format::thousands;
-use grail::index::labeler::{Position, Status};
-use grail::query::Rule;
-use grail::telemetry::{Backend, Phase};
-use grail::tui::app::Note;
-use grail::tui::views::batch_results::{compact, tight};
-use grail::tui::worker::{LabelStatus, Msg, labeling::DEFAULT_CONFIG};
-use tui_common::Harness;
+use super::common::Harness;
+use crate::backend::LabelSpec;
+use crate::format::thousands;
+use crate::index::labeler::{Position, Status};
+use crate::query::Rule;
+use crate::telemetry::{Backend, Phase};
+use crate::tui::app::Note;
+use crate::tui::views::batch_results::{compact, tight};
+use crate::tui::worker::{LabelStatus, Msg, labeling::DEFAULT_CONFIG};
 
 /// The status rows: everything between the body's last panel border and the footer.
 fn status_text(screen: &str) -> String {

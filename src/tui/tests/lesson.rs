@@ -4,17 +4,15 @@
 //! and the program cannot drift apart. The query explanation's sentences are checked elsewhere:
 //! here only their facts (intervals, which vertices, yes or no, the dead ends drawn).
 
-mod tui_common;
+use super::common::Harness;
+use crate::draw::{NodeState, Picture, PictureNode};
+use crate::index::Interval;
+use crate::query::Rule;
+use crate::telemetry::{Backend, Phase};
+use crate::tui::action::Tab;
+use crate::tui::worker::PictureLabels;
 
-use grail::draw::{NodeState, Picture, PictureNode};
-use grail::index::Interval;
-use grail::query::Rule;
-use grail::telemetry::{Backend, Phase};
-use grail::tui::action::Tab;
-use grail::tui::worker::PictureLabels;
-use tui_common::Harness;
-
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../../README.md");
 /// The size the README lesson was played at: the boxes are one line each, `[id label]`.
 const SCREEN: (u16, u16) = (100, 30);
 

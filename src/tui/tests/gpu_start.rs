@@ -1,12 +1,10 @@
 //! While the offered GPU opens in the background, the status line says so (and that the kernels
 //! are being compiled, on a machine's first run); once it is open the line is gone.
 
-mod tui_common;
-
-use grail::tui::gpu_offer::GpuOffer;
-use grail::tui::gpu_start::{GpuStart, Stage};
-use grail::workspace::Workspace;
-use tui_common::{Harness, kegg_path};
+use super::common::{Harness, kegg_path};
+use crate::tui::gpu_offer::GpuOffer;
+use crate::tui::gpu_start::{GpuStart, Stage};
+use crate::workspace::Workspace;
 
 fn on_a_gpu_machine() -> Harness {
     let gpu = GpuOffer::Present { name: "NVIDIA H100 80GB HBM3".into() };
@@ -38,7 +36,7 @@ fn the_status_line_shows_the_gpu_starting_until_it_is_ready() {
 fn a_label_step_during_the_start_shows_both_the_step_and_why_it_waits() {
     let mut h = on_a_gpu_machine();
     h.app.gpu_start = GpuStart::at(Stage::Kernels { done: 2, total: 5, compiling: false });
-    h.app.busy = Some(grail::tui::app::Busy {
+    h.app.busy = Some(crate::tui::app::Busy {
         what: "stepping one level".into(),
         cancellable: true,
         progress: None,

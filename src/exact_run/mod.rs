@@ -6,12 +6,19 @@ use crate::exact::bfs::{self, BfsResult, Direction};
 use crate::exact::closure;
 use crate::exact::phases::PhaseClock;
 use crate::exact::{BfsEngine, BitMatrix, ClosureMethod};
-use crate::exceptions::ExceptionCounts;
 use crate::graph::Graph;
-use crate::index::Labels;
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+// The GPU's side of each engine; a build without the `gpu` feature has one that says so.
+#[cfg(feature = "gpu")]
+mod device;
+#[cfg(not(feature = "gpu"))]
+mod no_device;
+pub use device::{EXCEPTIONS_MODULES, exceptions_on_gpu, gpu_reason};
+#[cfg(not(feature = "gpu"))]
+use no_device as device;
 
 /// One BFS run: its result, the seconds it searched, and where it ran.
 pub struct BfsRun {
@@ -25,26 +32,11 @@ pub struct BfsRun {
     pub device: String,
 }
 
-/// The GPU with the kernel modules `modules` ready (so the engine's time holds none of the
-/// start-up), or why a GPU engine cannot run here.
-fn gpu_for(what: &str, modules: &[&str]) -> Result<&'static crate::gpu::Gpu> {
-    if let Err(reason) = crate::gpu::availability() {
-        return Err(anyhow!("{what} needs an NVIDIA GPU: {reason}"));
-    }
-    crate::gpu::prepare(modules).map_err(|e| anyhow!("{what} needs an NVIDIA GPU: {e:#}"))
-}
-
-/// Whether GPU engines can run here, and if not why (for `--compare` and the explorer).
-pub fn gpu_reason() -> Option<String> {
-    crate::gpu::availability().as_ref().err().cloned()
-}
-
 /// BFS from `src` with `engine`.
 pub fn run_bfs(graph: &Graph, src: u32, engine: BfsEngine) -> Result<BfsRun> {
     anyhow::ensure!((src as usize) < graph.num_vertices(), "source {src} is not a vertex of the graph");
     if engine.is_gpu() {
-        let gpu = gpu_for(engine.name(), &[crate::gpu::kernels::bfs::MODULE])?;
-        let run = crate::gpu::exact_bfs::bfs(gpu, graph, src, engine)?;
+        let run = device::bfs(graph, src, engine)?;
         let levels = bfs::frontier_sizes(&run.levels).len();
         let result = BfsResult { levels: run.levels, directions: vec![Direction::Device; levels] };
         return Ok(BfsRun {
@@ -52,7 +44,7 @@ pub fn run_bfs(graph: &Graph, src: u32, engine: BfsEngine) -> Result<BfsRun> {
             result,
             seconds: run.seconds,
             upload_seconds: run.upload_seconds,
-            device: gpu.info.name.clone(),
+            device: run.device,
         });
     }
     let clock = Instant::now();
@@ -72,28 +64,11 @@ pub struct ClosureRun {
 pub fn run_closure(dag: &Graph, method: ClosureMethod) -> Result<ClosureRun> {
     let mut clock = PhaseClock::default();
     if method.is_gpu() {
-        let gpu = gpu_for(method.name(), &[crate::gpu::kernels::closure::MODULE])?;
-        let matrix = crate::gpu::exact_closure::closure(gpu, dag, method, &mut clock)?;
-        return Ok(ClosureRun { method, matrix, clock, device: gpu.info.name.clone() });
+        let (matrix, device) = device::closure(dag, method, &mut clock)?;
+        return Ok(ClosureRun { method, matrix, clock, device });
     }
     let matrix = closure::cpu_closure(dag, method, &mut clock)?;
     Ok(ClosureRun { method, matrix, clock, device: "cpu".into() })
-}
-
-/// The kernel modules the GPU's exception count uses (it builds the closure first).
-pub const EXCEPTIONS_MODULES: &[&str] =
-    &[crate::gpu::kernels::exceptions::MODULE, crate::gpu::kernels::closure::MODULE];
-
-/// Exceptions of `labels` counted exactly over every pair of `dag` on the GPU (the CPU's count is
-/// `exceptions::exact`); an error says why where there is no GPU.
-pub fn exceptions_on_gpu(
-    dag: &Graph,
-    labels: &Labels,
-    cancel: &AtomicBool,
-    progress: &(dyn Fn(f64) + Sync),
-) -> Result<ExceptionCounts> {
-    let gpu = gpu_for("counting exceptions on the GPU", EXCEPTIONS_MODULES)?;
-    crate::gpu::exceptions::count(gpu, dag, labels, None, cancel, progress)
 }
 
 /// Answers pairs `(u, v)` of `graph`'s vertices (does u reach v?) by a full BFS from each distinct
@@ -117,11 +92,7 @@ pub fn answer_by_bfs_each(
     by_source.sort_unstable();
     let mut answers = vec![false; pairs.len()];
     let mut device = match engine.is_gpu() {
-        true => Some(crate::gpu::exact_bfs::DeviceBfs::new(
-            gpu_for(engine.name(), &[crate::gpu::kernels::bfs::MODULE])?,
-            graph,
-            engine,
-        )?),
+        true => Some(device::DeviceBfs::new(graph, engine)?),
         false => None,
     };
     for group in by_source.chunk_by(|a, b| a.0 == b.0) {

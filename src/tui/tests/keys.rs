@@ -1,13 +1,11 @@
 //! State tests: keys and clicks become actions, actions change the state and queue jobs; no input
 //! sequence panics, at any terminal size.
 
-mod tui_common;
-
+use super::common::{Harness, render};
+use crate::tui::action::Tab;
+use crate::tui::worker::{Job, LabelCmd};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use grail::tui::action::Tab;
-use grail::tui::worker::{Job, LabelCmd};
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
-use tui_common::{Harness, render};
 
 #[test]
 fn tabs_switch_with_digits_tab_and_backtab() {
@@ -51,9 +49,9 @@ fn labels_keys_queue_commands_with_the_settings() {
         .map(|j| match j {
             Job::Label(cmd, config) => {
                 // One more than the default (l on 'dimensions').
-                assert_eq!(config.dims, grail::backend::DEFAULT_DIMS + 1);
+                assert_eq!(config.dims, crate::backend::DEFAULT_DIMS + 1);
                 // h on 'order' flipped random to lex; typing a seed switched back to random.
-                assert_eq!(config.order, grail::index::Order::Random { seed: 42 });
+                assert_eq!(config.order, crate::index::Order::Random { seed: 42 });
                 *cmd
             }
             other => panic!("unexpected job {other:?}"),
@@ -134,7 +132,7 @@ fn mouse_clicks_tabs_and_can_be_turned_off() {
     // " grail " then " 1 Graph " " 2 Labels " ...: column 20 is on "2 Labels".
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
     let mut hits = Default::default();
-    terminal.draw(|f| hits = grail::tui::ui::render(f, &h.app)).unwrap();
+    terminal.draw(|f| hits = crate::tui::ui::render(f, &h.app)).unwrap();
     h.app.hits = hits;
     h.app.on_terminal(&crossterm::event::Event::Mouse(click(21, 0)));
     assert_eq!(h.app.tab, Tab::Labels);
@@ -194,11 +192,11 @@ fn random_input_never_panics_at_any_size() {
 /// exactly, never silently.
 #[test]
 fn exceptions_on_an_offered_gpu_run_there_or_say_why_not() {
-    use grail::exceptions::CPU_PREFERRED_LIMIT;
-    use grail::tui::gpu_offer::GpuOffer;
+    use crate::exceptions::CPU_PREFERRED_LIMIT;
+    use crate::tui::gpu_offer::GpuOffer;
     let n = CPU_PREFERRED_LIMIT + 1;
-    let ws = grail::workspace::Workspace::of_graph(
-        grail::graph::Graph::from_edges(n, &[(0, 1), (1, 2)]).unwrap(),
+    let ws = crate::workspace::Workspace::of_graph(
+        crate::graph::Graph::from_edges(n, &[(0, 1), (1, 2)]).unwrap(),
         "isolated.txt",
     );
     let mut h = Harness::offering(ws, GpuOffer::Present { name: "stand-in".into() });
@@ -209,7 +207,7 @@ fn exceptions_on_an_offered_gpu_run_there_or_say_why_not() {
     // Only 0 -> 1 -> 2: every other ordered pair is unreachable.
     assert_eq!(counts.unreachable, n as u64 * (n as u64 - 1) - 3);
     let said = h.app.labels.log.iter().any(|line| line.contains("exceptions on the GPU failed"));
-    match grail::gpu::probe() {
+    match crate::gpu::probe() {
         Ok(_) => assert!(counts.device != "cpu" && !said, "counted on {}", counts.device),
         Err(_) => assert!(counts.device == "cpu" && said, "counted on {}, said {said}", counts.device),
     }

@@ -1,15 +1,13 @@
 //! Rendering tests: every screen drawn on ratatui's TestBackend and compared with insta snapshots
 //! (times, memory and thread counts masked).
 
-mod tui_common;
-
-use grail::backend::DEFAULT_DIMS;
-use grail::format::thousands;
-use grail::query::{Engine, Method, Rule, random_queries};
-use grail::tui::gpu_offer::GpuOffer;
-use grail::tui::state::query::TreeRow;
-use grail::workspace::Workspace;
-use tui_common::{Harness, kegg_path, settings};
+use super::common::{Harness, kegg_path, settings};
+use crate::backend::DEFAULT_DIMS;
+use crate::format::thousands;
+use crate::query::{Engine, Method, Rule, random_queries};
+use crate::tui::gpu_offer::GpuOffer;
+use crate::tui::state::query::TreeRow;
+use crate::workspace::Workspace;
 
 #[test]
 fn graph_screen() {
@@ -40,7 +38,7 @@ fn help_explains_the_batch_columns() {
     let mut h = Harness::new();
     h.keys("?");
     for _ in 0..10 {
-        h.app.apply(grail::tui::action::Action::PageDown);
+        h.app.apply(crate::tui::action::Action::PageDown);
     }
     let text = h.render(80, 40);
     assert!(text.contains("method × threads"), "{text}");
@@ -64,7 +62,7 @@ fn labels_screen_after_three_steps() {
 fn labels_screen_dfs_says_it_has_no_levels() {
     let mut h = Harness::new();
     h.keys("2l");
-    assert_eq!(h.app.labels.backend, grail::telemetry::Backend::Dfs);
+    assert_eq!(h.app.labels.backend, crate::telemetry::Backend::Dfs);
     h.keys("s");
     h.settle();
     let text = h.render(80, 24);
@@ -73,9 +71,9 @@ fn labels_screen_dfs_says_it_has_no_levels() {
 }
 
 /// The explorer's default labels of the bundled graph.
-fn default_labels(h: &Harness) -> grail::index::Labels {
+fn default_labels(h: &Harness) -> crate::index::Labels {
     assert_eq!(h.app.labels.dims, DEFAULT_DIMS, "the explorer labels as the command line does");
-    grail::index::dfs::label(h.app.ws.dag(), DEFAULT_DIMS, grail::index::Order::Random { seed: 1 }).unwrap()
+    crate::index::dfs::label(h.app.ws.dag(), DEFAULT_DIMS, crate::index::Order::Random { seed: 1 }).unwrap()
 }
 
 /// A pair on the bundled graph that only the search decides, with a yes.
@@ -199,7 +197,7 @@ fn batch_screen_on_a_gpu_machine_checks_the_gpu_row() {
 #[test]
 fn batch_on_a_large_graph_says_why_there_are_no_expected_answers() {
     let edges: Vec<(u32, u32)> = (0..299_999).map(|v| (v, v + 1)).collect();
-    let graph = grail::graph::Graph::from_edges(300_000, &edges).unwrap();
+    let graph = crate::graph::Graph::from_edges(300_000, &edges).unwrap();
     let ws = Workspace::of_graph(graph, "chain.txt");
     let mut h = Harness::on(ws);
     h.keys("4");
@@ -237,7 +235,7 @@ fn exceptions_screen() {
 fn no_color_theme_paints_no_colour() {
     let h = Harness::new();
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
-    terminal.draw(|f| drop(grail::tui::ui::render(f, &h.app))).unwrap();
+    terminal.draw(|f| drop(crate::tui::ui::render(f, &h.app))).unwrap();
     let buffer = terminal.backend().buffer();
     assert!(
         buffer.content.iter().all(|c| c.fg == ratatui::style::Color::Reset && c.bg == ratatui::style::Color::Reset)
@@ -248,11 +246,11 @@ fn no_color_theme_paints_no_colour() {
 /// default) `wanted` accepts, as file ids, with that answer.
 fn pair_with_every_rule(
     h: &Harness,
-    wanted: impl Fn(&grail::query::Answer) -> bool,
-) -> ((u64, u64), grail::query::Answer) {
+    wanted: impl Fn(&crate::query::Answer) -> bool,
+) -> ((u64, u64), crate::query::Answer) {
     let ws = &h.app.ws;
     let labels = default_labels(h);
-    let index = grail::query::QueryIndex::build(ws.dag(), &labels).unwrap();
+    let index = crate::query::QueryIndex::build(ws.dag(), &labels).unwrap();
     let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(Some(&index));
     let mut scratch = engine.scratch();
     random_queries(ws.loaded.graph.num_vertices(), 200_000, 1)
@@ -305,7 +303,7 @@ fn a_topological_cut_is_drawn_on_its_number_line() {
 
 #[test]
 fn batch_lists_the_exact_bfs_rows_last_and_unchecked() {
-    let mut h = Harness::on(grail::cli::default_workspace().unwrap());
+    let mut h = Harness::on(crate::workspace::Workspace::bundled().unwrap());
     h.keys("4G");
     let text = h.render(100, 30);
     assert!(text.contains("[ ] exact bfs  cpu, first 1,000"), "{text}");
@@ -314,11 +312,11 @@ fn batch_lists_the_exact_bfs_rows_last_and_unchecked() {
 
 #[test]
 fn batch_charts_the_widest_bfs_of_an_exact_row() {
-    let graph = grail::graph::generators::random_digraph(400, 1.4, 3).unwrap();
+    let graph = crate::graph::generators::random_digraph(400, 1.4, 3).unwrap();
     let mut h = Harness::on(Workspace::of_graph(graph, "digraph.txt"));
     // 2,000 random pairs; `G` moves to the last row, the exact CPU BFS (no GPU here), and Space checks it.
     h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>2000<Enter>G ");
-    assert!(h.render(80, 24).contains(grail::tui::views::bfs_frontier::HINT), "the hint before any exact run");
+    assert!(h.render(80, 24).contains(crate::tui::views::bfs_frontier::HINT), "the hint before any exact run");
     h.keys("r");
     h.settle();
     let result = h.app.batch.result.clone().expect("a batch result");
@@ -330,7 +328,7 @@ fn batch_charts_the_widest_bfs_of_an_exact_row() {
     let title = format!("BFS frontier: cpu from {}", f.source_id);
     let head = format!("{} reached in {} levels", thousands(f.reached), f.frontier_sizes.len());
     assert!(text.contains(&title) && text.contains(&head), "{text}");
-    assert!(!text.contains(grail::tui::views::bfs_frontier::HINT), "{text}");
+    assert!(!text.contains(crate::tui::views::bfs_frontier::HINT), "{text}");
     settings().bind(|| insta::assert_snapshot!("batch_bfs_frontier", text));
     // The cursor elsewhere: the chart stays (the last exact row that ran).
     h.keys("gj");
@@ -367,20 +365,20 @@ fn switching_the_rules_answers_the_query_again() {
     h.keys("R");
     h.settle();
     let result = h.app.query.result.as_ref().unwrap();
-    assert_eq!(result.decision.rules, grail::query::RuleSet::Grail);
-    assert!(grail::query::RuleSet::Grail.rules().contains(&result.answer.rule));
+    assert_eq!(result.decision.rules, crate::query::RuleSet::Grail);
+    assert!(crate::query::RuleSet::Grail.rules().contains(&result.answer.rule));
     let text = h.render(100, 30);
     assert!(text.contains("rules: grail") && !text.contains("supportive-path"), "{text}");
     // Back with every rule, in the Batch tab too (one choice for every view).
     h.keys("4R3");
     h.settle();
-    assert_eq!(h.app.batch.rules, grail::query::RuleSet::All);
+    assert_eq!(h.app.batch.rules, crate::query::RuleSet::All);
     assert!(h.render(100, 30).contains("decided by supportive-path"));
 }
 
 #[test]
 fn the_frontier_chart_says_which_levels_it_drew_at_a_span_average() {
-    use grail::telemetry::{Event, Phase, QueueSizes};
+    use crate::telemetry::{Event, Phase, QueueSizes};
     let mut h = Harness::new();
     h.keys("2");
     let (dim, phase) = (0, Phase::PostOrder);
