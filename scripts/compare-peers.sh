@@ -4,9 +4,9 @@
 #
 #   scripts/compare-peers.sh GRAPH QUERIES [GRAPH QUERIES ...]
 #
-# GRAPH: any file grail reads (the peers get it converted); QUERIES: `u v [expected]` per line,
-# gzip allowed. The graphs must be DAGs (BFL and FERRARI take nothing else): the data sets'
-# `*_dag_uniq`, `*.scc` and `*_sub_*` files are.
+# GRAPH: a file grail reads whose vertex ids are 0..n-1 (the peers get it converted, numbered
+# densely); QUERIES: `u v [expected]` per line, gzip allowed. BFL and FERRARI take DAGs only and are
+# skipped on other graphs; the data sets' `*_dag_uniq`, `*.scc` and `*_sub_*` files are DAGs.
 #
 # The peers are cloned (shallow, at a pinned commit) and built in a scratch folder outside this
 # repository, never inside it:
