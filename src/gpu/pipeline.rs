@@ -314,8 +314,8 @@ impl GpuLabeler {
         }
         let n = self.run.n as usize;
         let landing = self.landing.take().unwrap_or_else(|| label_landing(n, self.dims));
-        // Copied while the GPU still runs the last levels, before the download waits for them
-        // (on citeseer.scc, 0.9 ms of fresh pages, and about as long as the GPU had left).
+        // Copied while the GPU still runs the last levels, before the download waits for them:
+        // the copy's fresh pages then cost no time of their own.
         let level = topo::kahn(&self.dag)?.level.par_iter().copied().collect();
         let [intervals, subtree] = self.run.download_labels(landing)?;
         let intervals: Vec<Interval> = bytemuck::allocation::cast_vec(intervals);
@@ -556,8 +556,8 @@ impl<'g> DeviceRun<'g> {
         let shape = GraphShape::of(n, &levels, max_in_degree);
         let n32 = n as u32;
         let padj = if shape.max_in_degree * HUB_SHARE_OF_EDGES > dag.num_edges() {
-            // A hub's parents list, filled on the device, takes an atomic per edge on one cursor
-            // (1.2 ms for uniprot's sink, under ncu); the host has the lists already.
+            // A hub's parents list, filled on the device, takes an atomic per edge on one cursor,
+            // one after another; the host has the lists already.
             ledger.upload(gpu, "parents", dag.parents_csr().targets())?
         } else {
             // The parents lists are built on the device from the children: uploading them would

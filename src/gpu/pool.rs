@@ -2,11 +2,11 @@
 //! back to the driver at every synchronisation.
 //!
 //! cudarc allocates from the driver's stream-ordered pool (`cuMemAllocAsync`). By default that pool
-//! unmaps freed memory at every synchronisation, so each labeling mapped its hundred-odd arrays
-//! afresh and unmapped them at the end: 3.6 ms of uniprotenc_22m's 16-18 ms on the H100. With a
-//! release threshold the pool keeps up to that much of what it is given back, so the first run maps
-//! the memory it needs (on demand, nothing is mapped at start-up) and later runs in the process
-//! sub-allocate from it.
+//! unmaps freed memory at every synchronisation, so each labeling would map its hundred-odd arrays
+//! afresh and unmap them at the end, a sizeable share of a small graph's run (docs/BENCHMARKS.md,
+//! "Measurements behind design choices"). With a release threshold the pool keeps up to that much
+//! of what it is given back, so the first run maps the memory it needs (on demand, nothing is
+//! mapped at start-up) and later runs in the process sub-allocate from it.
 
 use anyhow::{Context, Result};
 use cudarc::driver::{CudaContext, sys};

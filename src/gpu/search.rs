@@ -13,8 +13,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 
-/// The most words per vertex (64·W queries per batch). By measurement (README, GPU section) wider
-/// batches are faster, up to the 48 KiB of shared memory that holds the batch's destinations.
+/// The most words per vertex (64·W queries per batch). Wider batches are faster (docs/BENCHMARKS.md,
+/// "GPU batch search"), up to the 48 KiB of shared memory that holds the batch's destinations.
 pub const MAX_WORDS: usize = 16;
 const SHARED_BYTES: usize = 48 * 1024;
 

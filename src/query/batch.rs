@@ -23,10 +23,9 @@ const PREFETCH_DISTANCE: usize = 16;
 const FAST_PREFETCH_DISTANCE: usize = 64;
 
 /// Level arrays of at most this many bytes (they stay in the L1 cache) are read in the first pass
-/// without prefetching: the prefetches cost more than the misses they hide (human_dag_uniq's
-/// 38,811 one-byte levels: 0.27-0.28 ms a batch without, 0.31-0.32 ms with; kegg_dag_uniq 8%).
-/// Larger arrays miss the L1 and L2 caches and gain from it (the topological positions of the
-/// next pass already do at 310 KB).
+/// without prefetching: the prefetches cost more than the misses they hide (docs/BENCHMARKS.md,
+/// "Measurements behind design choices"). Larger arrays miss the L1 and L2 caches and gain from
+/// it (the topological positions of the next pass already do at 310 KB).
 const CACHED_LEVELS_BYTES: usize = 64 << 10;
 
 /// Queries by vertices expanded, in the buckets of [`BatchReport::expanded_histogram`]: 0
