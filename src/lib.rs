@@ -26,6 +26,7 @@ pub mod index;
 pub mod mix;
 mod prefetch;
 pub mod query;
+pub mod rng;
 pub mod selftest;
 pub mod system;
 pub mod telemetry;

@@ -6,7 +6,7 @@ mod tui_common;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use grail::tui::action::Tab;
 use grail::tui::worker::{Job, LabelCmd};
-use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
+use rand::RngExt;
 use tui_common::{Harness, render};
 
 #[test]
@@ -147,7 +147,7 @@ fn mouse_clicks_tabs_and_can_be_turned_off() {
 #[test]
 fn random_input_never_panics_at_any_size() {
     let mut h = Harness::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rng = grail::rng::seeded(7);
     let codes = [
         KeyCode::Enter,
         KeyCode::Esc,

@@ -16,8 +16,8 @@ pub use msg::{ExceptionResult, LabelStatus, Msg, QueryResult};
 pub use picture::{Focus, PictureLabels, PictureRequest, PictureResult};
 
 use super::event::AppEvent;
-use super::exceptions::{self, ExceptionPlan};
 use crate::draw::ComponentMembers;
+use crate::exceptions::{self, ExceptionPlan};
 use crate::format;
 use crate::graph::io::Watch;
 use crate::graph::io::watch::is_cancelled;
@@ -38,8 +38,6 @@ pub const TRACE_NODE_LIMIT: usize = 20_000;
 /// The search the Query tab runs and draws with GRAIL's rules: GRAIL's own DFS. With every rule it
 /// runs that set's default, the bidirectional search ([`RuleSet::default_method`]).
 pub const QUERY_TAB_METHOD: Method = Method::GuidedDfs;
-/// Pairs sampled for the exception estimate on graphs too large for the exact closure.
-pub const EXCEPTION_SAMPLES: usize = 200_000;
 /// Dimensions the Exceptions tab compares.
 pub const EXCEPTION_DIMS: usize = 5;
 
@@ -367,9 +365,9 @@ impl State {
         };
         let cpu = |plan: ExceptionPlan| match plan {
             ExceptionPlan::Sampled => {
-                exceptions::sampled(&dag, &labels, EXCEPTION_SAMPLES, seed, &self.cancel, &progress)
+                exceptions::sampled(&dag, &labels, exceptions::SAMPLES, seed, &self.cancel, &progress)
             }
-            _ => crate::exceptions::exact(&dag, &labels, &self.cancel, &progress),
+            _ => exceptions::exact(&dag, &labels, &self.cancel, &progress),
         };
         let counts = match plan {
             ExceptionPlan::Gpu => {
