@@ -54,6 +54,7 @@ pub mod mix;
 mod prefetch;
 pub mod query;
 mod reachability;
+pub mod rng;
 #[cfg(feature = "gpu")]
 pub mod selftest;
 pub mod system;

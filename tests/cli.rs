@@ -330,7 +330,95 @@ fn exceptions_count_every_false_positive_of_every_d() {
             assert_eq!(v["false_positives"][d - 1], brute, "{file}, d = {d}");
         }
         assert_eq!(v["device"], "cpu");
+        assert_eq!(
+            (&v["method"], &v["samples"], &v["estimates"]),
+            (&Value::from("exact-cpu"), &Value::Null, &Value::Null)
+        );
+        // `--exact` on a graph within the limit changes nothing.
+        let insisted = json(&grail(&["exceptions", &sample(file), "--dims", &dims.to_string(), "--exact", "--json"]));
+        assert_eq!((&insisted["method"], &insisted["pairs"]), (&v["method"], &v["pairs"]), "{file}");
     }
+    let out = grail(&["exceptions", &sample("kegg.gra")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("method      exact-cpu: every ordered pair"), "{text}");
+    assert!(!text.contains("estimate") && !text.contains('~'), "{text}");
+}
+
+/// The plan: exact within the device's limit, sampled above it unless `--exact` insists.
+#[test]
+fn the_exception_plan_samples_above_the_exact_limit() {
+    use grail::exceptions::{EXACT_LIMIT, ExceptionPlan, GPU_EXACT_LIMIT};
+    assert_eq!(ExceptionPlan::on_device(EXACT_LIMIT, false, false), ExceptionPlan::Cpu);
+    assert_eq!(ExceptionPlan::on_device(EXACT_LIMIT + 1, false, false), ExceptionPlan::Sampled);
+    assert_eq!(ExceptionPlan::on_device(EXACT_LIMIT + 1, false, true), ExceptionPlan::Cpu);
+    assert_eq!(ExceptionPlan::on_device(GPU_EXACT_LIMIT + 1, true, false), ExceptionPlan::Sampled);
+    assert_eq!(ExceptionPlan::choose(EXACT_LIMIT + 1, false), ExceptionPlan::Sampled);
+    assert_eq!(ExceptionPlan::choose(GPU_EXACT_LIMIT + 1, true), ExceptionPlan::Sampled);
+    assert_eq!(ExceptionPlan::choose(EXACT_LIMIT + 1, true), ExceptionPlan::Gpu);
+}
+
+/// Above the CPU's exact limit `grail exceptions` samples, says so, and gives each estimate inside
+/// its interval.
+#[test]
+fn exceptions_above_the_limit_are_sampled_and_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let gra = dir.path().join("big.gra");
+    let gra = gra.to_str().unwrap();
+    let n = grail::exceptions::EXACT_LIMIT as u64 + 500;
+    json(&grail(&["gen", &format!("random:n={n},deg=2,seed=5"), "--out", gra, "--json"]));
+    let v = json(&grail(&["exceptions", gra, "--dims", "3", "--samples", "20000", "--seed", "3", "--json"]));
+    assert_eq!(
+        (&v["method"], &v["samples"], &v["pairs"]),
+        (&Value::from("sampled"), &Value::from(20000), &Value::from(20000))
+    );
+    assert_eq!(
+        (&v["components"], &v["all_pairs"], &v["seed"]),
+        (&Value::from(n), &Value::from(n * (n - 1)), &Value::from(3))
+    );
+    let fp: Vec<u64> = v["false_positives"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert!(fp[0] > 0 && fp.windows(2).all(|w| w[0] >= w[1]), "{fp:?}");
+    let estimates = v["estimates"].as_array().unwrap();
+    assert_eq!(estimates.len(), 3);
+    for (d, e) in estimates.iter().enumerate() {
+        let f = |k: &str| e[k].as_f64().unwrap();
+        assert!(f("false_positives_low") <= f("false_positives") && f("false_positives") <= f("false_positives_high"));
+        assert!(f("rate_low") <= f("rate") && f("rate") <= f("rate_high") && f("rate_high") <= 1.0);
+        assert_eq!(f("false_positives"), fp[d] as f64 / 20000.0 * (n * (n - 1)) as f64);
+    }
+    let out = grail(&["exceptions", gra, "--dims", "3", "--samples", "20000", "--seed", "3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("sampled: an estimate from 20,000 uniform ordered pairs (seed 3)"), "{text}");
+    assert!(text.contains("--exact counts every pair") && text.contains("95% interval"), "{text}");
+    let zero = grail(&["exceptions", gra, "--samples", "0"]);
+    assert!(!zero.status.success() && String::from_utf8_lossy(&zero.stderr).contains("--samples"));
+}
+
+/// The sampled estimate is honest: its 95% intervals hold the exact rate (and the exact count) for
+/// nearly every seed, on a graph small enough to count exactly.
+#[test]
+fn sampled_exception_intervals_cover_the_exact_counts() {
+    use grail::exceptions::{exact, sampled};
+    use grail::index::{Order, dfs};
+    use std::sync::atomic::AtomicBool;
+    let g = "random:n=300,deg=2,seed=8".parse::<grail::graph::generators::GeneratorSpec>().unwrap().generate().unwrap();
+    let labels = dfs::label(&g, 3, Order::Random { seed: 1 }).unwrap();
+    let never = AtomicBool::new(false);
+    let truth = exact(&g, &labels, &never, &|_| {}).unwrap();
+    assert!(truth.false_positives[2] > 100, "{:?}", truth.false_positives);
+    let (mut rates, mut counts) = (0, 0);
+    for seed in 0..20 {
+        let guess = sampled(&g, &labels, 2000, seed, &never, &|_| {}).unwrap();
+        assert!(!guess.exact && guess.pairs == 2000);
+        for d in 1..=3 {
+            let (lo, hi) = guess.rate_interval(d).unwrap();
+            assert!(hi - lo < 0.1, "an interval this wide holds anything: {lo} to {hi}");
+            rates += usize::from(lo <= truth.rate(d) && truth.rate(d) <= hi);
+            let (lo, hi) = guess.scaled_interval(d).unwrap();
+            counts += usize::from(lo <= truth.scaled(d) && truth.scaled(d) <= hi);
+        }
+    }
+    // 95% intervals: about 57 of the 60 hold the truth; fewer than 54 means a biased estimate.
+    assert!(rates >= 54 && counts >= 54, "rates {rates} of 60, counts {counts} of 60");
 }
 
 #[test]

@@ -94,13 +94,21 @@ const STACK: &[&[&str]] = &[
     &["src/selftest.rs", "src/fuzzing.rs", "src/reachability.rs"],
     &["src/backend/", "src/draw/", "src/exact_run/"],
     &["src/gpu/"],
-    &["src/exceptions.rs"],
+    &["src/exceptions/"],
     &["src/query/", "src/exact/"],
     &["src/index/"],
     &["src/workspace.rs"],
     &["src/graph/"],
     &["src/telemetry.rs"],
-    &["src/constants.rs", "src/format.rs", "src/system.rs", "src/prefetch.rs", "src/mix.rs", "src/error.rs"],
+    &[
+        "src/constants.rs",
+        "src/format.rs",
+        "src/system.rs",
+        "src/prefetch.rs",
+        "src/mix.rs",
+        "src/error.rs",
+        "src/rng.rs",
+    ],
 ];
 
 /// Imports the stack allows although they point up, each with its reason.

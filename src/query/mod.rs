@@ -5,7 +5,8 @@
 //!   with a [`SearchObserver`]; [`Engine::decide`] also records every check it ran ([`Decision`]),
 //!   which [`explain`] turns into sentences.
 //! - [`run_batch`] answers many in parallel and summarises them ([`BatchReport`]).
-//! - [`read_query_file`] and [`random_queries`] produce the queries.
+//! - [`read_query_file`] and [`random_queries`] produce the queries; [`export`] writes a batch's
+//!   results as CSV and JSON.
 //! - [`QueryIndex`] holds the extra cuts' per-vertex data (built after labeling; not part of the
 //!   labels); [`Engine::with_index`] turns every rule on, [`RuleSet`] names the two sets.
 //! - [`oracle`] is the exact reference every answer is tested against.
@@ -20,6 +21,7 @@ mod decision;
 mod dfs;
 mod engine;
 pub mod explain;
+pub mod export;
 mod guide;
 mod lookahead;
 mod observer;

@@ -1,16 +1,17 @@
 //! Seeded random queries: uniform pairs of original vertices, reproducible across runs and machines.
 
 use super::query_file::Query;
-use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
+use crate::rng::seeded;
+use rand::RngExt;
 
-/// `count` uniform `(src, dst)` pairs on `0..n` from a ChaCha8 stream seeded with `seed` (a portable
-/// generator: the same seed gives the same queries everywhere). Empty when `n == 0`.
+/// `count` uniform `(src, dst)` pairs on `0..n` from the crate's generator seeded with `seed`
+/// (`crate::rng`, portable: the same seed gives the same queries everywhere). Empty when `n == 0`.
 pub fn random_queries(n: usize, count: usize, seed: u64) -> Vec<Query> {
     if n == 0 {
         return Vec::new();
     }
     let bound = u32::try_from(n).unwrap_or(u32::MAX);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = seeded(seed);
     (0..count)
         .map(|_| {
             let src = rng.random_range(0..bound);

@@ -3,13 +3,13 @@
 //! Layout (docs/ARCHITECTURE.md, "src/tui/"): [`app`] holds the state and turns [`action`]s into changes and
 //! [`worker`] jobs; [`keymap`] is the one table behind key lookup, the footer and the help;
 //! [`worker`] runs everything long on its own thread; [`ui`] and [`views`] draw (one file per
-//! screen), [`widgets`] holds the custom widgets; [`exceptions`] is the small computation only the
-//! explorer needs (the Query tab's search tree comes from [`crate::query::Engine::query_traced`]).
+//! screen), [`widgets`] holds the custom widgets. The computations are the library's (the Query
+//! tab's search tree comes from [`crate::query::Engine::query_traced`], the Exceptions tab's counts
+//! and their plan from [`crate::exceptions`]).
 
 pub mod action;
 pub mod app;
 pub mod event;
-pub mod exceptions;
 pub mod gpu_offer;
 pub mod gpu_start;
 pub mod hitmap;

@@ -4,15 +4,15 @@
 use super::limits::MAX_GENERATED_EDGES;
 use crate::graph::Csr;
 use crate::mix::mix64;
+use crate::rng::{Rng, seeded};
 use anyhow::{Result, bail};
-use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64Mcg;
+use rand::RngExt;
 use rayon::prelude::*;
 
 /// The random stream of one vertex for one purpose. Streams depend on `(seed, purpose, vertex)` only,
 /// never on which thread runs them, so a graph is the same whatever the thread count.
-pub(super) fn stream(seed: u64, purpose: u64, vertex: u64) -> Pcg64Mcg {
-    Pcg64Mcg::seed_from_u64(mix64(seed, purpose, vertex))
+pub(super) fn stream(seed: u64, purpose: u64, vertex: u64) -> Rng {
+    seeded(mix64(seed, purpose, vertex))
 }
 
 /// A uniformly random permutation of `0..n` (Fisher–Yates with portable `u32` draws).
@@ -30,7 +30,7 @@ pub(super) fn permutation(n: usize, seed: u64, purpose: u64) -> Vec<u32> {
 /// Sparse draws (the usual case) use rejection: draw, sort, drop duplicates, redraw the missing
 /// ones. Dense draws (more than half the range) walk the range once (Knuth's selection sampling),
 /// where rejection would slow down like a coupon collector.
-pub(super) fn sample_distinct(rng: &mut Pcg64Mcg, range: u32, out: &mut [u32]) {
+pub(super) fn sample_distinct(rng: &mut Rng, range: u32, out: &mut [u32]) {
     let k = out.len();
     assert!(k as u64 <= u64::from(range), "cannot draw {k} distinct values from 0..{range}");
     if k == 0 {

@@ -5,7 +5,7 @@ use super::common::{Harness, render};
 use crate::tui::action::Tab;
 use crate::tui::worker::{Job, LabelCmd};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
+use rand::RngExt;
 
 #[test]
 fn tabs_switch_with_digits_tab_and_backtab() {
@@ -145,7 +145,7 @@ fn mouse_clicks_tabs_and_can_be_turned_off() {
 #[test]
 fn random_input_never_panics_at_any_size() {
     let mut h = Harness::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rng = crate::rng::seeded(7);
     let codes = [
         KeyCode::Enter,
         KeyCode::Esc,

@@ -1,13 +1,12 @@
 //! Screen 5: false-positive pairs for d = 1..5 (exact on small graphs, estimated on large ones).
 
 use super::panel;
-use crate::exceptions::{EXACT_LIMIT, GPU_EXACT_LIMIT};
+use crate::exceptions::{ExceptionPlan, SAMPLES};
 use crate::format::{duration, thousands};
 use crate::tui::app::App;
-use crate::tui::exceptions::ExceptionPlan;
 use crate::tui::views::batch::compact;
 use crate::tui::widgets::columns::{self, ColumnLayout, Columns, XAxis, YAxis};
-use crate::tui::worker::{EXCEPTION_DIMS, EXCEPTION_SAMPLES};
+use crate::tui::worker::EXCEPTION_DIMS;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
@@ -26,8 +25,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         ExceptionPlan::Cpu => format!("exact: all {all_pairs} ordered pairs, from the transitive closure"),
         ExceptionPlan::Sampled => format!(
             "estimate from {} sampled pairs (the graph has more than {} vertices)",
-            thousands(EXCEPTION_SAMPLES as u64),
-            thousands(if app.exceptions.gpu { GPU_EXACT_LIMIT } else { EXACT_LIMIT } as u64)
+            thousands(SAMPLES as u64),
+            thousands(ExceptionPlan::limit(app.exceptions.gpu) as u64)
         ),
     };
     let mut lines = vec![
@@ -52,6 +51,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
                 let text =
                     if c.exact { thousands(value as u64) } else { format!("~{}", thousands(value.round() as u64)) };
                 lines.push(Line::raw(format!(" {d}  {text:>18}  {:>9.2}%", c.rate(d) * 100.0)));
+            }
+            if let Some((low, high)) = c.rate_interval(1) {
+                lines.push(Line::styled(
+                    format!("95% interval of d = 1: {:.2}% to {:.2}%", low * 100.0, high * 100.0),
+                    theme.dim(),
+                ));
             }
             if c.false_positives.len() >= 2 && c.false_positives[0] > 0 {
                 let removed = 1.0 - c.false_positives[1] as f64 / c.false_positives[0] as f64;

@@ -1,18 +1,16 @@
 //! Batches for the Batch tab: the queries (seeded random pairs or a query file), every selected
 //! (method, threads) run through [`run_batch`], a histogram of nodes expanded per query, and the
-//! CSV/JSON export.
+//! CSV/JSON export (written by `crate::query::export`).
 
 use super::exact_rows::{self, BfsFrontier};
 use crate::exact::BfsEngine;
 use crate::exact::closure::bit_parallel::answer_pairs;
-use crate::graph::io::write_atomically;
 use crate::index::Labels;
-use crate::query::{BatchReport, Engine, Method, Query, QueryIndex, Rule, RuleSet, random_queries, read_query_file};
+use crate::query::export::ExportRow;
+use crate::query::{BatchReport, Engine, Method, Query, QueryIndex, RuleSet, random_queries, read_query_file};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
-use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -227,47 +225,11 @@ fn gpu_report(engine: &Engine, queries: &[Query], threads: usize) -> Result<Batc
     Ok(report.batch_report(queries, &answers, threads))
 }
 
-/// Writes `base.csv` and `base.json`; the paths written.
+/// Writes `base.csv` (one row per run) and `base.json` (the whole result); the paths written.
 pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
-    let csv_path = base.with_extension("csv");
-    let json_path = base.with_extension("json");
-    // One column per rule, in the order of the report's counts.
-    let rule_columns: Vec<String> = Rule::ALL.iter().map(|r| r.name().replace('-', "_")).collect();
-    let mut csv = format!(
-        "run,method,threads,queries,seconds,queries_per_second,{},positives,searched_negatives,\
-         searched_negative_rate,expanded,pruned,dead_ends,dead_end_rate,checked,mismatches\n",
-        rule_columns.join(",")
-    );
-    for row in &result.rows {
-        let r = &row.report;
-        let seconds = r.elapsed.as_secs_f64();
-        let qps = if seconds > 0.0 { r.queries as f64 / seconds } else { 0.0 };
-        let rules: Vec<String> = r.by_rule.iter().map(|(_, c)| c.to_string()).collect();
-        // The GPU does not count the search's work: those columns stay empty for its rows.
-        let work = if row.gpu {
-            ",,,".to_string()
-        } else {
-            format!("{},{},{},{:.6}", r.expanded, r.pruned, r.dead_ends, r.dead_end_rate)
-        };
-        let _ = writeln!(
-            csv,
-            "{},{},{},{},{seconds:.6},{qps:.1},{},{},{},{:.6},{work},{},{}",
-            row.name.replace(',', ";"),
-            r.method,
-            r.threads,
-            r.queries,
-            rules.join(","),
-            r.positives,
-            row.searched_negatives,
-            row.searched_negative_rate,
-            r.checked,
-            r.mismatches
-        );
-    }
-    write_atomically(&csv_path, |mut file| file.write_all(csv.as_bytes()))?;
-    let json = serde_json::to_string_pretty(result)?;
-    write_atomically(&json_path, |mut file| file.write_all(json.as_bytes()))?;
-    Ok(vec![csv_path, json_path])
+    let rows: Vec<ExportRow> =
+        result.rows.iter().map(|row| ExportRow { name: &row.name, gpu: row.gpu, report: &row.report }).collect();
+    crate::query::export::export(&rows, result, base)
 }
 
 #[cfg(test)]

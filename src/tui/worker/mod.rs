@@ -14,8 +14,8 @@ pub use msg::{ExceptionResult, LabelStatus, Msg, QueryResult};
 pub use picture::{Focus, PictureLabels, PictureRequest, PictureResult};
 
 use super::event::AppEvent;
-use super::exceptions::{self, ExceptionPlan};
 use crate::draw::ComponentMembers;
+use crate::exceptions::{self, ExceptionPlan};
 use crate::format;
 use crate::graph::io::Watch;
 use crate::graph::io::watch::is_cancelled;
@@ -33,8 +33,6 @@ use std::time::Instant;
 
 /// Most nodes a traced query keeps for the tree view.
 pub const TRACE_NODE_LIMIT: usize = 20_000;
-/// Pairs sampled for the exception estimate on graphs too large for the exact closure.
-pub const EXCEPTION_SAMPLES: usize = 200_000;
 /// Dimensions the Exceptions tab compares.
 pub const EXCEPTION_DIMS: usize = 5;
 
@@ -362,9 +360,9 @@ impl State {
         };
         let cpu = |plan: ExceptionPlan| match plan {
             ExceptionPlan::Sampled => {
-                exceptions::sampled(&dag, &labels, EXCEPTION_SAMPLES, seed, &self.cancel, &progress)
+                exceptions::sampled(&dag, &labels, exceptions::SAMPLES, seed, &self.cancel, &progress)
             }
-            _ => crate::exceptions::exact(&dag, &labels, &self.cancel, &progress),
+            _ => exceptions::exact(&dag, &labels, &self.cancel, &progress),
         };
         let counts = match plan {
             ExceptionPlan::Gpu => {

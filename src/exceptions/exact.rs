@@ -1,13 +1,7 @@
-//! Counting exceptions (false-positive pairs): pairs `(u, v)` of DAG vertices, `u != v`, where the
-//! labels of the first `d` dimensions say "maybe" but `u` does not reach `v`. Exact over every pair
-//! with the streamed bit-parallel closure: here on the CPU up to [`EXACT_LIMIT`] vertices, on the GPU
-//! (`src/gpu/exceptions.rs`, the same [`Candidates`] and [`ExceptionCounts`]) further. The explorer
-//! estimates from sampled pairs beyond (`src/tui/exceptions.rs`).
-//!
-//! Random-order labels of `d` dimensions are the first `d` dimensions of a `D`-dimension labeling
-//! (dimension `i` only depends on the seed and `i`), so one labeling with `D` dimensions answers
-//! every `d <= D` at once: a pair is a false positive for `d` iff its first `d` dimensions contain.
+//! Exceptions counted exactly over every ordered pair on the CPU, with the streamed bit-parallel
+//! closure (the GPU's count, `src/gpu/exceptions.rs`, uses the same [`Candidates`]).
 
+use super::counts::{EXAMPLES, ExceptionCounts, from_passes, keep_examples, leading_contained};
 use crate::exact::closure::bit_parallel;
 use crate::exact::heights::HeightOrder;
 use crate::graph::Graph;
@@ -15,107 +9,6 @@ use crate::index::Labels;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-/// The largest DAG counted exactly on the CPU. The count streams the bit-parallel closure (never
-/// stored), so memory is no limit; time is about (n + m)·n/64 word operations plus a label check
-/// for every pair dimension 0 does not cut, which with weak labels is a good share of the n² pairs.
-pub const EXACT_LIMIT: usize = 100_000;
-
-/// The largest DAG the explorer counts exactly on a GPU (`src/gpu/exceptions.rs`); memory is no
-/// limit there either, and the time grows with n². Measured on an H100: uniprotenc_22m (1.6M
-/// vertices) 17 s, citeseer.scc (694K) 2.1 s, a random DAG of 200K 1.1 s.
-pub const GPU_EXACT_LIMIT: usize = 2_000_000;
-
-/// Up to this many vertices the CPU counts faster than the GPU starts (H100 machine, 16 cores:
-/// human_dag_uniq, 38,811 vertices, 0.06 s on the CPU, 0.79 s on the GPU, whose launches per
-/// group of the schedule dominate; a random DAG of 100K, 17.5 s against 0.86 s).
-pub const CPU_PREFERRED_LIMIT: usize = 50_000;
-
-/// The result for `d = 1..=dims`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExceptionCounts {
-    /// Exact over every pair, or estimated from `pairs` samples.
-    pub exact: bool,
-    /// DAG vertices.
-    pub vertices: u64,
-    /// Ordered pairs looked at (all `n(n-1)`, or the samples).
-    pub pairs: u64,
-    /// Of those, the pairs where `u` does not reach `v`.
-    pub unreachable: u64,
-    /// `false_positives[d-1]`: pairs with labels "maybe" in dimensions `0..d` and no path.
-    pub false_positives: Vec<u64>,
-    /// Some false-positive pairs to show: `(u, v, k)` with DAG ids, where the first `k >= 1`
-    /// dimensions contain `L(v)` in `L(u)` (so they are false positives for every `d <= k`); the
-    /// most stubborn first (the level cut does not refute them either), at most [`EXAMPLES`].
-    pub examples: Vec<(u32, u32, usize)>,
-    /// Where the pairs were decided: `cpu` or the GPU's name.
-    pub device: String,
-}
-
-/// False-positive pairs kept to show.
-pub const EXAMPLES: usize = 50;
-
-/// Keeps the [`EXAMPLES`] most stubborn pairs: most dimensions fooled first, then those the level
-/// cut does not refute either (a query must search them: their dead ends can be shown), then by ids.
-pub fn keep_examples(labels: &Labels, mut pairs: Vec<(u32, u32, usize)>) -> Vec<(u32, u32, usize)> {
-    pairs.sort_unstable_by_key(|&(u, v, k)| (std::cmp::Reverse(k), labels.level(u) >= labels.level(v), u, v));
-    pairs.dedup();
-    pairs.truncate(EXAMPLES);
-    pairs
-}
-
-impl ExceptionCounts {
-    /// The estimated number over all ordered pairs (the count itself when exact).
-    pub fn scaled(&self, d: usize) -> f64 {
-        let all = self.vertices as f64 * (self.vertices.saturating_sub(1)) as f64;
-        let fp = self.false_positives[d - 1] as f64;
-        if self.exact || self.pairs == 0 { fp } else { fp / self.pairs as f64 * all }
-    }
-
-    /// False positives as a share of the unreachable pairs.
-    pub fn rate(&self, d: usize) -> f64 {
-        if self.unreachable == 0 { 0.0 } else { self.false_positives[d - 1] as f64 / self.unreachable as f64 }
-    }
-}
-
-/// How many leading dimensions have `L(v) ⊆ L(u)`.
-pub fn leading_contained(labels: &Labels, u: u32, v: u32) -> usize {
-    labels.of(u).iter().zip(labels.of(v)).take_while(|(a, b)| a.contains(**b)).count()
-}
-
-/// The counts from `hist[k]`: the unreachable pairs whose first `k` dimensions (exactly) contain.
-/// Decided on the CPU; a GPU count sets `device` after.
-pub fn from_histogram(
-    labels: &Labels,
-    exact: bool,
-    vertices: u64,
-    pairs: u64,
-    unreachable: u64,
-    hist: &[u64],
-    examples: Vec<(u32, u32, usize)>,
-) -> ExceptionCounts {
-    let dims = hist.len() - 1;
-    let false_positives = (1..=dims).map(|d| hist[d..].iter().sum()).collect();
-    let examples = keep_examples(labels, examples);
-    ExceptionCounts { exact, vertices, pairs, unreachable, false_positives, examples, device: "cpu".into() }
-}
-
-/// The exact counts over every ordered pair of an `n`-vertex DAG from the streamed passes' totals:
-/// `reachable` bits set (each vertex's own included) and `hist[k]` for k >= 1 (`hist[0]` is
-/// derived). Shared by the CPU's count and the GPU's.
-pub fn from_passes(
-    labels: &Labels,
-    n: usize,
-    reachable: u64,
-    mut hist: Vec<u64>,
-    examples: Vec<(u32, u32, usize)>,
-) -> ExceptionCounts {
-    let pairs = n as u64 * (n as u64).saturating_sub(1);
-    // Every vertex's own bit is set in its pass: the rest are the pairs u ≠ v with u reaching v.
-    let unreachable = pairs - (reachable - n as u64);
-    hist[0] = unreachable - hist[1..].iter().sum::<u64>();
-    from_histogram(labels, true, n as u64, pairs, unreachable, &hist, examples)
-}
 
 /// The targets in the order the count takes them, by post order in dimension 0, and each source's
 /// candidates. A pair can be a false positive only if `L(v) ⊆ L(u)` in dimension 0, so v's post lies
@@ -150,7 +43,7 @@ impl Candidates {
     }
 }
 
-/// Exact counts over every ordered pair of `dag` (at most [`EXACT_LIMIT`] vertices), without
+/// Exact counts over every ordered pair of `dag` (the plan asks up to `EXACT_LIMIT` vertices), without
 /// storing the closure: the bit-parallel BFS of `exact::closure::bit_parallel` streams blocks of
 /// 64·W targets, the targets numbered by their post order in dimension 0. A pair can be a false
 /// positive only if `L(v) ⊆ L(u)` in dimension 0, so v's post lies in `[low(u), post(u)]`: for each
