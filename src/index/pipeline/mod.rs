@@ -11,20 +11,20 @@
 //! [`PipelineLabeler`] runs them one level at a time behind the [`crate::index::Labeler`] contract.
 
 mod dimension;
-pub mod fresh_array;
-pub mod frontier;
+pub(crate) mod fresh_array;
+pub(crate) mod frontier;
 mod labeler;
 pub mod level_clock;
-pub mod levels;
-pub mod min_post;
-pub mod parent_selection;
-pub mod parent_sssp;
-pub mod path_prefix;
-pub mod post_order;
-pub mod subgraph_sizes;
-pub mod subtree_sizes;
-pub mod tiny_levels;
-pub mod tree;
+pub(crate) mod levels;
+pub(crate) mod min_post;
+pub(crate) mod parent_selection;
+pub(crate) mod parent_sssp;
+pub(crate) mod path_prefix;
+pub(crate) mod post_order;
+pub(crate) mod subgraph_sizes;
+pub(crate) mod subtree_sizes;
+pub(crate) mod tiny_levels;
+pub(crate) mod tree;
 
 pub use labeler::PipelineLabeler;
 pub use subgraph_sizes::WeightOverflow;
