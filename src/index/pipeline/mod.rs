@@ -61,8 +61,11 @@ impl ParentMethod {
 /// What a [`PipelineLabeler`] computes and how it steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PipelineConfig {
+    /// Label dimensions, each its own DFS tree.
     pub dims: usize,
+    /// How each dimension orders children and roots.
     pub order: Order,
+    /// How phase 1 picks the DFS-tree parents.
     pub parent_method: ParentMethod,
     /// Every step advances every unfinished dimension by one level (in parallel) instead of running
     /// the dimensions one after another.
