@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// One graph's verdict.
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseResult {
-    /// The graph's name: a generator spec or a file name.
+    /// What was checked: the graph's name, or the case and the graph it ran on.
     pub graph: String,
     /// Vertices of the graph.
     pub vertices: usize,
