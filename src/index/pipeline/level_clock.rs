@@ -4,7 +4,7 @@
 //! (the driver folds every one into tables; dimensions running in parallel hand theirs over on one
 //! thread). On a chain (a Kahn level and a depth level per vertex) a reading and an event per level
 //! were most of the run, and with several dimensions in parallel the hand-over made it slower than
-//! one thread. So consecutive tiny levels (see [`is_tiny`]) share one `LevelDone` event, whose
+//! one thread. So consecutive tiny levels (see `is_tiny`) share one `LevelDone` event, whose
 //! `span` says how many levels it covers (queues and edges summed), up to [`MAX_SPAN`] of them, and
 //! one clock reading. Any other level gets an event and a reading of its own: the caller flushes
 //! the waiting span when it starts (a level's size is known before it runs). Events therefore reach

@@ -2,11 +2,11 @@
 //! computed level by level, in parallel over each level's frontier (rayon).
 //!
 //! Phases, one file each, in the order they run:
-//! 1. [`parent_selection`] (exact, default) or [`subgraph_sizes`] + [`parent_sssp`] (the thesis's
+//! 1. `parent_selection` (exact, default) or `subgraph_sizes` + `parent_sssp` (the thesis's
 //!    weight method): the DFS tree T, top-down over the DAG's Kahn levels;
-//! 2. [`subtree_sizes`]: bottom-up over the Kahn levels, then T's root ρ;
-//! 3. [`post_order`]: top-down, ρ then the Kahn levels;
-//! 4. [`min_post`]: bottom-up over the DAG's Kahn levels.
+//! 2. `subtree_sizes`: bottom-up over the Kahn levels, then T's root ρ;
+//! 3. `post_order`: top-down, ρ then the Kahn levels;
+//! 4. `min_post`: bottom-up over the DAG's Kahn levels.
 //!
 //! [`PipelineLabeler`] runs them one level at a time behind the [`crate::index::Labeler`] contract.
 
