@@ -7,7 +7,7 @@ pub(crate) mod exact_bfs;
 pub(crate) mod exact_closure;
 pub(crate) mod exceptions;
 pub(crate) mod kernel_cache;
-pub(crate) mod kernels;
+pub mod kernels;
 pub(crate) mod landing;
 pub(crate) mod lane;
 pub(crate) mod level_queues;
