@@ -35,6 +35,8 @@
 //! Cargo features, all on by default: `gpu` (the NVIDIA back end, loaded at run time), `tui` (the
 //! explorer) and `cli` (the `grail` program). `--no-default-features` builds the engine alone.
 
+#![warn(missing_docs)]
+
 pub mod backend;
 #[cfg(feature = "cli")]
 mod cli;

@@ -19,11 +19,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// One graph's verdict.
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseResult {
+    /// What was checked: the graph's name, or the case and the graph it ran on.
     pub graph: String,
+    /// Vertices of the graph.
     pub vertices: usize,
+    /// Edges of the graph.
     pub edges: usize,
     /// (order, dims) combinations whose GPU labels equal the DFS labels.
     pub label_checks: usize,
+    /// Queries whose GPU answer was compared with the CPU's (for the exact engines, the
+    /// comparisons made).
     pub queries: usize,
     /// Differences found: labels (per dimension) and answers.
     pub problems: Vec<String>,

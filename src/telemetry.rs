@@ -51,11 +51,34 @@ fn one() -> usize {
 pub enum Event {
     /// The requested back end could not run, so another one does; `reason` says why in one line.
     /// Comes before the `RunStarted` of the back end that really runs.
-    Fallback { requested: Backend, ran: Backend, reason: String },
+    Fallback {
+        /// The back end that was asked for.
+        requested: Backend,
+        /// The back end that runs instead.
+        ran: Backend,
+        /// Why the requested one cannot run, in one line.
+        reason: String,
+    },
     /// A labeling run begins (again after a reset).
-    RunStarted { backend: Backend, dims: usize, order: Order, vertices: u64, edges: u64 },
+    RunStarted {
+        /// The back end that really runs.
+        backend: Backend,
+        /// How many label dimensions (independent DFS trees) the run computes.
+        dims: usize,
+        /// How each dimension orders the children it visits.
+        order: Order,
+        /// Vertices of the graph being labeled (the condensed DAG).
+        vertices: u64,
+        /// Edges of that graph.
+        edges: u64,
+    },
     /// A phase of one dimension begins.
-    PhaseStarted { dim: usize, phase: Phase },
+    PhaseStarted {
+        /// The dimension, from 0.
+        dim: usize,
+        /// The phase that begins.
+        phase: Phase,
+    },
     /// One BFS level of a phase is done, or `span` consecutive ones reported together (`level` the
     /// first): deep, narrow graphs have millions of tiny levels, whose events would cost more than
     /// the levels themselves (see `index/pipeline/level_clock.rs`). `level` counts the phase's steps
@@ -63,22 +86,50 @@ pub enum Event {
     /// frontier by the degree the phase scans; `edges_scanned` is the sum of those degrees (both summed
     /// over a span).
     LevelDone {
+        /// The dimension, from 0.
         dim: usize,
+        /// The phase the level belongs to.
         phase: Phase,
+        /// The first level reported, counted from 0 in processing order.
         level: usize,
+        /// How many consecutive levels this event covers (at least 1; 1 when absent from JSON).
         #[serde(default = "one")]
         span: usize,
+        /// The frontier vertices, split by the degree the phase scans.
         queues: QueueSizes,
+        /// The sum of the scanned degrees of the frontier vertices.
         edges_scanned: u64,
+        /// Wall-clock seconds the levels took.
         seconds: f64,
     },
     /// A phase of one dimension is done: totals over its levels.
-    PhaseDone { dim: usize, phase: Phase, levels: usize, vertices: u64, edges_scanned: u64, seconds: f64 },
+    PhaseDone {
+        /// The dimension, from 0.
+        dim: usize,
+        /// The phase that finished.
+        phase: Phase,
+        /// How many levels the phase stepped through.
+        levels: usize,
+        /// Frontier vertices processed over all its levels.
+        vertices: u64,
+        /// Edges scanned over all its levels.
+        edges_scanned: u64,
+        /// Wall-clock seconds of the whole phase, setup included.
+        seconds: f64,
+    },
     /// A memory sample: the process's resident set (when the platform reports it) and the bytes held
     /// by each named index structure.
-    Memory { resident_bytes: Option<u64>, structures: Vec<(String, u64)> },
+    Memory {
+        /// The process's resident set in bytes; `None` where the platform does not report it.
+        resident_bytes: Option<u64>,
+        /// Each index structure by name, with the bytes it holds.
+        structures: Vec<(String, u64)>,
+    },
     /// The run is done; `seconds` is the compute time (pauses between steps not counted).
-    RunDone { seconds: f64 },
+    RunDone {
+        /// Compute seconds of the whole run.
+        seconds: f64,
+    },
     /// The run was cancelled and stopped at a level boundary.
     Cancelled,
 }
@@ -87,8 +138,11 @@ pub enum Event {
 /// (a thread, a warp and a block per vertex on the GPU).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueueSizes {
+    /// Vertices of degree below [`SMALL_DEGREE_LIMIT`].
     pub small: u64,
+    /// Vertices of degree from [`SMALL_DEGREE_LIMIT`] to [`LARGE_DEGREE_LIMIT`], both included.
     pub medium: u64,
+    /// Vertices of degree above [`LARGE_DEGREE_LIMIT`].
     pub large: u64,
 }
 
@@ -131,6 +185,7 @@ pub enum QueueClass {
 }
 
 impl QueueClass {
+    /// The queue of a vertex whose scanned degree is `degree`.
     pub fn of(degree: usize) -> QueueClass {
         if degree < SMALL_DEGREE_LIMIT {
             QueueClass::Small
@@ -148,12 +203,19 @@ impl QueueClass {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
+    /// The classic labeler's whole dimension: one depth-first search.
     Dfs,
+    /// Picks every vertex's DFS-tree parent, top-down over the Kahn levels (exact method).
     ParentSelection,
+    /// Sizes of the DFS tree's subtrees, bottom-up; then the tree's root.
     SubtreeSizes,
+    /// Every vertex's post-order rank in the DFS tree, top-down.
     PostOrder,
+    /// Every vertex's interval start: the least post-order rank it reaches, bottom-up.
     MinPost,
+    /// Path-count weights of the DAG, bottom-up (weight method).
     SubgraphSizes,
+    /// Parents by a shortest-path search over the path-count weights (weight method).
     ParentSssp,
 }
 
@@ -180,6 +242,7 @@ impl std::fmt::Display for Phase {
 
 /// Where events go.
 pub trait Sink {
+    /// Takes one event; never fails (a sink that can fail remembers the error itself).
     fn emit(&mut self, event: Event);
 }
 

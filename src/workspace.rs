@@ -11,8 +11,12 @@ use std::time::Instant;
 /// The bundled sample graph's name, as `grail` with no arguments shows it.
 pub const BUNDLED_GRAPH_NAME: &str = "sample-graphs/kegg.gra";
 
+/// A graph file opened for work: the graph as loaded and its condensation, the DAG that labels and
+/// queries run on.
 pub struct Workspace {
+    /// The graph as the file gave it, with its ids.
     pub loaded: LoadedGraph,
+    /// Its strongly connected components and the DAG between them.
     pub condensation: Condensation,
     /// Seconds to read, decompress and parse the file (CSR included).
     pub load_seconds: f64,

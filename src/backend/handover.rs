@@ -19,6 +19,8 @@ use anyhow::{Context, Result};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+/// The labeler a GPU request opens: the GPU pipeline, or the CPU pipeline with the same settings
+/// when the graph's Kahn levels are too narrow to be worth the GPU's launches.
 pub struct GpuOrCpu {
     current: Box<dyn Labeler>,
     cancel: Arc<AtomicBool>,

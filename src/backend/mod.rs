@@ -27,7 +27,9 @@ use std::sync::Arc;
 
 /// A labeler ready to run, and why it is not the one asked for (if it is not).
 pub struct Opened {
+    /// The labeler, not yet started.
     pub labeler: Box<dyn Labeler>,
+    /// Why another back end runs than the one asked for, in one line; `None` when it is the same.
     pub fallback: Option<String>,
 }
 
@@ -98,6 +100,7 @@ pub fn open_exactly(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Box<dyn Labele
 /// Finished labels and who made them.
 #[derive(Debug)]
 pub struct LabelRun {
+    /// The finished labels.
     pub labels: Labels,
     /// The back end that really ran.
     pub backend: Backend,

@@ -11,8 +11,11 @@ pub const DEFAULT_DIMS: usize = 5;
 /// What to build and with which back end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LabelSpec {
+    /// The back end asked for (a GPU request may fall back to the CPU pipeline).
     pub backend: Backend,
+    /// Label dimensions, each its own DFS tree.
     pub dims: usize,
+    /// How each dimension orders the children it visits.
     pub order: Order,
     /// How the CPU pipeline picks DFS-tree parents (the DFS walks; the GPU compares paths exactly).
     pub parent_method: ParentMethod,

@@ -15,14 +15,19 @@ use std::collections::{HashMap, HashSet};
 /// Everything a picture reads. Vertex ids in the overlays are DAG (component) ids.
 #[derive(Clone, Copy)]
 pub struct Sources<'a> {
+    /// The condensation to draw.
     pub dag: &'a Graph,
+    /// Each component's original vertices, for the boxes' member lists.
     pub members: &'a ComponentMembers,
+    /// The file's vertex names, for the ids a box shows.
     pub names: &'a VertexNames,
     /// Finished labels: intervals of the chosen dimension and its DFS tree.
     pub labels: Option<&'a Labels>,
     /// The dimension to show.
     pub dim: usize,
+    /// What a stepped labeling run knows so far, while one runs.
     pub step: Option<&'a StepOverlay>,
+    /// A query's search to show over the picture.
     pub search: Option<&'a SearchOverlay>,
 }
 

@@ -34,10 +34,13 @@ pub struct Layout {
     pub column: Vec<u32>,
     /// Per edge, the dummy points `(layer, column)` it passes through, top to bottom.
     pub routes: Vec<Vec<(u32, u32)>>,
+    /// Rows of the grid (the largest layer plus one; 0 without nodes).
     pub layers: u32,
+    /// Columns of the grid, dummy points included.
     pub columns: u32,
-    /// Segment crossings in the first order and in the order kept.
+    /// Segment crossings in the first order, before crossing reduction.
     pub crossings_before: u64,
+    /// Segment crossings in the order kept.
     pub crossings: u64,
 }
 

@@ -4,15 +4,22 @@
 
 use crate::graph::scc::Condensation;
 
+/// The original vertices of every component.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ComponentMembers {
     /// The graph was a DAG: component `c` is original vertex `c`.
     Identity,
     /// `members[offsets[c]..offsets[c + 1]]` are `c`'s original vertices, by increasing id.
-    Grouped { offsets: Vec<u32>, members: Vec<u32> },
+    Grouped {
+        /// `num_components + 1` offsets into `members`.
+        offsets: Vec<u32>,
+        /// Every original vertex once, grouped by component.
+        members: Vec<u32>,
+    },
 }
 
 impl ComponentMembers {
+    /// The members of every component of `condensation`.
     pub fn new(condensation: &Condensation) -> ComponentMembers {
         if condensation.is_identity() {
             return ComponentMembers::Identity;

@@ -22,6 +22,7 @@ pub struct StepVertex {
 /// Only the drawn vertices need entries (fill them after choosing the [`super::Subgraph`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StepOverlay {
+    /// What is known of each drawn vertex so far.
     pub vertices: HashMap<u32, StepVertex>,
     /// The current level's frontier, each vertex with its queue.
     pub frontier: HashMap<u32, QueueClass>,
@@ -30,6 +31,7 @@ pub struct StepOverlay {
 }
 
 impl StepOverlay {
+    /// What is known of `v` so far (nothing, if it has no entry).
     pub fn vertex(&self, v: u32) -> StepVertex {
         self.vertices.get(&v).copied().unwrap_or_default()
     }
@@ -38,7 +40,9 @@ impl StepOverlay {
 /// A query's search laid over the picture (DAG vertex ids).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchOverlay {
+    /// The query's source `u`.
     pub source: u32,
+    /// The query's destination `v`.
     pub target: u32,
     /// The path found, from `source` to `target` (empty when none was found or none was searched).
     pub path: Vec<u32>,

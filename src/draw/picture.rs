@@ -17,12 +17,15 @@ pub struct PictureNode {
     pub members: Vec<u64>,
     /// How many original vertices the component holds.
     pub member_count: usize,
+    /// Row of the layout, 0 at the top.
     pub layer: u32,
+    /// Position within its layer, 0 at the left.
     pub column: u32,
     /// `[s, post]` in the chosen dimension, from finished labels.
     pub interval: Option<Interval>,
     /// What the stepper knows so far (when it runs).
     pub step: Option<StepVertex>,
+    /// How the box is drawn: what the query, the search or the stepper say about the vertex.
     pub state: NodeState,
 }
 
@@ -81,8 +84,11 @@ impl PictureNode {
 /// One edge between two boxes (indices into [`Picture::nodes`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PictureEdge {
+    /// The box the edge leaves.
     pub from: usize,
+    /// The box the edge enters.
     pub to: usize,
+    /// What the edge is to the picture (tree edge, path edge, ...), which sets its style.
     pub kind: EdgeKind,
     /// Drawn faint: an ordinary edge in a picture that emphasises others (tree edges, a path).
     pub dim: bool,
@@ -95,7 +101,9 @@ pub struct PictureEdge {
 pub struct CutMarker {
     /// Index into [`Picture::nodes`].
     pub node: usize,
+    /// Whether the hidden edges go to parents or to children.
     pub direction: Direction,
+    /// How many edges are left out.
     pub hidden: u64,
 }
 
@@ -113,10 +121,15 @@ impl CutMarker {
 /// A drawable picture of (part of) the DAG.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Picture {
+    /// The boxes, each at its place in the grid.
     pub nodes: Vec<PictureNode>,
+    /// The edges between boxes, with their routes.
     pub edges: Vec<PictureEdge>,
+    /// The "+N more" markers of boxes whose edges are not all drawn.
     pub cuts: Vec<CutMarker>,
+    /// Rows of the layout grid.
     pub layers: u32,
+    /// Columns of the layout grid.
     pub columns: u32,
     /// The dimension whose intervals and tree are shown.
     pub dim: usize,
@@ -126,6 +139,7 @@ pub struct Picture {
     pub label_room: usize,
     /// How many dimensions the labels have, when there are labels.
     pub dims: Option<usize>,
+    /// The heading: what the picture shows.
     pub title: String,
     /// Lines under the title: what the overlays show, what was left out and why.
     pub notes: Vec<String>,
@@ -134,10 +148,13 @@ pub struct Picture {
 /// What the legend lists: only what the picture shows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Legend {
+    /// The box states drawn, other than plain, in their sort order.
     pub states: Vec<NodeState>,
+    /// The edge kinds drawn, in their sort order.
     pub edges: Vec<EdgeKind>,
     /// Some box stands for a component of several vertices.
     pub components: bool,
+    /// Some box has a "+N more" marker.
     pub cuts: bool,
 }
 
@@ -152,6 +169,7 @@ impl Picture {
         self.nodes.iter().position(|n| n.vertex == vertex)
     }
 
+    /// The legend of this picture: the states, edge kinds and markers it shows.
     pub fn legend(&self) -> Legend {
         let mut states: Vec<NodeState> =
             self.nodes.iter().map(|n| n.state.legend_key()).filter(|&s| s != NodeState::Plain).collect();

@@ -22,7 +22,10 @@ pub enum NodeState {
     /// Expanded, but it cannot reach `v`: a false positive of the labels.
     DeadEnd,
     /// Not entered: the label of this dimension proved it cannot reach `v`.
-    Pruned { dim: usize },
+    Pruned {
+        /// The dimension whose interval ruled it out.
+        dim: usize,
+    },
     /// Not entered: another cut (level, topological order, supportive vertex, Bloom filter) proved
     /// it cannot reach `v`.
     CutOff,
@@ -32,12 +35,19 @@ pub enum NodeState {
 /// dimmed edges. Renderers map them to their own colour space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Colour {
+    /// Small queues, expanded vertices, tree edges.
     Blue,
+    /// Medium queues and pruned or cut-off vertices.
     Magenta,
+    /// Large queues and dead ends.
     Red,
+    /// The path found.
     Green,
+    /// The source `u`.
     Cyan,
+    /// The destination `v`.
     Yellow,
+    /// Edges drawn faint.
     Grey,
 }
 
@@ -74,6 +84,7 @@ impl Colour {
 pub struct StateStyle {
     /// One terminal cell wide.
     pub glyph: char,
+    /// The colour, or `None` for a box drawn in the default colours.
     pub colour: Option<Colour>,
     /// The legend's words.
     pub name: &'static str,
@@ -82,6 +93,7 @@ pub struct StateStyle {
 }
 
 impl NodeState {
+    /// Its glyph, colour and legend names.
     pub fn style(self) -> StateStyle {
         let (glyph, colour, name, short) = match self {
             NodeState::Plain => (' ', None, "vertex", "vertex"),
@@ -139,13 +151,16 @@ pub enum EdgeKind {
 /// How one edge kind looks: strokes for the pictures, a legend name.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EdgeStyle {
+    /// The stroke colour.
     pub colour: Colour,
     /// SVG stroke width in pixels; the terminal doubles the line of wide edges.
     pub width: f32,
+    /// The legend's words.
     pub name: &'static str,
 }
 
 impl EdgeKind {
+    /// Its colour, width and legend name.
     pub fn style(self) -> EdgeStyle {
         match self {
             EdgeKind::Other => EdgeStyle { colour: Colour::Grey, width: 1.0, name: "other edge" },

@@ -22,14 +22,18 @@ const EDGE_SCAN_LIMIT: usize = 256;
 /// Which way the hidden edges of a [`Cut`] go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
+    /// Edges to the vertex's parents (above it).
     Parents,
+    /// Edges to the vertex's children (below it).
     Children,
 }
 
 /// Edges of a drawn vertex that the picture leaves out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cut {
+    /// The drawn vertex (DAG id).
     pub vertex: u32,
+    /// Whether the hidden edges go to parents or to children.
     pub direction: Direction,
     /// Exactly how many of the vertex's parents (or children) have no edge drawn to it.
     pub hidden: u64,
@@ -42,6 +46,7 @@ pub struct Subgraph {
     pub vertices: Vec<u32>,
     /// Drawn edges; both ends are in `vertices`.
     pub edges: Vec<(u32, u32)>,
+    /// Drawn vertices with edges left out, and how many.
     pub cuts: Vec<Cut>,
     /// The walk left vertices out at the depth asked for (it hit the vertex cap).
     pub capped: bool,
@@ -52,6 +57,7 @@ pub struct Subgraph {
 /// A graph too large to draw whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooLarge {
+    /// The graph's vertices.
     pub vertices: usize,
 }
 

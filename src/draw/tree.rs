@@ -17,9 +17,11 @@ pub const TREE_SCAN_LIMIT: usize = 1 << 16;
 pub enum TreeParent {
     /// `v` is a root of the DFS forest (the virtual root's child).
     Root,
+    /// `v`'s parent in the DFS tree.
     Parent(u32),
     /// `v` has more than [`TREE_SCAN_LIMIT`] parents; not derived.
     Unknown {
+        /// How many DAG parents `v` has.
         parents: usize,
     },
 }

@@ -21,7 +21,9 @@ const BETA: u64 = 24;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
+    /// The frontier's vertices scan their children.
     TopDown,
+    /// Unreached vertices look for a parent in the frontier.
     BottomUp,
     /// On the GPU: how the engine's kernels expand (its name says which).
     Device,

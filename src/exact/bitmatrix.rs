@@ -55,6 +55,7 @@ impl BitMatrix {
         Ok(m)
     }
 
+    /// Rows, which is also the columns (the matrix is `n × n`).
     pub fn n(&self) -> usize {
         self.n
     }
@@ -64,14 +65,17 @@ impl BitMatrix {
         self.words
     }
 
+    /// Row `i` as words: column `j` is bit `j % 64` of word `j / 64`.
     pub fn row(&self, i: usize) -> &[u64] {
         &self.bits[i * self.words..(i + 1) * self.words]
     }
 
+    /// Bit `(i, j)`.
     pub fn get(&self, i: usize, j: usize) -> bool {
         self.bits[i * self.words + j / 64] >> (j % 64) & 1 == 1
     }
 
+    /// Sets bit `(i, j)`.
     pub fn set(&mut self, i: usize, j: usize) {
         self.bits[i * self.words + j / 64] |= 1 << (j % 64);
     }
@@ -81,6 +85,7 @@ impl BitMatrix {
         &self.bits
     }
 
+    /// Every row's words, row after row, to write.
     pub fn as_words_mut(&mut self) -> &mut [u64] {
         &mut self.bits
     }

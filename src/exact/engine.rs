@@ -23,6 +23,7 @@ pub enum BfsEngine {
 }
 
 impl BfsEngine {
+    /// Every engine, the CPU ones first.
     pub const ALL: [BfsEngine; 6] = [
         BfsEngine::Cpu,
         BfsEngine::CpuTopDown,
@@ -32,10 +33,12 @@ impl BfsEngine {
         BfsEngine::GpuBinned,
     ];
 
+    /// True for the engines that run on the GPU.
     pub fn is_gpu(self) -> bool {
         !matches!(self, BfsEngine::Cpu | BfsEngine::CpuTopDown)
     }
 
+    /// The name `--engine` takes, e.g. `gpu-binned`.
     pub fn name(self) -> &'static str {
         match self {
             BfsEngine::Cpu => "cpu",
@@ -72,6 +75,7 @@ pub enum ClosureMethod {
 }
 
 impl ClosureMethod {
+    /// Every method, the CPU ones first.
     pub const ALL: [ClosureMethod; 8] = [
         ClosureMethod::BitParallel,
         ClosureMethod::Squaring,
@@ -83,6 +87,7 @@ impl ClosureMethod {
         ClosureMethod::GpuFwTiled,
     ];
 
+    /// True for the methods that run on the GPU.
     pub fn is_gpu(self) -> bool {
         matches!(
             self,
@@ -93,6 +98,7 @@ impl ClosureMethod {
         )
     }
 
+    /// The name `--method` takes, e.g. `fw-tiled`.
     pub fn name(self) -> &'static str {
         match self {
             ClosureMethod::BitParallel => "bit-parallel",

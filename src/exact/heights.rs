@@ -10,7 +10,9 @@ use anyhow::Result;
 /// The vertices grouped by height, sinks (height 0) first: `order[offsets[h]..offsets[h + 1]]`.
 #[derive(Clone, Debug)]
 pub struct HeightOrder {
+    /// Every vertex once, by increasing height.
     pub order: Vec<u32>,
+    /// Where each height's group starts in `order`, plus the end: one more than the groups.
     pub offsets: Vec<usize>,
 }
 
@@ -60,6 +62,7 @@ impl HeightOrder {
         self.offsets.len() - 1
     }
 
+    /// Whether there are no groups (an empty graph).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

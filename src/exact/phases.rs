@@ -6,13 +6,16 @@ use std::time::Instant;
 /// One timed step of a closure run.
 #[derive(Clone, Debug, Serialize)]
 pub struct PhaseTime {
+    /// The phase's name.
     pub phase: String,
+    /// Wall-clock seconds it took.
     pub seconds: f64,
 }
 
 /// Times the phases of a run, in order.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct PhaseClock {
+    /// Each phase timed, in the order it ran.
     pub phases: Vec<PhaseTime>,
 }
 
@@ -25,6 +28,7 @@ impl PhaseClock {
         value
     }
 
+    /// Seconds of all phases together.
     pub fn total(&self) -> f64 {
         self.phases.iter().map(|p| p.seconds).sum()
     }

@@ -22,7 +22,9 @@ use no_device as device;
 
 /// One BFS run: its result, the seconds it searched, and where it ran.
 pub struct BfsRun {
+    /// The engine that ran.
     pub engine: BfsEngine,
+    /// The distances and counts the search found.
     pub result: BfsResult,
     /// The search itself (for the GPU: from the first kernel to the levels back on the host).
     pub seconds: f64,
@@ -54,9 +56,13 @@ pub fn run_bfs(graph: &Graph, src: u32, engine: BfsEngine) -> Result<BfsRun> {
 
 /// One closure run: the reflexive closure of the DAG, its phases, and where it ran.
 pub struct ClosureRun {
+    /// The method that ran.
     pub method: ClosureMethod,
+    /// The reflexive-transitive closure: bit `(i, j)` is set when `i` reaches `j`.
     pub matrix: BitMatrix,
+    /// The seconds of each phase, in order.
     pub clock: PhaseClock,
+    /// `cpu` or the GPU's name.
     pub device: String,
 }
 

@@ -47,6 +47,7 @@ impl DeviceBfs {
 /// No kernel modules: there is no GPU back end.
 pub const EXCEPTIONS_MODULES: &[&str] = &[];
 
+/// Counting exceptions on the GPU: always an error here, saying this build has no GPU back end.
 pub fn exceptions_on_gpu(_: &Graph, _: &Labels, _: &AtomicBool, _: &(dyn Fn(f64) + Sync)) -> Result<ExceptionCounts> {
     refuse("counting exceptions on the GPU")
 }

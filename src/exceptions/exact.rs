@@ -23,6 +23,7 @@ pub struct Candidates {
 }
 
 impl Candidates {
+    /// The slots and candidate ranges of `labels`.
     pub fn new(labels: &Labels) -> Candidates {
         let n = labels.num_vertices();
         let mut at_slot: Vec<u32> = (0..n as u32).collect();

@@ -32,9 +32,10 @@ struct Ready {
 
 /// An open GPU; its kernel modules are made ready on first use.
 pub struct Gpu {
+    /// What the probe found: the device's name, compute capability and memory.
     pub info: GpuInfo,
-    pub ctx: Arc<CudaContext>,
-    pub stream: Arc<CudaStream>,
+    pub(crate) ctx: Arc<CudaContext>,
+    pub(crate) stream: Arc<CudaStream>,
     /// Each module of `MODULES`, in its order, once made ready (or why it cannot be).
     modules: [OnceLock<Result<Ready, String>>; MODULES.len()],
     /// Pinned buffers for the large copies (one copy at a time uses them), allocated by the first.

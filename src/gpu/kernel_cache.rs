@@ -105,6 +105,8 @@ impl KernelCache {
         Ok(KernelCache { dir })
     }
 
+    /// The folder the entries live in.
+    #[cfg(test)]
     pub fn dir(&self) -> &Path {
         &self.dir
     }

@@ -43,7 +43,7 @@
 //!   sizes its shared memory for `BLOCK_THREADS`; warp-per-item kernels need whole warps).
 //! - Order: buffers of one element type go in the kernel's order (the types cannot tell the parents
 //!   offsets from the children offsets).
-//! - Streams: launches and copies go on the context's stream ([`super::Gpu::stream`]), in order.
+//! - Streams: launches and copies go on the context's stream ([`super::Gpu`]'s `stream`), in order.
 //!   cudarc's per-buffer events are off (`Gpu::open`): with one stream they order nothing, and
 //!   cost two events per allocation. Device memory is never borrowed by host code, so a kernel that
 //!   writes a buffer the launch passes by address in a `LaneTable` (the labeler's side-by-side

@@ -27,9 +27,13 @@ pub fn opened() -> Option<&'static Opened> {
 /// What the probe found on a machine with a usable GPU.
 #[derive(Clone, Debug, Serialize)]
 pub struct GpuInfo {
+    /// The device's name as the driver reports it.
     pub name: String,
+    /// `(major, minor)`, e.g. `(9, 0)` for an H100.
     pub compute_capability: (i32, i32),
+    /// The device's memory in bytes.
     pub total_bytes: u64,
+    /// Device memory free when the probe ran, in bytes.
     pub free_bytes: u64,
 }
 

@@ -55,30 +55,36 @@ impl Csr {
         Csr { offsets: vec![0; n + 1].into(), targets: Slab::default() }
     }
 
+    /// Vertices (one adjacency list each).
     pub fn num_vertices(&self) -> usize {
         self.offsets.len() - 1
     }
 
+    /// Entries over all lists.
     pub fn num_edges(&self) -> usize {
         self.targets.len()
     }
 
+    /// `v`'s list. Panics if `v` is not a vertex.
     #[inline]
     pub fn neighbors(&self, v: u32) -> &[u32] {
         let v = v as usize;
         &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
     }
 
+    /// The length of `v`'s list. Panics if `v` is not a vertex.
     #[inline]
     pub fn degree(&self, v: u32) -> usize {
         let v = v as usize;
         (self.offsets[v + 1] - self.offsets[v]) as usize
     }
 
+    /// `num_vertices + 1` offsets into [`Csr::targets`]: `v`'s list is `offsets[v]..offsets[v + 1]`.
     pub fn offsets(&self) -> &[u64] {
         &self.offsets
     }
 
+    /// Every list, one after another, in vertex order.
     pub fn targets(&self) -> &[u32] {
         &self.targets
     }
@@ -477,6 +483,8 @@ impl Graph {
     }
 
     /// Builds from a children CSR whose lists are sorted and duplicate-free (checked).
+    /// The graph of these child lists (parents are derived). Fails if a list is not strictly
+    /// increasing or holds its own vertex (a self-loop).
     pub fn from_children(children: Csr) -> Result<Graph> {
         if let Some(v) = first_unclean_list(&children) {
             bail!("children of {v} are not sorted, unique and loop-free");
@@ -484,19 +492,23 @@ impl Graph {
         Ok(Graph::from_clean_children(children))
     }
 
+    /// Vertices, numbered `0..num_vertices`.
     pub fn num_vertices(&self) -> usize {
         self.children.num_vertices()
     }
 
+    /// Edges (each counted once).
     pub fn num_edges(&self) -> usize {
         self.children.num_edges()
     }
 
+    /// The heads of `v`'s out-edges, by increasing id. Panics if `v` is not a vertex.
     #[inline]
     pub fn children(&self, v: u32) -> &[u32] {
         self.children.neighbors(v)
     }
 
+    /// The tails of `v`'s in-edges, by increasing id. Panics if `v` is not a vertex.
     #[inline]
     pub fn parents(&self, v: u32) -> &[u32] {
         self.parents.neighbors(v)
@@ -507,10 +519,12 @@ impl Graph {
         &self.kahn
     }
 
+    /// Every vertex's children as one adjacency.
     pub fn children_csr(&self) -> &Csr {
         &self.children
     }
 
+    /// Every vertex's parents as one adjacency.
     pub fn parents_csr(&self) -> &Csr {
         &self.parents
     }
@@ -530,6 +544,7 @@ impl Graph {
         (0..self.num_vertices() as u32).flat_map(move |u| self.children(u).iter().map(move |&v| (u, v)))
     }
 
+    /// Bytes held by both adjacencies (for memory accounting).
     pub fn heap_bytes(&self) -> usize {
         self.children.heap_bytes() + self.parents.heap_bytes()
     }

@@ -8,8 +8,12 @@ use std::path::PathBuf;
 /// used (kept for display and for queries), and where it came from.
 #[derive(Clone, Debug)]
 pub struct LoadedGraph {
+    /// The graph on dense ids `0..n`, cycles and all.
     pub graph: std::sync::Arc<Graph>,
+    /// How the file's ids map to the dense ids.
     pub names: VertexNames,
+    /// The format the file was read as.
     pub format: Format,
+    /// The file it was read from.
     pub path: PathBuf,
 }

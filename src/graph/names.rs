@@ -12,7 +12,12 @@ pub enum VertexNames {
     /// `Offset(b)`: file id `i` is dense id `i - b`.
     Offset(u64),
     /// Dense id `v` was written as `original[v]` in the file.
-    Remapped { original: Vec<u64>, lookup: HashMap<u64, u32> },
+    Remapped {
+        /// The file id of each dense id.
+        original: Vec<u64>,
+        /// The dense id of each file id.
+        lookup: HashMap<u64, u32>,
+    },
 }
 
 impl VertexNames {

@@ -23,6 +23,7 @@ pub struct Condensation {
 }
 
 impl Condensation {
+    /// Strongly connected components: the vertices of the DAG.
     pub fn num_components(&self) -> usize {
         self.sizes.len()
     }

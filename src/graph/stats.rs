@@ -14,34 +14,52 @@ use std::fmt;
 /// Everything `grail info` reports about a graph.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GraphStats {
+    /// Vertices of the graph as loaded.
     pub vertices: u64,
+    /// Edges of the graph as loaded.
     pub edges: u64,
     /// Strongly connected components (= vertices of the condensation).
     pub components: u64,
+    /// Vertices in the largest strongly connected component.
     pub largest_component: u64,
+    /// Edges of the condensation (the edges between components).
     pub dag_edges: u64,
-    /// Components without parents / without children / without either, in the condensation.
+    /// Components without parents in the condensation.
     pub roots: u64,
+    /// Components without children in the condensation.
     pub leaves: u64,
+    /// Components with neither parents nor children in the condensation.
     pub isolated: u64,
     /// Number of topological levels of the condensation (longest path + 1; 0 when empty).
     pub depth: u64,
+    /// Components on each topological level, level 0 (the roots) first; `depth` entries.
     pub vertices_per_level: Vec<u64>,
+    /// The largest out-degree of the graph as loaded.
     pub max_out_degree: u64,
+    /// `edges / vertices` (0 for an empty graph).
     pub avg_out_degree: f64,
+    /// The largest in-degree of the graph as loaded.
     pub max_in_degree: u64,
+    /// `edges / vertices`, the same as the average out-degree.
     pub avg_in_degree: f64,
+    /// Vertices by out-degree, in power-of-two buckets, smallest degrees first.
     pub out_degree_histogram: Vec<DegreeBucket>,
+    /// Vertices by in-degree, in power-of-two buckets, smallest degrees first.
     pub in_degree_histogram: Vec<DegreeBucket>,
+    /// Whether the graph as loaded has no cycle (every component a single vertex).
     pub is_dag: bool,
 }
 
 /// Vertices whose degree lies in `min..=max`: buckets are 0, 1, 2-3, 4-7, ... (powers of two).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DegreeBucket {
+    /// The range as printed: `0`, `1`, `2-3`, `4-7`, ...
     pub label: String,
+    /// The smallest degree in the bucket.
     pub min: u64,
+    /// The largest degree in the bucket (inclusive).
     pub max: u64,
+    /// Vertices whose degree lies in `min..=max`.
     pub count: u64,
 }
 

@@ -35,11 +35,14 @@ pub struct Kahn<'g> {
 }
 
 impl Kahn<'_> {
+    /// Levels: the longest path plus one (0 for an empty graph).
     pub fn num_levels(&self) -> usize {
         self.starts.len() - 1
     }
 }
 
+/// The graph's Kahn levels, borrowed from the graph (computed on the first call). Fails if the
+/// graph has a cycle.
 pub fn kahn(graph: &Graph) -> Result<Kahn<'_>> {
     let (level, order, starts) = graph.kahn_memo().get_or_try_init(|| compute_levels(graph))?;
     Ok(Kahn { level, order, starts })
@@ -83,7 +86,9 @@ pub fn adopt_levels(graph: &Graph, level: Vec<u32>) -> Result<(), AdoptError> {
 /// Why [`adopt_levels`] refused: not one level per vertex, or this vertex's level is wrong.
 #[derive(Debug, PartialEq)]
 pub enum AdoptError {
+    /// The levels given number this many, not one per vertex.
     Count(usize),
+    /// This vertex's level is not one below its deepest parent (or 0 for a root).
     Wrong(u32),
 }
 

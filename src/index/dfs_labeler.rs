@@ -24,6 +24,7 @@ pub struct DfsLabeler {
 }
 
 impl DfsLabeler {
+    /// A labeler of `dims` dimensions over `dag`, not yet started. Fails if `dims` is 0.
     pub fn new(dag: Arc<Graph>, dims: usize, order: Order) -> Result<DfsLabeler> {
         anyhow::ensure!(dims >= 1, "at least one dimension is needed");
         let (status, seconds, labels, cancel) = (Status::NotStarted, 0.0, None, Arc::default());

@@ -30,11 +30,14 @@ pub enum Until {
 /// One level a labeler ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelStep {
+    /// The dimension, from 0.
     pub dim: usize,
+    /// The phase the level belongs to.
     pub phase: Phase,
     /// The level just run (a step index within the phase, from 0 in processing order); with `span`
     /// above 1, the last of that many consecutive levels run (tiny levels are reported together).
     pub level: usize,
+    /// How many consecutive levels the step covers (at least 1).
     pub span: usize,
     /// The phase's number of levels.
     pub levels: usize,
@@ -56,8 +59,11 @@ pub struct Advance {
 /// Where a dimension stands: its current phase and the next level it will run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
+    /// The dimension, from 0.
     pub dim: usize,
+    /// The phase it is in.
     pub phase: Phase,
+    /// The next level it runs, counted from 0 in processing order.
     pub level: usize,
 }
 
@@ -65,12 +71,15 @@ pub struct Position {
 /// explorer's picture of a small graph while it is stepped.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Snapshot {
+    /// The dimension, from 0.
     pub dim: usize,
     /// The phase of the level run last (`None` before the first).
     pub phase: Option<Phase>,
     /// The vertex has its DFS-tree parent: `Some(None)` for a root (its parent is the virtual root).
     pub parent: Vec<Option<Option<u32>>>,
+    /// The size of the vertex's subtree in the DFS tree (the vertex included).
     pub size: Vec<Option<u32>>,
+    /// The vertex's post-order number in the DFS tree, the `post` of its label `[s, post]`.
     pub post: Vec<Option<u32>>,
     /// The min-post `s` of the label `[s, post]`.
     pub low: Vec<Option<u32>>,
@@ -113,9 +122,13 @@ pub fn tree_parent(dag: &Graph, post: &[u32], size: &[u32], v: u32) -> Option<u3
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", content = "message", rename_all = "snake_case")]
 pub enum Status {
+    /// Nothing has run yet (or the run was reset).
     NotStarted,
+    /// Some levels have run; more remain.
     Running,
+    /// Every dimension is labeled.
     Finished,
+    /// The cancel token stopped the run at a level boundary.
     Cancelled,
     /// A step failed (e.g. the weight method overflowed); `reset` to start again.
     Failed(String),
@@ -148,6 +161,7 @@ pub trait Labeler: Send {
     /// Each unfinished dimension's position (empty once finished).
     fn positions(&self) -> Vec<Position>;
 
+    /// Where the run stands.
     fn status(&self) -> Status;
 
     /// Compute time so far (pauses between steps not counted).

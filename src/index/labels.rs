@@ -12,7 +12,9 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Pod, Zeroable, Serialize)]
 #[repr(C)]
 pub struct Interval {
+    /// The smallest post-order number among the vertices the vertex reaches (itself included).
     pub low: u32,
+    /// The vertex's own post-order number in the dimension's DFS tree, from 1.
     pub post: u32,
 }
 
@@ -87,14 +89,17 @@ impl Labels {
         })
     }
 
+    /// How many dimensions (intervals per vertex).
     pub fn dims(&self) -> usize {
         self.dims
     }
 
+    /// The child order the DFS trees were built with.
     pub fn order(&self) -> Order {
         self.order
     }
 
+    /// Vertices of the DAG the labels describe.
     pub fn num_vertices(&self) -> usize {
         self.level.len()
     }
@@ -106,16 +111,19 @@ impl Labels {
         &self.intervals[s..s + self.dims]
     }
 
+    /// `v`'s interval in dimension `dim`.
     #[inline]
     pub fn interval(&self, v: u32, dim: usize) -> Interval {
         self.intervals[v as usize * self.dims + dim]
     }
 
+    /// The size of `v`'s subtree in dimension `dim`'s DFS tree (`v` included).
     #[inline]
     pub fn subtree(&self, v: u32, dim: usize) -> u32 {
         self.subtree[v as usize * self.dims + dim]
     }
 
+    /// `v`'s topological level: the longest path to it from a root (roots are level 0).
     #[inline]
     pub fn level(&self, v: u32) -> u32 {
         self.level[v as usize]
@@ -150,14 +158,17 @@ impl Labels {
         }
     }
 
+    /// Every interval, vertex-major: entry `v * dims + i` is `v`'s in dimension `i`.
     pub fn intervals(&self) -> &[Interval] {
         &self.intervals
     }
 
+    /// Every subtree size, vertex-major like [`Labels::intervals`].
     pub fn subtrees(&self) -> &[u32] {
         &self.subtree
     }
 
+    /// Every vertex's topological level, by vertex.
     pub fn levels(&self) -> &[u32] {
         &self.level
     }

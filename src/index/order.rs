@@ -16,8 +16,13 @@ use std::sync::atomic::Ordering::Relaxed;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Order {
+    /// By increasing vertex id, the same in every dimension.
     Lex,
-    Random { seed: u64 },
+    /// By a priority that `seed` and the dimension draw for each vertex: another order per dimension.
+    Random {
+        /// The seed of every dimension's priorities.
+        seed: u64,
+    },
 }
 
 impl fmt::Display for Order {

@@ -10,19 +10,26 @@ use serde::Serialize;
 /// One phase of one dimension.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PhaseRow {
+    /// The dimension, from 0.
     pub dim: usize,
+    /// The phase.
     pub phase: Phase,
+    /// Levels run so far; all of the phase's once it is done.
     pub levels_done: usize,
+    /// Frontier vertices processed so far.
     pub vertices: u64,
+    /// Edges scanned so far.
     pub edges_scanned: u64,
     /// Time so far (levels only until the phase is done; then the phase's total, setup included).
     pub seconds: f64,
+    /// The phase has finished.
     pub done: bool,
 }
 
 /// Phase rows in the order the phases started.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PhaseTable {
+    /// One row per phase of each dimension, in starting order.
     pub rows: Vec<PhaseRow>,
 }
 

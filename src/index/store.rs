@@ -30,6 +30,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use xxhash_rust::xxh3::Xxh3;
 
+/// The first eight bytes of every index file.
 pub const MAGIC: &[u8; 8] = b"GRAILIDX";
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -41,10 +42,15 @@ const ORDER_RANDOM: u32 = 1;
 /// What an index file says about itself (for `grail info` on an index file).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct IndexHeader {
+    /// The file's format version.
     pub version: u32,
+    /// Label dimensions stored.
     pub dims: usize,
+    /// The child order the labels were built with.
     pub order: Order,
+    /// Vertices of the labeled DAG.
     pub n: u64,
+    /// The fingerprint of the graph the labels belong to (`grail::graph::fingerprint`); hex in JSON.
     #[serde(serialize_with = "as_hex")]
     pub fingerprint: u128,
     /// The file's length, which the header's sizes account for exactly.

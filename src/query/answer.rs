@@ -21,6 +21,7 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method, the guided ones first.
     pub const ALL: [Method; 4] = [Method::GuidedDfs, Method::GuidedBfs, Method::Dfs, Method::Bfs];
 
     /// True for the methods that use the index (cuts and label pruning).
@@ -28,10 +29,12 @@ impl Method {
         matches!(self, Method::GuidedDfs | Method::GuidedBfs)
     }
 
+    /// True for the breadth-first methods.
     pub fn is_breadth_first(self) -> bool {
         matches!(self, Method::GuidedBfs | Method::Bfs)
     }
 
+    /// The name the command line and JSON use, e.g. `guided-dfs`.
     pub fn name(self) -> &'static str {
         match self {
             Method::GuidedDfs => "guided-dfs",
@@ -87,8 +90,10 @@ impl Rule {
         Rule::TreeCut,
         Rule::Search,
     ];
+    /// How many rules there are.
     pub const COUNT: usize = Rule::ALL.len();
 
+    /// The name the command line and JSON use, e.g. `label-cut`.
     pub fn name(self) -> &'static str {
         match self {
             Rule::SameComponent => "same-component",
@@ -157,6 +162,7 @@ impl RuleSet {
         }
     }
 
+    /// The name the command line and JSON use: `all` or `grail`.
     pub fn name(self) -> &'static str {
         match self {
             RuleSet::All => "all",
@@ -180,6 +186,7 @@ impl std::fmt::Display for Rule {
 /// One query's answer and how it was reached.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Answer {
+    /// Whether `u` reaches `v`.
     pub reachable: bool,
     /// The first rule that applied.
     pub rule: Rule,

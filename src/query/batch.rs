@@ -65,9 +65,13 @@ const MAX_EXAMPLES: usize = 10;
 pub struct Mismatch {
     /// Line in the query file (0 for generated queries).
     pub line: usize,
+    /// The query's source `u`, a vertex id of the graph.
     pub src: u32,
+    /// The query's destination `v`, a vertex id of the graph.
     pub dst: u32,
+    /// The answer the file expects.
     pub expected: bool,
+    /// The answer the engine gave.
     pub got: bool,
 }
 
@@ -96,6 +100,7 @@ fn count_checked(queries: &[Query]) -> u64 {
 pub struct RuleCounts([u64; Rule::COUNT]);
 
 impl RuleCounts {
+    /// Queries `rule` decided.
     pub fn get(&self, rule: Rule) -> u64 {
         self.0[rule.index()]
     }
@@ -105,6 +110,7 @@ impl RuleCounts {
         Rule::ALL.iter().map(|&rule| (rule, self.get(rule)))
     }
 
+    /// Queries decided by any rule: every query counted.
     pub fn total(&self) -> u64 {
         self.0.iter().sum()
     }
@@ -133,15 +139,19 @@ impl Serialize for RuleCounts {
 /// The summary of a batch.
 #[derive(Clone, Debug, Serialize)]
 pub struct BatchReport {
+    /// The search method the batch ran with.
     pub method: Method,
     /// Threads in the rayon pool that ran the batch.
     pub threads: usize,
+    /// Queries answered.
     pub queries: u64,
     /// Queries answered yes.
     pub positives: u64,
+    /// Queries by the rule that decided them.
     pub by_rule: RuleCounts,
-    /// Totals over all queries of the per-answer counts.
+    /// Vertices the searches expanded, over all queries.
     pub expanded: u64,
+    /// Children the guided searches refused to enter, over all queries.
     pub pruned: u64,
     /// Expanded vertices that could not reach their query's target (each answer's
     /// `false_positives`): the search's wasted work. Not the false-positive queries, which

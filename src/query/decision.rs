@@ -37,6 +37,7 @@ pub enum Separation {
 /// A supportive vertex that decided, by its bit in the index's masks and its DAG vertex.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Supportive {
+    /// Its index among the index's supportive vertices: its bit in every vertex's masks.
     pub bit: usize,
     /// The DAG (component) vertex; `None` if the index's choice could not be recovered.
     /// `dag_vertex` in JSON, beside the file id a front end adds.
@@ -59,23 +60,70 @@ pub enum Filter {
 #[serde(untagged)]
 pub enum Check {
     /// The strongly connected components of `u` and `v`: one component means yes.
-    Component { u: u32, v: u32 },
+    Component {
+        /// The component of `u`.
+        u: u32,
+        /// The component of `v`.
+        v: u32,
+    },
     /// Topological levels (longest path from a root): `level(u) >= level(v)` means no.
-    Level { u: u32, v: u32 },
+    Level {
+        /// The level of `u`'s component.
+        u: u32,
+        /// The level of `v`'s component.
+        v: u32,
+    },
     /// Positions in each topological order; `cut` is the first order where `u` does not come first.
-    TopoOrders { u: Vec<u32>, v: Vec<u32>, cut: Option<usize> },
+    TopoOrders {
+        /// The position of `u`'s component in each order.
+        u: Vec<u32>,
+        /// The position of `v`'s component in each order.
+        v: Vec<u32>,
+        /// The first order that puts `v` before `u` (no); `None` if none does.
+        cut: Option<usize>,
+    },
     /// A supportive vertex that separates `u` from `v` (no), if there is one.
-    SupportiveCut { found: Option<(Supportive, Separation)> },
+    SupportiveCut {
+        /// The separating vertex and the side it separates; `None` if no supportive vertex does.
+        found: Option<(Supportive, Separation)>,
+    },
     /// A Bloom filter bit that refutes the pair (no), if there is one: its filter and bit.
-    BloomCut { found: Option<(Filter, usize)> },
+    BloomCut {
+        /// The filter and the bit within it; `None` if no bit refutes the pair.
+        found: Option<(Filter, usize)>,
+    },
     /// A supportive vertex on a path `u ⇝ s ⇝ v` (yes), if there is one.
-    SupportivePath { found: Option<Supportive> },
+    SupportivePath {
+        /// The supportive vertex between them; `None` if there is none.
+        found: Option<Supportive>,
+    },
     /// The GRAIL intervals per dimension; `cut` is the first dimension where `L(v) ⊄ L(u)` (no).
-    Labels { u: Vec<Interval>, v: Vec<Interval>, cut: Option<usize> },
+    Labels {
+        /// `u`'s interval in each dimension.
+        u: Vec<Interval>,
+        /// `v`'s interval in each dimension.
+        v: Vec<Interval>,
+        /// The first dimension whose intervals refute the pair; `None` if all contain `v`'s.
+        cut: Option<usize>,
+    },
     /// The first dimension whose DFS tree holds `v` under `u` (yes), if there is one.
-    Tree { dimension: Option<usize> },
+    Tree {
+        /// That dimension; `None` if no tree holds `v` under `u`.
+        dimension: Option<usize>,
+    },
     /// The search that decided when no check could: its method and bookkeeping.
-    Search { method: Method, reachable: bool, expanded: u64, pruned: u64, dead_ends: u64 },
+    Search {
+        /// The search method that ran.
+        method: Method,
+        /// Whether it found `v` from `u`.
+        reachable: bool,
+        /// Vertices it popped and scanned, the start included.
+        expanded: u64,
+        /// Distinct children the guided search refused to enter because their labels rule out `v`.
+        pruned: u64,
+        /// Expanded vertices that cannot reach `v`.
+        dead_ends: u64,
+    },
 }
 
 impl Check {
@@ -158,10 +206,12 @@ impl Decision {
         self.checks.last().expect("a decision has at least the component check")
     }
 
+    /// The rule of the deciding check.
     pub fn rule(&self) -> Rule {
         self.decisive().rule()
     }
 
+    /// Whether `u` reaches `v`: the deciding check said yes.
     pub fn reachable(&self) -> bool {
         self.decisive().outcome() == Outcome::Yes
     }

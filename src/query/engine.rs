@@ -19,8 +19,11 @@ use anyhow::{Result, ensure};
 /// search tree (empty when a check decided before any search).
 #[derive(Clone, Debug)]
 pub struct Decided {
+    /// The answer, the deciding rule and the search's counts.
     pub answer: Answer,
+    /// Every check that ran, in order, with what it read.
     pub decision: Decision,
+    /// The search tree, node by node.
     pub trace: Trace,
 }
 
@@ -97,6 +100,7 @@ impl<'a> Engine<'a> {
         if self.index.is_some() { RuleSet::All } else { RuleSet::Grail }
     }
 
+    /// The index of the extra rules, when the engine has one.
     pub fn query_index(&self) -> Option<&'a QueryIndex> {
         self.index
     }
@@ -112,14 +116,17 @@ impl<'a> Engine<'a> {
         self.component.len()
     }
 
+    /// The condensation the labels describe.
     pub fn dag(&self) -> &'a Graph {
         self.dag
     }
 
+    /// The GRAIL labels of the DAG.
     pub fn labels(&self) -> &'a Labels {
         self.labels
     }
 
+    /// Each original vertex's DAG vertex (its strongly connected component).
     pub fn component(&self) -> &'a [u32] {
         self.component
     }

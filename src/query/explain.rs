@@ -9,8 +9,11 @@ use crate::format::{plural, thousands};
 /// How a decision names things: the query's ends as the user typed them, and a DAG vertex (a
 /// supportive vertex) by one of its file ids.
 pub struct Names<'a> {
+    /// The source as the user typed it.
     pub u: String,
+    /// The destination as the user typed it.
     pub v: String,
+    /// Names a DAG vertex by one of its file ids (a supportive vertex in a sentence).
     pub vertex: &'a dyn Fn(u32) -> String,
 }
 

@@ -16,6 +16,7 @@ pub struct ExportRow<'a> {
     pub name: &'a str,
     /// A GPU run: its report has no search counts, so those columns stay empty.
     pub gpu: bool,
+    /// The batch's summary.
     pub report: &'a BatchReport,
 }
 

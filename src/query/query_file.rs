@@ -15,7 +15,9 @@ use std::path::Path;
 /// One query on dense original vertex ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Query {
+    /// The source `u`, a vertex id of the graph.
     pub src: u32,
+    /// The destination `v`, a vertex id of the graph.
     pub dst: u32,
     /// The answer the file claims (third column), if any.
     pub expected: Option<bool>,

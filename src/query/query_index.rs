@@ -44,7 +44,9 @@ pub struct VertexCuts {
 /// answered 20% faster).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum CompactLevels {
+    /// Every level at most 255: one byte per vertex.
     Byte(Vec<u8>),
+    /// Every level at most 65,535: two bytes per vertex.
     Half(Vec<u16>),
     /// Deeper than 65,535 levels: the labels' own 4-byte levels serve, no copy.
     #[default]
@@ -110,11 +112,13 @@ impl QueryIndex {
         Ok(QueryIndex { levels, topo: positions, cuts, build_seconds: clock.elapsed().as_secs_f64() })
     }
 
+    /// DAG vertex `v`'s masks and filters.
     #[inline]
     pub fn of(&self, v: u32) -> &VertexCuts {
         &self.cuts[v as usize]
     }
 
+    /// DAG vertex `v`'s positions in the topological orders.
     #[inline]
     pub fn topo(&self, v: u32) -> &TopoPositions {
         &self.topo[v as usize]
@@ -130,10 +134,12 @@ impl QueryIndex {
         &self.cuts
     }
 
+    /// Every vertex's positions in the topological orders, by DAG vertex.
     pub fn topo_positions(&self) -> &[TopoPositions] {
         &self.topo
     }
 
+    /// Vertices of the DAG the index describes.
     pub fn num_vertices(&self) -> usize {
         self.cuts.len()
     }

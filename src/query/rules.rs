@@ -14,7 +14,9 @@ use crate::index::{Interval, Labels};
 /// A cheap rule's decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Verdict {
+    /// The rule that decided.
     pub rule: Rule,
+    /// What it proved: whether `u` reaches `v`.
     pub reachable: bool,
     /// The dimension that proved it (label cut, tree cut).
     pub dimension: Option<usize>,
@@ -118,12 +120,16 @@ pub fn bloom_cut(a: &VertexCuts, b: &VertexCuts) -> Option<usize> {
 /// What the default set knows about one end of a query or a search, read once.
 #[derive(Clone, Copy, Debug)]
 pub struct TargetKeys {
+    /// Its topological level.
     pub level: u32,
+    /// Its positions in the index's topological orders.
     pub topo: TopoPositions,
+    /// Its supportive-vertex masks and Bloom filters.
     pub record: VertexCuts,
 }
 
 impl TargetKeys {
+    /// The keys of DAG vertex `v`.
     #[inline(always)]
     pub fn of(index: &QueryIndex, labels: &Labels, v: u32) -> TargetKeys {
         TargetKeys { level: labels.level(v), topo: *index.topo(v), record: *index.of(v) }

@@ -18,13 +18,22 @@ pub enum NodeKind {
     /// A child the labels let in: the DFS entered it, the BFS queued it.
     Entered,
     /// A child refused because `L(v) ⊄ L(c)`; `dim` is the first dimension where it fails.
-    Pruned { dim: usize },
+    Pruned {
+        /// The first dimension whose interval rules the child out.
+        dim: usize,
+    },
     /// A child refused by another cut of the query index (level, topological order, supportive
     /// vertex, Bloom filter): it cannot reach the target.
-    Cut { rule: Rule },
+    Cut {
+        /// The cut that refused it.
+        rule: Rule,
+    },
     /// A child that a cut proves reaches the target (supportive vertex, tree cut): the search
     /// ends there with a yes, as if it had met the target.
-    Reached { rule: Rule },
+    Reached {
+        /// The cut that proved it.
+        rule: Rule,
+    },
     /// The target, met among a vertex's children.
     Target,
     /// Where the two sides of a bidirectional search met: a vertex the other side had entered
@@ -40,6 +49,7 @@ pub struct TraceNode {
     pub vertex: u32,
     /// Edges from the start: the stack depth for a DFS, the level for a BFS.
     pub depth: u32,
+    /// What the search did with it.
     pub kind: NodeKind,
     /// The search scanned this vertex's children. A DFS expands every node it enters; a BFS that
     /// meets the target leaves the rest of its queue unexpanded.
@@ -59,6 +69,7 @@ pub struct TraceNode {
 pub struct Trace {
     /// The search it shows.
     pub method: Method,
+    /// The nodes, in the order the search met them.
     pub nodes: Vec<TraceNode>,
     /// The tree was cut at the node limit (the answer's counts are still complete).
     pub truncated: bool,

@@ -12,15 +12,79 @@ use std::str::FromStr;
 /// A generator and all its parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GeneratorSpec {
-    Random { n: usize, deg: f64, seed: u64 },
-    Chain { n: usize },
-    Deep { n: usize, deg: f64, depth: usize, seed: u64 },
-    Tree { n: usize, arity: usize },
-    Ladder { k: usize },
-    ScaleFree { n: usize, m: usize, seed: u64 },
-    Fan { width: usize, layers: usize, seed: u64 },
-    Digraph { n: usize, deg: f64, seed: u64 },
-    ManyRoots { n: usize, fan: usize, seed: u64 },
+    /// `random`: a uniform random DAG ([`random_dag`]).
+    Random {
+        /// Vertices.
+        n: usize,
+        /// Average out-degree; at most `(n - 1) / 2`.
+        deg: f64,
+        /// Seed of the random draws.
+        seed: u64,
+    },
+    /// `chain`: the path `0 -> 1 -> ... -> n - 1` ([`chain`]).
+    Chain {
+        /// Vertices, at least 1.
+        n: usize,
+    },
+    /// `deep`: a DAG with exactly `depth` Kahn levels ([`deep_dag`]).
+    Deep {
+        /// Vertices.
+        n: usize,
+        /// Average out-degree.
+        deg: f64,
+        /// Layers, which is also the number of Kahn levels.
+        depth: usize,
+        /// Seed of the random draws.
+        seed: u64,
+    },
+    /// `tree`: the complete `arity`-ary tree in heap layout ([`tree`]).
+    Tree {
+        /// Vertices.
+        n: usize,
+        /// Children per inner vertex.
+        arity: usize,
+    },
+    /// `ladder`: `k` diamonds in a row, whose path counts double at every rung ([`diamond_ladder`]).
+    Ladder {
+        /// Diamonds, at least 1 (`3k + 1` vertices).
+        k: usize,
+    },
+    /// `scalefree`: preferential attachment, a DAG ([`scale_free`]).
+    ScaleFree {
+        /// Vertices.
+        n: usize,
+        /// Children of every vertex from the `m`-th on.
+        m: usize,
+        /// Seed of the random draws.
+        seed: u64,
+    },
+    /// `fan`: hubs and leaves in alternating layers, with random cross edges ([`wide_fan`]).
+    Fan {
+        /// Leaves per hub.
+        width: usize,
+        /// Fans in a row.
+        layers: usize,
+        /// Seed of the random draws and of the id shuffle.
+        seed: u64,
+    },
+    /// `digraph`: a random directed graph with cycles ([`random_digraph`]).
+    Digraph {
+        /// Vertices.
+        n: usize,
+        /// Average out-degree (each ordered pair is an edge with probability `deg / (n - 1)`).
+        deg: f64,
+        /// Seed of the random draws.
+        seed: u64,
+    },
+    /// `roots`: a shallow forest where most vertices are roots ([`many_roots`]).
+    ManyRoots {
+        /// Vertices.
+        n: usize,
+        /// About one vertex in `fan` gets a parent; the depth grows like `log_fan(n)`.
+        fan: usize,
+        /// Seed of the random draws and of the id shuffle.
+        seed: u64,
+    },
 }
 
 /// Each kind with its keys, in canonical order; `seed` is optional everywhere (default 0).

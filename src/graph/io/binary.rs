@@ -45,6 +45,7 @@ use std::path::Path;
 use std::sync::Arc;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
+/// The first eight bytes of every `.grail` graph file.
 pub const MAGIC: &[u8; 8] = b"GRAILGRF";
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;

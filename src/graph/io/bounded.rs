@@ -45,6 +45,7 @@ pub fn open_regular(path: &Path, what: &str) -> Result<File> {
 /// The error a line over [`MAX_LINE_BYTES`] gives, inside an [`io::Error`]; `line` is 1-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineTooLong {
+    /// The line that is too long, from 1.
     pub line: u64,
 }
 
@@ -81,6 +82,7 @@ pub struct LineBounded<R> {
 }
 
 impl<R: Read> LineBounded<R> {
+    /// Reads `inner`, failing at a line longer than [`MAX_LINE_BYTES`].
     pub fn new(inner: R) -> LineBounded<R> {
         LineBounded::with_limit(inner, MAX_LINE_BYTES)
     }

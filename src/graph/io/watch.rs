@@ -37,7 +37,9 @@ pub fn is_cancelled(error: &anyhow::Error) -> bool {
 /// `(bytes read, bytes in all)`; for a gzip file both count compressed bytes.
 #[derive(Clone, Copy)]
 pub struct Watch<'a> {
+    /// Set by another thread to stop the load with [`LoadCancelled`].
     pub cancel: &'a AtomicBool,
+    /// Called with `(bytes read, bytes in all)` as the load goes.
     pub progress: &'a (dyn Fn(u64, u64) + Sync),
 }
 
@@ -48,6 +50,7 @@ impl<'a> Watch<'a> {
         Watch { cancel: &NEVER, progress: &|_, _| {} }
     }
 
+    /// Whether the flag is set.
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }

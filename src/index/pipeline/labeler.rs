@@ -115,6 +115,7 @@ impl PipelineLabeler {
         (0..config.dims).map(|dim| DimensionRun::new(dim, config.parent_method)).collect()
     }
 
+    /// What it computes and how it steps.
     pub fn config(&self) -> &PipelineConfig {
         &self.config
     }

@@ -4,7 +4,7 @@
 //! (the driver folds every one into tables; dimensions running in parallel hand theirs over on one
 //! thread). On a chain (a Kahn level and a depth level per vertex) a reading and an event per level
 //! were most of the run, and with several dimensions in parallel the hand-over made it slower than
-//! one thread. So consecutive tiny levels (see [`is_tiny`]) share one `LevelDone` event, whose
+//! one thread. So consecutive tiny levels (see `is_tiny`) share one `LevelDone` event, whose
 //! `span` says how many levels it covers (queues and edges summed), up to [`MAX_SPAN`] of them, and
 //! one clock reading. Any other level gets an event and a reading of its own: the caller flushes
 //! the waiting span when it starts (a level's size is known before it runs). Events therefore reach
@@ -21,14 +21,14 @@ pub const MAX_SPAN: usize = 1024;
 const TINY_WORK: u64 = 64;
 
 /// Whether a level is too small to be worth a clock reading and an event of its own.
-pub fn is_tiny(vertices: u64, edges: u64) -> bool {
+pub(crate) fn is_tiny(vertices: u64, edges: u64) -> bool {
     vertices + edges < TINY_WORK
 }
 
 /// Levels that just ended: `span` consecutive ones from `level` on (one unless they are tiny ones
 /// run together), with their queues and edges summed.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Level {
+pub(crate) struct Level {
     pub dim: usize,
     pub phase: Phase,
     pub level: usize,
@@ -39,7 +39,7 @@ pub struct Level {
 
 /// The clock of one call's run of levels and the span of tiny levels waiting for a reading.
 #[derive(Debug)]
-pub struct LevelClock {
+pub(crate) struct LevelClock {
     since: Instant,
     /// The tiny levels waiting, as one span.
     pending: Option<Level>,

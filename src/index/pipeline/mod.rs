@@ -2,29 +2,29 @@
 //! computed level by level, in parallel over each level's frontier (rayon).
 //!
 //! Phases, one file each, in the order they run:
-//! 1. [`parent_selection`] (exact, default) or [`subgraph_sizes`] + [`parent_sssp`] (the thesis's
+//! 1. `parent_selection` (exact, default) or `subgraph_sizes` + `parent_sssp` (the thesis's
 //!    weight method): the DFS tree T, top-down over the DAG's Kahn levels;
-//! 2. [`subtree_sizes`]: bottom-up over the Kahn levels, then T's root ρ;
-//! 3. [`post_order`]: top-down, ρ then the Kahn levels;
-//! 4. [`min_post`]: bottom-up over the DAG's Kahn levels.
+//! 2. `subtree_sizes`: bottom-up over the Kahn levels, then T's root ρ;
+//! 3. `post_order`: top-down, ρ then the Kahn levels;
+//! 4. `min_post`: bottom-up over the DAG's Kahn levels.
 //!
 //! [`PipelineLabeler`] runs them one level at a time behind the [`crate::index::Labeler`] contract.
 
 mod dimension;
-pub mod fresh_array;
-pub mod frontier;
+pub(crate) mod fresh_array;
+pub(crate) mod frontier;
 mod labeler;
 pub mod level_clock;
-pub mod levels;
-pub mod min_post;
-pub mod parent_selection;
-pub mod parent_sssp;
-pub mod path_prefix;
-pub mod post_order;
-pub mod subgraph_sizes;
-pub mod subtree_sizes;
-pub mod tiny_levels;
-pub mod tree;
+pub(crate) mod levels;
+pub(crate) mod min_post;
+pub(crate) mod parent_selection;
+pub(crate) mod parent_sssp;
+pub(crate) mod path_prefix;
+pub(crate) mod post_order;
+pub(crate) mod subgraph_sizes;
+pub(crate) mod subtree_sizes;
+pub(crate) mod tiny_levels;
+pub(crate) mod tree;
 
 pub use labeler::PipelineLabeler;
 pub use subgraph_sizes::WeightOverflow;
@@ -61,8 +61,11 @@ impl ParentMethod {
 /// What a [`PipelineLabeler`] computes and how it steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PipelineConfig {
+    /// Label dimensions, each its own DFS tree.
     pub dims: usize,
+    /// How each dimension orders children and roots.
     pub order: Order,
+    /// How phase 1 picks the DFS-tree parents.
     pub parent_method: ParentMethod,
     /// Every step advances every unfinished dimension by one level (in parallel) instead of running
     /// the dimensions one after another.

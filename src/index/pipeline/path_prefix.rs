@@ -16,7 +16,6 @@
 //! The GPU kernels keep the same eight keys per node (`select_*` in `kernels/labeling.cu`); the
 //! CPU's length is its own, since it is a speed knob and never changes the labels.
 
-use std::cmp::Ordering;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -69,7 +68,8 @@ impl PathPrefix {
         extended
     }
 
-    /// The keys, for tests and debugging.
+    /// The keys, for tests.
+    #[cfg(test)]
     pub fn keys(self) -> [u32; PATH_PREFIX_STEPS] {
         std::array::from_fn(|i| {
             let (half, lane) = if i < HALF { (self.high, i) } else { (self.low, i - HALF) };
@@ -96,7 +96,8 @@ impl PathPrefix {
 
     /// How two candidates compare on their prefixes: `Equal` means "undecided, climb the tree"
     /// (the candidates themselves are never equal).
-    pub fn compare(self, other: PathPrefix) -> Ordering {
+    #[cfg(test)]
+    pub fn compare(self, other: PathPrefix) -> std::cmp::Ordering {
         self.cmp(&other)
     }
 }
@@ -134,6 +135,7 @@ impl PrefixSlot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cmp::Ordering;
 
     fn path(keys: &[u32]) -> PathPrefix {
         keys.iter().fold(PathPrefix::EMPTY, |p, &k| p.extended(k))

@@ -19,10 +19,13 @@ use std::sync::atomic::AtomicU64;
 /// A path-count weight no longer fits 64 bits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WeightOverflow {
+    /// The phase whose sum overflowed.
     pub phase: Phase,
+    /// The dimension, from 0.
     pub dim: usize,
     /// The Kahn level (longest path from a root) of the vertex whose weight overflowed.
     pub level: u32,
+    /// The DAG vertex whose weight overflowed.
     pub vertex: u32,
 }
 
