@@ -8,13 +8,12 @@
 pub const EXACT_LIMIT: usize = 100_000;
 
 /// The largest DAG counted exactly on a GPU (`src/gpu/exceptions.rs`); memory is no limit there
-/// either, and the time grows with n². Measured on an H100: uniprotenc_22m (1.6M vertices) 17 s,
-/// citeseer.scc (694K) 2.1 s, a random DAG of 200K 1.1 s.
+/// either, and the time grows with n²: at this size a count takes tens of seconds
+/// (docs/BENCHMARKS.md, "Exceptions, exact").
 pub const GPU_EXACT_LIMIT: usize = 2_000_000;
 
-/// Up to this many vertices the CPU counts faster than the GPU starts (H100 machine, 16 cores:
-/// human_dag_uniq, 38,811 vertices, 0.06 s on the CPU, 0.79 s on the GPU, whose launches per
-/// group of the schedule dominate; a random DAG of 100K, 17.5 s against 0.86 s).
+/// Up to this many vertices the CPU counts faster than the GPU, whose launches per group of the
+/// schedule dominate on small graphs (docs/BENCHMARKS.md, "Measurements behind design choices").
 pub const CPU_PREFERRED_LIMIT: usize = 50_000;
 
 /// Where (and whether) the pairs are counted exactly.

@@ -303,9 +303,9 @@ fn lookup(module: &KernelModule, loaded: Arc<CudaModule>) -> Result<Ready> {
 }
 
 /// Copies a page to the device and back. A process's first copy pays the driver's one-time set-up
-/// of its copy path whatever its size: about 10 ms on the H100 and H200 machines (a 4 KiB first
-/// upload took 9-11 ms, and the upload after it ran at full speed). Done here it belongs to the
-/// start-up, with the context, instead of to the first labeling or search.
+/// of its copy path whatever its size (milliseconds, as long as a whole labeling of a small graph).
+/// Done here it belongs to the start-up, with the context, instead of to the first labeling or
+/// search.
 fn warm_up_copies(stream: &Arc<CudaStream>) -> Result<()> {
     let page = stream.clone_htod(&[0u8; 4096]).context("cannot copy to the GPU")?;
     stream.clone_dtoh(&page).context("cannot copy from the GPU")?;

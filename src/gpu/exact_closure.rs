@@ -22,8 +22,8 @@ use std::sync::Arc;
 /// Threads a group's launch aims for: enough to fill the device several times over.
 const TARGET_THREADS: u64 = 1 << 20;
 /// The fewest children a thread ORs before its one atomic: with fewer, the atomics on the same
-/// words contend. Measured on an H100 (20,000 vertices, p = 0.1): 1 child per thread 66 ms,
-/// 8 children 35 ms, 32 children 56 ms, 128 children 167 ms.
+/// words contend; with many more, too few threads run (docs/BENCHMARKS.md, "Measurements behind
+/// design choices").
 const CHILDREN_PER_THREAD: u64 = 8;
 
 /// A grid-stride launch over `items`: a thread each, at most 16 blocks of [`BLOCK_THREADS`] per

@@ -2,9 +2,8 @@
 //!
 //! A download into fresh memory runs at the pace of the kernel handing out (and zeroing) its pages
 //! one by one on the copying thread; so every page is touched first, by all cores, in the
-//! background. On uniprotenc_22m that takes longer than the GPU's whole run (100 MB on a
-//! virtual machine's page faults), and waiting for all of it before downloading anything cost
-//! 7-11 ms. Touched in chunks, in order, each chunk can be downloaded as soon as it is ready, while
+//! background. On a large graph that takes longer than the GPU's whole run, so waiting for all of
+//! it before downloading anything would be a visible delay. Touched in chunks, in order, each chunk can be downloaded as soon as it is ready, while
 //! the cores touch the next: the two overlap.
 
 use rayon::prelude::*;

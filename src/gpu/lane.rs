@@ -6,8 +6,8 @@
 //! half of an H100's 8,448 warp slots, and the other phases' launches last a few microseconds). So the labeler runs the
 //! dimensions side by side, each in a lane: its own tree, prefixes, order and label arrays, sharing
 //! the read-only graph and levels. A level's launch covers every lane at once (a [`LaneTable`] of
-//! their arrays, blockIdx.z the lane): with a launch per lane and level, the host's launches set
-//! the pace (about 5 µs each on the H100 machine, 4 phases × 4 lanes per level).
+//! their arrays, blockIdx.z the lane): with a launch per lane and level, the host's launches
+//! (microseconds each, 4 phases × 4 lanes per level) would set the pace.
 
 use super::context::Gpu;
 use super::memory::Ledger;

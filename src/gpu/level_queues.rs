@@ -1,12 +1,10 @@
 //! The Kahn levels as the GPU labeler's queues.
 //!
 //! Condensing a graph computes its Kahn levels (`topo::levels` checks that it is a DAG, and the
-//! graph keeps them), so the device need not find them again. It used to: dimension 0's parent
-//! selection released each level's children into the next level's queues, a host round trip per
-//! level (13 on citeseer.scc, 260 on a random DAG of a million vertices and degree 50), and the
-//! other dimensions could only start once it was done. Now the vertices go up in Kahn order with
-//! the graph, `enqueue_level` (kernels/labeling.cu) sorts each level into its queues, one launch
-//! per level and no wait, and the host reads the levels' counts once, here.
+//! graph keeps them), so the device need not find them again: finding them on the device would
+//! take a host round trip per level, and every dimension would wait for them. The vertices go up
+//! in Kahn order with the graph, `enqueue_level` (kernels/labeling.cu) sorts each level into its
+//! queues, one launch per level and no wait, and the host reads the levels' counts once, here.
 //!
 //! A level's vertices go to three queues by the degree a phase scans (`QueueClass`): by in-degree
 //! for parent selection (`bins_in`), by out-degree for the others (`bins_out`). A class's queues

@@ -17,7 +17,7 @@ pub struct Startup {
     /// Configuring the memory pool (it maps memory on demand, not here).
     pub pool_seconds: f64,
     /// The process's first copy to the device and back (the driver's one-time set-up of its copy
-    /// path, about 10 ms, which would otherwise fall on the first upload).
+    /// path, which would otherwise fall on the first upload).
     pub first_copy_seconds: f64,
     /// Every kernel module made ready so far (the sum of `modules`).
     pub kernels_seconds: f64,

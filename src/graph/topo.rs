@@ -156,8 +156,7 @@ fn levels_by_queue(graph: &Graph) -> KahnMemo {
 fn levels_by_rounds(graph: &Graph) -> KahnMemo {
     /// Rounds with fewer edges than this run on one thread (a long chain has a round per vertex).
     /// Counted in edges, not vertices: on a random DAG of degree 100 and depth about 1,000, rounds
-    /// of a few hundred vertices hold tens of thousands of edges each, and running them on one
-    /// thread took 2 s of 16 cores' time (150M edges).
+    /// of a few hundred vertices hold tens of thousands of edges each, too many for one thread.
     const SMALL_ROUND_EDGES: usize = 1 << 14;
     /// Edges per parallel task.
     const TASK_EDGES: usize = 1 << 12;
