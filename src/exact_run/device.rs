@@ -1,6 +1,7 @@
 //! The GPU's side of the exact engines: each opens the shared device with the kernel modules it
 //! needs (so its time holds none of the start-up), or says why a GPU engine cannot run here.
 
+use super::device_run::Run;
 use crate::exact::phases::PhaseClock;
 use crate::exact::{BfsEngine, BitMatrix, ClosureMethod};
 use crate::exceptions::ExceptionCounts;
@@ -21,14 +22,6 @@ fn gpu_for(what: &str, modules: &[&str]) -> Result<&'static Gpu> {
 /// Whether GPU engines can run here, and if not why (for `--compare` and the explorer).
 pub fn gpu_reason() -> Option<String> {
     gpu::availability().as_ref().err().cloned()
-}
-
-/// A BFS on the device: its levels, its upload and search seconds, and the device's name.
-pub(super) struct Run {
-    pub levels: Vec<u32>,
-    pub seconds: f64,
-    pub upload_seconds: f64,
-    pub device: String,
 }
 
 pub(super) fn bfs(graph: &Graph, src: u32, engine: BfsEngine) -> Result<Run> {

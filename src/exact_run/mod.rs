@@ -11,12 +11,15 @@ use anyhow::Result;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+mod device_run;
+
 // The GPU's side of each engine; a build without the `gpu` feature has one that says so.
 #[cfg(feature = "gpu")]
 mod device;
 #[cfg(not(feature = "gpu"))]
 mod no_device;
 pub use device::{EXCEPTIONS_MODULES, exceptions_on_gpu, gpu_reason};
+
 #[cfg(not(feature = "gpu"))]
 use no_device as device;
 

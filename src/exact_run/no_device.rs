@@ -1,5 +1,6 @@
 //! A build without the `gpu` feature: every GPU engine answers with the reason it cannot run.
 
+use super::device_run::Run;
 use crate::exact::phases::PhaseClock;
 use crate::exact::{BfsEngine, BitMatrix, ClosureMethod};
 use crate::exceptions::ExceptionCounts;
@@ -15,13 +16,6 @@ pub fn gpu_reason() -> Option<String> {
 
 fn refuse<T>(what: &str) -> Result<T> {
     anyhow::bail!("{what} needs an NVIDIA GPU: {}", crate::constants::NO_GPU_SUPPORT)
-}
-
-pub(super) struct Run {
-    pub levels: Vec<u32>,
-    pub seconds: f64,
-    pub upload_seconds: f64,
-    pub device: String,
 }
 
 pub(super) fn bfs(_: &Graph, _: u32, engine: BfsEngine) -> Result<Run> {
