@@ -4,6 +4,7 @@ pub mod csr;
 pub mod fingerprint;
 pub mod generators;
 pub mod io;
+pub mod load_report;
 mod loaded;
 pub mod names;
 pub mod scc;

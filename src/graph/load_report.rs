@@ -1,0 +1,309 @@
+//! What a reader did to a file on the way to the graph: the lines it read and skipped, the edges it
+//! kept, merged or dropped, the ids that never appear in an edge and how ids were numbered.
+//!
+//! The readers note what they meet where they meet it (a [`Reading`]); [`LoadReport::finish`] adds
+//! what only the built graph knows (edges kept, vertices without an edge) in one parallel pass.
+
+use super::{Csr, Graph, VertexNames};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// How many line numbers (or ids) each kind of finding keeps.
+pub const FIRST: usize = 5;
+
+/// A count and where the first few occurrences are (1-based line numbers, or file ids where the
+/// finding is about ids).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Firsts {
+    /// How many there are.
+    pub count: u64,
+    /// The first [`FIRST`] of them, in file order.
+    pub first: Vec<u64>,
+}
+
+impl Firsts {
+    /// Counts one more at `at`, keeping it if it is among the first [`FIRST`].
+    pub fn note(&mut self, at: u64) {
+        self.count += 1;
+        if self.first.len() < FIRST {
+            self.first.push(at);
+        }
+    }
+}
+
+/// How the file's vertex ids became the dense ids `0..n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Numbering {
+    /// File id `i` is vertex `i`.
+    Kept,
+    /// File id `i` is vertex `i - offset` (Matrix Market's 1-based ids).
+    Offset {
+        /// What is subtracted.
+        offset: u64,
+    },
+    /// Sparse or huge ids, renumbered `0..n` in order of first appearance.
+    Renumbered,
+}
+
+/// What loading one text file did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoadReport {
+    /// Physical lines in the file.
+    pub lines: u64,
+    /// Lines of the format's head (magic line, banner, counts), neither data nor comment nor blank.
+    pub header_lines: u64,
+    /// Edge lines (vertex lines for `.gra`).
+    pub data_lines: u64,
+    /// Comment lines, with the first line numbers.
+    pub comment_lines: Firsts,
+    /// Blank lines, with the first line numbers.
+    pub blank_lines: Firsts,
+    /// Edges in the graph.
+    pub edges_kept: u64,
+    /// Edges that repeat an earlier edge and were merged into it; the lines are those of the repeats.
+    pub duplicate_edges: Firsts,
+    /// Self-loops dropped, with their lines.
+    pub self_loops: Firsts,
+    /// Vertices the file declares (a header's count, `.gra`'s vertex count, the writer's comment),
+    /// when it declares them.
+    pub declared_vertices: Option<u64>,
+    /// Vertices of the graph.
+    pub vertices: u64,
+    /// Vertex ids that never appear in an edge (self-loops count as appearing), with the first
+    /// few file ids (not lines).
+    pub unused_ids: Firsts,
+    /// The smallest and largest file id that appears in an edge (None without edges).
+    pub id_range: Option<(u64, u64)>,
+    /// How file ids were numbered.
+    pub numbering: Numbering,
+}
+
+/// One kind of finding that `--strict` refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anomaly {
+    /// Repeated edges.
+    Duplicates,
+    /// Self-loops.
+    SelfLoops,
+    /// Vertex ids without an edge.
+    UnusedIds,
+}
+
+impl LoadReport {
+    /// The findings `--strict` refuses, with their count and first lines or ids.
+    pub fn anomalies(&self) -> Vec<(Anomaly, &Firsts)> {
+        [
+            (Anomaly::Duplicates, &self.duplicate_edges),
+            (Anomaly::SelfLoops, &self.self_loops),
+            (Anomaly::UnusedIds, &self.unused_ids),
+        ]
+        .into_iter()
+        .filter(|(_, f)| f.count > 0)
+        .collect()
+    }
+
+    /// One sentence per anomaly, e.g. `2 duplicate edges (lines 3, 9)`; empty when there is none.
+    pub fn anomaly_sentences(&self) -> Vec<String> {
+        self.anomalies().into_iter().map(|(kind, f)| describe(kind, f)).collect()
+    }
+
+    /// Completes a reader's notes with what the built graph knows.
+    pub(crate) fn finish(reading: Reading, graph: &Graph, names: &VertexNames) -> LoadReport {
+        let n = graph.num_vertices();
+        let mut loops: Vec<u32> =
+            reading.loop_vertices.iter().filter_map(|&id| names.resolve(id, n)).collect::<Vec<_>>();
+        loops.sort_unstable();
+        loops.dedup();
+        let appears = |v: u32| {
+            !graph.children(v).is_empty() || !graph.parents(v).is_empty() || loops.binary_search(&v).is_ok()
+        };
+        let (unused, low, high) = (0..n as u32)
+            .into_par_iter()
+            .fold(
+                || (0u64, u64::MAX, 0u64),
+                |(unused, low, high), v| {
+                    if appears(v) {
+                        let id = names.file_id(v);
+                        (unused, low.min(id), high.max(id))
+                    } else {
+                        (unused + 1, low, high)
+                    }
+                },
+            )
+            .reduce(|| (0, u64::MAX, 0), |a, b| (a.0 + b.0, a.1.min(b.1), a.2.max(b.2)));
+        let first_unused = if unused == 0 {
+            Vec::new()
+        } else {
+            (0..n as u32).filter(|&v| !appears(v)).take(FIRST).map(|v| names.file_id(v)).collect()
+        };
+        let edges_kept = graph.num_edges() as u64;
+        let skipped = |comment: bool| {
+            let mut f = Firsts::default();
+            for &(line, c) in &reading.skipped {
+                if c == comment {
+                    f.note(line);
+                }
+            }
+            f
+        };
+        let (comment_lines, blank_lines) = (skipped(true), skipped(false));
+        let header_lines = reading.lines - reading.data_lines - comment_lines.count - blank_lines.count;
+        let duplicate_edges = Firsts {
+            count: reading.duplicates.count.max(reading.nonloop_pairs.saturating_sub(edges_kept)),
+            first: reading.duplicates.first,
+        };
+        LoadReport {
+            lines: reading.lines,
+            header_lines,
+            data_lines: reading.data_lines,
+            comment_lines,
+            blank_lines,
+            edges_kept,
+            duplicate_edges,
+            self_loops: reading.self_loops,
+            declared_vertices: reading.declared,
+            vertices: n as u64,
+            unused_ids: Firsts { count: unused, first: first_unused },
+            id_range: (unused < n as u64).then_some((low, high)),
+            numbering: match names {
+                VertexNames::Dense => Numbering::Kept,
+                VertexNames::Offset(offset) => Numbering::Offset { offset: *offset },
+                VertexNames::Remapped { .. } => Numbering::Renumbered,
+            },
+        }
+    }
+}
+
+/// `2 duplicate edges (lines 3, 9)`, `1 self-loop (line 4)`, `2 ids never in an edge (3, 4)`.
+pub fn describe(kind: Anomaly, f: &Firsts) -> String {
+    let list = f.first.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    let more = if f.count > f.first.len() as u64 { ", ..." } else { "" };
+    let count = |one, many| crate::format::plural(f.count, one, many);
+    let lines = if f.first.len() == 1 { "line" } else { "lines" };
+    match kind {
+        Anomaly::Duplicates => format!("{} ({lines} {list}{more})", count("duplicate edge", "duplicate edges")),
+        Anomaly::SelfLoops => format!("{} ({lines} {list}{more})", count("self-loop", "self-loops")),
+        Anomaly::UnusedIds => format!("{} ({list}{more})", count("id never in an edge", "ids never in an edge")),
+    }
+}
+
+/// What a reader notes while it reads, before the graph exists.
+#[derive(Debug, Default)]
+pub(crate) struct Reading {
+    /// Physical lines.
+    pub lines: u64,
+    /// Edge lines (vertex lines for `.gra`).
+    pub data_lines: u64,
+    /// Every blank (`false`) and comment (`true`) line, in file order.
+    pub skipped: Vec<(u64, bool)>,
+    /// Self-loop entries and their lines.
+    pub self_loops: Firsts,
+    /// The file ids of the self-loops' vertices (they appear in the file, even though no edge is
+    /// left at them).
+    pub loop_vertices: Vec<u64>,
+    /// Pairs handed to the graph that are not self-loops: those beyond the graph's edges were
+    /// duplicates.
+    pub nonloop_pairs: u64,
+    /// Duplicates the reader located itself (`.gra` lines, counted as read; other formats fill in
+    /// the lines after the graph is built, see [`first_repeats`]).
+    pub duplicates: Firsts,
+    /// The vertex count the file declares.
+    pub declared: Option<u64>,
+}
+
+impl Reading {
+    /// Notes a self-loop entry on `line` at the vertex the file calls `file_id`.
+    pub fn self_loop(&mut self, line: u64, file_id: u64) {
+        self.self_loops.note(line);
+        self.loop_vertices.push(file_id);
+    }
+
+    /// Finds the lines of the first repeated pairs of a pair format (`per_line` pairs per data line,
+    /// the body starting on line `body_start`), once the graph is built from `pairs`.
+    pub fn locate_repeats<'a>(
+        &mut self,
+        children: &Csr,
+        pairs: impl IntoIterator<Item = &'a [(u32, u32)]>,
+        per_line: u64,
+        body_start: u64,
+    ) {
+        if self.nonloop_pairs > children.num_edges() as u64 {
+            self.duplicates.first = first_repeats(children, pairs)
+                .into_iter()
+                .map(|i| data_line_number(i / per_line, body_start, &self.skipped))
+                .collect();
+        }
+    }
+}
+
+/// The indices (into `pairs`, in order) of the first [`FIRST`] pairs that repeat an earlier pair,
+/// self-loops aside, given the graph's children built from them: one bit per edge of the graph,
+/// each pair's edge found by binary search in its source's list.
+pub(crate) fn first_repeats<'a>(children: &Csr, pairs: impl IntoIterator<Item = &'a [(u32, u32)]>) -> Vec<u64> {
+    let offsets = children.offsets();
+    let mut seen = vec![0u64; children.num_edges().div_ceil(64)];
+    let mut found = Vec::new();
+    let mut index = 0u64;
+    for slice in pairs {
+        for &(s, d) in slice {
+            if s != d
+                && let Ok(at) = children.neighbors(s).binary_search(&d)
+            {
+                let edge = offsets[s as usize] as usize + at;
+                let (word, bit) = (edge / 64, 1u64 << (edge % 64));
+                if seen[word] & bit != 0 {
+                    found.push(index);
+                    if found.len() == FIRST {
+                        return found;
+                    }
+                }
+                seen[word] |= bit;
+            }
+            index += 1;
+        }
+    }
+    found
+}
+
+/// The line of data line `index` (0-based), given the line the body starts on and the sorted blank
+/// and comment lines.
+pub(crate) fn data_line_number(index: u64, body_start: u64, skipped: &[(u64, bool)]) -> u64 {
+    let mut line = body_start + index;
+    for &(s, _) in skipped.iter().skip_while(|&&(s, _)| s < body_start) {
+        if s <= line {
+            line += 1;
+        } else {
+            break;
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_are_found_in_order() {
+        let pairs = [(0, 1), (1, 1), (0, 1), (1, 2), (1, 2), (0, 1)];
+        let g = Graph::from_edges(3, &pairs).unwrap();
+        assert_eq!(first_repeats(g.children_csr(), [&pairs[..]]), vec![2, 4, 5]);
+    }
+
+    #[test]
+    fn data_lines_skip_blank_and_comment_lines() {
+        let skipped = [(1, true), (3, false), (4, true)];
+        assert_eq!(data_line_number(0, 2, &skipped), 2);
+        assert_eq!(data_line_number(1, 2, &skipped), 5);
+        assert_eq!(data_line_number(0, 1, &skipped), 2);
+    }
+
+    #[test]
+    fn anomalies_are_described() {
+        let f = Firsts { count: 7, first: vec![1, 2, 3, 4, 5] };
+        assert_eq!(describe(Anomaly::Duplicates, &f), "7 duplicate edges (lines 1, 2, 3, 4, 5, ...)");
+        let f = Firsts { count: 1, first: vec![4] };
+        assert_eq!(describe(Anomaly::SelfLoops, &f), "1 self-loop (line 4)");
+    }
+}
