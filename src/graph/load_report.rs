@@ -5,6 +5,7 @@
 //! what only the built graph knows (edges kept, vertices without an edge) in one parallel pass.
 
 use super::{Csr, Graph, VertexNames};
+use crate::format::thousands;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -108,6 +109,47 @@ impl LoadReport {
         self.anomalies().into_iter().map(|(kind, f)| describe(kind, f)).collect()
     }
 
+    /// The report in a few lines for people (`grail info`, the explorer's Graph tab).
+    pub fn human_lines(&self) -> Vec<String> {
+        let lines_of = |f: &Firsts, what: &str| {
+            let at = if f.first.is_empty() { String::new() } else { format!(" ({})", at_lines(f)) };
+            format!("{} {what}{at}", thousands(f.count))
+        };
+        let mut out = vec![format!(
+            "{} lines: {} data, {} header, {}, {}",
+            thousands(self.lines),
+            thousands(self.data_lines),
+            thousands(self.header_lines),
+            lines_of(&self.comment_lines, "comment"),
+            lines_of(&self.blank_lines, "blank"),
+        )];
+        let or_none = |kind, f: &Firsts, none: &str| if f.count == 0 { none.to_string() } else { describe(kind, f) };
+        out.push(format!(
+            "{} kept; {}; {}",
+            crate::format::plural(self.edges_kept, "edge", "edges"),
+            or_none(Anomaly::Duplicates, &self.duplicate_edges, "no duplicate edges"),
+            or_none(Anomaly::SelfLoops, &self.self_loops, "no self-loops"),
+        ));
+        let vertices = match self.declared_vertices {
+            Some(declared) => format!("{} vertices ({} declared)", thousands(self.vertices), thousands(declared)),
+            None => format!("{} vertices", thousands(self.vertices)),
+        };
+        let ids = match (self.id_range, self.numbering) {
+            (None, _) => "no id appears in an edge".to_string(),
+            (Some((low, high)), Numbering::Kept) => format!("file ids {low}..={high} are the vertex ids"),
+            (Some((low, high)), Numbering::Offset { offset }) => {
+                format!("file ids {low}..={high}, vertex = file id - {offset}")
+            }
+            (Some((low, high)), Numbering::Renumbered) => format!(
+                "sparse file ids {low}..={high} renumbered 0..{} by first appearance",
+                self.vertices.saturating_sub(1)
+            ),
+        };
+        let unused = or_none(Anomaly::UnusedIds, &self.unused_ids, "every id appears in an edge");
+        out.push(format!("{vertices}; {ids}; {unused}"));
+        out
+    }
+
     /// Completes a reader's notes with what the built graph knows.
     pub(crate) fn finish(reading: Reading, graph: &Graph, names: &VertexNames) -> LoadReport {
         let n = graph.num_vertices();
@@ -177,15 +219,24 @@ impl LoadReport {
 
 /// `2 duplicate edges (lines 3, 9)`, `1 self-loop (line 4)`, `2 ids never in an edge (3, 4)`.
 pub fn describe(kind: Anomaly, f: &Firsts) -> String {
+    let count = |one, many| crate::format::plural(f.count, one, many);
+    match kind {
+        Anomaly::Duplicates => format!("{} ({})", count("duplicate edge", "duplicate edges"), at_lines(f)),
+        Anomaly::SelfLoops => format!("{} ({})", count("self-loop", "self-loops"), at_lines(f)),
+        Anomaly::UnusedIds => format!("{} ({})", count("id never in an edge", "ids never in an edge"), listed(f)),
+    }
+}
+
+/// `line 4`, `lines 3, 9, ...`.
+fn at_lines(f: &Firsts) -> String {
+    format!("{} {}", if f.first.len() == 1 { "line" } else { "lines" }, listed(f))
+}
+
+/// `3, 9`, with `...` when there are more than listed.
+fn listed(f: &Firsts) -> String {
     let list = f.first.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     let more = if f.count > f.first.len() as u64 { ", ..." } else { "" };
-    let count = |one, many| crate::format::plural(f.count, one, many);
-    let lines = if f.first.len() == 1 { "line" } else { "lines" };
-    match kind {
-        Anomaly::Duplicates => format!("{} ({lines} {list}{more})", count("duplicate edge", "duplicate edges")),
-        Anomaly::SelfLoops => format!("{} ({lines} {list}{more})", count("self-loop", "self-loops")),
-        Anomaly::UnusedIds => format!("{} ({list}{more})", count("id never in an edge", "ids never in an edge")),
-    }
+    format!("{list}{more}")
 }
 
 /// What a reader notes while it reads, before the graph exists.

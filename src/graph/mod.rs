@@ -1,6 +1,7 @@
 //! Graphs: the CSR layout, readers and writers, condensation, statistics and generators.
 
 pub mod csr;
+pub mod cycles;
 pub mod fingerprint;
 pub mod generators;
 pub mod io;
