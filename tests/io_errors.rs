@@ -9,7 +9,9 @@ use std::path::PathBuf;
 /// The message of parsing `text` as `format` (or sniffed), which must fail.
 fn error_of(text: &[u8], format: Option<Format>) -> String {
     match parse(text, "bad.txt", format) {
-        Ok((g, _, f, _)) => panic!("{f:?} accepted {:?} as {} vertices", String::from_utf8_lossy(text), g.num_vertices()),
+        Ok((g, _, f, _)) => {
+            panic!("{f:?} accepted {:?} as {} vertices", String::from_utf8_lossy(text), g.num_vertices())
+        }
         Err(e) => format!("{e:#}"),
     }
 }

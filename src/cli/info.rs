@@ -12,7 +12,9 @@ use clap::Args;
 use serde::Serialize;
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:\n  grail info graph.gra\n  grail info edges.txt.gz --json\n  grail info edges.txt --strict   (exit 1 on duplicate edges, self-loops or unused ids)")]
+#[command(
+    after_help = "Examples:\n  grail info graph.gra\n  grail info edges.txt.gz --json\n  grail info edges.txt --strict   (exit 1 on duplicate edges, self-loops or unused ids)"
+)]
 pub struct InfoArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
@@ -92,7 +94,10 @@ impl Report for InfoReport<'_> {
                     println!("{}{line}", if i == 0 { "loader     " } else { "           " });
                 }
             }
-            None => println!("loader     no report: a {} file holds a graph, not the text it was read from", value_name(&self.format)),
+            None => println!(
+                "loader     no report: a {} file holds a graph, not the text it was read from",
+                value_name(&self.format)
+            ),
         }
         println!();
         print!("{}", self.stats.human_table());

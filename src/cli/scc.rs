@@ -4,8 +4,8 @@
 use super::common::GraphArgs;
 use super::output::{Output, Report};
 use crate::format::thousands;
-use crate::graph::cycles::{self, Cycles};
 use crate::graph::VertexNames;
+use crate::graph::cycles::{self, Cycles};
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;

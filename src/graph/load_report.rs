@@ -157,9 +157,8 @@ impl LoadReport {
             reading.loop_vertices.iter().filter_map(|&id| names.resolve(id, n)).collect::<Vec<_>>();
         loops.sort_unstable();
         loops.dedup();
-        let appears = |v: u32| {
-            !graph.children(v).is_empty() || !graph.parents(v).is_empty() || loops.binary_search(&v).is_ok()
-        };
+        let appears =
+            |v: u32| !graph.children(v).is_empty() || !graph.parents(v).is_empty() || loops.binary_search(&v).is_ok();
         let (unused, low, high) = (0..n as u32)
             .into_par_iter()
             .fold(
