@@ -270,16 +270,18 @@ impl Reading {
     }
 
     /// Finds the lines of the first repeated pairs of a pair format (`per_line` pairs per data line,
-    /// the body starting on line `body_start`), once the graph is built from `pairs`.
+    /// the body starting on line `body_start`), once the children are built from `pairs`, noting
+    /// the sources with a repeated edge (`shrunk`).
     pub fn locate_repeats<'a>(
         &mut self,
         children: &Csr,
+        shrunk: &[u32],
         pairs: impl IntoIterator<Item = &'a [(u32, u32)]>,
         per_line: u64,
         body_start: u64,
     ) {
-        if self.nonloop_pairs > children.num_edges() as u64 {
-            self.duplicates.first = first_repeats(children, pairs)
+        if !shrunk.is_empty() {
+            self.duplicates.first = first_repeats(children, shrunk, pairs)
                 .into_iter()
                 .map(|i| data_line_number(i / per_line, body_start, &self.skipped))
                 .collect();
@@ -288,16 +290,26 @@ impl Reading {
 }
 
 /// The indices (into `pairs`, in order) of the first [`FIRST`] pairs that repeat an earlier pair,
-/// self-loops aside, given the graph's children built from them: one bit per edge of the graph,
-/// each pair's edge found by binary search in its source's list.
-pub(crate) fn first_repeats<'a>(children: &Csr, pairs: impl IntoIterator<Item = &'a [(u32, u32)]>) -> Vec<u64> {
+/// self-loops aside, given the children built from them and the sources with a repeated edge
+/// (`shrunk`, ascending): only those sources' pairs are looked up, by binary search in the
+/// source's list, and marked in one bit per edge.
+pub(crate) fn first_repeats<'a>(
+    children: &Csr,
+    shrunk: &[u32],
+    pairs: impl IntoIterator<Item = &'a [(u32, u32)]>,
+) -> Vec<u64> {
     let offsets = children.offsets();
+    let mut flagged = vec![0u64; children.num_vertices().div_ceil(64)];
+    for &s in shrunk {
+        flagged[s as usize / 64] |= 1 << (s % 64);
+    }
     let mut seen = vec![0u64; children.num_edges().div_ceil(64)];
     let mut found = Vec::new();
     let mut index = 0u64;
     for slice in pairs {
         for &(s, d) in slice {
-            if s != d
+            if flagged[s as usize / 64] & (1 << (s % 64)) != 0
+                && s != d
                 && let Ok(at) = children.neighbors(s).binary_search(&d)
             {
                 let edge = offsets[s as usize] as usize + at;
@@ -314,6 +326,20 @@ pub(crate) fn first_repeats<'a>(children: &Csr, pairs: impl IntoIterator<Item = 
         }
     }
     found
+}
+
+/// The graph of `edges` (as [`Graph::from_edges`]), the lines of the first repeated pairs noted in
+/// `reading`.
+pub(crate) fn graph_noting_repeats(
+    n: usize,
+    edges: &[(u32, u32)],
+    reading: &mut Reading,
+    per_line: u64,
+    body_start: u64,
+) -> anyhow::Result<Graph> {
+    let (children, shrunk) = Csr::children_of_edges_noting_repeats(n, &[edges])?;
+    reading.locate_repeats(&children, &shrunk, [edges], per_line, body_start);
+    Ok(Graph::from_clean_children(children))
 }
 
 /// The line of data line `index` (0-based), given the line the body starts on and the sorted blank
@@ -337,8 +363,9 @@ mod tests {
     #[test]
     fn repeats_are_found_in_order() {
         let pairs = [(0, 1), (1, 1), (0, 1), (1, 2), (1, 2), (0, 1)];
-        let g = Graph::from_edges(3, &pairs).unwrap();
-        assert_eq!(first_repeats(g.children_csr(), [&pairs[..]]), vec![2, 4, 5]);
+        let (children, shrunk) = Csr::children_of_edges_noting_repeats(3, &[&pairs[..]]).unwrap();
+        assert_eq!(shrunk, vec![0, 1]);
+        assert_eq!(first_repeats(&children, &shrunk, [&pairs[..]]), vec![2, 4, 5]);
     }
 
     #[test]

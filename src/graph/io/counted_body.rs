@@ -4,7 +4,7 @@
 
 use super::scan::{Ctx, Lines};
 use crate::graph::Graph;
-use crate::graph::load_report::Reading;
+use crate::graph::load_report::{Reading, graph_noting_repeats};
 use anyhow::Result;
 
 /// What the header announced, and how to read the body.
@@ -46,8 +46,7 @@ impl CountedBody<'_> {
         reading.skipped = lines.take_skipped();
         reading.data_lines = self.count;
         reading.nonloop_pairs = (self.count - reading.self_loops.count) * per_line;
-        let graph = Graph::from_edges(self.n, &edges)?;
-        reading.locate_repeats(graph.children_csr(), [&edges[..]], per_line, self.header_line as u64 + 1);
+        let graph = graph_noting_repeats(self.n, &edges, &mut reading, per_line, self.header_line as u64 + 1)?;
         Ok((graph, reading))
     }
 

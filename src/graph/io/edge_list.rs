@@ -4,7 +4,7 @@
 
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Lines};
-use crate::graph::load_report::Reading;
+use crate::graph::load_report::{Reading, graph_noting_repeats};
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
 
@@ -53,8 +53,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
             (n, edges, names)
         }
     };
-    let graph = Graph::from_edges(n, &edges)?;
-    reading.locate_repeats(graph.children_csr(), [&edges[..]], 1, 1);
+    let graph = graph_noting_repeats(n, &edges, &mut reading, 1, 1)?;
     Ok((graph, names, reading))
 }
 

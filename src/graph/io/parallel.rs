@@ -425,8 +425,8 @@ fn graph_of_pairs(
     body_start: u64,
 ) -> Option<Graph> {
     let slices: Vec<&[(u32, u32)]> = chunks.iter().map(|c| &c.narrow[..]).collect();
-    let children = Csr::children_of_edges(n, &slices).ok()?;
-    reading.locate_repeats(&children, slices.iter().copied(), per_line, body_start);
+    let (children, shrunk) = Csr::children_of_edges_noting_repeats(n, &slices).ok()?;
+    reading.locate_repeats(&children, &shrunk, slices.iter().copied(), per_line, body_start);
     drop(slices);
     drop(chunks);
     crate::system::return_freed_memory();
@@ -463,9 +463,10 @@ fn assemble_edge_list(
             drop(chunks);
             let renumbered = numbering::remap(&all, u64::from(u32::MAX)).ok()?;
             drop(all);
-            let graph = Graph::from_edges(renumbered.n, &renumbered.edges).ok()?;
-            reading.locate_repeats(graph.children_csr(), [&renumbered.edges[..]], 1, body_start);
-            Some((graph, renumbered.names, reading))
+            let edges = [&renumbered.edges[..]];
+            let (children, shrunk) = Csr::children_of_edges_noting_repeats(renumbered.n, &edges).ok()?;
+            reading.locate_repeats(&children, &shrunk, edges, 1, body_start);
+            Some((Graph::from_clean_children(children), renumbered.names, reading))
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Screen 1: the graph's shape: counts, the vertices per topological level, degree histograms.
+//! Screen 1: the graph's shape: counts, the vertices per topological level, degree histograms, what
+//! the loader did and where the cycles are.
 
 use super::panel;
 use crate::format::{duration, thousands};
@@ -38,8 +39,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     ];
     frame.render_widget(Paragraph::new(lines).block(panel("Graph")), left);
 
-    let [levels, degrees] = Layout::vertical([Constraint::Percentage(45), Constraint::Min(6)]).areas(right);
+    let diagnosis = diagnosis_lines(app);
+    let [levels, degrees, diagnosis_area] = Layout::vertical([
+        Constraint::Percentage(40),
+        Constraint::Min(6),
+        Constraint::Length(diagnosis.len() as u16 + 2),
+    ])
+    .areas(right);
     levels_chart(frame, levels, app);
+    frame.render_widget(Paragraph::new(diagnosis).block(panel("Loader and cycles")), diagnosis_area);
     let [out_area, in_area] = Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(degrees);
     for (area, title, hist) in
         [(out_area, "Out-degree", &s.out_degree_histogram), (in_area, "In-degree", &s.in_degree_histogram)]
@@ -50,6 +58,49 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(block, area);
         frame.render_widget(HBars { rows: &rows, style: theme.bar() }, inner);
     }
+}
+
+/// What the loader did (its anomalies with their first lines) and the largest cyclic components
+/// with a shortest cycle each, in file ids.
+fn diagnosis_lines(app: &App) -> Vec<Line<'static>> {
+    let g = &app.graph;
+    let theme = &app.theme;
+    let mut lines = Vec::new();
+    match &g.loader {
+        Some(r) => {
+            lines.push(Line::from(format!(
+                "{} lines, {} kept as {} edges; {} comment, {} blank",
+                thousands(r.lines),
+                thousands(r.data_lines),
+                thousands(r.edges_kept),
+                thousands(r.comment_lines.count),
+                thousands(r.blank_lines.count)
+            )));
+            let anomalies = r.anomaly_sentences();
+            if anomalies.is_empty() {
+                lines.push(Line::styled("no duplicate edges, self-loops or unused ids", theme.dim()));
+            }
+            lines.extend(anomalies.into_iter().map(|a| Line::styled(a, theme.warn())));
+        }
+        None => lines.push(Line::styled(
+            format!("no loader report: a {} file holds a graph, not its text", g.format.name()),
+            theme.dim(),
+        )),
+    }
+    if g.cyclic_components == 0 {
+        lines.push(Line::from("no cycles: every component is one vertex"));
+        return lines;
+    }
+    lines.push(Line::from(format!(
+        "cycles: {} components of 2+ vertices hold {} vertices",
+        thousands(g.cyclic_components),
+        thousands(g.vertices_in_cycles)
+    )));
+    for (size, cycle) in &g.components {
+        let path = cycle.iter().map(u64::to_string).collect::<Vec<_>>().join(" -> ");
+        lines.push(Line::from(format!("{:>7}: {path}", thousands(u64::from(*size)))));
+    }
+    lines
 }
 
 /// Vertices per topological level: one column per level (or per run of levels on deep graphs), as
