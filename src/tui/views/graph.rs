@@ -3,6 +3,7 @@
 
 use super::panel;
 use crate::format::{duration, thousands};
+use crate::graph::load_report::{Anomaly, Firsts, describe};
 use crate::tui::app::App;
 use crate::tui::widgets::columns::{self, ColumnLayout, Columns, XAxis, YAxis};
 use crate::tui::widgets::{hbars::HBars, resample};
@@ -39,7 +40,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     ];
     frame.render_widget(Paragraph::new(lines).block(panel("Graph")), left);
 
-    let diagnosis = diagnosis_lines(app);
+    let diagnosis = diagnosis_lines(app, right.width.saturating_sub(2) as usize);
     let [levels, degrees, diagnosis_area] = Layout::vertical([
         Constraint::Percentage(40),
         Constraint::Min(6),
@@ -62,25 +63,23 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 
 /// What the loader did (its anomalies with their first lines) and the largest cyclic components
 /// with a shortest cycle each, in file ids.
-fn diagnosis_lines(app: &App) -> Vec<Line<'static>> {
+fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let g = &app.graph;
     let theme = &app.theme;
     let mut lines = Vec::new();
     match &g.loader {
         Some(r) => {
             lines.push(Line::from(format!(
-                "{} lines, {} kept as {} edges; {} comment, {} blank",
+                "{} lines: {} comment, {} blank",
                 thousands(r.lines),
-                thousands(r.data_lines),
-                thousands(r.edges_kept),
                 thousands(r.comment_lines.count),
                 thousands(r.blank_lines.count)
             )));
-            let anomalies = r.anomaly_sentences();
+            let anomalies = r.anomalies();
             if anomalies.is_empty() {
                 lines.push(Line::styled("no duplicate edges, self-loops or unused ids", theme.dim()));
             }
-            lines.extend(anomalies.into_iter().map(|a| Line::styled(a, theme.warn())));
+            lines.extend(anomalies.into_iter().map(|(kind, f)| Line::styled(fitted(kind, f, width), theme.warn())));
         }
         None => lines.push(Line::styled(
             format!("no loader report: a {} file holds a graph, not its text", g.format.name()),
@@ -101,6 +100,14 @@ fn diagnosis_lines(app: &App) -> Vec<Line<'static>> {
         lines.push(Line::from(format!("{:>7}: {path}", thousands(u64::from(*size)))));
     }
     lines
+}
+
+/// An anomaly's sentence with as many of its first lines (or ids) as fit `width`.
+fn fitted(kind: Anomaly, f: &Firsts, width: usize) -> String {
+    (1..f.first.len())
+        .rev()
+        .map(|k| describe(kind, &Firsts { count: f.count, first: f.first[..k].to_vec() }))
+        .fold(describe(kind, f), |best, shorter| if best.chars().count() > width { shorter } else { best })
 }
 
 /// Vertices per topological level: one column per level (or per run of levels on deep graphs), as
