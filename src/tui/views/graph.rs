@@ -62,7 +62,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// What the loader did (its anomalies with their first lines) and the largest cyclic components
-/// with a shortest cycle each, in file ids.
+/// with their size and a shortest cycle each, in file ids.
 fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let g = &app.graph;
     let theme = &app.theme;
@@ -77,7 +77,7 @@ fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
             )));
             let anomalies = r.anomalies();
             if anomalies.is_empty() {
-                lines.push(Line::styled("no duplicate edges, self-loops or unused ids", theme.dim()));
+                lines.push(Line::styled("no duplicates, self-loops or unused ids", theme.dim()));
             }
             lines.extend(anomalies.into_iter().map(|(kind, f)| Line::styled(fitted(kind, f, width), theme.warn())));
         }
@@ -91,13 +91,15 @@ fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         return lines;
     }
     lines.push(Line::from(format!(
-        "cycles: {} components of 2+ vertices hold {} vertices",
+        "{} cyclic components, {} vertices in all",
         thousands(g.cyclic_components),
         thousands(g.vertices_in_cycles)
     )));
-    for (size, cycle) in &g.components {
+    let sizes: Vec<String> = g.components.iter().map(|(size, _)| thousands(u64::from(*size))).collect();
+    let widest = sizes.iter().map(String::len).max().unwrap_or(0);
+    for (size, (_, cycle)) in sizes.iter().zip(&g.components) {
         let path = cycle.iter().map(u64::to_string).collect::<Vec<_>>().join(" -> ");
-        lines.push(Line::from(format!("{:>7}: {path}", thousands(u64::from(*size)))));
+        lines.push(Line::from(format!("{size:>widest$} vertices: {path}")));
     }
     lines
 }
