@@ -91,8 +91,8 @@ fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         return lines;
     }
     lines.push(Line::from(format!(
-        "{} cyclic components, {} vertices in all",
-        thousands(g.cyclic_components),
+        "{}, {} vertices in all",
+        crate::format::plural(g.cyclic_components, "cyclic component", "cyclic components"),
         thousands(g.vertices_in_cycles)
     )));
     let sizes: Vec<String> = g.components.iter().map(|(size, _)| thousands(u64::from(*size))).collect();
