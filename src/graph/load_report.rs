@@ -157,27 +157,38 @@ impl LoadReport {
             reading.loop_vertices.iter().filter_map(|&id| names.resolve(id, n)).collect::<Vec<_>>();
         loops.sort_unstable();
         loops.dedup();
-        let appears =
-            |v: u32| !graph.children(v).is_empty() || !graph.parents(v).is_empty() || loops.binary_search(&v).is_ok();
-        let (unused, low, high) = (0..n as u32)
+        let (out, inn) = (graph.children_csr().offsets(), graph.parents_csr().offsets());
+        let isolated = |v: usize| out[v] == out[v + 1] && inn[v] == inn[v + 1];
+        let appears = |v: usize| !isolated(v) || loops.binary_search(&(v as u32)).is_ok();
+        // One pass over the offsets, in blocks: unused vertices, and the first and last that appear.
+        const BLOCK: usize = 1 << 16;
+        let (unused, low, high) = (0..n.div_ceil(BLOCK))
             .into_par_iter()
-            .fold(
-                || (0u64, u64::MAX, 0u64),
-                |(unused, low, high), v| {
+            .map(|b| {
+                let (mut unused, mut low, mut high) = (0u64, usize::MAX, 0usize);
+                for v in b * BLOCK..((b + 1) * BLOCK).min(n) {
                     if appears(v) {
-                        let id = names.file_id(v);
-                        (unused, low.min(id), high.max(id))
+                        low = low.min(v);
+                        high = v;
                     } else {
-                        (unused + 1, low, high)
+                        unused += 1;
                     }
-                },
-            )
-            .reduce(|| (0, u64::MAX, 0), |a, b| (a.0 + b.0, a.1.min(b.1), a.2.max(b.2)));
+                }
+                (unused, low, high)
+            })
+            .reduce(|| (0, usize::MAX, 0), |a, b| (a.0 + b.0, a.1.min(b.1), a.2.max(b.2)));
         let first_unused = if unused == 0 {
             Vec::new()
         } else {
-            (0..n as u32).filter(|&v| !appears(v)).take(FIRST).map(|v| names.file_id(v)).collect()
+            (0..n).filter(|&v| !appears(v)).take(FIRST).map(|v| names.file_id(v as u32)).collect()
         };
+        let id_range = (unused < n as u64).then(|| match names {
+            // Every renumbered id appears in an edge (that is how it got a number).
+            VertexNames::Remapped { original, .. } => {
+                (original.iter().copied().min().unwrap_or(0), original.iter().copied().max().unwrap_or(0))
+            }
+            _ => (names.file_id(low as u32), names.file_id(high as u32)),
+        });
         let edges_kept = graph.num_edges() as u64;
         let skipped = |comment: bool| {
             let mut f = Firsts::default();
@@ -206,7 +217,7 @@ impl LoadReport {
             declared_vertices: reading.declared,
             vertices: n as u64,
             unused_ids: Firsts { count: unused, first: first_unused },
-            id_range: (unused < n as u64).then_some((low, high)),
+            id_range,
             numbering: match names {
                 VertexNames::Dense => Numbering::Kept,
                 VertexNames::Offset(offset) => Numbering::Offset { offset: *offset },
