@@ -9,6 +9,9 @@ use crate::format::thousands;
 use rayon::prelude::*;
 use serde::Serialize;
 
+/// A text file's graph, its vertex names, the format it was read as and what reading did.
+pub type ReadText = (Graph, VertexNames, super::io::Format, LoadReport);
+
 /// How many line numbers (or ids) each kind of finding keeps.
 pub const FIRST: usize = 5;
 

@@ -34,14 +34,12 @@ pub use sniff::sniff;
 pub use watch::{LoadCancelled, Watch};
 pub use write::write;
 
+use super::LoadedGraph;
 use super::load_report::LoadReport;
-use super::{Graph, LoadedGraph, VertexNames};
+pub use super::load_report::ReadText;
 use anyhow::Result;
 use std::path::Path;
 use std::sync::Arc;
-
-/// A text file's graph, its vertex names, the format it was read as and what reading did.
-pub type ReadText = (Graph, VertexNames, Format, LoadReport);
 
 /// Parses already-decompressed bytes in `format`, or in the format [`sniff`] guesses. `source` (a
 /// file name) starts every error message. Returns the format actually used. Parses on every core;

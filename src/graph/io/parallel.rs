@@ -8,13 +8,12 @@
 //! returns `None`: the caller then runs the format's sequential reader, which words the error
 //! exactly (file and absolute line) or, if the doubt was unfounded, reads the graph itself.
 
-use super::ReadText;
 use super::chunk_parse::{self, CountedSpec, GraChunk, Notes, PairsChunk};
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Lines, vertex_limit};
 use super::sniff::sniff_prefix;
 use super::{Format, counted_body::CountedBody, edge_list, gra, header, matrix_market, weighted};
-use crate::graph::load_report::{LoadReport, Reading};
+use crate::graph::load_report::{LoadReport, ReadText, Reading};
 use crate::graph::{Csr, Graph, VertexNames};
 use rayon::prelude::*;
 use std::io::{self, Read};
