@@ -70,8 +70,13 @@ impl Workspace {
     /// named `name` where a file's path would be.
     pub fn of_graph(graph: Graph, name: &str) -> Workspace {
         let path = name.into();
-        let loaded =
-            LoadedGraph { graph: Arc::new(graph), names: VertexNames::Dense, format: io::Format::EdgeList, path };
+        let loaded = LoadedGraph {
+            graph: Arc::new(graph),
+            names: VertexNames::Dense,
+            format: io::Format::EdgeList,
+            path,
+            report: None,
+        };
         Self::from_loaded(loaded, 0.0)
     }
 
@@ -80,8 +85,8 @@ impl Workspace {
         const NAME: &str = BUNDLED_GRAPH_NAME;
         const BYTES: &[u8] = include_bytes!("../sample-graphs/kegg.gra");
         let start = Instant::now();
-        let (graph, names, format) = io::parse(BYTES, NAME, None)?;
-        let loaded = LoadedGraph { graph: graph.into(), names, format, path: NAME.into() };
+        let (graph, names, format, report) = io::parse(BYTES, NAME, None)?;
+        let loaded = LoadedGraph { graph: graph.into(), names, format, path: NAME.into(), report: Some(report) };
         Ok(Workspace::from_loaded(loaded, start.elapsed().as_secs_f64()))
     }
 

@@ -27,6 +27,54 @@ fn info_json_has_the_promised_fields() {
 }
 
 #[test]
+fn info_reports_what_the_loader_did_and_strict_refuses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.txt");
+    std::fs::write(&file, "0 1\n0 1\n1 1\n1 2\n2 0\n5 6\n").unwrap();
+    let file = file.to_str().unwrap();
+    let v = json(&grail(&["info", file, "--json"]));
+    let loader = &v["loader"];
+    assert_eq!(
+        (loader["lines"].clone(), loader["data_lines"].clone(), loader["edges_kept"].clone()),
+        (6.into(), 6.into(), 4.into())
+    );
+    assert_eq!(loader["duplicate_edges"], serde_json::json!({"count": 1, "first": [2]}));
+    assert_eq!(loader["self_loops"], serde_json::json!({"count": 1, "first": [3]}));
+    assert_eq!(loader["unused_ids"], serde_json::json!({"count": 2, "first": [3, 4]}));
+    assert_eq!(loader["id_range"], serde_json::json!([0, 6]));
+    assert_eq!(loader["numbering"], serde_json::json!({"kind": "kept"}));
+    let human = String::from_utf8(grail(&["info", file]).stdout).unwrap();
+    assert!(human.contains("1 duplicate edge (line 2); 1 self-loop (line 3)"), "{human}");
+    let out = grail(&["info", file, "--strict"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "g.txt (--strict): 1 duplicate edge (line 2); 1 self-loop (line 3); 2 ids never in an edge (3, 4)"
+        ),
+        "{err}"
+    );
+    assert!(grail(&["info", &sample("tiny-cycles.txt"), "--strict"]).status.success());
+}
+
+#[test]
+fn scc_lists_the_largest_components_with_a_shortest_cycle() {
+    let v = json(&grail(&["scc", &sample("tiny-cycles.txt"), "--json"]));
+    assert_eq!(
+        (v["components"].clone(), v["cyclic_components"].clone(), v["vertices_in_cycles"].clone()),
+        (7.into(), 2.into(), 5.into())
+    );
+    assert_eq!(v["largest"][0]["members"], serde_json::json!([1, 2, 3]));
+    assert_eq!(v["largest"][0]["cycle"], serde_json::json!([1, 2, 3, 1]));
+    assert_eq!(v["largest"][0]["members_complete"], true);
+    assert_eq!(v["largest"][1]["cycle"], serde_json::json!([6, 7, 6]));
+    let v = json(&grail(&["scc", &sample("tiny-cycles.txt"), "--top", "1", "--json"]));
+    assert_eq!(v["largest"].as_array().unwrap().len(), 1);
+    let human = String::from_utf8(grail(&["scc", &sample("kegg.gra")]).stdout).unwrap();
+    assert!(human.contains("no cycles"), "{human}");
+}
+
+#[test]
 fn query_file_reports_queries_positives_and_mismatches() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("q.txt");
@@ -120,11 +168,13 @@ fn a_grail_file_opens_as_the_graph_it_was_converted_from() {
     assert_eq!(mapped["format"], "grail");
     assert!(mapped["peak_memory_bytes"].as_u64().is_some_and(|b| b > 0) || mapped["peak_memory_bytes"].is_null());
     for v in [&mut text, &mut mapped] {
-        for volatile in ["file", "format", "load_seconds", "condense_seconds", "peak_memory_bytes"] {
+        for volatile in ["file", "format", "load_seconds", "condense_seconds", "peak_memory_bytes", "loader"] {
             v.as_object_mut().unwrap().remove(volatile);
         }
     }
     assert_eq!(text, mapped);
+    let plain = json(&grail(&["info", bin.to_str().unwrap(), "--json"]));
+    assert!(plain["loader"].is_null(), "a .grail file has no loader report");
     let a = json(&grail(&["query", &sample("tiny-cycles.txt"), "9", "8", "--json"]));
     let b = json(&grail(&["query", bin.to_str().unwrap(), "9", "8", "--json"]));
     assert_eq!((a["reachable"].clone(), a["path_ids"].clone()), (b["reachable"].clone(), b["path_ids"].clone()));

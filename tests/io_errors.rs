@@ -9,7 +9,9 @@ use std::path::PathBuf;
 /// The message of parsing `text` as `format` (or sniffed), which must fail.
 fn error_of(text: &[u8], format: Option<Format>) -> String {
     match parse(text, "bad.txt", format) {
-        Ok((g, _, f)) => panic!("{f:?} accepted {:?} as {} vertices", String::from_utf8_lossy(text), g.num_vertices()),
+        Ok((g, _, f, _)) => {
+            panic!("{f:?} accepted {:?} as {} vertices", String::from_utf8_lossy(text), g.num_vertices())
+        }
         Err(e) => format!("{e:#}"),
     }
 }
@@ -97,7 +99,7 @@ fn empty_gzip_file_is_empty_too() {
 #[test]
 fn non_utf8_bytes() {
     // Outside numbers (a comment) they are fine: the file is never decoded as UTF-8.
-    let (g, _, _) = parse(b"# caf\xe9 \xff\xfe\n0 1\n1 2\n", "ok.txt", None).unwrap();
+    let (g, _, _, _) = parse(b"# caf\xe9 \xff\xfe\n0 1\n1 2\n", "ok.txt", None).unwrap();
     assert_eq!(g.num_edges(), 2);
     // Where a number is expected they are an error naming the line, escaped.
     assert_eq!(error_of(b"0 1\n1 \xff2\n", None), "bad.txt:2: found \"\\xff2\"; expected a target vertex id");
@@ -138,7 +140,7 @@ fn ids_that_do_not_fit_32_bits_where_dense_ids_are_required() {
         "bad.txt:1: found \"99999999999999999999\", too large for 64 bits; expected a target vertex id"
     );
     // An edge list is not such a place: huge ids are renumbered.
-    let (g, names, _) = parse(b"4294967296 18446744073709551615\n", "ok.txt", None).unwrap();
+    let (g, names, _, _) = parse(b"4294967296 18446744073709551615\n", "ok.txt", None).unwrap();
     assert_eq!((g.num_vertices(), names.file_id(1)), (2, u64::MAX));
 }
 
@@ -181,7 +183,7 @@ fn small_files_declaring_huge_graphs_are_refused_at_once() {
         assert_starts(&error_of(text.as_bytes(), None), &format!("bad.txt:{line}: found {n} vertices declared"));
     }
     // Within the limit, isolated vertices are still declared freely.
-    let (g, _, _) = parse(b"65536 1\n0 1\n", "ok.txt", None).unwrap();
+    let (g, _, _, _) = parse(b"65536 1\n0 1\n", "ok.txt", None).unwrap();
     assert_eq!(g.num_vertices(), 65_536);
 }
 

@@ -29,15 +29,30 @@ pub struct GraphArgs {
     /// Read the file in this format instead of guessing it from the content.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+
+    /// Refuse a text file with duplicate edges, self-loops or ids never in an edge (exit status 1),
+    /// naming the first lines of each; the loader otherwise merges, drops and keeps them silently.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 impl GraphArgs {
-    /// Loads and condenses the graph, with a spinner on a terminal.
+    /// Loads and condenses the graph, with a spinner on a terminal; with `--strict`, refuses a file
+    /// whose loader report has anomalies.
     pub fn open(&self) -> Result<Workspace> {
         let spinner = spinner(format!("loading {}", self.graph.display()));
         let ws = Workspace::open(&self.graph, self.format);
         spinner.finish_and_clear();
-        ws
+        let ws = ws?;
+        if self.strict
+            && let Some(report) = &ws.loaded.report
+        {
+            let found = report.anomaly_sentences();
+            if !found.is_empty() {
+                anyhow::bail!("{} (--strict): {}", self.graph.display(), found.join("; "));
+            }
+        }
+        Ok(ws)
     }
 }
 

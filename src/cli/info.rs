@@ -4,6 +4,7 @@ use super::common::{GraphArgs, value_name};
 use super::output::{Output, Report};
 use crate::format::{bytes, duration};
 use crate::graph::io;
+use crate::graph::load_report::LoadReport;
 use crate::graph::stats::{self, GraphStats};
 use crate::workspace::{BUNDLED_GRAPH_NAME, Workspace};
 use anyhow::Result;
@@ -11,7 +12,9 @@ use clap::Args;
 use serde::Serialize;
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:\n  grail info graph.gra\n  grail info edges.txt.gz --json")]
+#[command(
+    after_help = "Examples:\n  grail info graph.gra\n  grail info edges.txt.gz --json\n  grail info edges.txt --strict   (exit 1 on duplicate edges, self-loops or unused ids)"
+)]
 pub struct InfoArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
@@ -31,6 +34,8 @@ struct InfoReport<'a> {
     peak_memory_bytes: Option<u64>,
     /// Bytes of the graph's CSR arrays (children and parents), the yardstick for the peak.
     csr_bytes: u64,
+    /// What the reader did to the text (null for a `.grail` file or a graph made in memory).
+    loader: Option<&'a LoadReport>,
     #[serde(flatten)]
     stats: &'a GraphStats,
 }
@@ -66,6 +71,7 @@ fn report(ws: &Workspace, output: Output) -> Result<()> {
         condense_seconds: ws.condense_seconds,
         peak_memory_bytes: crate::system::peak_memory_bytes(),
         csr_bytes: ws.loaded.graph.heap_bytes() as u64,
+        loader: ws.loaded.report.as_ref(),
         stats: &stats,
     })
 }
@@ -81,6 +87,17 @@ impl Report for InfoReport<'_> {
         );
         if let Some(peak) = self.peak_memory_bytes {
             println!("memory     peak {} (the graph's CSR: {})", bytes(peak), bytes(self.csr_bytes));
+        }
+        match self.loader {
+            Some(report) => {
+                for (i, line) in report.human_lines().iter().enumerate() {
+                    println!("{}{line}", if i == 0 { "loader     " } else { "           " });
+                }
+            }
+            None => println!(
+                "loader     no report: a {} file holds a graph, not the text it was read from",
+                value_name(&self.format)
+            ),
         }
         println!();
         print!("{}", self.stats.human_table());

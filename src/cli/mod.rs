@@ -18,6 +18,7 @@ mod info;
 mod label;
 mod output;
 mod query;
+mod scc;
 mod selftest;
 mod tui;
 
@@ -58,6 +59,9 @@ pub enum Command {
     Label(label::LabelArgs),
     /// Answer reachability queries: one pair, a query file, or N random pairs.
     Query(query::QueryArgs),
+    /// Where the cycles are: the largest strongly connected components, their members and one
+    /// shortest cycle each, in file ids.
+    Scc(scc::SccArgs),
     /// Generate a graph: random DAGs like the papers' home-made ones, chains, trees, ladders, ...
     Gen(gen_cmd::GenArgs),
     /// Draw the graph (or a vertex's neighbourhood) with one dimension's DFS tree and intervals, and
@@ -131,6 +135,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Info(args)) => info::run(args),
         Some(Command::Label(args)) => label::run(args),
         Some(Command::Query(args)) => query::run(args),
+        Some(Command::Scc(args)) => scc::run(args),
         Some(Command::Gen(args)) => gen_cmd::run(args),
         Some(Command::Convert(args)) => convert::run(args),
         Some(Command::Draw(args)) => draw::run(args),

@@ -111,6 +111,12 @@ impl Csr {
     /// The children CSR of edges given in slices (self-loops dropped, lists sorted, duplicates
     /// removed), so that a loader can free the slices before the parents are built.
     pub fn children_of_edges(n: usize, slices: &[&[(u32, u32)]]) -> Result<Csr> {
+        Csr::children_of_edges_noting_repeats(n, slices).map(|(csr, _)| csr)
+    }
+
+    /// [`Csr::children_of_edges`], with the sources whose list had a repeated edge, ascending
+    /// (found where the lists are compacted, so at no cost when nothing repeats).
+    pub(crate) fn children_of_edges_noting_repeats(n: usize, slices: &[&[(u32, u32)]]) -> Result<(Csr, Vec<u32>)> {
         if n > u32::MAX as usize {
             bail!("{n} vertices do not fit 32-bit vertex ids");
         }
@@ -335,7 +341,7 @@ fn for_each_block(offsets: &[u64], targets: &mut [u32], f: impl Fn(&[u64], &mut 
 
 /// Builds the children CSR of `pieces` (edge slices) on `n` vertices in parallel: self-loops
 /// dropped, lists sorted, duplicates removed. Endpoints are in range (checked by the caller).
-fn children_from_pieces(n: usize, pieces: &[&[(u32, u32)]]) -> Csr {
+fn children_from_pieces(n: usize, pieces: &[&[(u32, u32)]]) -> (Csr, Vec<u32>) {
     let m: usize = pieces.iter().map(|p| p.len()).sum();
     let parts = parts_for(n, m).min(pieces.len()).max(1);
     let ranges = (0..parts).map(|p| p * pieces.len() / parts..(p + 1) * pieces.len() / parts).collect();
@@ -344,8 +350,8 @@ fn children_from_pieces(n: usize, pieces: &[&[(u32, u32)]]) -> Csr {
 }
 
 /// Sorts every list and removes duplicates (in parallel; the compaction only runs when a
-/// duplicate was found).
-fn sort_and_dedup(offsets: Vec<u64>, mut targets: Vec<u32>) -> Csr {
+/// duplicate was found, and notes the sources whose list shrank).
+fn sort_and_dedup(offsets: Vec<u64>, mut targets: Vec<u32>) -> (Csr, Vec<u32>) {
     let n = offsets.len() - 1;
     let mut unique = vec![0u64; n];
     // Each block of vertices sorts and dedups its lists in place and records their new lengths.
@@ -366,21 +372,25 @@ fn sort_and_dedup(offsets: Vec<u64>, mut targets: Vec<u32>) -> Csr {
     });
     let total: u64 = unique.par_iter().sum();
     if total == targets.len() as u64 {
-        return Csr { offsets: offsets.into(), targets: targets.into() };
+        return (Csr { offsets: offsets.into(), targets: targets.into() }, Vec::new());
     }
     let mut new_offsets = Vec::with_capacity(n + 1);
     new_offsets.push(0u64);
     let mut write = 0usize;
+    let mut shrunk = Vec::new();
     for v in 0..n {
         let start = offsets[v] as usize;
         let len = unique[v] as usize;
+        if (offsets[v + 1] - offsets[v]) as usize != len {
+            shrunk.push(v as u32);
+        }
         targets.copy_within(start..start + len, write);
         write += len;
         new_offsets.push(write as u64);
     }
     targets.truncate(write);
     targets.shrink_to_fit();
-    Csr { offsets: new_offsets.into(), targets: targets.into() }
+    (Csr { offsets: new_offsets.into(), targets: targets.into() }, shrunk)
 }
 
 /// Moves the distinct values of a sorted list to its front; returns how many there are.

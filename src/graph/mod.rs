@@ -1,9 +1,11 @@
 //! Graphs: the CSR layout, readers and writers, condensation, statistics and generators.
 
 pub mod csr;
+pub mod cycles;
 pub mod fingerprint;
 pub mod generators;
 pub mod io;
+pub mod load_report;
 mod loaded;
 pub mod names;
 pub mod scc;

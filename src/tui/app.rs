@@ -8,7 +8,7 @@ use super::hitmap::{Hit, Hitmap};
 use super::keymap;
 use super::state::batch::BatchState;
 use super::state::exceptions::ExceptionsState;
-use super::state::graph::GraphState;
+use super::state::graph::{GraphFacts, GraphState};
 use super::state::labels::LabelsState;
 use super::state::picture::PictureState;
 use super::state::prompt::{Prompt, PromptKind, user_path};
@@ -16,7 +16,6 @@ use super::state::query::QueryState;
 use super::state::{Effect, labels};
 use super::theme::Theme;
 use super::worker::{Job, Msg};
-use crate::graph::stats::{self, GraphStats};
 use crate::index::Labels;
 use crate::query::RuleSet;
 use crate::workspace::Workspace;
@@ -84,7 +83,7 @@ impl App {
     /// The explorer on `ws`; `gpu` is what the Labels and Batch tabs offer ([`GpuOffer::probe`] in
     /// the program, a fixed one in tests).
     pub fn new(ws: Arc<Workspace>, theme: Theme, mouse: bool, gpu: GpuOffer) -> App {
-        let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
+        let facts = GraphFacts::compute(&ws);
         App {
             theme,
             tab: Tab::Graph,
@@ -97,7 +96,7 @@ impl App {
             note: None,
             busy: None,
             quit: false,
-            graph: GraphState::new(&ws, stats),
+            graph: GraphState::new(&ws, facts),
             representative: ws.condensation.representatives(),
             ws,
             labels: LabelsState::new(gpu.is_present()),
@@ -382,7 +381,7 @@ impl App {
                 self.cancel_requested = false;
                 self.labels.command_over();
             }
-            Msg::Loaded(ws, stats) => self.loaded(ws, *stats),
+            Msg::Loaded(ws, facts) => self.loaded(ws, *facts),
             Msg::LoadFailed(e) => self.note = Some(Note::Error(format!("{e} (kept {})", self.graph.file))),
             Msg::Telemetry(event) => self.labels.apply(&event),
             Msg::LabelState(status) => self.labels.status = Some(*status),
@@ -434,8 +433,8 @@ impl App {
         }
     }
 
-    fn loaded(&mut self, ws: Arc<Workspace>, stats: GraphStats) {
-        self.graph = GraphState::new(&ws, stats);
+    fn loaded(&mut self, ws: Arc<Workspace>, facts: GraphFacts) {
+        self.graph = GraphState::new(&ws, facts);
         self.representative = ws.condensation.representatives();
         self.ws = ws;
         self.query = QueryState { rules: self.query.rules, ..QueryState::default() };

@@ -267,7 +267,7 @@ pub fn open(path: &Path) -> Result<(LoadedGraph, Condensation)> {
     let map = unsafe { MmapOptions::new().populate().map(&file) }.with_context(|| format!("cannot map {shown}"))?;
     let map = Arc::new(map);
     let (graph, names, condensation) = decode(&map, file_bytes).map_err(|why| anyhow::anyhow!("{shown}: {why}"))?;
-    let loaded = LoadedGraph { graph, names, format: Format::Grail, path: path.to_path_buf() };
+    let loaded = LoadedGraph { graph, names, format: Format::Grail, path: path.to_path_buf(), report: None };
     Ok((loaded, condensation))
 }
 

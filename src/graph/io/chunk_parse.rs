@@ -53,6 +53,41 @@ fn number(text: &[u8], at: &mut usize) -> Option<u64> {
     Some(value)
 }
 
+/// What a chunk met besides its edges, by line within the chunk (0-based): the loader's report is
+/// assembled from these in file order.
+#[derive(Debug, Default)]
+pub struct Notes {
+    /// Physical lines in the chunk.
+    pub lines: u32,
+    /// Blank (`false`) and comment (`true`) lines.
+    pub skipped: Vec<(u32, bool)>,
+    /// Self-loop entries.
+    pub loops: u64,
+    /// The lines of the first [`FIRST`] self-loops.
+    pub first_loops: Vec<u32>,
+    /// The file ids of the self-loops' vertices.
+    pub loop_vertices: Vec<u64>,
+    /// `.gra`: targets that are not self-loops (before duplicates are removed).
+    pub nonloop_pairs: u64,
+    /// `.gra`: repeated targets removed.
+    pub duplicates: u64,
+    /// `.gra`: the first [`FIRST`] lines with a repeated target.
+    pub first_duplicates: Vec<u32>,
+}
+
+impl Notes {
+    #[cold]
+    fn self_loop(&mut self, line: u32, file_id: u64) {
+        self.loops += 1;
+        if self.first_loops.len() < FIRST {
+            self.first_loops.push(line);
+        }
+        self.loop_vertices.push(file_id);
+    }
+}
+
+use crate::graph::load_report::FIRST;
+
 /// A chunk of `.gra` vertex lines (and, at the end of a file, blank lines).
 #[derive(Debug, Default)]
 pub struct GraChunk {
@@ -66,6 +101,8 @@ pub struct GraChunk {
     pub degrees: Vec<u32>,
     /// The children, each list sorted, without duplicates or the vertex itself.
     pub targets: Vec<u32>,
+    /// Lines, self-loops and duplicates met.
+    pub notes: Notes,
 }
 
 /// Parses `.gra` vertex lines `u: v1 v2 ... #` with ids below `n`, in one pass over the bytes
@@ -75,14 +112,18 @@ pub fn gra(bytes: &[u8], n: u64) -> Option<GraChunk> {
     let mut out = GraChunk { targets: Vec::with_capacity(bytes.len() / 6), ..GraChunk::default() };
     let mut at = 0;
     while at < bytes.len() {
+        let line = out.notes.lines;
+        out.notes.lines += 1;
         if out.tail {
             at = rest_of_line_blank(bytes, at)?;
+            out.notes.skipped.push((line, false));
             continue;
         }
         at = skip_inline_space(bytes, at);
         if at == bytes.len() || bytes[at] == b'\n' {
             // A blank line: the vertex lines end here.
             out.tail = true;
+            out.notes.skipped.push((line, false));
             at += 1;
             continue;
         }
@@ -113,10 +154,20 @@ pub fn gra(bytes: &[u8], n: u64) -> Option<GraChunk> {
             }
             if v != label {
                 out.targets.push(v as u32);
+            } else {
+                out.notes.self_loop(line, v);
             }
         }
+        let listed = out.targets.len() - start;
         let kept = clean(&mut out.targets[start..]);
         out.targets.truncate(start + kept);
+        out.notes.nonloop_pairs += listed as u64;
+        if kept < listed {
+            out.notes.duplicates += (listed - kept) as u64;
+            if out.notes.first_duplicates.len() < FIRST {
+                out.notes.first_duplicates.push(line);
+            }
+        }
         out.degrees.push(kept as u32);
         out.vertices += 1;
     }
@@ -192,6 +243,8 @@ pub struct PairsChunk {
     pub wide: Vec<(u64, u64)>,
     /// The largest id met (edge lists).
     pub max_id: u64,
+    /// Lines and self-loops met.
+    pub notes: Notes,
 }
 
 /// The data line's text, or None for blank and comment lines.
@@ -205,13 +258,18 @@ fn data_line<'a>(line: &'a [u8], markers: &[u8]) -> Option<&'a [u8]> {
 pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
     let mut out = PairsChunk { narrow: Vec::with_capacity(bytes.len() / 8), ..PairsChunk::default() };
     let dense = |v: u64| v.checked_sub(spec.base).filter(|&d| d < spec.n).map(|d| d as u32);
-    for line in lines(bytes) {
+    for (index, line) in lines(bytes).enumerate() {
+        out.notes.lines = index as u32 + 1;
         let Some(text) = data_line(line, spec.comment_markers) else {
+            out.notes.skipped.push((index as u32, !line.iter().all(|&b| is_space(b))));
             continue;
         };
         let mut at = 0;
         let src = dense(number(text, &mut at)?)?;
         let dst = dense(number(text, &mut at)?)?;
+        if src == dst {
+            out.notes.self_loop(index as u32, u64::from(src) + spec.base);
+        }
         out.narrow.push((src, dst));
         if spec.both_directions {
             out.narrow.push((dst, src));
@@ -224,13 +282,18 @@ pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
 /// Parses an edge list's `src dst [ignored...]` lines (`#`/`%` comments), ids any `u64`.
 pub fn edge_list(bytes: &[u8]) -> Option<PairsChunk> {
     let mut out = PairsChunk { narrow: Vec::with_capacity(bytes.len() / 8), ..PairsChunk::default() };
-    for line in lines(bytes) {
+    for (index, line) in lines(bytes).enumerate() {
+        out.notes.lines = index as u32 + 1;
         let Some(text) = data_line(line, b"#%") else {
+            out.notes.skipped.push((index as u32, !line.iter().all(|&b| is_space(b))));
             continue;
         };
         let mut at = 0;
         let src = number(text, &mut at)?;
         let dst = number(text, &mut at)?;
+        if src == dst {
+            out.notes.self_loop(index as u32, src);
+        }
         out.max_id = out.max_id.max(src).max(dst);
         if out.wide.is_empty() && out.max_id <= u64::from(u32::MAX) {
             out.narrow.push((src as u32, dst as u32));

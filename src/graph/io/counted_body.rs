@@ -3,6 +3,8 @@
 //! many as announced.
 
 use super::scan::{Ctx, Lines};
+use crate::graph::Graph;
+use crate::graph::load_report::{Reading, graph_noting_repeats};
 use anyhow::Result;
 
 /// What the header announced, and how to read the body.
@@ -35,8 +37,21 @@ impl CountedBody<'_> {
         crate::format::plural(count, self.noun.0, self.noun.1)
     }
 
+    /// Reads the rest of `lines` into the graph, with the reader's notes.
+    pub fn read_graph(&self, lines: &mut Lines, ctx: Ctx) -> Result<(Graph, Reading)> {
+        let mut reading = Reading { declared: Some(self.n as u64), ..Reading::default() };
+        let edges = self.read(lines, ctx, &mut reading)?;
+        let per_line = if self.both_directions { 2 } else { 1 };
+        reading.lines = lines.read_so_far();
+        reading.skipped = lines.take_skipped();
+        reading.data_lines = self.count;
+        reading.nonloop_pairs = (self.count - reading.self_loops.count) * per_line;
+        let graph = graph_noting_repeats(self.n, &edges, &mut reading, per_line, self.header_line as u64 + 1)?;
+        Ok((graph, reading))
+    }
+
     /// Reads the rest of `lines` into dense edges.
-    pub fn read(&self, lines: &mut Lines, ctx: Ctx) -> Result<Vec<(u32, u32)>> {
+    fn read(&self, lines: &mut Lines, ctx: Ctx, reading: &mut Reading) -> Result<Vec<(u32, u32)>> {
         let per_line = if self.both_directions { 2 } else { 1 };
         // The announced count is only a hint for the allocation: a lying header must not make us
         // reserve gigabytes before the body proves it.
@@ -54,6 +69,9 @@ impl CountedBody<'_> {
             let mut tokens = line.tokens();
             let src = ctx.vertex(line.number, tokens.next(), self.base, self.n)?;
             let dst = ctx.vertex(line.number, tokens.next(), self.base, self.n)?;
+            if src == dst {
+                reading.self_loop(line.number as u64, u64::from(src) + self.base);
+            }
             edges.push((src, dst));
             if self.both_directions {
                 edges.push((dst, src));

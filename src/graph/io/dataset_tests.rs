@@ -100,7 +100,7 @@ fn time_load(path: &Path) -> crate::graph::Graph {
         let start = Instant::now();
         let bytes = super::read_bytes(path).unwrap();
         let read = start.elapsed();
-        let (g, _, format) = super::parse(&bytes, "timed", None).unwrap();
+        let (g, _, format, _) = super::parse(&bytes, "timed", None).unwrap();
         let total = start.elapsed();
         println!(
             "{} ({format}) round {round}: {} vertices, {} edges: read {:.0} ms, parse + CSR {:.0} ms, total {:.0} ms",

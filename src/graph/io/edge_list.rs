@@ -4,6 +4,7 @@
 
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Lines};
+use crate::graph::load_report::{Reading, graph_noting_repeats};
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
 
@@ -12,16 +13,24 @@ pub const WRITER_COMMENT: &str = "# grail-explorer:";
 
 const COMMENTS: &[u8] = b"#%";
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
+pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut lines = Lines::new(bytes);
+    let mut reading = Reading::default();
     // Benchmark edge lists use about 10-20 bytes per line; a low guess only costs a regrowth.
     let mut pairs: Vec<(u64, u64)> = Vec::with_capacity(bytes.len() / 16);
     while let Some(line) = lines.next_data(COMMENTS) {
         let mut tokens = line.tokens();
         let src = ctx.number(line.number, tokens.next(), "a source vertex id")?;
         let dst = ctx.number(line.number, tokens.next(), "a target vertex id")?;
+        if src == dst {
+            reading.self_loop(line.number as u64, src);
+        }
         pairs.push((src, dst));
     }
+    reading.lines = lines.read_so_far();
+    reading.skipped = lines.take_skipped();
+    reading.data_lines = pairs.len() as u64;
+    reading.nonloop_pairs = reading.data_lines - reading.self_loops.count;
     if pairs.is_empty() {
         return Err(ctx.err(lines.end_line(), "found no edges", "at least one line `src dst`"));
     }
@@ -31,7 +40,10 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
         ctx.declared_vertices(comment_line, n, bytes.len() as u64)?;
     }
     let (n, edges, names) = match numbering::choose(&pairs, declared) {
-        Numbering::Dense(n) => (n, numbering::keep(&pairs), VertexNames::Dense),
+        Numbering::Dense(n) => {
+            reading.declared = declared.filter(|&d| d == n as u64);
+            (n, numbering::keep(&pairs), VertexNames::Dense)
+        }
         Numbering::Remapped => {
             let numbering::Renumbered { edges, n, names } =
                 numbering::remap(&pairs, u32::MAX as u64).map_err(|index| {
@@ -41,7 +53,8 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
             (n, edges, names)
         }
     };
-    Ok((Graph::from_edges(n, &edges)?, names))
+    let graph = graph_noting_repeats(n, &edges, &mut reading, 1, 1)?;
+    Ok((graph, names, reading))
 }
 
 /// `N` from the writer's comment, when the first non-blank line is that comment.
@@ -65,7 +78,7 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<(Graph, VertexNames)> {
-        parse(text.as_bytes(), Ctx { source: "e.txt" })
+        parse(text.as_bytes(), Ctx { source: "e.txt" }).map(|(g, names, _)| (g, names))
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! edges (removed when the CSR is built) and blank lines after the last vertex line.
 
 use super::scan::{Ctx, Line, Lines, show};
+use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
 
@@ -13,9 +14,11 @@ pub const MAGIC: &[u8] = b"graph_for_greach";
 
 const VERTEX_LINE: &str = "a vertex line `u: v1 v2 ... #`";
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
+pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut lines = Lines::new(bytes);
     let n = read_vertex_count(&mut lines, ctx)?;
+    let mut reading = Reading { declared: Some(n as u64), data_lines: n as u64, ..Reading::default() };
+    let mut scratch = Vec::new();
     // About one edge per 4 bytes of body is the densest a `.gra` can be; a quarter of that is a
     // good first guess for the sparse benchmark graphs without over-allocating.
     let mut edges: Vec<(u32, u32)> = Vec::with_capacity(bytes.len() / 16);
@@ -24,22 +27,45 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
             let found = format!("found the end of the file after {u} of {n} vertex lines");
             return Err(ctx.err(lines.end_line(), found, format!("{} more", n - u as usize)));
         };
+        let start = edges.len();
         parse_vertex_line(line, u, n, ctx, &mut edges)?;
+        note_vertex_line(&mut reading, line.number as u64, u, &edges[start..], &mut scratch);
     }
-    if let Some(extra) = lines.find(|l| !l.is_blank()) {
+    if let Some(extra) = lines.next_nonblank() {
         let found = format!("found {} after the {n} vertex lines the count announced", show(extra.text));
         return Err(ctx.err(extra.number, found, "the end of the file"));
     }
-    Ok((Graph::from_edges(n, &edges)?, VertexNames::Dense))
+    reading.lines = lines.read_so_far();
+    reading.skipped = lines.take_skipped();
+    Ok((Graph::from_edges(n, &edges)?, VertexNames::Dense, reading))
+}
+
+/// Notes the self-loops and repeated targets of vertex `u`'s line.
+fn note_vertex_line(reading: &mut Reading, line: u64, u: u32, targets: &[(u32, u32)], scratch: &mut Vec<u32>) {
+    scratch.clear();
+    for &(_, v) in targets {
+        if v == u {
+            reading.self_loop(line, u64::from(u));
+        } else {
+            scratch.push(v);
+        }
+    }
+    reading.nonloop_pairs += scratch.len() as u64;
+    scratch.sort_unstable();
+    let repeats = scratch.windows(2).filter(|w| w[0] == w[1]).count() as u64;
+    if repeats > 0 {
+        reading.duplicates.note(line);
+        reading.duplicates.count += repeats - 1;
+    }
 }
 
 /// Skips the optional magic line and returns the vertex count.
 pub(super) fn read_vertex_count(lines: &mut Lines, ctx: Ctx) -> Result<usize> {
     let expected = "`graph_for_greach` or the vertex count";
-    let mut line = lines.find(|l| !l.is_blank()).ok_or_else(|| ctx.err(1, "found an empty file", expected))?;
+    let mut line = lines.next_nonblank().ok_or_else(|| ctx.err(1, "found an empty file", expected))?;
     if line.text.trim_ascii() == MAGIC {
         line = lines
-            .find(|l| !l.is_blank())
+            .next_nonblank()
             .ok_or_else(|| ctx.err(lines.end_line(), "found the end of the file", "the vertex count"))?;
     }
     let mut tokens = line.tokens();
@@ -83,12 +109,12 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<Graph> {
-        parse(text.as_bytes(), Ctx { source: "t.gra" }).map(|(g, _)| g)
+        parse(text.as_bytes(), Ctx { source: "t.gra" }).map(|(g, _, _)| g)
     }
 
     #[test]
     fn parses_the_benchmark_layout() {
-        let (g, names) =
+        let (g, names, _) =
             parse(b"graph_for_greach\n\n4\n0: 1 2 #\n1: 3 #\n2: 3 #\n3: #\n", Ctx { source: "t" }).unwrap();
         assert_eq!(names, VertexNames::Dense);
         assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (0, 2), (1, 3), (2, 3)]);

@@ -3,14 +3,15 @@
 
 use super::counted_body::CountedBody;
 use super::scan::{Ctx, Lines, show};
+use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
+pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut lines = Lines::new(bytes);
     let body = read_header(&mut lines, ctx)?;
-    let edges = body.read(&mut lines, ctx)?;
-    Ok((Graph::from_edges(body.n, &edges)?, VertexNames::Dense))
+    let (graph, reading) = body.read_graph(&mut lines, ctx)?;
+    Ok((graph, VertexNames::Dense, reading))
 }
 
 /// The header line: what the body must hold.
@@ -33,12 +34,12 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<Graph> {
-        parse(text.as_bytes(), Ctx { source: "h.txt" }).map(|(g, _)| g)
+        parse(text.as_bytes(), Ctx { source: "h.txt" }).map(|(g, _, _)| g)
     }
 
     #[test]
     fn parses_header_and_body() {
-        let (g, names) = parse(b"# made by hand\n5 3\n0 1\n\n1 2 ignored\n4 0\n", Ctx { source: "h" }).unwrap();
+        let (g, names, _) = parse(b"# made by hand\n5 3\n0 1\n\n1 2 ignored\n4 0\n", Ctx { source: "h" }).unwrap();
         assert_eq!(names, VertexNames::Dense);
         assert_eq!(g.num_vertices(), 5);
         assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (1, 2), (4, 0)]);

@@ -6,6 +6,7 @@
 
 use super::counted_body::CountedBody;
 use super::scan::{Ctx, Lines, show};
+use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
 
@@ -20,11 +21,11 @@ pub fn starts_with_banner(text: &[u8]) -> bool {
     text.len() >= BANNER.len() && text[..BANNER.len()].eq_ignore_ascii_case(BANNER)
 }
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
+pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut lines = Lines::new(bytes);
     let body = read_header(&mut lines, ctx)?;
-    let edges = body.read(&mut lines, ctx)?;
-    Ok((Graph::from_edges(body.n, &edges)?, VertexNames::Offset(1)))
+    let (graph, reading) = body.read_graph(&mut lines, ctx)?;
+    Ok((graph, VertexNames::Offset(1), reading))
 }
 
 /// The banner and the size line: what the body must hold.
@@ -61,7 +62,7 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
 /// Checks the banner; returns whether entries stand for both directions.
 fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<bool> {
     const EXPECTED: &str = "`%%MatrixMarket matrix coordinate <field> <symmetry>`";
-    let Some(line) = lines.find(|l| !l.is_blank()) else {
+    let Some(line) = lines.next_nonblank() else {
         return Err(ctx.err(1, "found an empty file", EXPECTED));
     };
     let mut words = line.tokens();
@@ -85,7 +86,7 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<(Graph, VertexNames)> {
-        parse(text.as_bytes(), Ctx { source: "m.mtx" })
+        parse(text.as_bytes(), Ctx { source: "m.mtx" }).map(|(g, names, _)| (g, names))
     }
 
     #[test]

@@ -34,7 +34,9 @@ pub use sniff::sniff;
 pub use watch::{LoadCancelled, Watch};
 pub use write::write;
 
-use super::{Graph, LoadedGraph, VertexNames};
+use super::LoadedGraph;
+use super::load_report::LoadReport;
+pub use super::load_report::ReadText;
 use anyhow::Result;
 use std::path::Path;
 use std::sync::Arc;
@@ -42,7 +44,7 @@ use std::sync::Arc;
 /// Parses already-decompressed bytes in `format`, or in the format [`sniff`] guesses. `source` (a
 /// file name) starts every error message. Returns the format actually used. Parses on every core;
 /// when that finds a problem, the format's sequential reader reads again and words it.
-pub fn parse(bytes: &[u8], source: &str, format: Option<Format>) -> Result<(Graph, VertexNames, Format)> {
+pub fn parse(bytes: &[u8], source: &str, format: Option<Format>) -> Result<ReadText> {
     match parallel::parse(bytes, format) {
         Some(parsed) => Ok(parsed),
         None => parse_sequentially(bytes, source, format),
@@ -50,10 +52,10 @@ pub fn parse(bytes: &[u8], source: &str, format: Option<Format>) -> Result<(Grap
 }
 
 /// The sequential readers: the reference for what is accepted, and the source of every message.
-pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) -> Result<(Graph, VertexNames, Format)> {
+pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) -> Result<ReadText> {
     let format = format.unwrap_or_else(|| sniff(bytes));
     let ctx = scan::Ctx { source };
-    let (graph, names) = match format {
+    let (graph, names, reading) = match format {
         Format::Gra => gra::parse(bytes, ctx)?,
         Format::EdgeList => edge_list::parse(bytes, ctx)?,
         Format::MatrixMarket => matrix_market::parse(bytes, ctx)?,
@@ -63,7 +65,8 @@ pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) ->
             anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text")
         }
     };
-    Ok((graph, names, format))
+    let report = LoadReport::finish(reading, &graph, &names);
+    Ok((graph, names, format, report))
 }
 
 /// The whole graph of a file, or an error naming it. A `.grail` file (by its magic bytes) is mapped
@@ -82,7 +85,7 @@ pub fn load_watched(path: &Path, format: Option<Format>, watch: Watch) -> Result
         return binary::open(path).map(|(loaded, _)| loaded);
     }
     let streamed = read::open_stream(path, watch).ok().and_then(|stream| parallel::parse_stream(stream, format));
-    let (graph, names, format) = match streamed {
+    let (graph, names, format, report) = match streamed {
         Some(parsed) => parsed,
         None => {
             watch.check()?;
@@ -91,5 +94,5 @@ pub fn load_watched(path: &Path, format: Option<Format>, watch: Watch) -> Result
             parse_sequentially(&bytes, &path.display().to_string(), format)?
         }
     };
-    Ok(LoadedGraph { graph: Arc::new(graph), names, format, path: path.to_path_buf() })
+    Ok(LoadedGraph { graph: Arc::new(graph), names, format, path: path.to_path_buf(), report: Some(report) })
 }

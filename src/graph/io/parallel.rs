@@ -8,11 +8,12 @@
 //! returns `None`: the caller then runs the format's sequential reader, which words the error
 //! exactly (file and absolute line) or, if the doubt was unfounded, reads the graph itself.
 
-use super::chunk_parse::{self, CountedSpec, GraChunk, PairsChunk};
+use super::chunk_parse::{self, CountedSpec, GraChunk, Notes, PairsChunk};
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Lines, vertex_limit};
 use super::sniff::sniff_prefix;
 use super::{Format, counted_body::CountedBody, edge_list, gra, header, matrix_market, weighted};
+use crate::graph::load_report::{LoadReport, ReadText, Reading};
 use crate::graph::{Csr, Graph, VertexNames};
 use rayon::prelude::*;
 use std::io::{self, Read};
@@ -48,7 +49,15 @@ enum Head {
         format: Format,
         plan: Plan,
         body_start: usize,
+        head: HeadNotes,
     },
+}
+
+/// The head's lines: how many, and which were blank or comments.
+#[derive(Debug, Default)]
+struct HeadNotes {
+    lines: u64,
+    skipped: Vec<(u64, bool)>,
 }
 
 /// Reads the format and the header from `prefix` (whole lines; `whole` when it is the whole file).
@@ -83,7 +92,12 @@ fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
         }
     };
     match plan {
-        Ok(plan) => Head::Ready { format, plan, body_start: lines.position(prefix) },
+        Ok(plan) => Head::Ready {
+            format,
+            plan,
+            body_start: lines.position(prefix),
+            head: HeadNotes { lines: lines.read_so_far(), skipped: lines.take_skipped() },
+        },
         Err(_) if whole => Head::Fail,
         Err(_) => Head::NeedMore,
     }
@@ -98,13 +112,13 @@ fn parse_block(plan: Plan, bytes: &[u8]) -> Option<Parsed> {
 }
 
 /// Parses in-memory text; `None` when the sequential reader must have its say.
-pub fn parse(bytes: &[u8], asked: Option<Format>) -> Option<(Graph, VertexNames, Format)> {
+pub fn parse(bytes: &[u8], asked: Option<Format>) -> Option<ReadText> {
     parse_in_blocks(bytes, asked, BLOCK)
 }
 
 /// [`parse`] with blocks of about `block` bytes (tests cut tiny texts into many blocks).
-fn parse_in_blocks(bytes: &[u8], asked: Option<Format>, block: usize) -> Option<(Graph, VertexNames, Format)> {
-    let Head::Ready { format, plan, body_start } = head(bytes, true, asked) else {
+fn parse_in_blocks(bytes: &[u8], asked: Option<Format>, block: usize) -> Option<ReadText> {
+    let Head::Ready { format, plan, body_start, head } = head(bytes, true, asked) else {
         return None;
     };
     let parsed: Vec<Parsed> = line_blocks(&bytes[body_start..], block)
@@ -114,8 +128,8 @@ fn parse_in_blocks(bytes: &[u8], asked: Option<Format>, block: usize) -> Option<
     if declares_too_many(plan, bytes.len() as u64) {
         return None;
     }
-    let (graph, names) = assemble(plan, parsed)?;
-    Some((graph, names, format))
+    let (graph, names, report) = assemble(plan, parsed, head)?;
+    Some((graph, names, format, report))
 }
 
 /// Whether the head declares more vertices than a text of `text_bytes` may ([`vertex_limit`]): the
@@ -145,7 +159,7 @@ fn line_blocks(mut text: &[u8], block: usize) -> Vec<&[u8]> {
 /// Parses a stream (a file, or a gunzipping reader over one) while it is read: one producer thread
 /// reads blocks, every thread of the rayon pool's size parses them. `None` on any doubt or read
 /// error (the caller re-reads the file sequentially, which words the problem).
-pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) -> Option<(Graph, VertexNames, Format)> {
+pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) -> Option<ReadText> {
     let threads = rayon::current_num_threads().max(1);
     std::thread::scope(|scope| {
         let (full_tx, full_rx) = sync_channel::<io::Result<Vec<u8>>>(2 * threads);
@@ -156,7 +170,7 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
         // The head is read again from the start when it needed more; waiting until the prefix has
         // doubled keeps that linear in the file's size.
         let mut next_try = 0;
-        let (format, plan, head_bytes, body) = loop {
+        let (format, plan, head_bytes, body, head_notes) = loop {
             match full_rx.recv() {
                 Ok(Ok(block)) => {
                     prefix.extend_from_slice(&block);
@@ -174,8 +188,8 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
             match head(&prefix, whole, asked) {
                 // The whole file is in memory already: parse it there, with the format just found.
                 Head::Ready { format, .. } if whole => return parse_in_blocks(&prefix, Some(format), BLOCK),
-                Head::Ready { format, plan, body_start } => {
-                    break (format, plan, body_start as u64, prefix.split_off(body_start));
+                Head::Ready { format, plan, body_start, head } => {
+                    break (format, plan, body_start as u64, prefix.split_off(body_start), head);
                 }
                 Head::NeedMore if !whole => continue,
                 Head::NeedMore | Head::Fail => return None,
@@ -223,8 +237,8 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
         }
         let mut results = results.into_inner().unwrap_or_else(PoisonError::into_inner);
         results.sort_unstable_by_key(|&(index, _)| index);
-        let (graph, names) = assemble(plan, results.into_iter().map(|(_, p)| p).collect())?;
-        Some((graph, names, format))
+        let (graph, names, report) = assemble(plan, results.into_iter().map(|(_, p)| p).collect(), head_notes)?;
+        Some((graph, names, format, report))
     })
 }
 
@@ -301,23 +315,57 @@ fn fill(source: &mut dyn Read, block: &mut Vec<u8>, want: usize) -> io::Result<b
     Ok(false)
 }
 
-/// Puts the blocks together (checking what no block could check alone).
-fn assemble(plan: Plan, parsed: Vec<Parsed>) -> Option<(Graph, VertexNames)> {
-    match plan {
+/// Puts the blocks together (checking what no block could check alone), with the loader's report.
+fn assemble(plan: Plan, parsed: Vec<Parsed>, head: HeadNotes) -> Option<(Graph, VertexNames, LoadReport)> {
+    let (graph, names, reading) = match plan {
         Plan::Gra { n } => {
             let chunks = parsed.into_iter().map(|p| if let Parsed::Gra(c) = p { Some(c) } else { None });
-            Some((assemble_gra(n, chunks.collect::<Option<_>>()?)?, VertexNames::Dense))
+            let mut chunks: Vec<GraChunk> = chunks.collect::<Option<_>>()?;
+            let mut reading = read_notes(head, chunks.iter_mut().map(|c| &mut c.notes));
+            reading.declared = Some(n);
+            reading.data_lines = n;
+            (assemble_gra(n, chunks)?, VertexNames::Dense, reading)
         }
         Plan::Counted { spec, count, names } => {
-            let chunks = pairs(parsed)?;
+            let mut chunks = pairs(parsed)?;
             if chunks.iter().map(|c| c.lines).sum::<u64>() != count {
                 return None;
             }
-            let graph = graph_of_pairs(spec.n as usize, chunks)?;
-            Some((graph, names.map_or(VertexNames::Dense, VertexNames::Offset)))
+            let body_start = head.lines + 1;
+            let mut reading = read_notes(head, chunks.iter_mut().map(|c| &mut c.notes));
+            let per_line = if spec.both_directions { 2 } else { 1 };
+            reading.declared = Some(spec.n);
+            reading.data_lines = count;
+            reading.nonloop_pairs = (count - reading.self_loops.count) * per_line;
+            let graph = graph_of_pairs(spec.n as usize, chunks, &mut reading, per_line, body_start)?;
+            (graph, names.map_or(VertexNames::Dense, VertexNames::Offset), reading)
         }
-        Plan::EdgeList { declared } => assemble_edge_list(declared, pairs(parsed)?),
+        Plan::EdgeList { declared } => assemble_edge_list(declared, pairs(parsed)?, head)?,
+    };
+    let report = LoadReport::finish(reading, &graph, &names);
+    Some((graph, names, report))
+}
+
+/// The chunks' notes in file order, their lines made absolute (the body starts after the head).
+fn read_notes<'a>(head: HeadNotes, notes: impl Iterator<Item = &'a mut Notes>) -> Reading {
+    let mut reading = Reading { skipped: head.skipped, ..Reading::default() };
+    let mut start = head.lines + 1;
+    for notes in notes {
+        reading.skipped.extend(notes.skipped.iter().map(|&(line, comment)| (start + u64::from(line), comment)));
+        for &line in &notes.first_loops {
+            reading.self_loops.note(start + u64::from(line));
+        }
+        reading.self_loops.count += notes.loops - notes.first_loops.len() as u64;
+        reading.loop_vertices.append(&mut notes.loop_vertices);
+        for &line in &notes.first_duplicates {
+            reading.duplicates.note(start + u64::from(line));
+        }
+        reading.duplicates.count += notes.duplicates - notes.first_duplicates.len() as u64;
+        reading.nonloop_pairs += notes.nonloop_pairs;
+        start += u64::from(notes.lines);
     }
+    reading.lines = start - 1;
+    reading
 }
 
 fn pairs(parsed: Vec<Parsed>) -> Option<Vec<PairsChunk>> {
@@ -365,11 +413,19 @@ fn assemble_gra(n: u64, chunks: Vec<GraChunk>) -> Option<Graph> {
     Some(Graph::from_clean_children(Csr::from_trusted(offsets, targets)))
 }
 
-/// The graph of the chunks' narrow pairs: children first, then the pairs are freed (and handed
-/// back to the OS) before the parents are built, so pairs and parents never coexist.
-fn graph_of_pairs(n: usize, chunks: Vec<PairsChunk>) -> Option<Graph> {
+/// The graph of the chunks' narrow pairs: children first, then the first repeated pairs are located
+/// (only when some pair was merged), then the pairs are freed (and handed back to the OS) before the
+/// parents are built, so pairs and parents never coexist.
+fn graph_of_pairs(
+    n: usize,
+    chunks: Vec<PairsChunk>,
+    reading: &mut Reading,
+    per_line: u64,
+    body_start: u64,
+) -> Option<Graph> {
     let slices: Vec<&[(u32, u32)]> = chunks.iter().map(|c| &c.narrow[..]).collect();
-    let children = Csr::children_of_edges(n, &slices).ok()?;
+    let (children, shrunk) = Csr::children_of_edges_noting_repeats(n, &slices).ok()?;
+    reading.locate_repeats(&children, &shrunk, slices.iter().copied(), per_line, body_start);
     drop(slices);
     drop(chunks);
     crate::system::return_freed_memory();
@@ -377,16 +433,25 @@ fn graph_of_pairs(n: usize, chunks: Vec<PairsChunk>) -> Option<Graph> {
 }
 
 /// Edge lists: the numbering rule over all chunks, then the CSR from the chunks' pairs.
-fn assemble_edge_list(declared: Option<u64>, chunks: Vec<PairsChunk>) -> Option<(Graph, VertexNames)> {
+fn assemble_edge_list(
+    declared: Option<u64>,
+    mut chunks: Vec<PairsChunk>,
+    head: HeadNotes,
+) -> Option<(Graph, VertexNames, Reading)> {
     let pairs: u64 = chunks.iter().map(|c| c.lines).sum();
     if pairs == 0 {
         return None;
     }
+    let body_start = head.lines + 1;
+    let mut reading = read_notes(head, chunks.iter_mut().map(|c| &mut c.notes));
+    reading.data_lines = pairs;
+    reading.nonloop_pairs = pairs - reading.self_loops.count;
     let max = chunks.iter().map(|c| c.max_id).max().unwrap_or(0);
     match numbering::choose_by(max, pairs as usize, declared, |span| count_distinct(&chunks, span)) {
         Numbering::Dense(n) => {
+            reading.declared = declared.filter(|&d| d == n as u64);
             // Dense ids are below n <= u32::MAX, so every chunk kept its narrow pairs.
-            Some((graph_of_pairs(n, chunks)?, VertexNames::Dense))
+            Some((graph_of_pairs(n, chunks, &mut reading, 1, body_start)?, VertexNames::Dense, reading))
         }
         Numbering::Remapped => {
             // First appearance is a sequential notion: renumber in file order.
@@ -397,7 +462,10 @@ fn assemble_edge_list(declared: Option<u64>, chunks: Vec<PairsChunk>) -> Option<
             drop(chunks);
             let renumbered = numbering::remap(&all, u64::from(u32::MAX)).ok()?;
             drop(all);
-            Some((Graph::from_edges(renumbered.n, &renumbered.edges).ok()?, renumbered.names))
+            let edges = [&renumbered.edges[..]];
+            let (children, shrunk) = Csr::children_of_edges_noting_repeats(renumbered.n, &edges).ok()?;
+            reading.locate_repeats(&children, &shrunk, edges, 1, body_start);
+            Some((Graph::from_clean_children(children), renumbered.names, reading))
         }
     }
 }
@@ -521,6 +589,6 @@ mod tests {
         let in_memory = parse(&text, None).unwrap();
         let streamed = parse_stream(Box::new(&text[..]), None).unwrap();
         assert_eq!(in_memory.0, streamed.0);
-        assert_eq!((in_memory.1, in_memory.2), (streamed.1, streamed.2));
+        assert_eq!((in_memory.1, in_memory.2, in_memory.3), (streamed.1, streamed.2, streamed.3));
     }
 }

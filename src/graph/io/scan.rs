@@ -56,17 +56,19 @@ pub struct Lines<'a> {
     handed_out: usize,
     /// The whole text's size, when the buffer is the whole text (not a prefix of a longer one).
     text_bytes: Option<u64>,
+    /// The blank (`false`) and comment (`true`) lines skipped so far, in order.
+    skipped: Vec<(u64, bool)>,
 }
 
 impl<'a> Lines<'a> {
     /// The lines of a whole text.
     pub fn new(bytes: &'a [u8]) -> Lines<'a> {
-        Lines { rest: bytes, handed_out: 0, text_bytes: Some(bytes.len() as u64) }
+        Lines { rest: bytes, handed_out: 0, text_bytes: Some(bytes.len() as u64), skipped: Vec::new() }
     }
 
     /// The lines of the first part of a text whose size is not known yet.
     pub fn prefix(bytes: &'a [u8]) -> Lines<'a> {
-        Lines { rest: bytes, handed_out: 0, text_bytes: None }
+        Lines { rest: bytes, handed_out: 0, text_bytes: None, skipped: Vec::new() }
     }
 
     /// The whole text's size, when known.
@@ -89,9 +91,34 @@ impl<'a> Lines<'a> {
         self.handed_out + 1
     }
 
-    /// The next line that is neither blank nor a comment starting with one of `markers`.
+    /// The next line that is neither blank nor a comment starting with one of `markers`; the
+    /// lines skipped on the way are noted ([`Lines::skipped`]).
     pub fn next_data(&mut self, markers: &[u8]) -> Option<Line<'a>> {
-        self.find(|l| !l.is_blank() && !l.is_comment(markers))
+        loop {
+            let line = self.next()?;
+            if line.is_blank() {
+                self.skipped.push((line.number as u64, false));
+            } else if line.is_comment(markers) {
+                self.skipped.push((line.number as u64, true));
+            } else {
+                return Some(line);
+            }
+        }
+    }
+
+    /// The next line that is not blank; the blank lines skipped on the way are noted.
+    pub fn next_nonblank(&mut self) -> Option<Line<'a>> {
+        self.next_data(b"")
+    }
+
+    /// Lines handed out so far.
+    pub fn read_so_far(&self) -> u64 {
+        self.handed_out as u64
+    }
+
+    /// Takes the notes of skipped lines.
+    pub fn take_skipped(&mut self) -> Vec<(u64, bool)> {
+        std::mem::take(&mut self.skipped)
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::counted_body::CountedBody;
 use super::scan::{Ctx, Lines, show};
+use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
 
@@ -24,11 +25,11 @@ pub enum Direction {
     Undirected,
 }
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames)> {
+pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut lines = Lines::new(bytes);
     let body = read_header(&mut lines, ctx)?;
-    let edges = body.read(&mut lines, ctx)?;
-    Ok((Graph::from_edges(body.n, &edges)?, VertexNames::Dense))
+    let (graph, reading) = body.read_graph(&mut lines, ctx)?;
+    Ok((graph, VertexNames::Dense, reading))
 }
 
 /// The header line: what the body must hold.
@@ -62,12 +63,12 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<Graph> {
-        parse(text.as_bytes(), Ctx { source: "w.txt" }).map(|(g, _)| g)
+        parse(text.as_bytes(), Ctx { source: "w.txt" }).map(|(g, _, _)| g)
     }
 
     #[test]
     fn directed_keeps_direction() {
-        let (g, names) = parse(b"4 2 directed\n0 1 0.5\n3 2 7\n", Ctx { source: "w" }).unwrap();
+        let (g, names, _) = parse(b"4 2 directed\n0 1 0.5\n3 2 7\n", Ctx { source: "w" }).unwrap();
         assert_eq!(names, VertexNames::Dense);
         assert_eq!(g.num_vertices(), 4);
         assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (3, 2)]);

@@ -1,8 +1,28 @@
-//! The Graph tab: what the opened graph looks like.
+//! The Graph tab: what the opened graph looks like, what loading it did, where its cycles are.
 
+use crate::graph::cycles::{self, Cycles};
 use crate::graph::io::Format;
-use crate::graph::stats::GraphStats;
+use crate::graph::load_report::LoadReport;
+use crate::graph::stats::{self, GraphStats};
 use crate::workspace::Workspace;
+
+/// Cyclic components the tab lists.
+pub const TOP_COMPONENTS: usize = 5;
+
+/// What the tab shows, computed off the UI thread when a graph is opened.
+pub struct GraphFacts {
+    pub stats: GraphStats,
+    pub cycles: Cycles,
+}
+
+impl GraphFacts {
+    pub fn compute(ws: &Workspace) -> GraphFacts {
+        GraphFacts {
+            stats: stats::compute(&ws.loaded.graph, &ws.condensation),
+            cycles: cycles::largest_cyclic(&ws.loaded.graph, &ws.condensation, TOP_COMPONENTS, Some(0)),
+        }
+    }
+}
 
 pub struct GraphState {
     pub file: String,
@@ -10,16 +30,33 @@ pub struct GraphState {
     pub load_seconds: f64,
     pub condense_seconds: f64,
     pub stats: GraphStats,
+    /// What the reader did (None for a `.grail` file).
+    pub loader: Option<LoadReport>,
+    /// Components of two or more vertices, and the vertices in them.
+    pub cyclic_components: u64,
+    pub vertices_in_cycles: u64,
+    /// The largest cyclic components: size and a shortest cycle in file ids.
+    pub components: Vec<(u32, Vec<u64>)>,
 }
 
 impl GraphState {
-    pub fn new(ws: &Workspace, stats: GraphStats) -> GraphState {
+    pub fn new(ws: &Workspace, facts: GraphFacts) -> GraphState {
+        let names = &ws.loaded.names;
         GraphState {
             file: ws.loaded.path.display().to_string(),
             format: ws.loaded.format,
             load_seconds: ws.load_seconds,
             condense_seconds: ws.condense_seconds,
-            stats,
+            stats: facts.stats,
+            loader: ws.loaded.report.clone(),
+            cyclic_components: facts.cycles.cyclic_components,
+            vertices_in_cycles: facts.cycles.vertices_in_cycles,
+            components: facts
+                .cycles
+                .largest
+                .iter()
+                .map(|c| (c.size, c.cycle.iter().map(|&v| names.file_id(v)).collect()))
+                .collect(),
         }
     }
 }

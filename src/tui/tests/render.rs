@@ -19,6 +19,16 @@ fn graph_screen() {
 }
 
 #[test]
+fn graph_screen_lists_the_loader_anomalies_and_the_cycles() {
+    let mut h = Harness::on_sample("tiny-cycles.txt");
+    let text = h.render(80, 24);
+    assert!(text.contains("no duplicates, self-loops or unused ids"), "{text}");
+    assert!(text.contains("2 cyclic components, 5 vertices in all"), "{text}");
+    assert!(text.contains("3 vertices: 1 -> 2 -> 3 -> 1"), "{text}");
+    assert!(text.contains("2 vertices: 6 -> 7 -> 6"), "{text}");
+}
+
+#[test]
 fn too_small_terminal_gets_a_message() {
     let mut h = Harness::new();
     let text = h.render(60, 20);

@@ -1,7 +1,9 @@
-//! Screen 1: the graph's shape: counts, the vertices per topological level, degree histograms.
+//! Screen 1: the graph's shape: counts, the vertices per topological level, degree histograms, what
+//! the loader did and where the cycles are.
 
 use super::panel;
 use crate::format::{duration, thousands};
+use crate::graph::load_report::{Anomaly, Firsts, describe};
 use crate::tui::app::App;
 use crate::tui::widgets::columns::{self, ColumnLayout, Columns, XAxis, YAxis};
 use crate::tui::widgets::{hbars::HBars, resample};
@@ -38,8 +40,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     ];
     frame.render_widget(Paragraph::new(lines).block(panel("Graph")), left);
 
-    let [levels, degrees] = Layout::vertical([Constraint::Percentage(45), Constraint::Min(6)]).areas(right);
+    let diagnosis = diagnosis_lines(app, right.width.saturating_sub(2) as usize);
+    let [levels, degrees, diagnosis_area] = Layout::vertical([
+        Constraint::Percentage(40),
+        Constraint::Min(6),
+        Constraint::Length(diagnosis.len() as u16 + 2),
+    ])
+    .areas(right);
     levels_chart(frame, levels, app);
+    frame.render_widget(Paragraph::new(diagnosis).block(panel("Loader and cycles")), diagnosis_area);
     let [out_area, in_area] = Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(degrees);
     for (area, title, hist) in
         [(out_area, "Out-degree", &s.out_degree_histogram), (in_area, "In-degree", &s.in_degree_histogram)]
@@ -50,6 +59,57 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(block, area);
         frame.render_widget(HBars { rows: &rows, style: theme.bar() }, inner);
     }
+}
+
+/// What the loader did (its anomalies with their first lines) and the largest cyclic components
+/// with their size and a shortest cycle each, in file ids.
+fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let g = &app.graph;
+    let theme = &app.theme;
+    let mut lines = Vec::new();
+    match &g.loader {
+        Some(r) => {
+            lines.push(Line::from(format!(
+                "{} lines: {} comment, {} blank",
+                thousands(r.lines),
+                thousands(r.comment_lines.count),
+                thousands(r.blank_lines.count)
+            )));
+            let anomalies = r.anomalies();
+            if anomalies.is_empty() {
+                lines.push(Line::styled("no duplicates, self-loops or unused ids", theme.dim()));
+            }
+            lines.extend(anomalies.into_iter().map(|(kind, f)| Line::styled(fitted(kind, f, width), theme.warn())));
+        }
+        None => lines.push(Line::styled(
+            format!("no loader report: a {} file holds a graph, not its text", g.format.name()),
+            theme.dim(),
+        )),
+    }
+    if g.cyclic_components == 0 {
+        lines.push(Line::from("no cycles: every component is one vertex"));
+        return lines;
+    }
+    lines.push(Line::from(format!(
+        "{}, {} vertices in all",
+        crate::format::plural(g.cyclic_components, "cyclic component", "cyclic components"),
+        thousands(g.vertices_in_cycles)
+    )));
+    let sizes: Vec<String> = g.components.iter().map(|(size, _)| thousands(u64::from(*size))).collect();
+    let widest = sizes.iter().map(String::len).max().unwrap_or(0);
+    for (size, (_, cycle)) in sizes.iter().zip(&g.components) {
+        let path = cycle.iter().map(u64::to_string).collect::<Vec<_>>().join(" -> ");
+        lines.push(Line::from(format!("{size:>widest$} vertices: {path}")));
+    }
+    lines
+}
+
+/// An anomaly's sentence with as many of its first lines (or ids) as fit `width`.
+fn fitted(kind: Anomaly, f: &Firsts, width: usize) -> String {
+    (1..f.first.len())
+        .rev()
+        .map(|k| describe(kind, &Firsts { count: f.count, first: f.first[..k].to_vec() }))
+        .fold(describe(kind, f), |best, shorter| if best.chars().count() > width { shorter } else { best })
 }
 
 /// Vertices per topological level: one column per level (or per run of levels on deep graphs), as

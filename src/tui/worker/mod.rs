@@ -19,9 +19,9 @@ use crate::exceptions::{self, ExceptionPlan};
 use crate::format;
 use crate::graph::io::Watch;
 use crate::graph::io::watch::is_cancelled;
-use crate::graph::stats;
 use crate::index::Labels;
 use crate::query::{Decided, Engine, QueryIndex, RuleSet};
+use crate::tui::state::graph::GraphFacts;
 use crate::workspace::Workspace;
 use labeling::Session;
 use std::path::PathBuf;
@@ -211,18 +211,18 @@ impl State {
         };
         let watch = Watch { cancel: &self.cancel, progress: &progress };
         let opened = Workspace::open_watched(&path, None, watch).and_then(|ws| {
-            let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
+            let facts = GraphFacts::compute(&ws);
             watch.check()?;
-            Ok((ws, stats))
+            Ok((ws, facts))
         });
         match opened {
-            Ok((ws, stats)) => {
+            Ok((ws, facts)) => {
                 self.ws = Arc::new(ws);
                 self.members = None;
                 self.exception_labels = None;
                 self.session.clear();
                 self.send(Msg::LabelsCleared);
-                self.send(Msg::Loaded(Arc::clone(&self.ws), Box::new(stats)));
+                self.send(Msg::Loaded(Arc::clone(&self.ws), Box::new(facts)));
             }
             Err(e) if is_cancelled(&e) => {
                 let kept = self.ws.loaded.path.display();

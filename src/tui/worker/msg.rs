@@ -5,12 +5,12 @@ use super::batch::BatchResult;
 use super::picture::PictureResult;
 use crate::backend::LabelSpec;
 use crate::exceptions::ExceptionCounts;
-use crate::graph::stats::GraphStats;
 use crate::index::labeler::{Position, Status};
 use crate::index::{Interval, Labels};
 use crate::query::query_index::TopoPositions;
 use crate::query::{Answer, Decision, Trace};
 use crate::telemetry::{Backend, Event};
+use crate::tui::state::graph::GraphFacts;
 use crate::workspace::Workspace;
 use std::sync::Arc;
 
@@ -73,7 +73,7 @@ pub enum Msg {
     Doing(String),
     /// The job is over (done, failed or cancelled).
     Idle,
-    Loaded(Arc<Workspace>, Box<GraphStats>),
+    Loaded(Arc<Workspace>, Box<GraphFacts>),
     LoadFailed(String),
     Telemetry(Event),
     LabelState(Box<LabelStatus>),

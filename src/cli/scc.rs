@@ -1,0 +1,121 @@
+//! `grail scc`: where the cycles are: the largest strongly connected components, their members and
+//! one shortest cycle each, in the file's own vertex ids.
+
+use super::common::GraphArgs;
+use super::output::{Output, Report};
+use crate::format::thousands;
+use crate::graph::VertexNames;
+use crate::graph::cycles::{self, Cycles};
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+
+/// Members listed per component unless `--members` asks for all.
+const MEMBERS_SHOWN: usize = 10;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  grail scc edges.txt\n  grail scc graph.gra --top 3 --members --json\n\nA cycle is a path in file ids from the component's smallest member back to it, one of the shortest."
+)]
+pub struct SccArgs {
+    #[command(flatten)]
+    pub graph: GraphArgs,
+
+    /// How many components to list, largest first.
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    pub top: usize,
+
+    /// List every member of each component (default: the first 10).
+    #[arg(long)]
+    pub members: bool,
+
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Serialize)]
+struct SccReport {
+    file: String,
+    vertices: u64,
+    components: u64,
+    /// Components of two or more vertices.
+    cyclic_components: u64,
+    vertices_in_cycles: u64,
+    largest: Vec<ComponentReport>,
+}
+
+#[derive(Serialize)]
+struct ComponentReport {
+    /// The component's id in the condensation.
+    component: u32,
+    size: u32,
+    /// File ids, ascending by dense id; all of them when `members_complete`.
+    members: Vec<u64>,
+    members_complete: bool,
+    /// File ids, from the smallest member back to it.
+    cycle: Vec<u64>,
+}
+
+pub fn run(args: SccArgs) -> Result<()> {
+    let ws = args.graph.open()?;
+    let limit = (!args.members).then_some(MEMBERS_SHOWN);
+    let found = cycles::largest_cyclic(&ws.loaded.graph, &ws.condensation, args.top, limit);
+    args.output.show(&report(&ws.loaded.path.display().to_string(), &ws, &found))
+}
+
+fn report(file: &str, ws: &crate::workspace::Workspace, found: &Cycles) -> SccReport {
+    let names: &VertexNames = &ws.loaded.names;
+    let ids = |list: &[u32]| list.iter().map(|&v| names.file_id(v)).collect::<Vec<_>>();
+    SccReport {
+        file: file.to_string(),
+        vertices: ws.loaded.graph.num_vertices() as u64,
+        components: ws.condensation.num_components() as u64,
+        cyclic_components: found.cyclic_components,
+        vertices_in_cycles: found.vertices_in_cycles,
+        largest: found
+            .largest
+            .iter()
+            .map(|c| ComponentReport {
+                component: c.component,
+                size: c.size,
+                members: ids(&c.members),
+                members_complete: c.members.len() == c.size as usize,
+                cycle: ids(&c.cycle),
+            })
+            .collect(),
+    }
+}
+
+impl Report for SccReport {
+    fn print(&self) {
+        println!("file       {}", self.file);
+        if self.cyclic_components == 0 {
+            println!(
+                "no cycles: each of the {} vertices is a component of its own (the graph is a DAG)",
+                thousands(self.vertices)
+            );
+            return;
+        }
+        println!(
+            "cycles     {} of {} components hold two or more vertices, {} of {} vertices in all",
+            thousands(self.cyclic_components),
+            thousands(self.components),
+            thousands(self.vertices_in_cycles),
+            thousands(self.vertices)
+        );
+        println!();
+        println!("{:>4}  {:>10}  {:<40}  shortest cycle", "#", "size", "members");
+        for (rank, c) in self.largest.iter().enumerate() {
+            let mut members = c.members.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+            if !c.members_complete {
+                members += &format!(" ... ({} more)", c.size as usize - c.members.len());
+            }
+            let cycle = c.cycle.iter().map(u64::to_string).collect::<Vec<_>>().join(" -> ");
+            println!("{:>4}  {:>10}  {members:<40}  {cycle}", rank + 1, thousands(u64::from(c.size)));
+        }
+        if (self.largest.len() as u64) < self.cyclic_components {
+            let rest = self.cyclic_components - self.largest.len() as u64;
+            println!("({} smaller not listed: --top)", thousands(rest));
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! What a reader did to a file on the way to the graph: the lines it read and skipped, the edges it
+//! kept, merged or dropped, the ids that never appear in an edge and how ids were numbered.
+//!
+//! The readers note what they meet where they meet it (a [`Reading`]); [`LoadReport::finish`] adds
+//! what only the built graph knows (edges kept, vertices without an edge) in one parallel pass.
+
+use super::{Csr, Graph, VertexNames};
+use crate::format::thousands;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// A text file's graph, its vertex names, the format it was read as and what reading did.
+pub type ReadText = (Graph, VertexNames, super::io::Format, LoadReport);
+
+/// How many line numbers (or ids) each kind of finding keeps.
+pub const FIRST: usize = 5;
+
+/// A count and where the first few occurrences are (1-based line numbers, or file ids where the
+/// finding is about ids).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Firsts {
+    /// How many there are.
+    pub count: u64,
+    /// The first [`FIRST`] of them, in file order.
+    pub first: Vec<u64>,
+}
+
+impl Firsts {
+    /// Counts one more at `at`, keeping it if it is among the first [`FIRST`].
+    pub fn note(&mut self, at: u64) {
+        self.count += 1;
+        if self.first.len() < FIRST {
+            self.first.push(at);
+        }
+    }
+}
+
+/// How the file's vertex ids became the dense ids `0..n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Numbering {
+    /// File id `i` is vertex `i`.
+    Kept,
+    /// File id `i` is vertex `i - offset` (Matrix Market's 1-based ids).
+    Offset {
+        /// What is subtracted.
+        offset: u64,
+    },
+    /// Sparse or huge ids, renumbered `0..n` in order of first appearance.
+    Renumbered,
+}
+
+/// What loading one text file did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoadReport {
+    /// Physical lines in the file.
+    pub lines: u64,
+    /// Lines of the format's head (magic line, banner, counts), neither data nor comment nor blank.
+    pub header_lines: u64,
+    /// Edge lines (vertex lines for `.gra`).
+    pub data_lines: u64,
+    /// Comment lines, with the first line numbers.
+    pub comment_lines: Firsts,
+    /// Blank lines, with the first line numbers.
+    pub blank_lines: Firsts,
+    /// Edges in the graph.
+    pub edges_kept: u64,
+    /// Edges that repeat an earlier edge and were merged into it; the lines are those of the repeats.
+    pub duplicate_edges: Firsts,
+    /// Self-loops dropped, with their lines.
+    pub self_loops: Firsts,
+    /// Vertices the file declares (a header's count, `.gra`'s vertex count, the writer's comment),
+    /// when it declares them.
+    pub declared_vertices: Option<u64>,
+    /// Vertices of the graph.
+    pub vertices: u64,
+    /// Vertex ids that never appear in an edge (self-loops count as appearing), with the first
+    /// few file ids (not lines).
+    pub unused_ids: Firsts,
+    /// The smallest and largest file id that appears in an edge (None without edges).
+    pub id_range: Option<(u64, u64)>,
+    /// How file ids were numbered.
+    pub numbering: Numbering,
+}
+
+/// One kind of finding that `--strict` refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anomaly {
+    /// Repeated edges.
+    Duplicates,
+    /// Self-loops.
+    SelfLoops,
+    /// Vertex ids without an edge.
+    UnusedIds,
+}
+
+impl LoadReport {
+    /// The findings `--strict` refuses, with their count and first lines or ids.
+    pub fn anomalies(&self) -> Vec<(Anomaly, &Firsts)> {
+        [
+            (Anomaly::Duplicates, &self.duplicate_edges),
+            (Anomaly::SelfLoops, &self.self_loops),
+            (Anomaly::UnusedIds, &self.unused_ids),
+        ]
+        .into_iter()
+        .filter(|(_, f)| f.count > 0)
+        .collect()
+    }
+
+    /// One sentence per anomaly, e.g. `2 duplicate edges (lines 3, 9)`; empty when there is none.
+    pub fn anomaly_sentences(&self) -> Vec<String> {
+        self.anomalies().into_iter().map(|(kind, f)| describe(kind, f)).collect()
+    }
+
+    /// The report in a few lines for people (`grail info`, the explorer's Graph tab).
+    pub fn human_lines(&self) -> Vec<String> {
+        let lines_of = |f: &Firsts, what: &str| {
+            let at = if f.first.is_empty() { String::new() } else { format!(" ({})", at_lines(f)) };
+            format!("{} {what}{at}", thousands(f.count))
+        };
+        let mut out = vec![format!(
+            "{} lines: {} data, {} header, {}, {}",
+            thousands(self.lines),
+            thousands(self.data_lines),
+            thousands(self.header_lines),
+            lines_of(&self.comment_lines, "comment"),
+            lines_of(&self.blank_lines, "blank"),
+        )];
+        let or_none = |kind, f: &Firsts, none: &str| if f.count == 0 { none.to_string() } else { describe(kind, f) };
+        out.push(format!(
+            "{} kept; {}; {}",
+            crate::format::plural(self.edges_kept, "edge", "edges"),
+            or_none(Anomaly::Duplicates, &self.duplicate_edges, "no duplicate edges"),
+            or_none(Anomaly::SelfLoops, &self.self_loops, "no self-loops"),
+        ));
+        let vertices = match self.declared_vertices {
+            Some(declared) => format!("{} vertices ({} declared)", thousands(self.vertices), thousands(declared)),
+            None => format!("{} vertices", thousands(self.vertices)),
+        };
+        let ids = match (self.id_range, self.numbering) {
+            (None, _) => "no id appears in an edge".to_string(),
+            (Some((low, high)), Numbering::Kept) => format!("file ids {low}..={high} are the vertex ids"),
+            (Some((low, high)), Numbering::Offset { offset }) => {
+                format!("file ids {low}..={high}, vertex = file id - {offset}")
+            }
+            (Some((low, high)), Numbering::Renumbered) => format!(
+                "sparse file ids {low}..={high} renumbered 0..{} by first appearance",
+                self.vertices.saturating_sub(1)
+            ),
+        };
+        let unused = or_none(Anomaly::UnusedIds, &self.unused_ids, "every id appears in an edge");
+        out.push(format!("{vertices}; {ids}; {unused}"));
+        out
+    }
+
+    /// Completes a reader's notes with what the built graph knows.
+    pub(crate) fn finish(reading: Reading, graph: &Graph, names: &VertexNames) -> LoadReport {
+        let n = graph.num_vertices();
+        let mut loops: Vec<u32> =
+            reading.loop_vertices.iter().filter_map(|&id| names.resolve(id, n)).collect::<Vec<_>>();
+        loops.sort_unstable();
+        loops.dedup();
+        let (out, inn) = (graph.children_csr().offsets(), graph.parents_csr().offsets());
+        let isolated = |v: usize| out[v] == out[v + 1] && inn[v] == inn[v + 1];
+        let appears = |v: usize| !isolated(v) || loops.binary_search(&(v as u32)).is_ok();
+        // One pass over the offsets, in blocks: unused vertices, and the first and last that appear.
+        const BLOCK: usize = 1 << 16;
+        let (unused, low, high) = (0..n.div_ceil(BLOCK))
+            .into_par_iter()
+            .map(|b| {
+                let (mut unused, mut low, mut high) = (0u64, usize::MAX, 0usize);
+                for v in b * BLOCK..((b + 1) * BLOCK).min(n) {
+                    if appears(v) {
+                        low = low.min(v);
+                        high = v;
+                    } else {
+                        unused += 1;
+                    }
+                }
+                (unused, low, high)
+            })
+            .reduce(|| (0, usize::MAX, 0), |a, b| (a.0 + b.0, a.1.min(b.1), a.2.max(b.2)));
+        let first_unused = if unused == 0 {
+            Vec::new()
+        } else {
+            (0..n).filter(|&v| !appears(v)).take(FIRST).map(|v| names.file_id(v as u32)).collect()
+        };
+        let id_range = (unused < n as u64).then(|| match names {
+            // Every renumbered id appears in an edge (that is how it got a number).
+            VertexNames::Remapped { original, .. } => {
+                (original.iter().copied().min().unwrap_or(0), original.iter().copied().max().unwrap_or(0))
+            }
+            _ => (names.file_id(low as u32), names.file_id(high as u32)),
+        });
+        let edges_kept = graph.num_edges() as u64;
+        let skipped = |comment: bool| {
+            let mut f = Firsts::default();
+            for &(line, c) in &reading.skipped {
+                if c == comment {
+                    f.note(line);
+                }
+            }
+            f
+        };
+        let (comment_lines, blank_lines) = (skipped(true), skipped(false));
+        let header_lines = reading.lines - reading.data_lines - comment_lines.count - blank_lines.count;
+        let duplicate_edges = Firsts {
+            count: reading.duplicates.count.max(reading.nonloop_pairs.saturating_sub(edges_kept)),
+            first: reading.duplicates.first,
+        };
+        LoadReport {
+            lines: reading.lines,
+            header_lines,
+            data_lines: reading.data_lines,
+            comment_lines,
+            blank_lines,
+            edges_kept,
+            duplicate_edges,
+            self_loops: reading.self_loops,
+            declared_vertices: reading.declared,
+            vertices: n as u64,
+            unused_ids: Firsts { count: unused, first: first_unused },
+            id_range,
+            numbering: match names {
+                VertexNames::Dense => Numbering::Kept,
+                VertexNames::Offset(offset) => Numbering::Offset { offset: *offset },
+                VertexNames::Remapped { .. } => Numbering::Renumbered,
+            },
+        }
+    }
+}
+
+/// `2 duplicate edges (lines 3, 9)`, `1 self-loop (line 4)`, `2 ids never in an edge (3, 4)`.
+pub fn describe(kind: Anomaly, f: &Firsts) -> String {
+    let count = |one, many| crate::format::plural(f.count, one, many);
+    match kind {
+        Anomaly::Duplicates => format!("{} ({})", count("duplicate edge", "duplicate edges"), at_lines(f)),
+        Anomaly::SelfLoops => format!("{} ({})", count("self-loop", "self-loops"), at_lines(f)),
+        Anomaly::UnusedIds => format!("{} ({})", count("id never in an edge", "ids never in an edge"), listed(f)),
+    }
+}
+
+/// `line 4`, `lines 3, 9, ...`.
+fn at_lines(f: &Firsts) -> String {
+    format!("{} {}", if f.first.len() == 1 { "line" } else { "lines" }, listed(f))
+}
+
+/// `3, 9`, with `...` when there are more than listed.
+fn listed(f: &Firsts) -> String {
+    let list = f.first.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    let more = if f.count > f.first.len() as u64 { ", ..." } else { "" };
+    format!("{list}{more}")
+}
+
+/// What a reader notes while it reads, before the graph exists.
+#[derive(Debug, Default)]
+pub(crate) struct Reading {
+    /// Physical lines.
+    pub lines: u64,
+    /// Edge lines (vertex lines for `.gra`).
+    pub data_lines: u64,
+    /// Every blank (`false`) and comment (`true`) line, in file order.
+    pub skipped: Vec<(u64, bool)>,
+    /// Self-loop entries and their lines.
+    pub self_loops: Firsts,
+    /// The file ids of the self-loops' vertices (they appear in the file, even though no edge is
+    /// left at them).
+    pub loop_vertices: Vec<u64>,
+    /// Pairs handed to the graph that are not self-loops: those beyond the graph's edges were
+    /// duplicates.
+    pub nonloop_pairs: u64,
+    /// Duplicates the reader located itself (`.gra` lines, counted as read; other formats fill in
+    /// the lines after the graph is built, see [`first_repeats`]).
+    pub duplicates: Firsts,
+    /// The vertex count the file declares.
+    pub declared: Option<u64>,
+}
+
+impl Reading {
+    /// Notes a self-loop entry on `line` at the vertex the file calls `file_id`.
+    pub fn self_loop(&mut self, line: u64, file_id: u64) {
+        self.self_loops.note(line);
+        self.loop_vertices.push(file_id);
+    }
+
+    /// Finds the lines of the first repeated pairs of a pair format (`per_line` pairs per data line,
+    /// the body starting on line `body_start`), once the children are built from `pairs`, noting
+    /// the sources with a repeated edge (`shrunk`).
+    pub fn locate_repeats<'a>(
+        &mut self,
+        children: &Csr,
+        shrunk: &[u32],
+        pairs: impl IntoIterator<Item = &'a [(u32, u32)]>,
+        per_line: u64,
+        body_start: u64,
+    ) {
+        if !shrunk.is_empty() {
+            self.duplicates.first = first_repeats(children, shrunk, pairs)
+                .into_iter()
+                .map(|i| data_line_number(i / per_line, body_start, &self.skipped))
+                .collect();
+        }
+    }
+}
+
+/// The indices (into `pairs`, in order) of the first [`FIRST`] pairs that repeat an earlier pair,
+/// self-loops aside, given the children built from them and the sources with a repeated edge
+/// (`shrunk`, ascending): only those sources' pairs are looked up, by binary search in the
+/// source's list, and marked in one bit per edge.
+pub(crate) fn first_repeats<'a>(
+    children: &Csr,
+    shrunk: &[u32],
+    pairs: impl IntoIterator<Item = &'a [(u32, u32)]>,
+) -> Vec<u64> {
+    let offsets = children.offsets();
+    let mut flagged = vec![0u64; children.num_vertices().div_ceil(64)];
+    for &s in shrunk {
+        flagged[s as usize / 64] |= 1 << (s % 64);
+    }
+    let mut seen = vec![0u64; children.num_edges().div_ceil(64)];
+    let mut found = Vec::new();
+    let mut index = 0u64;
+    for slice in pairs {
+        for &(s, d) in slice {
+            if flagged[s as usize / 64] & (1 << (s % 64)) != 0
+                && s != d
+                && let Ok(at) = children.neighbors(s).binary_search(&d)
+            {
+                let edge = offsets[s as usize] as usize + at;
+                let (word, bit) = (edge / 64, 1u64 << (edge % 64));
+                if seen[word] & bit != 0 {
+                    found.push(index);
+                    if found.len() == FIRST {
+                        return found;
+                    }
+                }
+                seen[word] |= bit;
+            }
+            index += 1;
+        }
+    }
+    found
+}
+
+/// The graph of `edges` (as [`Graph::from_edges`]), the lines of the first repeated pairs noted in
+/// `reading`.
+pub(crate) fn graph_noting_repeats(
+    n: usize,
+    edges: &[(u32, u32)],
+    reading: &mut Reading,
+    per_line: u64,
+    body_start: u64,
+) -> anyhow::Result<Graph> {
+    let (children, shrunk) = Csr::children_of_edges_noting_repeats(n, &[edges])?;
+    reading.locate_repeats(&children, &shrunk, [edges], per_line, body_start);
+    Ok(Graph::from_clean_children(children))
+}
+
+/// The line of data line `index` (0-based), given the line the body starts on and the sorted blank
+/// and comment lines.
+pub(crate) fn data_line_number(index: u64, body_start: u64, skipped: &[(u64, bool)]) -> u64 {
+    let mut line = body_start + index;
+    for &(s, _) in skipped.iter().skip_while(|&&(s, _)| s < body_start) {
+        if s <= line {
+            line += 1;
+        } else {
+            break;
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_are_found_in_order() {
+        let pairs = [(0, 1), (1, 1), (0, 1), (1, 2), (1, 2), (0, 1)];
+        let (children, shrunk) = Csr::children_of_edges_noting_repeats(3, &[&pairs[..]]).unwrap();
+        assert_eq!(shrunk, vec![0, 1]);
+        assert_eq!(first_repeats(&children, &shrunk, [&pairs[..]]), vec![2, 4, 5]);
+    }
+
+    #[test]
+    fn data_lines_skip_blank_and_comment_lines() {
+        let skipped = [(1, true), (3, false), (4, true)];
+        assert_eq!(data_line_number(0, 2, &skipped), 2);
+        assert_eq!(data_line_number(1, 2, &skipped), 5);
+        assert_eq!(data_line_number(0, 1, &skipped), 2);
+    }
+
+    #[test]
+    fn anomalies_are_described() {
+        let f = Firsts { count: 7, first: vec![1, 2, 3, 4, 5] };
+        assert_eq!(describe(Anomaly::Duplicates, &f), "7 duplicate edges (lines 1, 2, 3, 4, 5, ...)");
+        let f = Firsts { count: 1, first: vec![4] };
+        assert_eq!(describe(Anomaly::SelfLoops, &f), "1 self-loop (line 4)");
+    }
+}
