@@ -16,7 +16,7 @@ use crate::telemetry::{Backend, NullSink};
 use crate::workspace::Workspace;
 use rayon::prelude::*;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// How to build an [`Index`]. `Settings::default()` builds the labels `grail label` builds by
 /// default (every back end builds the same ones), on the parallel CPU pipeline.
@@ -51,6 +51,9 @@ pub struct Index {
     fallback: Option<String>,
     /// Per-search buffers sized to the DAG, reused across calls.
     scratch: Mutex<Vec<Scratch>>,
+    /// Each DAG vertex's smallest original vertex, which explanations name it by; derived on the
+    /// first explanation (a pass over every vertex), not per call.
+    representatives: OnceLock<Vec<u32>>,
 }
 
 /// Why a query got its answer: the checks that ran, in order, and the sentence that sums them up.
@@ -105,6 +108,7 @@ impl Index {
             backend: run.backend,
             fallback: run.fallback,
             scratch: Mutex::new(Vec::new()),
+            representatives: OnceLock::new(),
         })
     }
 
@@ -118,7 +122,7 @@ impl Index {
     pub fn explain(&self, u: u64, v: u64) -> Result<Explanation, Error> {
         let (du, dv) = (self.vertex(u)?, self.vertex(v)?);
         let decided = self.with_scratch(|scratch| self.engine().decide(du, dv, Method::default(), scratch, 0));
-        let representative = self.ws.condensation.representatives();
+        let representative = self.representatives.get_or_init(|| self.ws.condensation.representatives());
         let file_id = |c: u32| self.ws.loaded.names.file_id(representative[c as usize]).to_string();
         let names = Names { u: u.to_string(), v: v.to_string(), vertex: &file_id };
         let decision = decided.decision;

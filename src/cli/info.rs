@@ -45,13 +45,8 @@ pub fn run(args: InfoArgs) -> Result<()> {
     report(&ws, args.output)
 }
 
-/// Opens the bundled sample graph, for `grail` with no arguments.
-pub fn default_workspace() -> Result<Workspace> {
-    Workspace::bundled()
-}
-
 pub fn run_default() -> Result<()> {
-    let ws = default_workspace()?;
+    let ws = Workspace::bundled()?;
     report(&ws, Output::default())?;
     println!();
     println!("This is the bundled sample graph. Try:");

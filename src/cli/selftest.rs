@@ -1,7 +1,6 @@
 //! `grail selftest --gpu`: the GPU's labels and answers against the CPU's; non-zero exit on any
 //! difference, or when there is no GPU to check.
 
-use super::info::default_workspace;
 use super::output::{Output, Report};
 use crate::format::plural;
 use crate::selftest::{self, CaseResult};
@@ -55,7 +54,7 @@ pub fn run(args: SelftestArgs) -> Result<()> {
         );
         println!("kernels: {}", gpu.kernel_origin());
     }
-    let bundled = default_workspace()?;
+    let bundled = crate::workspace::Workspace::bundled()?;
     let cases = selftest::run(gpu, &bundled, args.datasets.as_deref(), &mut |r| {
         if human {
             let verdict = if r.problems.is_empty() { "ok" } else { "DIFFERENT" };

@@ -43,7 +43,7 @@ fn open(path: Option<&Path>, format: Option<Format>) -> Result<Workspace> {
             eprintln!("loading {} …", p.display());
             Workspace::open(p, format)
         }
-        None => info::default_workspace(),
+        None => Workspace::bundled(),
     }
 }
 
