@@ -45,6 +45,17 @@ impl VertexNames {
             VertexNames::Remapped { original, .. } => original[v as usize],
         }
     }
+
+    /// How vertex `v` is shown to a user: the id (or name) the file gave it. Every human-readable
+    /// output goes through here, so that a file's own naming appears everywhere.
+    pub fn label(&self, v: u32) -> String {
+        self.file_id(v).to_string()
+    }
+
+    /// Vertex `v` in JSON output: the file's id as a number (or its name as a string).
+    pub fn json_id(&self, v: u32) -> serde_json::Value {
+        serde_json::Value::from(self.file_id(v))
+    }
 }
 
 #[cfg(test)]
@@ -60,5 +71,7 @@ mod tests {
         assert_eq!(VertexNames::Offset(1).resolve(0, 3), None);
         assert_eq!(VertexNames::Offset(1).resolve(3, 3), Some(2));
         assert_eq!(VertexNames::Dense.resolve(3, 3), None);
+        assert_eq!(names.label(1), "5");
+        assert_eq!(names.json_id(2), serde_json::json!(42));
     }
 }
