@@ -5,12 +5,15 @@
 //! visit(x): mark x; for c in children(x) in order: if c unmarked: visit(c)
 //!           s[x] = min(r, min over ALL children c of s[c]); post[x] = r; r += 1
 //! ```
-//! The recursion is an explicit stack (graphs can be millions of levels deep). Dimensions are
-//! independent, so they run in parallel with rayon.
+//! The recursion is an explicit stack (graphs can be millions of levels deep). On one thread the
+//! dimensions run one after the other, each writing straight into the vertex-major label arrays;
+//! on more, they run concurrently into arrays of their own, interleaved at the end (dimensions
+//! writing beside each other in one cache line would fight over it).
 
-use super::labels::{DimensionLabels, Labels};
-use super::order::{DimensionOrder, Order};
+use super::labels::{Interval, Labels};
+use super::order::Order;
 use crate::graph::{Graph, topo};
+use crate::mix::{mix_base, splitmix64, unsplitmix64};
 use crate::prefetch::prefetch;
 use crate::telemetry::{Backend, Event, NullSink, Phase, Sink, memory_event};
 use anyhow::Result;
@@ -24,137 +27,209 @@ pub fn label(dag: &Graph, dims: usize, order: Order) -> Result<Labels> {
 
 /// [`label`], reporting into `sink` at the DFS's own granularity: `RunStarted`, then per dimension
 /// `PhaseStarted`/`PhaseDone` of [`Phase::Dfs`] (one level, every vertex, every edge descended once)
-/// and a `Memory` sample, then `RunDone`. The dimensions run concurrently, so all of them start
-/// before the first one is reported done.
+/// and a `Memory` sample, then `RunDone`. On more than one thread the dimensions run concurrently,
+/// so all of them start before the first one is reported done.
 pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink) -> Result<Labels> {
     anyhow::ensure!(dims >= 1, "at least one dimension is needed");
     let clock = Instant::now();
-    let (n, m) = (dag.num_vertices() as u64, dag.num_edges() as u64);
-    sink.emit(Event::RunStarted { backend: Backend::Dfs, dims, order, vertices: n, edges: m });
-    for dim in 0..dims {
-        sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
-    }
-    // Levels do not depend on the order: compute them beside the dimensions.
-    let (levels, timed) = rayon::join(
-        || topo::levels(dag),
-        || -> Vec<(DimensionLabels, f64)> {
-            (0..dims)
-                .into_par_iter()
-                .map(|dim| {
-                    let clock = Instant::now();
-                    let labels = label_dimension(dag, order, dim);
-                    (labels, clock.elapsed().as_secs_f64())
-                })
-                .collect()
-        },
-    );
-    let (level, _) = levels?;
-    let mut dimensions = Vec::with_capacity(dims);
-    for (dim, (labels, seconds)) in timed.into_iter().enumerate() {
-        sink.emit(Event::PhaseDone { dim, phase: Phase::Dfs, levels: 1, vertices: n, edges_scanned: m, seconds });
-        let bytes = (labels.low.len() * 12) as u64;
+    let (n, m) = (dag.num_vertices(), dag.num_edges() as u64);
+    sink.emit(Event::RunStarted { backend: Backend::Dfs, dims, order, vertices: n as u64, edges: m });
+    // The levels first: they prove the graph acyclic, which the DFS relies on (it never marks a
+    // vertex on the stack, so a cycle would be walked forever). Usually memoised already.
+    let level = topo::kahn(dag)?.level.to_vec();
+    let done = |sink: &mut dyn Sink, dim: usize, seconds: f64| {
+        sink.emit(Event::PhaseDone {
+            dim,
+            phase: Phase::Dfs,
+            levels: 1,
+            vertices: n as u64,
+            edges_scanned: m,
+            seconds,
+        });
         sink.emit(memory_event(vec![
             ("graph".to_string(), dag.heap_bytes() as u64),
-            (format!("dim {dim} labels"), bytes),
+            (format!("dim {dim} labels"), (n * 12) as u64),
         ]));
-        dimensions.push(labels);
+    };
+    let mut intervals = vec![Interval::default(); n * dims];
+    let mut subtree = vec![0u32; n * dims];
+    if rayon::current_num_threads() == 1 || dims == 1 {
+        let mut scratch = Scratch::default();
+        for dim in 0..dims {
+            sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
+            let clock = Instant::now();
+            let out = Out { intervals: &mut intervals, subtree: &mut subtree, stride: dims, offset: dim };
+            label_dimension(dag, order, dim, out, &mut scratch);
+            done(sink, dim, clock.elapsed().as_secs_f64());
+        }
+    } else {
+        for dim in 0..dims {
+            sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
+        }
+        let timed: Vec<(Vec<Interval>, Vec<u32>, f64)> = (0..dims)
+            .into_par_iter()
+            .map(|dim| {
+                let clock = Instant::now();
+                let (mut intervals, mut subtree) = (vec![Interval::default(); n], vec![0u32; n]);
+                let out = Out { intervals: &mut intervals, subtree: &mut subtree, stride: 1, offset: 0 };
+                label_dimension(dag, order, dim, out, &mut Scratch::default());
+                (intervals, subtree, clock.elapsed().as_secs_f64())
+            })
+            .collect();
+        for (dim, (_, _, seconds)) in timed.iter().enumerate() {
+            done(sink, dim, *seconds);
+        }
+        intervals.par_chunks_mut(dims).zip(subtree.par_chunks_mut(dims)).enumerate().for_each(|(v, (iv, st))| {
+            for (dim, (one_iv, one_st)) in timed.iter().map(|(i, s, _)| (i, s)).enumerate() {
+                iv[dim] = one_iv[v];
+                st[dim] = one_st[v];
+            }
+        });
     }
-    let labels = Labels::from_dimensions(order, &dimensions, level);
+    let labels = Labels::from_raw(order, dims, intervals, subtree, level).expect("one entry per vertex and dimension");
     sink.emit(Event::RunDone { seconds: clock.elapsed().as_secs_f64() });
     Ok(labels)
 }
 
-/// What the DFS writes per vertex, in one struct so that a visit touches one cache line, not four.
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    low: u32,
-    /// 0: not visited yet; [`ON_STACK`]: entered, not finished; else the post-order number.
-    post: u32,
-    subtree: u32,
+/// Where one dimension's DFS writes: vertex `v`'s entry is `v * stride + offset` of both arrays.
+/// An interval's `post` of 0 means "not finished yet": post-order numbers start at 1.
+struct Out<'a> {
+    intervals: &'a mut [Interval],
+    subtree: &'a mut [u32],
+    stride: usize,
+    offset: usize,
 }
 
-const ON_STACK: u32 = u32::MAX;
+/// Buffers one dimension's DFS needs, kept across dimensions on one thread.
+#[derive(Default)]
+struct Scratch {
+    roots: Vec<u32>,
+    keys: Vec<u64>,
+    /// The children still to visit of every vertex on the stack, one list after the other.
+    lists: Vec<u32>,
+    stack: Vec<Frame>,
+}
+
+/// A vertex on the DFS stack.
+struct Frame {
+    x: u32,
+    /// `r` when `x` was entered: its subtree is the posts `entered..=post(x)`.
+    entered: u32,
+    /// The smallest `low` over the children seen so far.
+    reach: u32,
+    /// Where `x`'s next child to visit is in `Scratch::lists`, and where its list starts.
+    next: usize,
+    start: usize,
+}
 
 /// How many roots ahead the DFS prefetches. Roots come in random order in random dimensions, and on
 /// graphs made mostly of roots (uniprot: 1.56M of 1.6M vertices) each one is a cache miss.
 const PREFETCH_AHEAD: usize = 16;
 
-/// One dimension's labels. `dag` must be acyclic (else `s` can read an unfinished child).
-///
-/// A random order visits each vertex's children by rank: the list is sorted when the vertex is
-/// entered, into a scratch stack that holds only the lists of the vertices on the DFS stack (not a
-/// sorted copy of every list, which would be as large as the graph's children per dimension, and
-/// dimensions run concurrently).
-pub fn label_dimension(dag: &Graph, order: Order, dim: usize) -> DimensionLabels {
-    assert!(dag.num_vertices() < ON_STACK as usize, "post-order numbers must stay below the on-stack marker");
-    let ordered = DimensionOrder::keys_only(dag, order, dim);
-    let by_rank = matches!(order, Order::Random { .. });
-    let offsets = dag.children_csr().offsets();
-    let roots = ordered.roots();
-    let mut slots = vec![Slot::default(); dag.num_vertices()];
-    // The ordered children lists of the vertices on the stack, one after the other.
-    let mut lists: Vec<u32> = Vec::new();
-    // Where x's ordered children start in `lists` (random order; unused for lex).
-    // A list is sorted as `key << 32 | child` words: each key is read once, not once per
-    // comparison (a random read each), which made the sort the DFS's slowest part on wide graphs.
-    let mut keyed: Vec<u64> = Vec::new();
-    let mut enter = |x: u32, lists: &mut Vec<u32>| -> usize {
-        let start = lists.len();
-        if by_rank {
-            keyed.clear();
-            keyed.extend(dag.children(x).iter().map(|&c| (u64::from(ordered.key(c)) << 32) | u64::from(c)));
-            keyed.sort_unstable();
-            lists.extend(keyed.iter().map(|&word| word as u32));
+/// A random order's priority of vertex `v` in the dimension whose base is `base`
+/// (`mix64(seed, dim, v)`, docs/ALGORITHMS.md section 2), and the vertex of a priority.
+#[inline]
+fn priority(base: u64, v: u32) -> u64 {
+    splitmix64(base ^ u64::from(v))
+}
+
+#[inline]
+fn vertex_of(base: u64, priority: u64) -> u32 {
+    (unsplitmix64(priority) ^ base) as u32
+}
+
+/// The roots of `dag` in dimension `dim`'s order, into `roots`. Only the roots are sorted: random
+/// priorities never tie (splitmix64 is a bijection), so sorting the bare priorities and naming each
+/// root through the mixer's inverse gives the order of the guide.
+fn ordered_roots(dag: &Graph, base: Option<u64>, roots: &mut Vec<u32>, keys: &mut Vec<u64>) {
+    let parents = dag.parents_csr().offsets();
+    let is_root = |v: usize| parents[v] == parents[v + 1];
+    roots.clear();
+    match base {
+        None => roots.extend((0..dag.num_vertices()).filter(|&v| is_root(v)).map(|v| v as u32)),
+        Some(base) => {
+            keys.clear();
+            keys.extend((0..dag.num_vertices()).filter(|&v| is_root(v)).map(|v| priority(base, v as u32)));
+            keys.par_sort_unstable();
+            roots.extend(keys.iter().map(|&p| vertex_of(base, p)));
         }
-        start
+    }
+}
+
+/// Labels one dimension of the acyclic `dag` into `out`, whose `post` entries must be 0.
+///
+/// A vertex's children are read once when it is entered: those finished already give their `low`
+/// at once, and only the others are kept, in order, to be visited (in a random order they are
+/// sorted by priority, computed on the spot). A child kept may be finished by an earlier sibling's
+/// subtree before its turn; it then gives its `low` as it is met.
+fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mut Scratch) {
+    assert!(dag.num_vertices() < u32::MAX as usize, "post-order numbers must fit in 32 bits");
+    let base = match order {
+        Order::Random { seed } => Some(mix_base(seed, dim as u64)),
+        Order::Lex => None,
     };
-    // (vertex, next child position, r when entered, min `low` over the children seen so far, start
-    // of its ordered children in `lists`). Folding the children's `low` in as they are met
-    // (finished before, or just finished below) saves a second pass over each children list.
-    let mut stack: Vec<(u32, u32, u32, u32, usize)> = Vec::new();
+    let Scratch { roots, keys, lists, stack } = scratch;
+    ordered_roots(dag, base, roots, keys);
+    let Out { intervals, subtree, stride, offset } = out;
+    let at = |v: u32| v as usize * stride + offset;
+    let (offsets, targets) = (dag.children_csr().offsets(), dag.children_csr().targets());
+    let mut enter = |x: u32, r: u32, intervals: &[Interval], lists: &mut Vec<u32>, stack: &mut Vec<Frame>| {
+        let start = lists.len();
+        let mut reach = u32::MAX;
+        keys.clear();
+        for &c in dag.children(x) {
+            let child = intervals[at(c)];
+            if child.post != 0 {
+                reach = reach.min(child.low);
+            } else if let Some(base) = base {
+                keys.push(priority(base, c));
+            } else {
+                lists.push(c);
+            }
+        }
+        if let Some(base) = base {
+            keys.sort_unstable();
+            lists.extend(keys.iter().map(|&p| vertex_of(base, p)));
+        }
+        stack.push(Frame { x, entered: r, reach, next: start, start });
+    };
     let mut r = 1u32;
     for (i, &root) in roots.iter().enumerate() {
         if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD) {
-            prefetch(&slots, ahead as usize);
+            prefetch(intervals, at(ahead));
+            prefetch(subtree, at(ahead));
             prefetch(offsets, ahead as usize);
         }
-        if slots[root as usize].post != 0 {
+        // Half as far ahead, the offsets are in the cache: fetch the first child too.
+        if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD / 2) {
+            prefetch(targets, offsets[ahead as usize] as usize);
+        }
+        if intervals[at(root)].post != 0 {
             continue;
         }
-        slots[root as usize].post = ON_STACK;
-        let start = enter(root, &mut lists);
-        stack.push((root, 0, r, u32::MAX, start));
+        enter(root, r, intervals, lists, stack);
         while let Some(top) = stack.last_mut() {
-            let (x, next, entered, reach, start) = *top;
-            // The top vertex's list is the last one in `lists`.
-            let child = if by_rank { lists.get(start + next as usize) } else { dag.children(x).get(next as usize) };
-            if let Some(&c) = child {
-                top.1 += 1;
-                let child = slots[c as usize];
+            if let Some(&c) = lists.get(top.next) {
+                top.next += 1;
+                let child = intervals[at(c)];
                 if child.post == 0 {
-                    slots[c as usize].post = ON_STACK;
-                    let start = enter(c, &mut lists);
-                    stack.push((c, 0, r, u32::MAX, start));
+                    enter(c, r, intervals, lists, stack);
                 } else {
-                    // Finished already (a DAG has no back edges, so never ON_STACK here).
-                    top.3 = reach.min(child.low);
+                    top.reach = top.reach.min(child.low);
                 }
                 continue;
             }
+            let Frame { x, entered, reach, start, .. } = *top;
             stack.pop();
             lists.truncate(start);
             let low = r.min(reach);
-            slots[x as usize] = Slot { low, post: r, subtree: r - entered + 1 };
+            intervals[at(x)] = Interval { low, post: r };
+            subtree[at(x)] = r - entered + 1;
             r += 1;
             if let Some(parent) = stack.last_mut() {
-                parent.3 = parent.3.min(low);
+                parent.reach = parent.reach.min(low);
             }
         }
-    }
-    DimensionLabels {
-        low: slots.iter().map(|s| s.low).collect(),
-        post: slots.iter().map(|s| s.post).collect(),
-        subtree: slots.iter().map(|s| s.subtree).collect(),
     }
 }
 
@@ -167,7 +242,7 @@ mod tests {
     fn small_dag_matches_hand_computation() {
         // 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3, 4 -> 2
         let g = Graph::from_edges(5, &[(0, 1), (0, 2), (1, 3), (2, 3), (4, 2)]).unwrap();
-        let d = label_dimension(&g, Order::Lex, 0);
+        let d = label(&g, 1, Order::Lex).unwrap().dimension(0);
         // DFS from 0: 0,1,3 (post 1), 1 (post 2), 2 (post 3), 0 (post 4); then 4 (post 5).
         assert_eq!(d.post, vec![4, 2, 3, 1, 5]);
         assert_eq!(d.low, vec![1, 1, 1, 1, 1]);
@@ -182,5 +257,24 @@ mod tests {
         let labels = label(&g, 2, Order::Random { seed: 1 }).unwrap();
         assert_eq!(labels.interval(0, 0).post, n);
         assert_eq!(labels.level(n - 1), n - 1);
+    }
+
+    #[test]
+    fn a_cycle_is_refused_not_walked() {
+        let g = Graph::from_edges(3, &[(0, 1), (1, 2), (2, 0)]).unwrap();
+        assert!(label(&g, 2, Order::Lex).is_err());
+    }
+
+    #[test]
+    fn one_thread_and_many_give_the_same_labels() {
+        let edges: Vec<(u32, u32)> = (0..3000u32).flat_map(|v| [(v, v + 1 + v % 7), (v, v + 13 + v % 3)]).collect();
+        let g = Graph::from_edges(3020, &edges).unwrap();
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let many = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        for order in [Order::Lex, Order::Random { seed: 2 }] {
+            let a = one.install(|| label(&g, 4, order).unwrap());
+            let b = many.install(|| label(&g, 4, order).unwrap());
+            assert_eq!(a, b, "{order}");
+        }
     }
 }

@@ -23,6 +23,7 @@ mod engine;
 pub mod explain;
 pub mod export;
 mod guide;
+mod index_passes;
 mod lookahead;
 mod observer;
 pub mod oracle;

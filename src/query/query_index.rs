@@ -11,8 +11,9 @@
 //! A copy of the levels in one or two bytes each where the depth allows ([`CompactLevels`]).
 //! 56 to 58 bytes per vertex in all, less than 5-dimensional GRAIL labels' 64.
 
-use super::bloom::{BLOOM_WORDS, bloom_bits};
-use super::supportive::{SUPPORT_BITS, SupportMask, choose_supportive, support_bits};
+use super::bloom::BLOOM_WORDS;
+use super::index_passes::positions_and_cuts;
+use super::supportive::{SUPPORT_BITS, SupportMask, choose_supportive};
 use crate::graph::{Graph, topo};
 use crate::index::Labels;
 use anyhow::{Result, ensure};
@@ -90,24 +91,9 @@ impl QueryIndex {
         let clock = Instant::now();
         let n = dag.num_vertices();
         ensure!(labels.num_vertices() == n, "the labels cover {} vertices, the DAG has {n}", labels.num_vertices());
-        let kahn = topo::kahn(dag)?.order;
-        let forward = dfs_post_order(dag.children_csr().offsets(), dag.children_csr().targets(), &dag.roots());
-        let backward = dfs_post_order(dag.parents_csr().offsets(), dag.parents_csr().targets(), &dag.leaves());
-        let supportive = Self::supportive(dag);
-        let (from_support, to_support) = support_bits(dag, kahn, &supportive);
-        let (bloom_out, bloom_in) = bloom_bits(dag, kahn, &forward, &backward);
-        // Forward post order puts descendants first, backward post order ancestors first.
-        let positions = (0..n).map(|v| [n as u32 - forward[v], backward[v]]).collect();
-        // Filled in place: collecting the over-aligned records from an iterator measured 20x slower.
-        let mut cuts = vec![VertexCuts::default(); n];
-        for (v, record) in cuts.iter_mut().enumerate() {
-            *record = VertexCuts {
-                from_support: from_support[v],
-                to_support: to_support[v],
-                bloom_out: bloom_out[v],
-                bloom_in: bloom_in[v],
-            };
-        }
+        // Labels exist only for a DAG; the (memoised) levels say so again before the passes rely on it.
+        topo::kahn(dag)?;
+        let (positions, cuts) = positions_and_cuts(dag, &Self::supportive(dag));
         let levels = CompactLevels::of(labels.levels());
         Ok(QueryIndex { levels, topo: positions, cuts, build_seconds: clock.elapsed().as_secs_f64() })
     }
@@ -165,8 +151,10 @@ impl QueryIndex {
 }
 
 /// 1-based DFS post-order numbers of a whole DAG, given as CSR arrays, started from `starts` in
-/// order (every vertex is below some start). Iterative: a stack of (vertex, next edge).
-pub(crate) fn dfs_post_order(offsets: &[u64], targets: &[u32], starts: &[u32]) -> Vec<u32> {
+/// order (every vertex is below some start). Iterative: a stack of (vertex, next edge). The
+/// reference for the fused passes' orders.
+#[cfg(test)]
+fn dfs_post_order(offsets: &[u64], targets: &[u32], starts: &[u32]) -> Vec<u32> {
     let n = offsets.len() - 1;
     let mut post = vec![0u32; n];
     let mut seen = vec![false; n];
@@ -203,6 +191,42 @@ mod tests {
     use crate::index::{Order, dfs};
     use crate::query::oracle::TransitiveClosure;
     use crate::query::supportive::has_bit;
+
+    /// The passes' records, field by field, against the reference passes along a topological order.
+    fn assert_same_as_reference(g: &Graph) {
+        use crate::query::bloom::bloom_bits;
+        use crate::query::supportive::support_bits;
+        let n = g.num_vertices();
+        let kahn = topo::kahn(g).unwrap().order;
+        let forward = dfs_post_order(g.children_csr().offsets(), g.children_csr().targets(), &g.roots());
+        let backward = dfs_post_order(g.parents_csr().offsets(), g.parents_csr().targets(), &g.leaves());
+        let supportive = QueryIndex::supportive(g);
+        let (from, to) = support_bits(g, kahn, &supportive);
+        let (out, inn) = bloom_bits(g, kahn, &forward, &backward);
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let (topo, cuts) = pool.install(|| positions_and_cuts(g, &supportive));
+            for v in 0..n {
+                assert_eq!(topo[v], [n as u32 - forward[v], backward[v]], "vertex {v}, {threads} threads");
+                let expect =
+                    VertexCuts { from_support: from[v], to_support: to[v], bloom_out: out[v], bloom_in: inn[v] };
+                assert_eq!(cuts[v], expect, "vertex {v}, {threads} threads");
+            }
+        }
+    }
+
+    #[test]
+    fn the_passes_give_the_reference_records() {
+        use crate::graph::generators::{chain, random_dag, tree};
+        let graphs = [random_dag(3000, 3.0, 1), random_dag(500, 12.0, 2), tree(2000, 3), chain(700)];
+        for g in graphs {
+            assert_same_as_reference(&g.unwrap());
+        }
+        // Isolated vertices, a vertex with many parents, more supportive candidates than bits.
+        let mut edges: Vec<(u32, u32)> = (0..300u32).map(|v| (v, 300)).collect();
+        edges.extend((301..600u32).map(|v| (v, v + 1)));
+        assert_same_as_reference(&Graph::from_edges(700, &edges).unwrap());
+    }
 
     #[test]
     fn levels_take_the_fewest_bytes_that_hold_the_depth() {

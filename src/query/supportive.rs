@@ -3,6 +3,7 @@
 //! `v ⇝ s` but `u ⇏ s`, disproves it.
 
 use crate::graph::Graph;
+use std::collections::BinaryHeap;
 
 /// Words of each supportive-vertex mask.
 pub const SUPPORT_WORDS: usize = 2;
@@ -15,21 +16,33 @@ pub type SupportMask = [u64; SUPPORT_WORDS];
 /// The `count` vertices with the most paths through them by degree: `(in + 1) · (out + 1)`, the
 /// number of parent-child pairs a vertex joins (a hub with thousands of children comes first, so a
 /// search meets it already decided and never scans its children). Ties go to the smaller id.
+///
+/// One pass over the degrees, keeping the best `count` seen so far in a heap whose top is the worst
+/// of them: a vertex enters only if it beats that one.
 pub fn choose_supportive(dag: &Graph, count: usize) -> Vec<u32> {
-    let n = dag.num_vertices() as u32;
-    let score = |v: u32| (dag.parents(v).len() as u64 + 1) * (dag.children(v).len() as u64 + 1);
-    let mut all: Vec<u32> = (0..n).filter(|&v| dag.parents(v).len() + dag.children(v).len() > 0).collect();
-    let key = |&v: &u32| (std::cmp::Reverse(score(v)), v);
-    if all.len() > count {
-        all.select_nth_unstable_by_key(count, key);
-        all.truncate(count);
+    use std::cmp::Reverse;
+    let (parents, children) = (dag.parents_csr().offsets(), dag.children_csr().offsets());
+    let mut best: BinaryHeap<(Reverse<u64>, u32)> = BinaryHeap::with_capacity(count + 1);
+    for v in 0..dag.num_vertices() {
+        let (ins, outs) = (parents[v + 1] - parents[v], children[v + 1] - children[v]);
+        if ins + outs == 0 || count == 0 {
+            continue;
+        }
+        let key = (Reverse((ins + 1) * (outs + 1)), v as u32);
+        if best.len() < count {
+            best.push(key);
+        } else if best.peek().is_some_and(|worst| key < *worst) {
+            best.pop();
+            best.push(key);
+        }
     }
-    all.sort_unstable_by_key(key);
-    all
+    best.into_sorted_vec().into_iter().map(|(_, v)| v).collect()
 }
 
 /// Per vertex, `(from, to)`: bit `i` of `from[x]` says `supportive[i] ⇝ x`, of `to[x]` that
-/// `x ⇝ supportive[i]` (each vertex reaches itself). One pass each way along `topological`.
+/// `x ⇝ supportive[i]` (each vertex reaches itself). One pass each way along `topological`: the
+/// reference the DFS passes of `index_passes` are checked against.
+#[cfg(test)]
 pub fn support_bits(dag: &Graph, topological: &[u32], supportive: &[u32]) -> (Vec<SupportMask>, Vec<SupportMask>) {
     let n = dag.num_vertices();
     let mut own = vec![[0u64; SUPPORT_WORDS]; n];
@@ -70,5 +83,19 @@ mod tests {
         assert_eq!(chosen[0], 1);
         // Vertex 9 is isolated: never chosen, it cannot help any query.
         assert!(!choose_supportive(&g, 64).contains(&9));
+    }
+
+    #[test]
+    fn the_heap_keeps_the_best_scores_smaller_ids_first() {
+        // A star 0 -> 1..=40 and chains of ties: the heap must agree with sorting every vertex.
+        let mut edges: Vec<(u32, u32)> = (1..=40).map(|c| (0, c)).collect();
+        edges.extend((41..200u32).map(|v| (v, v + 1 + v % 3)));
+        let g = Graph::from_edges(210, &edges).unwrap();
+        let score = |v: u32| (g.parents(v).len() as u64 + 1) * (g.children(v).len() as u64 + 1);
+        let mut all: Vec<u32> = (0..210).filter(|&v| g.parents(v).len() + g.children(v).len() > 0).collect();
+        all.sort_by_key(|&v| (std::cmp::Reverse(score(v)), v));
+        for count in [0, 1, 5, 64, 300] {
+            assert_eq!(choose_supportive(&g, count), all[..count.min(all.len())], "count {count}");
+        }
     }
 }
