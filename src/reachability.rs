@@ -94,10 +94,13 @@ impl Index {
     fn of_workspace(ws: Workspace, settings: &Settings) -> Result<Index, Error> {
         let build = |e: anyhow::Error| Error::Build(chain(&e));
         let spec = LabelSpec::new(settings.backend, settings.dims, settings.order);
-        let run = backend::build_labels(ws.dag(), &spec, &mut NullSink).map_err(build)?;
-        let query_index = match settings.rules {
-            RuleSet::All => Some(QueryIndex::build(ws.dag(), &run.labels).map_err(build)?),
-            RuleSet::Grail => None,
+        let label = || backend::build_labels(ws.dag(), &spec, &mut NullSink);
+        let (run, query_index) = match settings.rules {
+            RuleSet::All => {
+                let (run, index) = QueryIndex::build_beside(ws.dag(), label);
+                (run.map_err(build)?, Some(index.map_err(build)?))
+            }
+            RuleSet::Grail => (label().map_err(build)?, None),
         };
         let identity = Engine::is_identity(&ws.condensation.component, ws.dag());
         Ok(Index {

@@ -72,11 +72,15 @@ pub struct QueryArgs {
 
 pub fn run(args: QueryArgs) -> Result<()> {
     let ws = args.graph.open()?;
-    let GotLabels { labels, seconds: label_seconds, .. } = args.labels.labels(&ws)?;
-    let index = match args.rules {
-        RuleSet::All => Some(QueryIndex::build(ws.dag(), &labels)?),
-        RuleSet::Grail => None,
+    let label = || args.labels.labels(&ws);
+    let (got, index) = match args.rules {
+        RuleSet::All => {
+            let (got, index) = QueryIndex::build_beside(ws.dag(), label);
+            (got?, Some(index?))
+        }
+        RuleSet::Grail => (label()?, None),
     };
+    let GotLabels { labels, seconds: label_seconds, .. } = got;
     let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_ref());
     match (args.src, args.dst, &args.file, args.random) {
         (Some(src), Some(dst), _, _) => single(&ws, &labels, &engine, src, dst, &args),

@@ -88,14 +88,26 @@ impl QueryIndex {
     /// Builds the index of `dag`, whose GRAIL labels are `labels` (checked to cover the same
     /// vertices; the cuts read the labels' levels and intervals themselves).
     pub fn build(dag: &Graph, labels: &Labels) -> Result<QueryIndex> {
-        let clock = Instant::now();
         let n = dag.num_vertices();
         ensure!(labels.num_vertices() == n, "the labels cover {} vertices, the DAG has {n}", labels.num_vertices());
-        // Labels exist only for a DAG; the (memoised) levels say so again before the passes rely on it.
-        topo::kahn(dag)?;
+        QueryIndex::build_for(dag)
+    }
+
+    /// Builds the index of `dag` from the DAG alone: nothing in it depends on the labels (their
+    /// levels are the DAG's Kahn levels), so it can be built while they are. Fails on a cycle.
+    pub fn build_for(dag: &Graph) -> Result<QueryIndex> {
+        let clock = Instant::now();
+        // The passes rely on the graph being acyclic; its (memoised) levels say so.
+        let levels = CompactLevels::of(topo::kahn(dag)?.level);
         let (positions, cuts) = positions_and_cuts(dag, &Self::supportive(dag));
-        let levels = CompactLevels::of(labels.levels());
         Ok(QueryIndex { levels, topo: positions, cuts, build_seconds: clock.elapsed().as_secs_f64() })
+    }
+
+    /// Runs `label` and builds `dag`'s index at the same time (on another thread where the pool
+    /// has one), for callers that need both: on all cores, or with the labels on the GPU, the
+    /// index then costs no extra wall time.
+    pub fn build_beside<T: Send>(dag: &Graph, label: impl FnOnce() -> T + Send) -> (T, Result<QueryIndex>) {
+        rayon::join(label, || QueryIndex::build_for(dag))
     }
 
     /// DAG vertex `v`'s masks and filters.

@@ -9,7 +9,7 @@ use crate::index::Labels;
 use crate::query::export::ExportRow;
 use crate::query::{BatchReport, Engine, Method, Query, QueryIndex, RuleSet, random_queries, read_query_file};
 use crate::workspace::Workspace;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, bail, ensure};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -147,6 +147,7 @@ fn bucket_name(i: usize) -> String {
 pub fn run(
     ws: &Workspace,
     labels: &Labels,
+    index: Option<&QueryIndex>,
     spec: &BatchSpec,
     all_threads: usize,
     cancel: &AtomicBool,
@@ -181,11 +182,11 @@ pub fn run(
             expected_answers(false, ws.dag().num_vertices())
         }
     };
-    let index = match spec.rules {
-        RuleSet::All => Some(QueryIndex::build(ws.dag(), labels)?),
-        RuleSet::Grail => None,
-    };
-    let engine = Engine::new(ws.dag(), labels, &ws.condensation.component).with_index(index.as_ref());
+    ensure!(
+        index.is_some() == (spec.rules == RuleSet::All),
+        "the query index must be given exactly when every rule runs"
+    );
+    let engine = Engine::new(ws.dag(), labels, &ws.condensation.component).with_index(index);
     let all = if all_threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { all_threads };
     let mut rows = Vec::new();
     let steps = spec.runs.len() + 1;
@@ -257,7 +258,8 @@ mod tests {
             runs: vec![guided, RunSpec::exact_bfs(false)],
             rules: RuleSet::All,
         };
-        let result = run(&ws, &labels, &spec, 1, &AtomicBool::new(false), &|_| {}).unwrap();
+        let index = QueryIndex::build(ws.dag(), &labels).unwrap();
+        let result = run(&ws, &labels, Some(&index), &spec, 1, &AtomicBool::new(false), &|_| {}).unwrap();
         let (g_row, e_row) = (&result.rows[0], &result.rows[1]);
         assert!(e_row.exact && !g_row.exact);
         assert_eq!(e_row.report.queries, EXACT_BFS_QUERIES as u64);

@@ -7,6 +7,7 @@ mod exact_rows;
 pub mod labeling;
 mod msg;
 pub mod picture;
+mod query_index;
 
 pub use batch::{BatchResult, BatchRow, BatchSpec, EXACT_BFS_QUERIES, QuerySource, RunSpec, expected_answers, export};
 pub use labeling::{LabelCmd, LabelConfig};
@@ -24,6 +25,7 @@ use crate::query::{Decided, Engine, QueryIndex, RuleSet};
 use crate::tui::state::graph::GraphFacts;
 use crate::workspace::Workspace;
 use labeling::Session;
+use query_index::BackgroundIndex;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -121,8 +123,8 @@ struct State {
     session: Session,
     /// Each component's original vertices, for the picture (built on first use per graph).
     members: Option<ComponentMembers>,
-    /// The query index of the labels it was built for (rebuilt when the labels change).
-    query_index: Option<(Arc<Labels>, Arc<QueryIndex>)>,
+    /// The open graph's query index (it depends on the DAG alone), started when the graph opens.
+    query_index: BackgroundIndex,
     /// The last exception's labels the picture drew, by `(dims, seed)` (dropped with the graph).
     exception_labels: Option<((usize, u64), Arc<Labels>)>,
 }
@@ -130,7 +132,8 @@ struct State {
 impl State {
     fn new(ws: Arc<Workspace>, out: Sender<AppEvent>, cancel: Arc<AtomicBool>, threads: usize) -> State {
         let session = Session::new(out.clone());
-        State { ws, out, cancel, threads, session, members: None, query_index: None, exception_labels: None }
+        let query_index = BackgroundIndex::start(&ws);
+        State { ws, out, cancel, threads, session, members: None, query_index, exception_labels: None }
     }
 
     fn send(&self, msg: Msg) {
@@ -218,6 +221,7 @@ impl State {
         match opened {
             Ok((ws, facts)) => {
                 self.ws = Arc::new(ws);
+                self.query_index = BackgroundIndex::start(&self.ws);
                 self.members = None;
                 self.exception_labels = None;
                 self.session.clear();
@@ -232,23 +236,18 @@ impl State {
         }
     }
 
-    /// The query index of `labels`, built on first use and kept while the labels stay the same.
-    fn query_index(&mut self, labels: &Arc<Labels>) -> anyhow::Result<Arc<QueryIndex>> {
-        if let Some((of, index)) = &self.query_index
-            && Arc::ptr_eq(of, labels)
-        {
-            return Ok(Arc::clone(index));
+    /// The open graph's query index, waiting for its thread if it is not ready yet.
+    fn query_index(&mut self) -> anyhow::Result<Arc<QueryIndex>> {
+        if !self.query_index.is_ready() {
+            self.busy("finishing the query index", false);
         }
-        self.busy("building the query index", false);
-        let index = Arc::new(QueryIndex::build(self.ws.dag(), labels)?);
-        self.query_index = Some((Arc::clone(labels), Arc::clone(&index)));
-        Ok(index)
+        self.query_index.get()
     }
 
     fn query(&mut self, u: u32, v: u32, config: LabelConfig, rules: RuleSet) {
         let Some(labels) = self.session.ensure_labels(&self.ws, config, &self.cancel) else { return };
         let index = match rules {
-            RuleSet::All => match self.query_index(&labels) {
+            RuleSet::All => match self.query_index() {
                 Ok(index) => Some(index),
                 Err(e) => return self.send(Msg::Error(format!("query index: {e:#}"))),
             },
@@ -281,12 +280,19 @@ impl State {
 
     fn batch(&mut self, spec: BatchSpec, config: LabelConfig) {
         let Some(labels) = self.session.ensure_labels(&self.ws, config, &self.cancel) else { return };
-        self.busy("running the batch", true);
         let out = self.out.clone();
         let progress = move |f: f64| {
             let _ = out.send(AppEvent::Worker(Msg::Progress(f)));
         };
-        match batch::run(&self.ws, &labels, &spec, self.threads, &self.cancel, &progress) {
+        let index = match spec.rules {
+            RuleSet::All => match self.query_index() {
+                Ok(index) => Some(index),
+                Err(e) => return self.send(Msg::Error(format!("query index: {e:#}"))),
+            },
+            RuleSet::Grail => None,
+        };
+        self.busy("running the batch", true);
+        match batch::run(&self.ws, &labels, index.as_deref(), &spec, self.threads, &self.cancel, &progress) {
             Ok(result) => self.send(Msg::BatchDone(Arc::new(result))),
             Err(e) => self.send(Msg::Error(format!("batch: {e:#}"))),
         }
@@ -314,7 +320,7 @@ impl State {
             PictureLabels::Session => request,
         };
         let index = match (&labels, request.focus, request.rules) {
-            (Some(labels), Focus::Query { .. }, RuleSet::All) => match self.query_index(labels) {
+            (Some(_), Focus::Query { .. }, RuleSet::All) => match self.query_index() {
                 Ok(index) => Some(index),
                 Err(e) => return self.send(Msg::Error(format!("query index: {e:#}"))),
             },
