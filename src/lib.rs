@@ -41,6 +41,7 @@ pub mod backend;
 #[cfg(feature = "cli")]
 mod cli;
 pub mod constants;
+mod disjoint;
 pub mod draw;
 mod error;
 pub mod exact;

@@ -10,6 +10,12 @@ pub(crate) fn prefetch<T>(slice: &[T], index: usize) {
     prefetch_address(slice.as_ptr().wrapping_add(index) as *const i8);
 }
 
+/// Hints that `*pointer` will be read soon (the pointer is never dereferenced).
+#[inline(always)]
+pub(crate) fn prefetch_pointer<T>(pointer: *const T) {
+    prefetch_address(pointer as *const i8);
+}
+
 /// Hints that all of `value` will be read soon: its first and last bytes' lines (a record of more
 /// than one byte may straddle two).
 #[inline(always)]

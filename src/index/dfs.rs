@@ -5,16 +5,16 @@
 //! visit(x): mark x; for c in children(x) in order: if c unmarked: visit(c)
 //!           s[x] = min(r, min over ALL children c of s[c]); post[x] = r; r += 1
 //! ```
-//! The recursion is an explicit stack (graphs can be millions of levels deep). On one thread the
-//! dimensions run one after the other, each writing straight into the vertex-major label arrays;
-//! on more, they run concurrently into arrays of their own, interleaved at the end (dimensions
-//! writing beside each other in one cache line would fight over it).
+//! The recursion is an explicit stack (graphs can be millions of levels deep). The dimensions run
+//! concurrently where the pool has threads, each writing its own entries of the vertex-major label
+//! arrays, so the labels need no second copy.
 
 use super::labels::{Interval, Labels};
 use super::order::Order;
+use crate::disjoint::DisjointSlice;
 use crate::graph::{Graph, topo};
 use crate::mix::{mix_base, splitmix64, unsplitmix64};
-use crate::prefetch::prefetch;
+use crate::prefetch::{prefetch, prefetch_pointer};
 use crate::telemetry::{Backend, Event, NullSink, Phase, Sink, memory_event};
 use anyhow::Result;
 use rayon::prelude::*;
@@ -27,8 +27,8 @@ pub fn label(dag: &Graph, dims: usize, order: Order) -> Result<Labels> {
 
 /// [`label`], reporting into `sink` at the DFS's own granularity: `RunStarted`, then per dimension
 /// `PhaseStarted`/`PhaseDone` of [`Phase::Dfs`] (one level, every vertex, every edge descended once)
-/// and a `Memory` sample, then `RunDone`. On more than one thread the dimensions run concurrently,
-/// so all of them start before the first one is reported done.
+/// and a `Memory` sample, then `RunDone`. The dimensions run concurrently, so all of them start
+/// before the first one is reported done.
 pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink) -> Result<Labels> {
     anyhow::ensure!(dims >= 1, "at least one dimension is needed");
     let clock = Instant::now();
@@ -37,7 +37,24 @@ pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn 
     // The levels first: they prove the graph acyclic, which the DFS relies on (it never marks a
     // vertex on the stack, so a cycle would be walked forever). Usually memoised already.
     let level = topo::kahn(dag)?.level.to_vec();
-    let done = |sink: &mut dyn Sink, dim: usize, seconds: f64| {
+    for dim in 0..dims {
+        sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
+    }
+    let mut intervals = vec![Interval::default(); n * dims];
+    let mut subtree = vec![0u32; n * dims];
+    let seconds: Vec<f64> = {
+        let (intervals, subtree) = (DisjointSlice::new(&mut intervals), DisjointSlice::new(&mut subtree));
+        (0..dims)
+            .into_par_iter()
+            .map_init(Scratch::default, |scratch, dim| {
+                let clock = Instant::now();
+                let out = Out { intervals: &intervals, subtree: &subtree, stride: dims, offset: dim };
+                label_dimension(dag, order, dim, out, scratch);
+                clock.elapsed().as_secs_f64()
+            })
+            .collect()
+    };
+    for (dim, seconds) in seconds.into_iter().enumerate() {
         sink.emit(Event::PhaseDone {
             dim,
             phase: Phase::Dfs,
@@ -50,52 +67,18 @@ pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn 
             ("graph".to_string(), dag.heap_bytes() as u64),
             (format!("dim {dim} labels"), (n * 12) as u64),
         ]));
-    };
-    let mut intervals = vec![Interval::default(); n * dims];
-    let mut subtree = vec![0u32; n * dims];
-    if rayon::current_num_threads() == 1 || dims == 1 {
-        let mut scratch = Scratch::default();
-        for dim in 0..dims {
-            sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
-            let clock = Instant::now();
-            let out = Out { intervals: &mut intervals, subtree: &mut subtree, stride: dims, offset: dim };
-            label_dimension(dag, order, dim, out, &mut scratch);
-            done(sink, dim, clock.elapsed().as_secs_f64());
-        }
-    } else {
-        for dim in 0..dims {
-            sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
-        }
-        let timed: Vec<(Vec<Interval>, Vec<u32>, f64)> = (0..dims)
-            .into_par_iter()
-            .map(|dim| {
-                let clock = Instant::now();
-                let (mut intervals, mut subtree) = (vec![Interval::default(); n], vec![0u32; n]);
-                let out = Out { intervals: &mut intervals, subtree: &mut subtree, stride: 1, offset: 0 };
-                label_dimension(dag, order, dim, out, &mut Scratch::default());
-                (intervals, subtree, clock.elapsed().as_secs_f64())
-            })
-            .collect();
-        for (dim, (_, _, seconds)) in timed.iter().enumerate() {
-            done(sink, dim, *seconds);
-        }
-        intervals.par_chunks_mut(dims).zip(subtree.par_chunks_mut(dims)).enumerate().for_each(|(v, (iv, st))| {
-            for (dim, (one_iv, one_st)) in timed.iter().map(|(i, s, _)| (i, s)).enumerate() {
-                iv[dim] = one_iv[v];
-                st[dim] = one_st[v];
-            }
-        });
     }
     let labels = Labels::from_raw(order, dims, intervals, subtree, level).expect("one entry per vertex and dimension");
     sink.emit(Event::RunDone { seconds: clock.elapsed().as_secs_f64() });
     Ok(labels)
 }
 
-/// Where one dimension's DFS writes: vertex `v`'s entry is `v * stride + offset` of both arrays.
-/// An interval's `post` of 0 means "not finished yet": post-order numbers start at 1.
-struct Out<'a> {
-    intervals: &'a mut [Interval],
-    subtree: &'a mut [u32],
+/// Where one dimension's DFS writes: vertex `v`'s entry is `v * stride + offset` of both arrays,
+/// an entry no other dimension touches. An interval's `post` of 0 means "not finished yet":
+/// post-order numbers start at 1.
+struct Out<'s, 'a> {
+    intervals: &'s DisjointSlice<'a, Interval>,
+    subtree: &'s DisjointSlice<'a, u32>,
     stride: usize,
     offset: usize,
 }
@@ -177,13 +160,16 @@ fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mu
     ordered_roots(dag, base, roots, keys);
     let Out { intervals, subtree, stride, offset } = out;
     let at = |v: u32| v as usize * stride + offset;
+    // SAFETY (of every read and write below): entries `v * stride + offset` belong to this
+    // dimension alone; the other dimensions' threads touch the entries beside them.
+    let label_of = |v: u32| unsafe { intervals.at(at(v)).read() };
     let (offsets, targets) = (dag.children_csr().offsets(), dag.children_csr().targets());
-    let mut enter = |x: u32, r: u32, intervals: &[Interval], lists: &mut Vec<u32>, stack: &mut Vec<Frame>| {
+    let mut enter = |x: u32, r: u32, lists: &mut Vec<u32>, stack: &mut Vec<Frame>| {
         let start = lists.len();
         let mut reach = u32::MAX;
         keys.clear();
         for &c in dag.children(x) {
-            let child = intervals[at(c)];
+            let child = label_of(c);
             if child.post != 0 {
                 reach = reach.min(child.low);
             } else if let Some(base) = base {
@@ -201,24 +187,24 @@ fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mu
     let mut r = 1u32;
     for (i, &root) in roots.iter().enumerate() {
         if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD) {
-            prefetch(intervals, at(ahead));
-            prefetch(subtree, at(ahead));
+            prefetch_pointer(intervals.at(at(ahead)));
+            prefetch_pointer(subtree.at(at(ahead)));
             prefetch(offsets, ahead as usize);
         }
         // Half as far ahead, the offsets are in the cache: fetch the first child too.
         if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD / 2) {
             prefetch(targets, offsets[ahead as usize] as usize);
         }
-        if intervals[at(root)].post != 0 {
+        if label_of(root).post != 0 {
             continue;
         }
-        enter(root, r, intervals, lists, stack);
+        enter(root, r, lists, stack);
         while let Some(top) = stack.last_mut() {
             if let Some(&c) = lists.get(top.next) {
                 top.next += 1;
-                let child = intervals[at(c)];
+                let child = label_of(c);
                 if child.post == 0 {
-                    enter(c, r, intervals, lists, stack);
+                    enter(c, r, lists, stack);
                 } else {
                     top.reach = top.reach.min(child.low);
                 }
@@ -228,8 +214,11 @@ fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mu
             stack.pop();
             lists.truncate(start);
             let low = r.min(reach);
-            intervals[at(x)] = Interval { low, post: r };
-            subtree[at(x)] = r - entered + 1;
+            // SAFETY: as for `label_of`.
+            unsafe {
+                intervals.at(at(x)).write(Interval { low, post: r });
+                subtree.at(at(x)).write(r - entered + 1);
+            }
             r += 1;
             if let Some(parent) = stack.last_mut() {
                 parent.reach = parent.reach.min(low);

@@ -11,8 +11,8 @@
 use super::bloom::{BLOOM_WORDS, BloomBits};
 use super::query_index::{TopoPositions, VertexCuts};
 use super::supportive::{SUPPORT_WORDS, SupportMask};
+use crate::disjoint::DisjointSlice;
 use crate::graph::Graph;
-use rayon::prelude::*;
 
 /// One direction's half of a record: a supportive-vertex mask and a Bloom filter.
 #[derive(Clone, Copy, Default)]
@@ -42,90 +42,78 @@ enum Direction {
     Backward,
 }
 
-/// Where a pass keeps its halves: in the records themselves (one thread, passes in turn), or in an
-/// array of its own (passes side by side, merged after).
-trait Halves {
-    fn get(&self, v: u32) -> Half;
-    fn or(&mut self, v: u32, other: &Half);
-}
-
-struct InRecords<'a> {
-    cuts: &'a mut [VertexCuts],
+/// The records and positions as one pass sees them: its own half of each record, its own
+/// position of each vertex. The two passes run at the same time on the same arrays.
+struct PassView<'s, 'a> {
+    cuts: &'s DisjointSlice<'a, VertexCuts>,
+    topo: &'s DisjointSlice<'a, TopoPositions>,
     direction: Direction,
 }
 
-impl Halves for InRecords<'_> {
+impl PassView<'_, '_> {
+    /// Pointers to this pass's fields of `v`'s record.
     #[inline]
-    fn get(&self, v: u32) -> Half {
-        let c = &self.cuts[v as usize];
-        match self.direction {
-            Direction::Forward => Half { mask: c.to_support, bloom: c.bloom_out },
-            Direction::Backward => Half { mask: c.from_support, bloom: c.bloom_in },
+    fn fields(&self, v: u32) -> (*mut SupportMask, *mut [u64; BLOOM_WORDS]) {
+        let record = self.cuts.at(v as usize);
+        // SAFETY (of the projections): `record` points to a live entry; no reference is made.
+        unsafe {
+            match self.direction {
+                Direction::Forward => (&raw mut (*record).to_support, &raw mut (*record).bloom_out),
+                Direction::Backward => (&raw mut (*record).from_support, &raw mut (*record).bloom_in),
+            }
         }
     }
 
     #[inline]
-    fn or(&mut self, v: u32, other: &Half) {
-        let c = &mut self.cuts[v as usize];
-        let (mask, bloom) = match self.direction {
-            Direction::Forward => (&mut c.to_support, &mut c.bloom_out),
-            Direction::Backward => (&mut c.from_support, &mut c.bloom_in),
-        };
-        let mut half = Half { mask: *mask, bloom: *bloom };
-        half.or(other);
-        (*mask, *bloom) = (half.mask, half.bloom);
-    }
-}
-
-impl Halves for Vec<Half> {
-    #[inline]
     fn get(&self, v: u32) -> Half {
-        self[v as usize]
+        let (mask, bloom) = self.fields(v);
+        // SAFETY: the other pass touches only the other fields of each record.
+        unsafe { Half { mask: mask.read(), bloom: bloom.read() } }
     }
 
     #[inline]
-    fn or(&mut self, v: u32, other: &Half) {
-        self[v as usize].or(other);
+    fn or(&self, v: u32, other: &Half) {
+        let mut half = self.get(v);
+        half.or(other);
+        let (mask, bloom) = self.fields(v);
+        // SAFETY: as in `get`.
+        unsafe {
+            mask.write(half.mask);
+            bloom.write(half.bloom);
+        }
+    }
+
+    #[inline]
+    fn set_position(&self, v: u32, position: u32) {
+        let side = match self.direction {
+            Direction::Forward => 0,
+            Direction::Backward => 1,
+        };
+        // SAFETY: the other pass writes only the other position of each vertex.
+        unsafe { (&raw mut (*self.topo.at(v as usize))[side]).write(position) }
     }
 }
 
 /// The topological positions and the cut records of every vertex of the acyclic `dag`, with
-/// `supportive[i]` standing for bit `i` of the masks.
+/// `supportive[i]` standing for bit `i` of the masks. The two passes run side by side where the
+/// pool has a second thread, each writing its own fields of the same records.
 pub(crate) fn positions_and_cuts(dag: &Graph, supportive: &[u32]) -> (Vec<TopoPositions>, Vec<VertexCuts>) {
     let n = dag.num_vertices();
     let mut topo = vec![[0u32; 2]; n];
     let mut cuts = vec![VertexCuts::default(); n];
-    let own = |i: usize| -> Half {
-        let mut half = Half::default();
-        half.mask[i / 64] |= 1 << (i % 64);
-        half
-    };
-    if rayon::current_num_threads() == 1 {
-        for (direction, posts) in [(Direction::Forward, 0), (Direction::Backward, 1)] {
-            let mut halves = InRecords { cuts: &mut cuts, direction };
+    {
+        let (cuts, topo) = (DisjointSlice::new(&mut cuts), DisjointSlice::new(&mut topo));
+        let run = |direction: Direction| {
+            let view = PassView { cuts: &cuts, topo: &topo, direction };
             for (i, &s) in supportive.iter().enumerate() {
-                halves.or(s, &own(i));
+                let mut own = Half::default();
+                own.mask[i / 64] |= 1 << (i % 64);
+                view.or(s, &own);
             }
-            pass(dag, direction, &mut halves, |v, post| topo[v as usize][posts] = position(direction, n, post));
-        }
-        return (topo, cuts);
+            pass(dag, &view);
+        };
+        rayon::join(|| run(Direction::Forward), || run(Direction::Backward));
     }
-    let half_pass = |direction: Direction| {
-        let mut halves = vec![Half::default(); n];
-        for (i, &s) in supportive.iter().enumerate() {
-            halves.or(s, &own(i));
-        }
-        let mut posts = vec![0u32; n];
-        pass(dag, direction, &mut halves, |v, post| posts[v as usize] = position(direction, n, post));
-        (halves, posts)
-    };
-    let ((forward, forward_posts), (backward, backward_posts)) =
-        rayon::join(|| half_pass(Direction::Forward), || half_pass(Direction::Backward));
-    cuts.par_iter_mut().zip(topo.par_iter_mut()).enumerate().with_min_len(4096).for_each(|(v, (record, position))| {
-        let (f, b) = (&forward[v], &backward[v]);
-        *record = VertexCuts { from_support: b.mask, to_support: f.mask, bloom_out: f.bloom, bloom_in: b.bloom };
-        *position = [forward_posts[v], backward_posts[v]];
-    });
     (topo, cuts)
 }
 
@@ -140,9 +128,10 @@ fn position(direction: Direction, n: usize, post: u32) -> u32 {
 }
 
 /// One DFS over children (forward) or parents (backward), from every vertex without parents
-/// (children) in id order, each list in CSR order; `finished(v, post)` is told each vertex's
-/// 1-based post-order number as it finishes.
-fn pass(dag: &Graph, direction: Direction, halves: &mut impl Halves, mut finished: impl FnMut(u32, u32)) {
+/// (children) in id order, each list in CSR order, filling its half of the records and its
+/// position of each vertex.
+fn pass(dag: &Graph, view: &PassView) {
+    let direction = view.direction;
     let (next, prev) = match direction {
         Direction::Forward => (dag.children_csr(), dag.parents_csr()),
         Direction::Backward => (dag.parents_csr(), dag.children_csr()),
@@ -167,8 +156,7 @@ fn pass(dag: &Graph, direction: Direction, halves: &mut impl Halves, mut finishe
                     stack.push((c as u32, offsets[c] as usize));
                 } else {
                     // Finished already: in a DAG a vertex met twice is never on the stack.
-                    let child = halves.get(c as u32);
-                    halves.or(v, &child);
+                    view.or(v, &view.get(c as u32));
                 }
                 continue;
             }
@@ -177,11 +165,10 @@ fn pass(dag: &Graph, direction: Direction, halves: &mut impl Halves, mut finishe
             let mut own = Half::default();
             let b = bits.next();
             own.bloom[b / 64] |= 1 << (b % 64);
-            halves.or(v, &own);
-            finished(v, post);
+            view.or(v, &own);
+            view.set_position(v, position(direction, n, post));
             if let Some(&(parent, _)) = stack.last() {
-                let done = halves.get(v);
-                halves.or(parent, &done);
+                view.or(parent, &view.get(v));
             }
         }
     }
