@@ -1,5 +1,6 @@
 //! The engine's hot paths on generated graphs, one `cargo bench` away: parsing, building a CSR,
-//! topological levels, the CPU pipeline phase by phase, the query index, and batches of queries
+//! topological levels, the CPU pipeline phase by phase, the DFS labels and the query index on one
+//! thread, and batches of queries
 //! (the cheap first pass alone, and with the searches it leaves). `grail bench` stays the
 //! end-to-end tool on real files; these isolate one step each so a change's effect shows here.
 //!
@@ -85,10 +86,20 @@ fn pipeline_labels() -> Labels {
     run_to_end(&mut labeler, &mut NullSink).unwrap()
 }
 
-/// The query index over finished labels: topological orders, supportive vertices, Bloom filters.
+/// All five dimensions' labels by the classic DFS (the default back end), on one thread: the
+/// single-core index time less the query index.
 #[divan::bench(sample_count = 10)]
-fn query_index() -> QueryIndex {
-    QueryIndex::build(&DAG, &LABELS).unwrap()
+fn dfs_labels_one_thread(bencher: Bencher) {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    bencher.bench(|| pool.install(|| grail::index::dfs::label(&DAG, DIMS, ORDER).unwrap()));
+}
+
+/// The query index (topological orders, supportive vertices, Bloom filters) from the DAG, on one
+/// thread: its two passes in turn.
+#[divan::bench(sample_count = 10)]
+fn query_index(bencher: Bencher) {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    bencher.bench(|| pool.install(|| QueryIndex::build_for(&DAG).unwrap()));
 }
 
 /// 100K random queries with GRAIL's rules only (labels, levels, tree cut, then searches).
