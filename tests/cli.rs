@@ -87,7 +87,10 @@ fn info_deep_names_hubs_reach_and_false_positives() {
     assert_eq!(deep["reach"]["reaching"][0], serde_json::json!({"vertex": 9, "component_size": 1, "vertices": 9}));
     assert_eq!(deep["reach"]["reached_by"][0]["vertices"], 7);
     // Seven components: every one of the 42 ordered pairs is looked at.
-    assert_eq!((deep["false_positives"]["exact"].clone(), deep["false_positives"]["pairs"].clone()), (true.into(), 42.into()));
+    assert_eq!(
+        (deep["false_positives"]["exact"].clone(), deep["false_positives"]["pairs"].clone()),
+        (true.into(), 42.into())
+    );
     assert!(deep["widest_levels"][0]["components"].as_u64().unwrap() >= 1);
     let plain = json(&grail(&["info", &sample("tiny-cycles.txt"), "--json"]));
     assert!(plain.get("deep").is_none(), "--deep only on request");

@@ -11,9 +11,11 @@ use rayon::prelude::*;
 
 /// Entries in each ranking.
 pub const TOP: usize = 5;
-/// The most components whose reach is counted exactly (bit sets, about `(n + m) · n / 64` word
-/// operations); beyond, it is estimated.
+/// The most components whose reach is counted exactly (bit sets); beyond, it is estimated.
 pub const EXACT_REACH_LIMIT: usize = 50_000;
+/// The most word operations the exact count may take, `(n + m) · n / 64` per direction (a fraction
+/// of a second); a condensation within [`EXACT_REACH_LIMIT`] but with more edges is estimated.
+pub const EXACT_REACH_WORK: u64 = 1 << 28;
 /// Hashes kept per component by the estimate, unless memory asks for fewer.
 pub const SKETCH_K: usize = 64;
 /// Bytes the estimate's sketches may take (`components · k · 4`); a larger graph gets a smaller k.
@@ -138,12 +140,13 @@ fn top(n: u32, count: impl Fn(u32) -> u64 + Sync) -> Vec<Ranked> {
     all
 }
 
-/// Reach counts per component, exact or estimated by the condensation's size, ranked.
+/// Reach counts per component, exact or estimated by the condensation's size and edges, ranked.
 pub fn reach(condensation: &Condensation) -> Reach {
     let dag = &condensation.dag;
     let kahn = topo::kahn(dag).expect("a condensation is a DAG");
     let n = dag.num_vertices();
-    let (method, down, up) = if n <= EXACT_REACH_LIMIT {
+    let work = (n as u64 + dag.num_edges() as u64) * n.div_ceil(64) as u64;
+    let (method, down, up) = if n <= EXACT_REACH_LIMIT && work <= EXACT_REACH_WORK {
         let down = exact_counts(dag, kahn.order, &condensation.sizes, false);
         let up = exact_counts(dag, kahn.order, &condensation.sizes, true);
         (ReachMethod::Exact, down, up)
@@ -384,7 +387,7 @@ mod tests {
         // Where the exact count exceeds k, the estimate is within 4 standard errors (1/sqrt(k)).
         let mut checked = 0;
         for (e, s) in exact.iter().zip(&estimate) {
-            if *e as usize <= SKETCH_K {
+            if (*e as usize) < SKETCH_K {
                 assert_eq!(e, s, "fewer than k vertices are counted exactly");
             } else {
                 let error = (*s as f64 - *e as f64).abs() / *e as f64;

@@ -13,6 +13,10 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
+/// Rows the degree histograms and the levels chart keep at least.
+const DEGREES_MIN: u16 = 6;
+const LEVELS_MIN: u16 = 6;
+
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let g = &app.graph;
@@ -43,10 +47,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 
     let width = right.width.saturating_sub(2) as usize;
     let diagnosis = diagnosis_lines(app, width);
-    let dominance = dominance_lines(app, width);
+    // The full panel where the levels chart keeps room, else one line pointing to it.
+    let mut dominance = dominance_lines(app, width);
+    let room = right.height.saturating_sub(diagnosis.len() as u16 + 2 + DEGREES_MIN + dominance.len() as u16 + 2);
+    if room < LEVELS_MIN {
+        dominance = vec![Line::styled("a taller terminal shows it; or grail info --deep", theme.dim())];
+    }
     let [levels, degrees, diagnosis_area, dominance_area] = Layout::vertical([
         Constraint::Percentage(40),
-        Constraint::Min(6),
+        Constraint::Min(DEGREES_MIN),
         Constraint::Length(diagnosis.len() as u16 + 2),
         Constraint::Length(dominance.len() as u16 + 2),
     ])
