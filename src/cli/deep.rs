@@ -163,7 +163,7 @@ fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String>
     };
     lines.push(format!("reach      {}", d.reach.method.describe()));
     lines.push(format!("  reaches  {}", list(d.reach.reaching.iter().map(entry).collect())));
-    lines.push(format!("  reached  {}", list(d.reach.reached.iter().map(entry).collect())));
+    lines.push(format!("  reached by {}", list(d.reach.reached.iter().map(entry).collect())));
     let over = if fp.exact {
         format!("every one of {} ordered pairs", thousands(fp.pairs))
     } else {
@@ -177,12 +177,12 @@ fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String>
     if fp.false_positives > 0 {
         let share = |s: &Share| format!("{:.0}%", 100.0 * s.false_positives as f64 / fp.false_positives as f64);
         lines.push(format!(
-            "  levels   {}",
+            "  share by source level  {}",
             list(fp.by_level.iter().map(|s| format!("{} ({})", s.key, share(s))).collect())
         ));
         let vertex = |s: &Share| format!("{} ({})", names.label(reps[s.key as usize]), share(s));
-        lines.push(format!("  sources  {}", list(fp.by_source.iter().map(vertex).collect())));
-        lines.push(format!("  targets  {}", list(fp.by_target.iter().map(vertex).collect())));
+        lines.push(format!("  share by source        {}", list(fp.by_source.iter().map(vertex).collect())));
+        lines.push(format!("  share by target        {}", list(fp.by_target.iter().map(vertex).collect())));
     }
     lines
 }

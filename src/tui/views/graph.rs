@@ -51,7 +51,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let mut dominance = dominance_lines(app, width);
     let room = right.height.saturating_sub(diagnosis.len() as u16 + 2 + DEGREES_MIN + dominance.len() as u16 + 2);
     if room < LEVELS_MIN {
-        dominance = vec![Line::styled("a taller terminal shows it; or grail info --deep", theme.dim())];
+        dominance = vec![Line::styled("more rows show it (grail info --deep)", theme.dim())];
     }
     let [levels, degrees, diagnosis_area, dominance_area] = Layout::vertical([
         Constraint::Percentage(40),
