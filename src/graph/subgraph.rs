@@ -211,9 +211,9 @@ mod tests {
             let reach: Vec<Vec<Option<u32>>> =
                 (0..n as u32).map(|s| distances(n, s, |u| g.children(u).to_vec())).collect();
             let mut comps: Vec<BTreeSet<u32>> = Vec::new();
-            for u in 0..n {
+            for (u, from_u) in reach.iter().enumerate() {
                 let set: BTreeSet<u32> =
-                    (0..n).filter(|&w| reach[u][w].is_some() && reach[w][u].is_some()).map(|w| w as u32).collect();
+                    (0..n).filter(|&w| from_u[w].is_some() && reach[w][u].is_some()).map(|w| w as u32).collect();
                 if set.len() > 1 && !comps.contains(&set) {
                     comps.push(set);
                 }
