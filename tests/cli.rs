@@ -75,6 +75,61 @@ fn scc_lists_the_largest_components_with_a_shortest_cycle() {
 }
 
 #[test]
+fn info_deep_names_hubs_reach_and_false_positives() {
+    let v = json(&grail(&["info", &sample("tiny-cycles.txt"), "--deep", "--json"]));
+    let deep = &v["deep"];
+    // 3 -> 1, 4, 5; the in-degree ties (1, 6, 8 with two parents each) go to the smallest id.
+    assert_eq!(deep["hubs_out"][0], serde_json::json!({"vertex": 3, "degree": 3}));
+    assert_eq!(deep["hubs_in"][0], serde_json::json!({"vertex": 1, "degree": 2}));
+    assert_eq!(deep["reach"]["method"], "exact");
+    assert_eq!(deep["reach"]["sketch_k"], Value::Null);
+    // 9 reaches every other vertex; 6 (with 7) and 8 are each reached by seven.
+    assert_eq!(deep["reach"]["reaching"][0], serde_json::json!({"vertex": 9, "component_size": 1, "vertices": 9}));
+    assert_eq!(deep["reach"]["reached_by"][0]["vertices"], 7);
+    // Seven components: every one of the 42 ordered pairs is looked at.
+    assert_eq!(
+        (deep["false_positives"]["exact"].clone(), deep["false_positives"]["pairs"].clone()),
+        (true.into(), 42.into())
+    );
+    assert!(deep["widest_levels"][0]["components"].as_u64().unwrap() >= 1);
+    let plain = json(&grail(&["info", &sample("tiny-cycles.txt"), "--json"]));
+    assert!(plain.get("deep").is_none(), "--deep only on request");
+    let human = String::from_utf8(grail(&["info", &sample("kegg.gra"), "--deep"]).stdout).unwrap();
+    assert!(human.contains("hubs out") && human.contains("reach      exact"), "{human}");
+}
+
+#[test]
+fn convert_around_and_scc_cut_out_a_part_with_the_files_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("around.txt");
+    let ok = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--around", "5", "--depth", "1"]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    // 5's parent 3 and children 6 and 8, with every edge among them, in the file's ids.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut edges: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    edges.sort_unstable();
+    assert_eq!(edges, ["3 5", "5 6", "5 8"]);
+    let cut = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--around", "5", "--max", "2"]);
+    assert!(String::from_utf8_lossy(&cut.stdout).contains("--max 2:"));
+    let v = json(&grail(&["info", out.to_str().unwrap(), "--json"]));
+    assert_eq!((v["vertices"].clone(), v["edges"].clone()), (2.into(), 1.into()));
+
+    let out = dir.path().join("scc.txt");
+    assert!(grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--scc", "1"]).status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut edges: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    edges.sort_unstable();
+    assert_eq!(edges, ["1 2", "2 3", "3 1"]);
+
+    let none = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--scc", "3"]);
+    assert!(!none.status.success());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("2 strongly connected components"));
+    let missing = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--around", "42"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("vertex 42 is not in"));
+}
+
+#[test]
 fn query_file_reports_queries_positives_and_mismatches() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("q.txt");

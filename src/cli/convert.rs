@@ -1,15 +1,17 @@
-//! `grail convert`: read any supported format, write any of them.
+//! `grail convert`: read any supported format, write any of them; with `--around` or `--scc`, only
+//! a neighbourhood or a component, with the file's own ids.
 
 use super::common::{GraphArgs, value_name};
 use crate::format::plural;
 use crate::graph::io::{self, Format};
-use anyhow::Result;
+use crate::graph::subgraph::{self, Extract};
+use anyhow::{Result, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  grail convert edges.txt graph.gra\n  grail convert matrix.mtx edges.txt.gz --to edge-list\n  grail convert big.gra.gz big.grail      (binary: opens memory-mapped, no parsing)"
+    after_help = "Examples:\n  grail convert edges.txt graph.gra\n  grail convert matrix.mtx edges.txt.gz --to edge-list\n  grail convert big.gra.gz big.grail      (binary: opens memory-mapped, no parsing)\n  grail convert big.gra around-17.txt --around 17 --depth 3 --max 200\n  grail convert edges.txt cycle.txt --scc 1      (the largest component, as `grail scc` lists it)"
 )]
 pub struct ConvertArgs {
     #[command(flatten)]
@@ -25,7 +27,29 @@ pub struct ConvertArgs {
     /// formats number vertices densely.
     #[arg(long, value_enum)]
     pub to: Option<Format>,
+
+    /// Write only the neighbourhood of this vertex (file id): its ancestors and descendants up to
+    /// `--depth` edges away, at most `--max` vertices, with every edge among them.
+    #[arg(long, value_name = "V", conflicts_with = "scc")]
+    pub around: Option<u64>,
+
+    /// How many edges up (ancestors) and down (descendants) `--around` reaches.
+    #[arg(long, default_value_t = 2, value_name = "K", requires = "around")]
+    pub depth: u32,
+
+    /// The most vertices written with `--around` (default 1000) or `--scc` (default: all members,
+    /// else the smallest ids).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max: Option<u64>,
+
+    /// Write only the I-th largest strongly connected component of two or more vertices (1 = the
+    /// largest, as `grail scc` numbers them), with every edge among its members.
+    #[arg(long, value_name = "I", value_parser = clap::value_parser!(u64).range(1..))]
+    pub scc: Option<u64>,
 }
+
+/// Vertices `--around` writes unless `--max` says otherwise.
+const AROUND_MAX: usize = 1000;
 
 /// The format to write: the one asked for, else `.gra[.gz]` → gra, `.grail` → grail, anything
 /// else → edge list.
@@ -43,6 +67,12 @@ pub fn output_format(path: &Path, asked: Option<Format>) -> Format {
 }
 
 pub fn run(args: ConvertArgs) -> Result<()> {
+    if args.around.is_some() || args.scc.is_some() {
+        return run_part(args);
+    }
+    if args.max.is_some() {
+        bail!("--max applies to --around or --scc");
+    }
     // Converting keeps the graph as it is (cycles included): no condensation.
     let loaded = io::load(&args.input.graph, args.input.format)?;
     let format = output_format(&args.out, args.to);
@@ -56,5 +86,64 @@ pub fn run(args: ConvertArgs) -> Result<()> {
         plural(loaded.graph.num_vertices() as u64, "vertex", "vertices"),
         plural(loaded.graph.num_edges() as u64, "edge", "edges")
     );
+    Ok(())
+}
+
+/// `--around` or `--scc`: the part chosen, written with the file's ids where the format keeps them.
+fn run_part(args: ConvertArgs) -> Result<()> {
+    let ws = args.input.open()?;
+    let graph = &ws.loaded.graph;
+    let max = args.max.map(|m| usize::try_from(m).unwrap_or(usize::MAX));
+    // What was chosen, and what `--max` left out when it cut.
+    let (part, what, cut): (Extract, String, &str) = match (args.around, args.scc) {
+        (Some(id), _) => {
+            let v = ws.resolve(id)?;
+            let part = subgraph::around(graph, v, args.depth, max.unwrap_or(AROUND_MAX));
+            let what = format!(
+                "the vertices within {} of {}",
+                plural(args.depth as u64, "edge", "edges"),
+                ws.loaded.names.label(v)
+            );
+            (part, what, "more vertices lie within reach; the nearest were kept")
+        }
+        (None, Some(rank)) => {
+            let rank = usize::try_from(rank).unwrap_or(usize::MAX);
+            let Some(part) = subgraph::component(graph, &ws.condensation, rank, max) else {
+                let found = crate::graph::cycles::largest_cyclic(graph, &ws.condensation, 0, Some(0)).cyclic_components;
+                bail!(
+                    "--scc {rank}: {} has {} of two or more vertices (see grail scc)",
+                    args.input.graph.display(),
+                    plural(found, "strongly connected component", "strongly connected components")
+                );
+            };
+            (
+                part,
+                format!("strongly connected component #{rank}"),
+                "the component has more members; the smallest ids were kept",
+            )
+        }
+        (None, None) => unreachable!("run_part is called with --around or --scc"),
+    };
+    let format = output_format(&args.out, args.to);
+    let names = subgraph::names_of(&ws.loaded.names, &part.vertices);
+    io::write(&args.out, &part.graph, &names, format)?;
+    println!(
+        "{} → {} ({}): {}, {}: {what}",
+        args.input.graph.display(),
+        args.out.display(),
+        value_name(&format),
+        plural(part.graph.num_vertices() as u64, "vertex", "vertices"),
+        plural(part.graph.num_edges() as u64, "edge", "edges"),
+    );
+    if part.left_out {
+        println!("--max {}: {cut}", part.vertices.len());
+    }
+    if !matches!(format, Format::EdgeList | Format::Grail) {
+        println!(
+            "ids renumbered 0 to {} in ascending order ({} numbers vertices densely); an edge list (.txt) keeps the file's ids",
+            part.vertices.len().saturating_sub(1),
+            value_name(&format)
+        );
+    }
     Ok(())
 }

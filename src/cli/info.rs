@@ -1,6 +1,7 @@
 //! `grail info`: what a graph looks like.
 
 use super::common::{GraphArgs, value_name};
+use super::deep::DeepReport;
 use super::output::{Output, Report};
 use crate::format::{bytes, duration};
 use crate::graph::io;
@@ -13,11 +14,16 @@ use serde::Serialize;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  grail info graph.gra\n  grail info edges.txt.gz --json\n  grail info edges.txt --strict   (exit 1 on duplicate edges, self-loops or unused ids)"
+    after_help = "Examples:\n  grail info graph.gra\n  grail info edges.txt.gz --json\n  grail info edges.txt --strict   (exit 1 on duplicate edges, self-loops or unused ids)\n  grail info graph.gra --deep     (hubs, widest levels, who reaches the most, false positives)"
 )]
 pub struct InfoArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
+
+    /// Also what dominates: hubs, the widest levels, who reaches the most (exact or estimated) and
+    /// where GRAIL's false positives concentrate (labels built for it: slower on large graphs).
+    #[arg(long)]
+    pub deep: bool,
 
     #[command(flatten)]
     pub output: Output,
@@ -38,16 +44,20 @@ struct InfoReport<'a> {
     loader: Option<&'a LoadReport>,
     #[serde(flatten)]
     stats: &'a GraphStats,
+    /// With `--deep`: what dominates and where false positives concentrate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deep: Option<DeepReport>,
 }
 
 pub fn run(args: InfoArgs) -> Result<()> {
     let ws = args.graph.open()?;
-    report(&ws, args.output)
+    let deep = args.deep.then(|| super::deep::compute(&ws)).transpose()?;
+    report(&ws, args.output, deep)
 }
 
 pub fn run_default() -> Result<()> {
     let ws = Workspace::bundled()?;
-    report(&ws, Output::default())?;
+    report(&ws, Output::default(), None)?;
     println!();
     println!("This is the bundled sample graph. Try:");
     println!("  grail query {BUNDLED_GRAPH_NAME} 2 1          one query, with the rule that decided it");
@@ -57,7 +67,7 @@ pub fn run_default() -> Result<()> {
     Ok(())
 }
 
-fn report(ws: &Workspace, output: Output) -> Result<()> {
+fn report(ws: &Workspace, output: Output, deep: Option<DeepReport>) -> Result<()> {
     let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
     output.show(&InfoReport {
         file: ws.loaded.path.display().to_string(),
@@ -68,6 +78,7 @@ fn report(ws: &Workspace, output: Output) -> Result<()> {
         csr_bytes: ws.loaded.graph.heap_bytes() as u64,
         loader: ws.loaded.report.as_ref(),
         stats: &stats,
+        deep,
     })
 }
 
@@ -96,5 +107,11 @@ impl Report for InfoReport<'_> {
         }
         println!();
         print!("{}", self.stats.human_table());
+        if let Some(deep) = &self.deep {
+            println!();
+            for line in &deep.lines {
+                println!("{line}");
+            }
+        }
     }
 }

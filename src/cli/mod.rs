@@ -10,6 +10,7 @@ mod closure;
 mod common;
 mod completions;
 mod convert;
+mod deep;
 mod draw;
 mod exceptions;
 mod exit;

@@ -10,6 +10,7 @@
 //! (dimension `i` only depends on the seed and `i`), so one labeling with `D` dimensions answers
 //! every `d <= D` at once: a pair is a false positive for `d` iff its first `d` dimensions contain.
 
+pub mod concentration;
 mod counts;
 mod exact;
 pub mod interval;

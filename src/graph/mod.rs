@@ -2,6 +2,7 @@
 
 pub mod csr;
 pub mod cycles;
+pub mod dominance;
 pub mod fingerprint;
 pub mod generators;
 pub mod io;
@@ -11,6 +12,7 @@ pub mod names;
 pub mod scc;
 pub mod slab;
 pub mod stats;
+pub mod subgraph;
 pub mod topo;
 
 pub use csr::{Csr, Graph};

@@ -1,6 +1,7 @@
 //! The Graph tab: what the opened graph looks like, what loading it did, where its cycles are.
 
 use crate::graph::cycles::{self, Cycles};
+use crate::graph::dominance::{self, Dominance};
 use crate::graph::io::Format;
 use crate::graph::load_report::LoadReport;
 use crate::graph::stats::{self, GraphStats};
@@ -13,6 +14,7 @@ pub const TOP_COMPONENTS: usize = 5;
 pub struct GraphFacts {
     pub stats: GraphStats,
     pub cycles: Cycles,
+    pub dominance: Dominance,
 }
 
 impl GraphFacts {
@@ -20,6 +22,7 @@ impl GraphFacts {
         GraphFacts {
             stats: stats::compute(&ws.loaded.graph, &ws.condensation),
             cycles: cycles::largest_cyclic(&ws.loaded.graph, &ws.condensation, TOP_COMPONENTS, Some(0)),
+            dominance: dominance::compute(&ws.loaded.graph, &ws.condensation),
         }
     }
 }
@@ -37,6 +40,8 @@ pub struct GraphState {
     pub vertices_in_cycles: u64,
     /// The largest cyclic components: size and a shortest cycle in file ids.
     pub components: Vec<(u32, Vec<u64>)>,
+    /// Hubs, widest levels, who reaches the most (dense ids; the view names them).
+    pub dominance: Dominance,
 }
 
 impl GraphState {
@@ -57,6 +62,7 @@ impl GraphState {
                 .iter()
                 .map(|c| (c.size, c.cycle.iter().map(|&v| names.file_id(v)).collect()))
                 .collect(),
+            dominance: facts.dominance,
         }
     }
 }

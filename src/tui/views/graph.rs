@@ -1,8 +1,9 @@
 //! Screen 1: the graph's shape: counts, the vertices per topological level, degree histograms, what
-//! the loader did and where the cycles are.
+//! the loader did, where the cycles are and what dominates.
 
 use super::panel;
 use crate::format::{duration, thousands};
+use crate::graph::dominance::{Ranked, ReachEntry, ReachMethod};
 use crate::graph::load_report::{Anomaly, Firsts, describe};
 use crate::tui::app::App;
 use crate::tui::widgets::columns::{self, ColumnLayout, Columns, XAxis, YAxis};
@@ -11,6 +12,10 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
+
+/// Rows the degree histograms and the levels chart keep at least.
+const DEGREES_MIN: u16 = 6;
+const LEVELS_MIN: u16 = 6;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
@@ -40,15 +45,28 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     ];
     frame.render_widget(Paragraph::new(lines).block(panel("Graph")), left);
 
-    let diagnosis = diagnosis_lines(app, right.width.saturating_sub(2) as usize);
-    let [levels, degrees, diagnosis_area] = Layout::vertical([
+    let width = right.width.saturating_sub(2) as usize;
+    let diagnosis = diagnosis_lines(app, width);
+    // The full panel where the levels chart keeps room, else one line pointing to it.
+    let mut dominance = dominance_lines(app, width);
+    let room = right.height.saturating_sub(diagnosis.len() as u16 + 2 + DEGREES_MIN + dominance.len() as u16 + 2);
+    if room < LEVELS_MIN {
+        dominance = vec![Line::styled("more rows show it (grail info --deep)", theme.dim())];
+    }
+    let [levels, degrees, diagnosis_area, dominance_area] = Layout::vertical([
         Constraint::Percentage(40),
-        Constraint::Min(6),
+        Constraint::Min(DEGREES_MIN),
         Constraint::Length(diagnosis.len() as u16 + 2),
+        Constraint::Length(dominance.len() as u16 + 2),
     ])
     .areas(right);
     levels_chart(frame, levels, app);
     frame.render_widget(Paragraph::new(diagnosis).block(panel("Loader and cycles")), diagnosis_area);
+    let title = match app.graph.dominance.reach.method {
+        ReachMethod::Exact => "What dominates (reach: exact)".to_string(),
+        ReachMethod::BottomK { k } => format!("What dominates (reach: estimated, bottom-{k} sketches)"),
+    };
+    frame.render_widget(Paragraph::new(dominance).block(panel(&title)), dominance_area);
     let [out_area, in_area] = Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(degrees);
     for (area, title, hist) in
         [(out_area, "Out-degree", &s.out_degree_histogram), (in_area, "In-degree", &s.in_degree_histogram)]
@@ -102,6 +120,42 @@ fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         lines.push(Line::from(format!("{size:>widest$} vertices: {path}")));
     }
     lines
+}
+
+/// Hubs (degrees of the graph as loaded), the widest levels (components per level of the
+/// condensation) and who reaches or is reached by the most, each line cut to `width`.
+fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let d = &app.graph.dominance;
+    let names = &app.ws.loaded.names;
+    let fit = |head: &str, items: Vec<String>| {
+        let mut line = head.to_string();
+        for (i, item) in items.iter().enumerate() {
+            let next = format!("{}{item}", if i == 0 { "" } else { ", " });
+            if line.chars().count() + next.chars().count() > width {
+                break;
+            }
+            line += &next;
+        }
+        if items.is_empty() {
+            line += "none";
+        }
+        Line::from(line)
+    };
+    let ranked =
+        |list: &[Ranked]| list.iter().map(|r| format!("{} ({})", names.label(r.vertex), thousands(r.count))).collect();
+    let reach = |list: &[ReachEntry]| {
+        list.iter().map(|e| format!("{} ({})", names.label(e.vertex), thousands(e.count))).collect()
+    };
+    vec![
+        fit("hubs out   ", ranked(&d.top_out_degree)),
+        fit("hubs in    ", ranked(&d.top_in_degree)),
+        fit(
+            "widest     ",
+            d.widest_levels.iter().map(|l| format!("level {} ({})", l.level, thousands(l.components))).collect(),
+        ),
+        fit("reach most ", reach(&d.reach.reaching)),
+        fit("reached by ", reach(&d.reach.reached)),
+    ]
 }
 
 /// An anomaly's sentence with as many of its first lines (or ids) as fit `width`.

@@ -1,0 +1,188 @@
+//! `grail info --deep`: what dominates a graph (hubs, widest levels, who reaches the most) and where
+//! GRAIL's false positives concentrate, as JSON fields and as human lines.
+
+use crate::exceptions::SAMPLES;
+use crate::exceptions::concentration::{self, Concentration, Share};
+use crate::format::thousands;
+use crate::graph::dominance::{self, Dominance, ReachEntry, ReachMethod};
+use crate::index::{Order, dfs};
+use crate::workspace::Workspace;
+use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Seed of the labels' random order and of the sampled pairs.
+const SEED: u64 = 1;
+
+/// The `deep` object of `grail info --json`. Vertices are the file's ids (or names).
+#[derive(Serialize)]
+pub struct DeepReport {
+    /// The largest out-degrees of the graph as loaded: `{vertex, degree}`, largest first.
+    hubs_out: Vec<Value>,
+    /// The largest in-degrees of the graph as loaded.
+    hubs_in: Vec<Value>,
+    /// The Kahn levels of the condensation holding the most components: `{level, components}`.
+    widest_levels: Vec<Value>,
+    /// Who reaches, and who is reached by, the most.
+    reach: ReachReport,
+    /// Where the labels' false positives lie.
+    false_positives: FalsePositives,
+    /// The same, as lines for people.
+    #[serde(skip)]
+    pub lines: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ReachReport {
+    /// `exact` or `estimate`.
+    method: &'static str,
+    /// Hashes per bottom-k sketch (null when exact).
+    sketch_k: Option<usize>,
+    /// How the counts were made, in words.
+    description: String,
+    /// `{vertex, component_size, vertices}`: the vertices each reaches besides itself (every member
+    /// of a component reaches the same; `vertex` is its smallest).
+    reaching: Vec<Value>,
+    /// `{vertex, component_size, vertices}`: the vertices that reach each.
+    reached_by: Vec<Value>,
+}
+
+#[derive(Serialize)]
+struct FalsePositives {
+    /// The labels: classic DFS, `dims` dimensions, random order with `seed`.
+    dims: usize,
+    seed: u64,
+    /// Every ordered pair of components looked at (else `pairs` uniform samples drawn with `seed`).
+    exact: bool,
+    pairs: u64,
+    false_positives: u64,
+    /// `{level, false_positives}`: the source's Kahn level, most first.
+    by_level: Vec<Value>,
+    /// `{vertex, false_positives}`: pairs with this source (its component's smallest vertex).
+    by_source: Vec<Value>,
+    /// `{vertex, false_positives}`: pairs with this target.
+    by_target: Vec<Value>,
+}
+
+/// Computes the deep report of `ws`: its dominance, and the false positives of GRAIL labels (the
+/// default dimensions, random order, seed 1).
+pub fn compute(ws: &Workspace) -> Result<DeepReport> {
+    let dominance = dominance::compute(&ws.loaded.graph, &ws.condensation);
+    let dims = crate::backend::DEFAULT_DIMS;
+    let labels = dfs::label(ws.dag(), dims, Order::Random { seed: SEED }).context("cannot label the graph")?;
+    let fp = concentration::concentration(ws.dag(), &labels, SAMPLES, SEED);
+    Ok(report(ws, &dominance, &fp))
+}
+
+fn report(ws: &Workspace, d: &Dominance, fp: &Concentration) -> DeepReport {
+    let names = &ws.loaded.names;
+    let representatives = ws.condensation.representatives();
+    let ranked = |list: &[dominance::Ranked]| {
+        list.iter().map(|r| serde_json::json!({"vertex": names.json_id(r.vertex), "degree": r.count})).collect()
+    };
+    let reach = |list: &[ReachEntry]| {
+        list.iter()
+            .map(|e| {
+                serde_json::json!({"vertex": names.json_id(e.vertex), "component_size": e.component_size, "vertices": e.count})
+            })
+            .collect()
+    };
+    let shares = |list: &[Share]| {
+        list.iter()
+            .map(|s| {
+                serde_json::json!({"vertex": names.json_id(representatives[s.key as usize]), "false_positives": s.false_positives})
+            })
+            .collect()
+    };
+    DeepReport {
+        hubs_out: ranked(&d.top_out_degree),
+        hubs_in: ranked(&d.top_in_degree),
+        widest_levels: d
+            .widest_levels
+            .iter()
+            .map(|l| serde_json::json!({"level": l.level, "components": l.components}))
+            .collect(),
+        reach: ReachReport {
+            method: if d.reach.method == ReachMethod::Exact { "exact" } else { "estimate" },
+            sketch_k: match d.reach.method {
+                ReachMethod::Exact => None,
+                ReachMethod::BottomK { k } => Some(k),
+            },
+            description: d.reach.method.describe(),
+            reaching: reach(&d.reach.reaching),
+            reached_by: reach(&d.reach.reached),
+        },
+        false_positives: FalsePositives {
+            dims: fp.dims,
+            seed: SEED,
+            exact: fp.exact,
+            pairs: fp.pairs,
+            false_positives: fp.false_positives,
+            by_level: fp
+                .by_level
+                .iter()
+                .map(|s| serde_json::json!({"level": s.key, "false_positives": s.false_positives}))
+                .collect(),
+            by_source: shares(&fp.by_source),
+            by_target: shares(&fp.by_target),
+        },
+        lines: human_lines(ws, d, fp),
+    }
+}
+
+/// The human lines of the deep report: hubs, widest levels, reach, false positives.
+fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String> {
+    let names = &ws.loaded.names;
+    let reps = ws.condensation.representatives();
+    let mut lines = Vec::new();
+    let list = |items: Vec<String>| if items.is_empty() { "none".to_string() } else { items.join(", ") };
+    lines.push(format!(
+        "hubs out   {}",
+        list(d.top_out_degree.iter().map(|r| format!("{} ({})", names.label(r.vertex), thousands(r.count))).collect())
+    ));
+    lines.push(format!(
+        "hubs in    {}",
+        list(d.top_in_degree.iter().map(|r| format!("{} ({})", names.label(r.vertex), thousands(r.count))).collect())
+    ));
+    lines.push(format!(
+        "widest     {}",
+        list(
+            d.widest_levels
+                .iter()
+                .map(|l| format!("level {} ({} components)", l.level, thousands(l.components)))
+                .collect()
+        )
+    ));
+    let entry = |e: &ReachEntry| {
+        let of = if e.component_size > 1 {
+            format!(" [component of {}]", thousands(u64::from(e.component_size)))
+        } else {
+            String::new()
+        };
+        format!("{}{of} ({})", names.label(e.vertex), thousands(e.count))
+    };
+    lines.push(format!("reach      {}", d.reach.method.describe()));
+    lines.push(format!("  reaches  {}", list(d.reach.reaching.iter().map(entry).collect())));
+    lines.push(format!("  reached by {}", list(d.reach.reached.iter().map(entry).collect())));
+    let over = if fp.exact {
+        format!("every one of {} ordered pairs", thousands(fp.pairs))
+    } else {
+        format!("{} sampled ordered pairs (seed {SEED})", thousands(fp.pairs))
+    };
+    lines.push(format!(
+        "false pos. {} with labels of {} dimensions (classic DFS, random order, seed {SEED}) over {over}",
+        thousands(fp.false_positives),
+        fp.dims
+    ));
+    if fp.false_positives > 0 {
+        let share = |s: &Share| format!("{:.0}%", 100.0 * s.false_positives as f64 / fp.false_positives as f64);
+        lines.push(format!(
+            "  share by source level  {}",
+            list(fp.by_level.iter().map(|s| format!("{} ({})", s.key, share(s))).collect())
+        ));
+        let vertex = |s: &Share| format!("{} ({})", names.label(reps[s.key as usize]), share(s));
+        lines.push(format!("  share by source        {}", list(fp.by_source.iter().map(vertex).collect())));
+        lines.push(format!("  share by target        {}", list(fp.by_target.iter().map(vertex).collect())));
+    }
+    lines
+}
