@@ -67,7 +67,7 @@ struct FalsePositives {
 /// Computes the deep report of `ws`: its dominance, and the false positives of GRAIL labels (the
 /// default dimensions, random order, seed 1).
 pub fn compute(ws: &Workspace) -> Result<DeepReport> {
-    let dominance = dominance::compute(&ws.loaded.graph, &ws.condensation);
+    let dominance = dominance::compute(&ws.loaded.graph, &ws.condensation, false);
     let dims = crate::backend::DEFAULT_DIMS;
     let labels = dfs::label(ws.dag(), dims, Order::Random { seed: SEED }).context("cannot label the graph")?;
     let fp = concentration::concentration(ws.dag(), &labels, SAMPLES, SEED);
@@ -75,6 +75,7 @@ pub fn compute(ws: &Workspace) -> Result<DeepReport> {
 }
 
 fn report(ws: &Workspace, d: &Dominance, fp: &Concentration) -> DeepReport {
+    let counted = d.reach.as_ref().expect("the deep report always counts the reach");
     let names = &ws.loaded.names;
     let representatives = ws.condensation.representatives();
     let ranked = |list: &[dominance::Ranked]| {
@@ -103,14 +104,14 @@ fn report(ws: &Workspace, d: &Dominance, fp: &Concentration) -> DeepReport {
             .map(|l| serde_json::json!({"level": l.level, "components": l.components}))
             .collect(),
         reach: ReachReport {
-            method: if d.reach.method == ReachMethod::Exact { "exact" } else { "estimate" },
-            sketch_k: match d.reach.method {
+            method: if counted.method == ReachMethod::Exact { "exact" } else { "estimate" },
+            sketch_k: match counted.method {
                 ReachMethod::Exact => None,
                 ReachMethod::BottomK { k } => Some(k),
             },
-            description: d.reach.method.describe(),
-            reaching: reach(&d.reach.reaching),
-            reached_by: reach(&d.reach.reached),
+            description: counted.method.describe(),
+            reaching: reach(&counted.reaching),
+            reached_by: reach(&counted.reached),
         },
         false_positives: FalsePositives {
             dims: fp.dims,
@@ -132,6 +133,7 @@ fn report(ws: &Workspace, d: &Dominance, fp: &Concentration) -> DeepReport {
 
 /// The human lines of the deep report: hubs, widest levels, reach, false positives.
 fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String> {
+    let counted = d.reach.as_ref().expect("the deep report always counts the reach");
     let names = &ws.loaded.names;
     let reps = ws.condensation.representatives();
     let mut lines = Vec::new();
@@ -161,9 +163,9 @@ fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String>
         };
         format!("{}{of} ({})", names.label(e.vertex), thousands(e.count))
     };
-    lines.push(format!("reach      {}", d.reach.method.describe()));
-    lines.push(format!("  reaches  {}", list(d.reach.reaching.iter().map(entry).collect())));
-    lines.push(format!("  reached by {}", list(d.reach.reached.iter().map(entry).collect())));
+    lines.push(format!("reach      {}", counted.method.describe()));
+    lines.push(format!("  reaches  {}", list(counted.reaching.iter().map(entry).collect())));
+    lines.push(format!("  reached by {}", list(counted.reached.iter().map(entry).collect())));
     let over = if fp.exact {
         format!("every one of {} ordered pairs", thousands(fp.pairs))
     } else {

@@ -103,12 +103,18 @@ pub struct Dominance {
     pub top_in_degree: Vec<Ranked>,
     /// The Kahn levels of the condensation holding the most components, widest first.
     pub widest_levels: Vec<LevelWidth>,
-    /// Who reaches, and who is reached by, the most.
-    pub reach: Reach,
+    /// Who reaches, and who is reached by, the most; `None` where only a quick look was asked for
+    /// and counting would not be quick.
+    pub reach: Option<Reach>,
 }
 
-/// Computes what dominates `graph`, condensed as `condensation`.
-pub fn compute(graph: &Graph, condensation: &Condensation) -> Dominance {
+/// The most word operations of an exact reach count that a quick look makes (milliseconds): the
+/// explorer computes what dominates as it opens a graph, and must not keep the user waiting.
+pub const QUICK_REACH_WORK: u64 = 1 << 22;
+
+/// Computes what dominates `graph`, condensed as `condensation`. With `quick`, the reach counts are
+/// made only where an exact count takes milliseconds (hubs and levels always are).
+pub fn compute(graph: &Graph, condensation: &Condensation, quick: bool) -> Dominance {
     let n = graph.num_vertices() as u32;
     let degrees = |csr: &super::Csr| top(n, |v| csr.degree(v) as u64);
     let mut per_level: Vec<u64> = Vec::new();
@@ -123,8 +129,15 @@ pub fn compute(graph: &Graph, condensation: &Condensation) -> Dominance {
         top_out_degree: degrees(graph.children_csr()),
         top_in_degree: degrees(graph.parents_csr()),
         widest_levels: widest.into_iter().map(|r| LevelWidth { level: r.vertex, components: r.count }).collect(),
-        reach: reach(condensation),
+        reach: (!quick || exact_reach_work(condensation) <= QUICK_REACH_WORK).then(|| reach(condensation)),
     }
+}
+
+/// Word operations of the exact reach count, one direction: `(n + m) · n / 64`.
+fn exact_reach_work(condensation: &Condensation) -> u64 {
+    let dag = &condensation.dag;
+    let n = dag.num_vertices();
+    (n as u64 + dag.num_edges() as u64) * n.div_ceil(64) as u64
 }
 
 /// The [`TOP`] items of `0..n` by `count`, largest first, ties by smaller id; zero counts left out.
@@ -145,8 +158,7 @@ pub fn reach(condensation: &Condensation) -> Reach {
     let dag = &condensation.dag;
     let kahn = topo::kahn(dag).expect("a condensation is a DAG");
     let n = dag.num_vertices();
-    let work = (n as u64 + dag.num_edges() as u64) * n.div_ceil(64) as u64;
-    let (method, down, up) = if n <= EXACT_REACH_LIMIT && work <= EXACT_REACH_WORK {
+    let (method, down, up) = if n <= EXACT_REACH_LIMIT && exact_reach_work(condensation) <= EXACT_REACH_WORK {
         let down = exact_counts(dag, kahn.order, &condensation.sizes, false);
         let up = exact_counts(dag, kahn.order, &condensation.sizes, true);
         (ReachMethod::Exact, down, up)
@@ -360,14 +372,31 @@ mod tests {
         // 0 -> 1..=4, 1..=4 -> 5.
         let edges: Vec<(u32, u32)> = (1..=4).flat_map(|i| [(0, i), (i, 5)]).collect();
         let g = Arc::new(Graph::from_edges(6, &edges).unwrap());
-        let d = compute(&g, &condense(&g));
+        let c = condense(&g);
+        let d = compute(&g, &c, true);
         assert_eq!(d.top_out_degree[0], Ranked { vertex: 0, count: 4 });
         assert_eq!(d.top_in_degree[0], Ranked { vertex: 5, count: 4 });
         assert_eq!(d.top_out_degree.len(), TOP);
         assert_eq!(d.widest_levels[0], LevelWidth { level: 1, components: 4 });
-        assert_eq!(d.reach.method, ReachMethod::Exact);
-        assert_eq!(d.reach.reaching[0], ReachEntry { vertex: 0, component_size: 1, count: 5 });
-        assert_eq!(d.reach.reached[0], ReachEntry { vertex: 5, component_size: 1, count: 5 });
+        // A quick look counts a graph this small, exactly.
+        let reach = d.reach.expect("counted");
+        assert_eq!(reach.method, ReachMethod::Exact);
+        assert_eq!(reach.reaching[0], ReachEntry { vertex: 0, component_size: 1, count: 5 });
+        assert_eq!(reach.reached[0], ReachEntry { vertex: 5, component_size: 1, count: 5 });
+    }
+
+    #[test]
+    fn a_quick_look_leaves_out_a_count_that_is_not_quick() {
+        // 3,000 vertices in a chain: (n + m) · n / 64 ≈ 282K word operations per direction.
+        let g = Arc::new(crate::graph::generators::chain(3000).unwrap());
+        let c = condense(&g);
+        assert!(exact_reach_work(&c) <= QUICK_REACH_WORK);
+        assert!(compute(&g, &c, true).reach.is_some());
+        let g = Arc::new(crate::graph::generators::chain(60_000).unwrap());
+        let c = condense(&g);
+        assert!(exact_reach_work(&c) > QUICK_REACH_WORK);
+        assert!(compute(&g, &c, true).reach.is_none());
+        assert!(compute(&g, &c, false).reach.is_some_and(|r| r.method != ReachMethod::Exact));
     }
 
     #[test]

@@ -22,7 +22,7 @@ impl GraphFacts {
         GraphFacts {
             stats: stats::compute(&ws.loaded.graph, &ws.condensation),
             cycles: cycles::largest_cyclic(&ws.loaded.graph, &ws.condensation, TOP_COMPONENTS, Some(0)),
-            dominance: dominance::compute(&ws.loaded.graph, &ws.condensation),
+            dominance: dominance::compute(&ws.loaded.graph, &ws.condensation, true),
         }
     }
 }

@@ -62,9 +62,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     .areas(right);
     levels_chart(frame, levels, app);
     frame.render_widget(Paragraph::new(diagnosis).block(panel("Loader and cycles")), diagnosis_area);
-    let title = match app.graph.dominance.reach.method {
-        ReachMethod::Exact => "What dominates (reach: exact)".to_string(),
-        ReachMethod::BottomK { k } => format!("What dominates (reach: estimated, bottom-{k} sketches)"),
+    let title = match app.graph.dominance.reach.as_ref().map(|r| r.method) {
+        Some(ReachMethod::Exact) => "What dominates (reach: exact)".to_string(),
+        Some(ReachMethod::BottomK { k }) => format!("What dominates (reach: estimated, bottom-{k} sketches)"),
+        None => "What dominates".to_string(),
     };
     frame.render_widget(Paragraph::new(dominance).block(panel(&title)), dominance_area);
     let [out_area, in_area] = Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(degrees);
@@ -146,16 +147,19 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let reach = |list: &[ReachEntry]| {
         list.iter().map(|e| format!("{} ({})", names.label(e.vertex), thousands(e.count))).collect()
     };
-    vec![
+    let mut lines = vec![
         fit("hubs out   ", ranked(&d.top_out_degree)),
         fit("hubs in    ", ranked(&d.top_in_degree)),
         fit(
             "widest     ",
             d.widest_levels.iter().map(|l| format!("level {} ({})", l.level, thousands(l.components))).collect(),
         ),
-        fit("reach most ", reach(&d.reach.reaching)),
-        fit("reached by ", reach(&d.reach.reached)),
-    ]
+    ];
+    match &d.reach {
+        Some(r) => lines.extend([fit("reach most ", reach(&r.reaching)), fit("reached by ", reach(&r.reached))]),
+        None => lines.push(Line::from("reach: too large to count here; `grail info --deep` estimates it")),
+    }
+    lines
 }
 
 /// An anomaly's sentence with as many of its first lines (or ids) as fit `width`.
