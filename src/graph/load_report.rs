@@ -48,6 +48,9 @@ pub enum Numbering {
     },
     /// Sparse or huge ids, renumbered `0..n` in order of first appearance.
     Renumbered,
+    /// Vertices named by strings, numbered `0..n` in order of first appearance; they keep their
+    /// names.
+    Named,
 }
 
 /// What loading one text file did.
@@ -81,6 +84,8 @@ pub struct LoadReport {
     pub id_range: Option<(u64, u64)>,
     /// How file ids were numbered.
     pub numbering: Numbering,
+    /// The column names of a named edge list's header line (empty without one).
+    pub columns: Vec<String>,
 }
 
 /// One kind of finding that `--strict` refuses.
@@ -138,6 +143,9 @@ impl LoadReport {
             None => format!("{} vertices", thousands(self.vertices)),
         };
         let ids = match (self.id_range, self.numbering) {
+            (_, Numbering::Named) => {
+                format!("named vertices, numbered 0..{} by first appearance", self.vertices.saturating_sub(1))
+            }
             (None, _) => "no id appears in an edge".to_string(),
             (Some((low, high)), Numbering::Kept) => format!("file ids {low}..={high} are the vertex ids"),
             (Some((low, high)), Numbering::Offset { offset }) => {
@@ -150,6 +158,9 @@ impl LoadReport {
         };
         let unused = or_none(Anomaly::UnusedIds, &self.unused_ids, "every id appears in an edge");
         out.push(format!("{vertices}; {ids}; {unused}"));
+        if !self.columns.is_empty() {
+            out.push(format!("header line read as column names: {}", self.columns.join(", ")));
+        }
         out
     }
 
@@ -225,7 +236,9 @@ impl LoadReport {
                 VertexNames::Dense => Numbering::Kept,
                 VertexNames::Offset(offset) => Numbering::Offset { offset: *offset },
                 VertexNames::Remapped { .. } => Numbering::Renumbered,
+                VertexNames::Named(_) => Numbering::Named,
             },
+            columns: reading.columns,
         }
     }
 }
@@ -274,6 +287,8 @@ pub(crate) struct Reading {
     pub duplicates: Firsts,
     /// The vertex count the file declares.
     pub declared: Option<u64>,
+    /// A named edge list's column names, when its first data line was a header.
+    pub columns: Vec<String>,
 }
 
 impl Reading {

@@ -15,6 +15,7 @@ mod format;
 mod gra;
 mod header;
 mod matrix_market;
+mod named;
 mod numbering;
 mod parallel;
 mod read;
@@ -61,6 +62,7 @@ pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) ->
         Format::MatrixMarket => matrix_market::parse(bytes, ctx)?,
         Format::Weighted => weighted::parse(bytes, ctx)?,
         Format::Header => header::parse(bytes, ctx)?,
+        Format::Named => named::parse(bytes, ctx)?,
         Format::Grail => {
             anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text")
         }
