@@ -80,7 +80,8 @@ pub struct LoadReport {
     /// Vertex ids that never appear in an edge (self-loops count as appearing), with the first
     /// few file ids (not lines).
     pub unused_ids: Firsts,
-    /// The smallest and largest file id that appears in an edge (None without edges).
+    /// The smallest and largest file id that appears in an edge (None without edges, and for
+    /// named vertices).
     pub id_range: Option<(u64, u64)>,
     /// How file ids were numbered.
     pub numbering: Numbering,
@@ -196,7 +197,9 @@ impl LoadReport {
         } else {
             (0..n).filter(|&v| !appears(v)).take(FIRST).map(|v| names.file_id(v as u32)).collect()
         };
-        let id_range = (unused < n as u64).then(|| match names {
+        // Named vertices have no file ids to give a range of.
+        let numbered = names.table().is_none();
+        let id_range = (numbered && unused < n as u64).then(|| match names {
             // Every renumbered id appears in an edge (that is how it got a number).
             VertexNames::Remapped { original, .. } => {
                 (original.iter().copied().min().unwrap_or(0), original.iter().copied().max().unwrap_or(0))

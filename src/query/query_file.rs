@@ -1,10 +1,13 @@
-//! Query files: `src dst [expected]` per line, file ids mapped through the graph's names.
+//! Query files: `src dst [expected]` per line, file ids mapped through the graph's names. In a
+//! graph whose file named its vertices, `src` and `dst` are names (without spaces: fields are
+//! separated by whitespace).
 //!
 //! gzip is detected by its magic bytes and read transparently (all members). Blank lines and lines
 //! starting with `#` or `%` are skipped. Every error names the file and line. Only regular files
 //! are read, and a line longer than the readers' limit is refused as soon as it passes it.
 
 use crate::graph::VertexNames;
+use crate::graph::names::UnknownVertex;
 use crate::graph::io::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
 use anyhow::{Context, Result, anyhow, bail};
 use flate2::bufread::MultiGzDecoder;
@@ -91,9 +94,13 @@ fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Op
 }
 
 fn vertex(field: &str, names: &VertexNames, n: usize) -> Result<u32> {
-    let id: u64 = field.parse().map_err(|_| anyhow!("`{field}` is not a vertex id (a non-negative integer)"))?;
-    names.resolve(id, n).ok_or_else(|| {
-        anyhow!("unknown vertex id {id} (the graph has {})", crate::format::plural(n as u64, "vertex", "vertices"))
+    names.find(field, n).map_err(|e| match e {
+        UnknownVertex::NotAnId(_) => anyhow!("`{field}` is not a vertex id (a non-negative integer)"),
+        UnknownVertex::NoSuchId(id) => anyhow!(
+            "unknown vertex id {id} (the graph has {})",
+            crate::format::plural(n as u64, "vertex", "vertices")
+        ),
+        named @ UnknownVertex::NoSuchName { .. } => anyhow!("{named}"),
     })
 }
 

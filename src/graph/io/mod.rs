@@ -30,6 +30,7 @@ mod dataset_tests;
 
 pub use atomic_write::write_atomically;
 pub use format::Format;
+pub use named::{quoted, split_fields};
 pub use read::read_bytes;
 pub use sniff::sniff;
 pub use watch::{LoadCancelled, Watch};

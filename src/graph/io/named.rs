@@ -69,6 +69,22 @@ pub fn is_header(source: &str, target: &str) -> bool {
     any(SOURCE_WORDS, source) && any(TARGET_WORDS, target)
 }
 
+/// The fields of one line as this reader splits a data line (separator chosen from the line, quotes
+/// allowed, empty fields dropped): how the explorer reads a typed pair of vertices.
+pub fn split_fields(line: &str) -> Vec<String> {
+    let mut reader = Separator::of(line.as_bytes()).csv().from_reader(line.as_bytes());
+    let mut record = csv::StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(true) => record.iter().filter(|f| !f.is_empty()).map(str::to_string).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A name as [`split_fields`] reads it back: quoted when it holds a separator or a quote.
+pub fn quoted(name: &str) -> String {
+    if name.contains([' ', '\t', ',', '"']) { format!("\"{}\"", name.replace('"', "\"\"")) } else { name.to_string() }
+}
+
 /// Reads a named edge list. Errors name the file and line.
 pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut lines = Lines::new(bytes);
@@ -253,6 +269,14 @@ mod tests {
         assert_eq!((reading.self_loops.first.clone(), reading.loop_vertices.clone()), (vec![2], vec![0]));
         assert_eq!(reading.duplicates.first, vec![3]);
         assert_eq!(names.find("b", 2), Ok(1));
+    }
+
+    #[test]
+    fn typed_pairs_split_like_data_lines() {
+        assert_eq!(split_fields("2 1"), vec!["2", "1"]);
+        assert_eq!(split_fields(" alice,  bob "), vec!["alice", "bob"]);
+        assert_eq!(split_fields(&format!("{} bob", quoted("New \"York\""))), vec!["New \"York\"", "bob"]);
+        assert_eq!(quoted("alice"), "alice");
     }
 
     #[test]
