@@ -4,8 +4,8 @@
 //! The rules, in order:
 //! - Lines are records: blank lines and lines starting with `#` or `%` are skipped (a name that
 //!   starts with one of those is quoted). A quoted field does not continue on the next line.
-//! - The separator is chosen from the first data line: a tab if it has one, else a comma if it has
-//!   one, else runs of spaces. Fields are trimmed; with spaces, empty fields are skipped.
+//! - The separator is chosen from the first data line: a tab if it has one outside quotes, else a
+//!   comma if it has one outside quotes, else runs of spaces. Fields are trimmed; with spaces, empty fields are skipped.
 //! - The first data line is a header, not an edge, when its first two fields are words that name
 //!   the columns, ignoring case: one of [`SOURCE_WORDS`] then one of [`TARGET_WORDS`]
 //!   (`source,target`, `From	To`). The load report says it was read as a header.
@@ -41,14 +41,20 @@ enum Separator {
 }
 
 impl Separator {
+    /// The separator of a line: a tab outside quotes if there is one, else a comma outside
+    /// quotes, else spaces.
     fn of(line: &[u8]) -> Separator {
-        if line.contains(&b'\t') {
-            Separator::Tab
-        } else if line.contains(&b',') {
-            Separator::Comma
-        } else {
-            Separator::Spaces
+        let mut quoted = false;
+        let mut comma = false;
+        for &b in line {
+            match b {
+                b'"' => quoted = !quoted,
+                b'\t' if !quoted => return Separator::Tab,
+                b',' if !quoted => comma = true,
+                _ => {}
+            }
         }
+        if comma { Separator::Comma } else { Separator::Spaces }
     }
 
     fn csv(self) -> csv::ReaderBuilder {
@@ -275,6 +281,7 @@ mod tests {
     fn typed_pairs_split_like_data_lines() {
         assert_eq!(split_fields("2 1"), vec!["2", "1"]);
         assert_eq!(split_fields(" alice,  bob "), vec!["alice", "bob"]);
+        assert_eq!(split_fields("xavier \"Turing, Alan\" "), vec!["xavier", "Turing, Alan"]);
         assert_eq!(split_fields(&format!("{} bob", quoted("New \"York\""))), vec!["New \"York\"", "bob"]);
         assert_eq!(quoted("alice"), "alice");
     }

@@ -123,7 +123,8 @@ impl Prompt {
             }
             _ => {
                 let common = common_prefix(&names);
-                let open = if names.iter().any(|n| quoted(n) != *n) { "\"" } else { "" };
+                // Inside quotes when what all the names share already needs them.
+                let open = if quoted(&common) != common { "\"" } else { "" };
                 self.text = format!("{head}{open}{common}");
                 if names.len() > CANDIDATES {
                     names.truncate(CANDIDATES);
