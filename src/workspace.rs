@@ -1,8 +1,8 @@
 //! An opened graph, ready for labeling and queries: the file as read, its condensation, and how long
 //! each step took. The command line, the explorer and [`crate::Index`] all start here.
 
-use crate::graph::scc::{self, Condensation};
 use crate::graph::names::{UnknownVertex, suggestion};
+use crate::graph::scc::{self, Condensation};
 use crate::graph::{Graph, LoadedGraph, VertexNames, io};
 use anyhow::Result;
 use std::path::Path;

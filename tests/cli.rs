@@ -651,7 +651,10 @@ fn outputs_follow_the_umask() {
 fn named_vertices_are_typed_and_shown_by_name() {
     let follows = sample("follows.csv");
     let v = json(&grail(&["query", &follows, "xavier", "Turing, Alan", "--json"]));
-    assert_eq!((v["src"].clone(), v["dst"].clone(), v["reachable"].clone()), ("xavier".into(), "Turing, Alan".into(), true.into()));
+    assert_eq!(
+        (v["src"].clone(), v["dst"].clone(), v["reachable"].clone()),
+        ("xavier".into(), "Turing, Alan".into(), true.into())
+    );
     let path: Vec<&str> = v["path_ids"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
     assert_eq!((path.first(), path.last()), (Some(&"xavier"), Some(&"Turing, Alan")));
     assert!(v["file_ids"].as_object().unwrap().values().all(Value::is_string), "{}", v["file_ids"]);
@@ -700,5 +703,8 @@ fn draw_and_grail_files_keep_the_names() {
     let csv = dir.path().join("f.txt");
     assert!(grail(&["convert", grail_file.to_str().unwrap(), csv.to_str().unwrap()]).status.success());
     let again = json(&grail(&["info", csv.to_str().unwrap(), "--json"]));
-    assert_eq!((again["format"].clone(), again["vertices"].clone(), again["edges"].clone()), ("named".into(), 26.into(), 34.into()));
+    assert_eq!(
+        (again["format"].clone(), again["vertices"].clone(), again["edges"].clone()),
+        ("named".into(), 26.into(), 34.into())
+    );
 }

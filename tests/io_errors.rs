@@ -323,7 +323,8 @@ fn grail_files_read_back_as_the_same_graph() {
 #[test]
 fn named_vertices_round_trip_through_grail_files() {
     let dir = tempfile::tempdir().unwrap();
-    let text = temp_file(&dir, "g.csv", b"from,to\nalice,\"Smith, Bob\"\n\"Smith, Bob\",carol\ncarol,alice\ncarol,dan\n");
+    let text =
+        temp_file(&dir, "g.csv", b"from,to\nalice,\"Smith, Bob\"\n\"Smith, Bob\",carol\ncarol,alice\ncarol,dan\n");
     let original = load(&text, None).unwrap();
     assert_eq!(original.format, Format::Named);
     let path = dir.path().join("g.grail");

@@ -7,8 +7,8 @@
 //! are read, and a line longer than the readers' limit is refused as soon as it passes it.
 
 use crate::graph::VertexNames;
-use crate::graph::names::UnknownVertex;
 use crate::graph::io::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
+use crate::graph::names::UnknownVertex;
 use anyhow::{Context, Result, anyhow, bail};
 use flate2::bufread::MultiGzDecoder;
 use serde::Serialize;
@@ -96,10 +96,9 @@ fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Op
 fn vertex(field: &str, names: &VertexNames, n: usize) -> Result<u32> {
     names.find(field, n).map_err(|e| match e {
         UnknownVertex::NotAnId(_) => anyhow!("`{field}` is not a vertex id (a non-negative integer)"),
-        UnknownVertex::NoSuchId(id) => anyhow!(
-            "unknown vertex id {id} (the graph has {})",
-            crate::format::plural(n as u64, "vertex", "vertices")
-        ),
+        UnknownVertex::NoSuchId(id) => {
+            anyhow!("unknown vertex id {id} (the graph has {})", crate::format::plural(n as u64, "vertex", "vertices"))
+        }
         named @ UnknownVertex::NoSuchName { .. } => anyhow!("{named}"),
     })
 }

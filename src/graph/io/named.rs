@@ -8,7 +8,7 @@
 //!   comma if it has one outside quotes, else runs of spaces. Fields are trimmed; with spaces, empty fields are skipped.
 //! - The first data line is a header, not an edge, when its first two fields are words that name
 //!   the columns, ignoring case: one of [`SOURCE_WORDS`] then one of [`TARGET_WORDS`]
-//!   (`source,target`, `From	To`). The load report says it was read as a header.
+//!   (`source,target`, `From<tab>To`). The load report says it was read as a header.
 //! - When every name is a non-negative integer, the file is an edge list with a separator (a
 //!   comma-separated export of numbered vertices): its ids are numbered as a plain edge list's
 //!   ([`super::numbering`]). Otherwise vertices are numbered `0..n` in order of first appearance
@@ -176,7 +176,11 @@ fn numbered(numbers: &[(u64, u64)], pairs: &[(String, String, usize)], ctx: Ctx)
         Numbering::Dense(n) => (n, numbering::keep(numbers), VertexNames::Dense),
         Numbering::Remapped => {
             let renumbered = numbering::remap(numbers, u32::MAX as u64).map_err(|index| {
-                ctx.err(pairs[index].2, "found more distinct vertex ids than 32-bit dense ids can number", "fewer vertices")
+                ctx.err(
+                    pairs[index].2,
+                    "found more distinct vertex ids than 32-bit dense ids can number",
+                    "fewer vertices",
+                )
             })?;
             (renumbered.n, renumbered.edges, renumbered.names)
         }

@@ -3,10 +3,10 @@
 //! label-guided search as a foldable tree, and a plain-language explanation (all read off the
 //! query's [`crate::query::Decision`]).
 
-use crate::graph::io::quoted;
 use super::chrome::wrap;
 use super::panel;
 use crate::format::{plural, thousands};
+use crate::graph::io::quoted;
 use crate::index::Interval;
 use crate::query::explain::{self, Names, search_step_phrase};
 use crate::query::{Check, NodeKind, Rule, TraceNode};
@@ -59,9 +59,10 @@ fn intro(frame: &mut Frame, area: Rect, app: &App) {
     // A named graph's example: its first two names, in order of first appearance.
     let names = &app.ws.loaded.names;
     let (what, example) = match names.table() {
-        Some(t) if t.len() >= 2 => {
-            (" and type two vertex names (Tab completes), e.g. ", format!("{} {}", quoted(t.name(0)), quoted(t.name(1))))
-        }
+        Some(t) if t.len() >= 2 => (
+            " and type two vertex names (Tab completes), e.g. ",
+            format!("{} {}", quoted(t.name(0)), quoted(t.name(1))),
+        ),
         _ => (" and type two vertex ids (file ids), e.g. ", "2 1".to_string()),
     };
     let lines = vec![
