@@ -348,7 +348,8 @@ fn bfs_auto_picks_the_source_that_reaches_the_most() {
     let v = json(&grail(&["bfs", &sample("tiny-cycles.txt"), "auto", "--json"]));
     assert_eq!((&v["src"], &v["auto_source"], &v["reached"]), (&Value::from(9), &Value::from(true), &Value::from(10)));
     let out = grail(&["bfs", &sample("tiny-cycles.txt"), "somewhere"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("neither a vertex id nor `auto`"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("SRC is a vertex of the graph or `auto`: `somewhere` is not a vertex of "), "{err}");
 }
 
 /// `grail exceptions` counts over the condensation's pairs what a brute force over every pair

@@ -7,7 +7,7 @@ use crate::exact::BfsEngine;
 use crate::exact::bfs::{Direction, UNREACHED};
 use crate::exact_run::{BfsRun, gpu_reason, run_bfs};
 use crate::format::{duration, plural, thousands};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 
@@ -138,7 +138,7 @@ pub fn run(args: BfsArgs) -> Result<()> {
     let ws = args.graph.open()?;
     let graph = &ws.loaded.graph;
     let src = match &args.src {
-        Source::Vertex(typed) => ws.vertex(typed)?,
+        Source::Vertex(typed) => ws.vertex(typed).context("SRC is a vertex of the graph or `auto`")?,
         Source::Auto => auto_source(&ws)?,
     };
     let src_id = ws.loaded.names.json_id(src);

@@ -1,7 +1,7 @@
 //! `grail query`: one pair with a full explanation, or a batch (file or random) with a summary.
 
 use super::common::{GotLabels, GraphArgs, LabelOptions, spinner, table};
-use super::output::{Output, Report};
+use super::output::{Output, Report, vertex_text};
 use crate::format::{duration, plural, thousands};
 use crate::index::{Interval, Labels};
 use crate::query::explain::{self, Names};
@@ -230,6 +230,9 @@ struct BatchOutput<'a> {
     query_index_bytes: usize,
     #[serde(flatten)]
     report: &'a BatchReport,
+    /// The mismatches' vertices as the file names them: `[src, dst]` per example (the examples
+    /// hold dense ids).
+    mismatch_vertices: Vec<[serde_json::Value; 2]>,
     #[serde(flatten)]
     fp: FalsePositives,
 }
@@ -288,6 +291,11 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         label_bytes: labels.heap_bytes(),
         query_index_bytes: engine.query_index().map_or(0, QueryIndex::heap_bytes),
         report: &report,
+        mismatch_vertices: report
+            .mismatch_examples
+            .iter()
+            .map(|m| [ws.loaded.names.json_id(m.src), ws.loaded.names.json_id(m.dst)])
+            .collect(),
         fp: FalsePositives::of(&report),
     })?;
     if report.mismatches > 0 {
@@ -352,8 +360,9 @@ impl Report for BatchOutput<'_> {
         if report.mismatches > 0 {
             eprintln!();
             eprintln!("MISMATCH: {} disagree with the expected column", plural(report.mismatches, "answer", "answers"));
-            for m in &report.mismatch_examples {
-                eprintln!("  line {}: {} ⇝ {} expected {}, got {}", m.line, m.src, m.dst, m.expected, m.got);
+            for (m, [u, v]) in report.mismatch_examples.iter().zip(&self.mismatch_vertices) {
+                let (u, v) = (vertex_text(u), vertex_text(v));
+                eprintln!("  line {}: {u} ⇝ {v} expected {}, got {}", m.line, m.expected, m.got);
             }
         }
     }

@@ -148,6 +148,20 @@ mod tests {
     }
 
     #[test]
+    fn named_graphs_take_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let table = crate::graph::name_table::NameTable::new(&["alice", "bob"]).unwrap();
+        let names = VertexNames::Named(std::sync::Arc::new(table));
+        let path = write(&dir, "q.txt", b"alice bob 1\nbob alice\n");
+        let queries = read_query_file(&path, &names, 2).unwrap();
+        let q = |src, dst, expected, line| Query { src, dst, expected, line };
+        assert_eq!(queries, [q(0, 1, Some(true), 1), q(1, 0, None, 2)]);
+        let path = write(&dir, "bad.txt", b"alice bob\nalicia bob\n");
+        let err = format!("{:#}", read_query_file(&path, &names, 2).unwrap_err());
+        assert!(err.ends_with("bad.txt:2: no vertex is named `alicia`; nearest names: alice, bob"), "{err}");
+    }
+
+    #[test]
     fn every_error_names_file_and_line() {
         let dir = tempfile::tempdir().unwrap();
         let cases: [(&[u8], &str); 6] = [
