@@ -357,7 +357,7 @@ fn batch_charts_the_widest_bfs_of_an_exact_row() {
     assert_eq!(f.frontier_sizes.iter().sum::<u64>(), f.reached);
     assert!(f.frontier_sizes.len() > 3, "a BFS with levels to draw: {:?}", f.frontier_sizes);
     let text = h.render(80, 24);
-    let title = format!("BFS frontier: cpu from {}", f.source_id);
+    let title = format!("BFS frontier: cpu from {}", f.source_label);
     let head = format!("{} reached in {} levels", thousands(f.reached), f.frontier_sizes.len());
     assert!(text.contains(&title) && text.contains(&head), "{text}");
     assert!(!text.contains(crate::tui::views::bfs_frontier::HINT), "{text}");
