@@ -38,8 +38,8 @@ pub struct GraphState {
     /// Components of two or more vertices, and the vertices in them.
     pub cyclic_components: u64,
     pub vertices_in_cycles: u64,
-    /// The largest cyclic components: size and a shortest cycle in file ids.
-    pub components: Vec<(u32, Vec<u64>)>,
+    /// The largest cyclic components: size and a shortest cycle in file ids (or names).
+    pub components: Vec<(u32, Vec<String>)>,
     /// Hubs, widest levels, who reaches the most (dense ids; the view names them).
     pub dominance: Dominance,
 }
@@ -60,7 +60,7 @@ impl GraphState {
                 .cycles
                 .largest
                 .iter()
-                .map(|c| (c.size, c.cycle.iter().map(|&v| names.file_id(v)).collect()))
+                .map(|c| (c.size, c.cycle.iter().map(|&v| names.label(v)).collect()))
                 .collect(),
             dominance: facts.dominance,
         }

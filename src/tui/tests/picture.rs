@@ -304,7 +304,7 @@ fn go_to_centres_the_vertex_and_pan_moves_the_view() {
     // A vertex in the drawing: under the cursor and at the centre of the view.
     let picture = &h.app.picture.result.as_ref().unwrap().picture;
     let far = picture.nodes.iter().max_by_key(|n| n.column).unwrap();
-    let (vertex, id) = (far.vertex, far.members[0]);
+    let (vertex, id) = (far.vertex, far.members[0].clone());
     h.keys(&format!("g{id}<Enter>"));
     let node = h.app.picture.result.as_ref().unwrap().picture.node_of(vertex).unwrap();
     assert_eq!(h.app.picture.selected, Some(node));

@@ -117,7 +117,7 @@ fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let sizes: Vec<String> = g.components.iter().map(|(size, _)| thousands(u64::from(*size))).collect();
     let widest = sizes.iter().map(String::len).max().unwrap_or(0);
     for (size, (_, cycle)) in sizes.iter().zip(&g.components) {
-        let path = cycle.iter().map(u64::to_string).collect::<Vec<_>>().join(" -> ");
+        let path = cycle.join(" -> ");
         lines.push(Line::from(format!("{size:>widest$} vertices: {path}")));
     }
     lines
