@@ -3,7 +3,7 @@
 
 use crate::graph::names::{UnknownVertex, suggestion};
 use crate::graph::scc::{self, Condensation};
-use crate::graph::{Graph, LoadedGraph, VertexNames, io};
+use crate::graph::{Graph, LoadedGraph, VertexNames, io, vertex_path};
 use anyhow::Result;
 use std::path::Path;
 use std::sync::Arc;
@@ -94,6 +94,12 @@ impl Workspace {
     /// The DAG that labels and searches work on.
     pub fn dag(&self) -> &Arc<Graph> {
         &self.condensation.dag
+    }
+
+    /// A path from `u` to `v` in the graph as loaded, for a path `dag_path` of components between
+    /// theirs that a search found: every step an edge of the file (see `graph::vertex_path`).
+    pub fn vertex_path(&self, u: u32, v: u32, dag_path: &[u32]) -> Option<Vec<u32>> {
+        vertex_path::through_components(&self.loaded.graph, &self.condensation.component, dag_path, u, v)
     }
 
     /// The dense id of a vertex named by its file id, with an error a user understands.

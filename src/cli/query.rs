@@ -106,7 +106,8 @@ struct SingleReport<'a> {
     shown: [String; 2],
     #[serde(flatten)]
     answer: &'a Answer,
-    /// The path in file ids or names (for condensed graphs: one representative vertex per component).
+    /// The path in file ids or names, vertex by vertex along the file's edges (`dag_path` is the
+    /// same path as the search found it, through components).
     path_ids: Option<Vec<serde_json::Value>>,
     /// The same path as the text output shows it.
     #[serde(skip)]
@@ -133,14 +134,10 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: &str, dst: &str
     let mut scratch = Scratch::new(ws.dag().num_vertices());
     let Decided { answer, decision, .. } = engine.decide(u, v, method_of(args), &mut scratch, 0);
     let representative = ws.condensation.representatives();
-    let path_ids = answer
-        .path
-        .as_ref()
-        .map(|p| p.iter().map(|&c| shown_names.json_id(representative[c as usize])).collect::<Vec<_>>());
-    let path_shown = answer
-        .path
-        .as_ref()
-        .map(|p| p.iter().map(|&c| shown_names.label(representative[c as usize])).collect::<Vec<_>>());
+    // The search's path runs through components; the one shown runs through the file's own edges.
+    let vertex_path = answer.path.as_ref().and_then(|p| ws.vertex_path(u, v, p));
+    let path_ids = vertex_path.as_ref().map(|p| p.iter().map(|&x| shown_names.json_id(x)).collect::<Vec<_>>());
+    let path_shown = vertex_path.as_ref().map(|p| p.iter().map(|&x| shown_names.label(x)).collect::<Vec<_>>());
     let (cu, cv) = decision.ends;
     let intervals = (0..labels.dims()).map(|i| [labels.interval(cu, i), labels.interval(cv, i)]).collect();
     let levels = [labels.level(cu), labels.level(cv)];

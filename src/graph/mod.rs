@@ -15,6 +15,7 @@ pub mod slab;
 pub mod stats;
 pub mod subgraph;
 pub mod topo;
+pub mod vertex_path;
 
 pub use csr::{Csr, Graph};
 pub use loaded::LoadedGraph;

@@ -256,6 +256,7 @@ mod tests {
             cu: 0,
             cv: 1,
             answer: Answer::decided(Rule::Search, false, None),
+            vertex_path: None,
             trace: Trace { method: Method::GuidedDfs, nodes, truncated: false },
             intervals_u: Vec::new(),
             intervals_v: Vec::new(),

@@ -97,16 +97,17 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult) -> Vec<Line<'a>> {
     ];
     let mut lines =
         vec![Line::from(head), Line::styled(explain::trail_line(decision), theme.dim()), Line::raw(explain(app, r))];
-    if let Some(path) = &a.path {
+    if let Some(path) = &r.vertex_path {
         lines.push(Line::styled(path_text(app, path), theme.path()));
     }
     lines
 }
 
-/// `path 2 → 0 → 1 (2 edges)` in file ids; a long path shows its ends and how many lie between.
+/// `path 2 → 0 → 1 (2 edges)` in file ids, along the file's edges; a long path shows its ends and
+/// how many lie between.
 fn path_text(app: &App, path: &[u32]) -> String {
     const SHOWN: usize = 12;
-    let name = |c: &u32| app.component_name(*c);
+    let name = |x: &u32| app.label(*x);
     let edges = plural(path.len().saturating_sub(1) as u64, "edge", "edges");
     let steps: Vec<String> = if path.len() <= SHOWN {
         path.iter().map(name).collect()

@@ -260,12 +260,14 @@ impl State {
         let Decided { answer, decision, trace } =
             engine.decide(u, v, rules.default_method(), &mut scratch, TRACE_NODE_LIMIT);
         let (cu, cv) = decision.ends;
+        let vertex_path = answer.path.as_ref().and_then(|p| ws.vertex_path(u, v, p));
         let result = QueryResult {
             u,
             v,
             cu,
             cv,
             answer,
+            vertex_path,
             trace,
             intervals_u: labels.of(cu).to_vec(),
             intervals_v: labels.of(cv).to_vec(),

@@ -39,6 +39,8 @@ pub struct QueryResult {
     pub cu: u32,
     pub cv: u32,
     pub answer: Answer,
+    /// The answer's path along the file's own edges (the answer's own runs through components).
+    pub vertex_path: Option<Vec<u32>>,
     pub trace: Trace,
     pub intervals_u: Vec<Interval>,
     pub intervals_v: Vec<Interval>,
