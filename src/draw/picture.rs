@@ -13,7 +13,8 @@ pub const MEMBERS_SHOWN: usize = 4;
 pub struct PictureNode {
     /// DAG (component) id.
     pub vertex: u32,
-    /// File ids of the first members (at most [`MEMBERS_SHOWN`]), smallest first.
+    /// File ids of the first members (at most [`MEMBERS_SHOWN`]), smallest first; a box in the
+    /// [`NodeState::Cycle`] state lists its cycle's instead, in cycle order.
     pub members: Vec<u64>,
     /// How many original vertices the component holds.
     pub member_count: usize,

@@ -29,6 +29,8 @@ pub enum NodeState {
     /// Not entered: another cut (level, topological order, supportive vertex, Bloom filter) proved
     /// it cannot reach `v`.
     CutOff,
+    /// A strongly connected component whose shortest cycle is shown (its box lists the cycle).
+    Cycle,
 }
 
 /// The eight named colours every terminal theme adapts (the explorer's palette), plus grey for
@@ -116,6 +118,7 @@ impl NodeState {
                 ('⊘', Some(Colour::Magenta), "pruned by a label (dimension shown)", "pruned (dim)")
             }
             NodeState::CutOff => ('⊖', Some(Colour::Magenta), "pruned by another cut (level, order, ...)", "cut"),
+            NodeState::Cycle => ('↻', Some(Colour::Green), "a component, its box listing one shortest cycle", "cycle"),
         };
         StateStyle { glyph, colour, name, short }
     }
@@ -179,7 +182,7 @@ impl EdgeKind {
 mod tests {
     use super::*;
 
-    const ALL: [NodeState; 10] = [
+    const ALL: [NodeState; 12] = [
         NodeState::Plain,
         NodeState::Frontier(QueueClass::Small),
         NodeState::Frontier(QueueClass::Medium),
@@ -190,6 +193,8 @@ mod tests {
         NodeState::Expanded,
         NodeState::DeadEnd,
         NodeState::Pruned { dim: 1 },
+        NodeState::CutOff,
+        NodeState::Cycle,
     ];
 
     #[test]

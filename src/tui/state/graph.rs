@@ -1,10 +1,12 @@
 //! The Graph tab: what the opened graph looks like, what loading it did, where its cycles are.
 
-use crate::graph::cycles::{self, Cycles};
+use super::{Effect, step};
+use crate::graph::cycles::{self, CyclicComponent, Cycles};
 use crate::graph::dominance::{self, Dominance};
 use crate::graph::io::Format;
 use crate::graph::load_report::LoadReport;
 use crate::graph::stats::{self, GraphStats};
+use crate::tui::action::Action;
 use crate::workspace::Workspace;
 
 /// Cyclic components the tab lists.
@@ -38,15 +40,16 @@ pub struct GraphState {
     /// Components of two or more vertices, and the vertices in them.
     pub cyclic_components: u64,
     pub vertices_in_cycles: u64,
-    /// The largest cyclic components: size and a shortest cycle in file ids.
-    pub components: Vec<(u32, Vec<u64>)>,
+    /// The largest cyclic components: id, size and a shortest cycle (dense ids; the view names them).
+    pub components: Vec<CyclicComponent>,
+    /// The highlighted one of `components`: `Enter` draws it in the Picture tab.
+    pub selected: usize,
     /// Hubs, widest levels, who reaches the most (dense ids; the view names them).
     pub dominance: Dominance,
 }
 
 impl GraphState {
     pub fn new(ws: &Workspace, facts: GraphFacts) -> GraphState {
-        let names = &ws.loaded.names;
         GraphState {
             file: ws.loaded.path.display().to_string(),
             format: ws.loaded.format,
@@ -56,13 +59,27 @@ impl GraphState {
             loader: ws.loaded.report.clone(),
             cyclic_components: facts.cycles.cyclic_components,
             vertices_in_cycles: facts.cycles.vertices_in_cycles,
-            components: facts
-                .cycles
-                .largest
-                .iter()
-                .map(|c| (c.size, c.cycle.iter().map(|&v| names.file_id(v)).collect()))
-                .collect(),
+            components: facts.cycles.largest,
+            selected: 0,
             dominance: facts.dominance,
         }
+    }
+
+    /// Moves the highlight over the listed components (the tab's only list).
+    pub fn handle(&mut self, action: Action) -> Option<Effect> {
+        let len = self.components.len();
+        self.selected = match action {
+            Action::Up | Action::PageUp => step(self.selected, -1, len),
+            Action::Down | Action::PageDown => step(self.selected, 1, len),
+            Action::Top => 0,
+            Action::Bottom => len.saturating_sub(1),
+            _ => return None,
+        };
+        None
+    }
+
+    /// The highlighted component's DAG vertex, if the graph has a cycle.
+    pub fn chosen(&self) -> Option<u32> {
+        self.components.get(self.selected).map(|c| c.component)
     }
 }

@@ -1,7 +1,7 @@
 //! Screen 1: the graph's shape: counts, the vertices per topological level, degree histograms, what
 //! the loader did, where the cycles are and what dominates.
 
-use super::panel;
+use super::{cursor, panel};
 use crate::format::{duration, thousands};
 use crate::graph::dominance::{Ranked, ReachEntry, ReachMethod};
 use crate::graph::load_report::{Anomaly, Firsts, describe};
@@ -81,7 +81,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// What the loader did (its anomalies with their first lines) and the largest cyclic components
-/// with their size and a shortest cycle each, in file ids.
+/// with their size and a shortest cycle each, in file ids, the one `Enter` draws highlighted.
 fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let g = &app.graph;
     let theme = &app.theme;
@@ -114,12 +114,15 @@ fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         crate::format::plural(g.cyclic_components, "cyclic component", "cyclic components"),
         thousands(g.vertices_in_cycles)
     )));
-    let sizes: Vec<String> = g.components.iter().map(|(size, _)| thousands(u64::from(*size))).collect();
+    let names = &app.ws.loaded.names;
+    let sizes: Vec<String> = g.components.iter().map(|c| thousands(u64::from(c.size))).collect();
     let widest = sizes.iter().map(String::len).max().unwrap_or(0);
-    for (size, (_, cycle)) in sizes.iter().zip(&g.components) {
-        let path = cycle.iter().map(u64::to_string).collect::<Vec<_>>().join(" -> ");
-        lines.push(Line::from(format!("{size:>widest$} vertices: {path}")));
+    for (i, (size, c)) in sizes.iter().zip(&g.components).enumerate() {
+        let path = c.cycle.iter().map(|&v| names.label(v)).collect::<Vec<_>>().join(" -> ");
+        let text = format!("{}{size:>widest$} vertices: {path}", cursor(i == g.selected));
+        lines.push(Line::styled(text, if i == g.selected { theme.selected() } else { theme.text() }));
     }
+    lines.push(Line::styled("j/k pick a component, Enter draws it in the Picture tab", theme.dim()));
     lines
 }
 
