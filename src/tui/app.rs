@@ -162,6 +162,12 @@ impl App {
                         }
                         self.batch.selected = i.min(self.batch.rows() - 1);
                     }
+                    Some(Hit::CycleRow(i)) => {
+                        if self.graph.selected == i {
+                            self.apply(Action::ShowOnPicture);
+                        }
+                        self.graph.selected = i.min(self.graph.components.len().saturating_sub(1));
+                    }
                     Some(Hit::TreeRow(i)) => self.query.click(i),
                     None => {}
                 }

@@ -497,3 +497,28 @@ fn a_graph_without_cycles_has_no_component_to_draw() {
     assert!(text.contains("no cycles to draw: every component is one vertex"), "{text}");
     assert!(h.app.outbox.is_empty(), "nothing is drawn");
 }
+
+#[test]
+fn a_click_picks_a_listed_cycle_and_a_second_click_draws_it() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let mut h = Harness::on_sample("tiny-cycles.txt");
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+    let mut hits = None;
+    terminal.draw(|f| hits = Some(crate::tui::ui::render(f, &h.app))).unwrap();
+    h.app.hits = hits.unwrap();
+    let text = super::common::render(&h.app, 80, 24);
+    let (row, line) = text.lines().enumerate().find(|(_, l)| l.contains("2 vertices: 6")).expect("listed");
+    let column = line[..line.find("2 vertices: 6").unwrap()].chars().count();
+    let click = MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: column as u16,
+        row: row as u16,
+        modifiers: KeyModifiers::NONE,
+    };
+    h.app.on_mouse(&click);
+    assert_eq!((h.app.tab, h.app.graph.selected), (Tab::Graph, 1));
+    h.app.on_mouse(&click);
+    let ws = std::sync::Arc::clone(&h.app.ws);
+    let six = ws.condensation.component[ws.resolve(6).unwrap() as usize];
+    assert_eq!((h.app.tab, h.app.picture.focus), (Tab::Picture, Focus::Cycle(six)));
+}
