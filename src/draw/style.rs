@@ -4,7 +4,8 @@
 
 use super::overlay::QueueClass;
 
-/// The state a box is drawn in. A box has one: the search's states win over the stepper's.
+/// The state a box is drawn in. A box has one: the search's states win over the stepper's, and
+/// a component whose cycle is shown is drawn in [`NodeState::Cycle`] whatever else it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NodeState {
     /// Nothing to say about this vertex.

@@ -1,7 +1,7 @@
 //! The Graph tab: what the opened graph looks like, what loading it did, where its cycles are.
 
 use super::{Effect, step};
-use crate::graph::cycles::{self, CyclicComponent, Cycles};
+use crate::graph::cycles::{self, Cycles, CyclicComponent};
 use crate::graph::dominance::{self, Dominance};
 use crate::graph::io::Format;
 use crate::graph::load_report::LoadReport;

@@ -134,7 +134,7 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
         let text = format!("{}{size:>widest$} vertices: {path}", cursor(i == g.selected));
         lines.push(Line::styled(text, if i == g.selected { theme.selected() } else { theme.text() }));
     }
-    lines.push(Line::styled("j/k pick a component, Enter draws it in the Picture tab", theme.dim()));
+    lines.push(Line::styled("j/k pick one, Enter draws it in tab 6", theme.dim()));
     (lines, first)
 }
 
