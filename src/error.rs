@@ -15,6 +15,14 @@ pub enum Error {
         /// How many vertices the graph has.
         vertices: usize,
     },
+    /// A name no vertex has (or a name typed for a graph whose vertices are numbered).
+    #[error("no vertex is named `{name}`{}", nearest_names(nearest))]
+    NoSuchName {
+        /// The name asked for.
+        name: String,
+        /// Up to three names most like it (none for a numbered graph).
+        nearest: Vec<String>,
+    },
     /// A graph file could not be read: missing, unreadable, or malformed (the message names the
     /// line).
     #[error("{message}")]
@@ -30,6 +38,11 @@ pub enum Error {
     /// Labeling or building the query index failed (for instance, out of memory).
     #[error("cannot build the index: {0}")]
     Build(String),
+}
+
+/// `; nearest names: a, b, c`, or nothing when there is none to suggest.
+fn nearest_names(nearest: &[String]) -> String {
+    if nearest.is_empty() { String::new() } else { format!("; nearest names: {}", nearest.join(", ")) }
 }
 
 /// An `anyhow` error's whole chain on one line, as the command line prints it.

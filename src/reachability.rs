@@ -9,6 +9,7 @@
 use crate::backend::{self, DEFAULT_DIMS, LabelSpec};
 use crate::error::{Error, chain};
 use crate::graph::Graph;
+use crate::graph::names::UnknownVertex;
 use crate::index::{Labels, Order};
 use crate::query::explain::{self, Names};
 use crate::query::{Decision, Engine, Method, Outcome, QueryIndex, Rule, RuleSet, Scratch};
@@ -117,17 +118,18 @@ impl Index {
 
     /// Does `u` reach `v`? (Every vertex reaches itself.)
     pub fn reaches(&self, u: u64, v: u64) -> Result<bool, Error> {
-        let (u, v) = (self.vertex(u)?, self.vertex(v)?);
+        let (u, v) = (self.dense(u)?, self.dense(v)?);
         Ok(self.with_scratch(|scratch| self.engine().query(u, v, Method::default(), scratch, false).reachable))
     }
 
     /// [`Index::reaches`] with its reasons: which checks ran and why the last one decided.
     pub fn explain(&self, u: u64, v: u64) -> Result<Explanation, Error> {
-        let (du, dv) = (self.vertex(u)?, self.vertex(v)?);
+        let (du, dv) = (self.dense(u)?, self.dense(v)?);
         let decided = self.with_scratch(|scratch| self.engine().decide(du, dv, Method::default(), scratch, 0));
         let representative = self.representatives.get_or_init(|| self.ws.condensation.representatives());
-        let file_id = |c: u32| self.ws.loaded.names.file_id(representative[c as usize]).to_string();
-        let names = Names { u: u.to_string(), v: v.to_string(), vertex: &file_id };
+        let shown = &self.ws.loaded.names;
+        let label = |c: u32| shown.label(representative[c as usize]);
+        let names = Names { u: shown.label(du), v: shown.label(dv), vertex: &label };
         let decision = decided.decision;
         Ok(Explanation {
             reachable: decision.reachable(),
@@ -141,7 +143,7 @@ impl Index {
     /// Answers every pair, in parallel on the current rayon pool; the answers come back in order.
     pub fn reaches_all(&self, pairs: &[(u64, u64)]) -> Result<Vec<bool>, Error> {
         let dense =
-            pairs.iter().map(|&(u, v)| Ok((self.vertex(u)?, self.vertex(v)?))).collect::<Result<Vec<_>, Error>>()?;
+            pairs.iter().map(|&(u, v)| Ok((self.dense(u)?, self.dense(v)?))).collect::<Result<Vec<_>, Error>>()?;
         let engine = self.engine();
         let n = self.ws.dag().num_vertices();
         Ok(dense
@@ -179,8 +181,30 @@ impl Index {
         self.fallback.as_deref()
     }
 
+    /// The id [`Index::reaches`] and the other queries take for a vertex as a user would type it:
+    /// its name, when the file named its vertices (`index.vertex("alice")`), else its file id
+    /// written out (`"17"`). A name the graph lacks is [`Error::NoSuchName`], with the nearest
+    /// names there are.
+    pub fn vertex(&self, typed: &str) -> Result<u64, Error> {
+        let names = &self.ws.loaded.names;
+        let vertices = self.num_vertices();
+        match names.find(typed, vertices) {
+            Ok(v) => Ok(names.file_id(v)),
+            Err(UnknownVertex::NoSuchId(vertex)) => Err(Error::NoSuchVertex { vertex, vertices }),
+            Err(UnknownVertex::NotAnId(name)) => Err(Error::NoSuchName { name, nearest: Vec::new() }),
+            Err(UnknownVertex::NoSuchName { name, nearest }) => Err(Error::NoSuchName { name, nearest }),
+        }
+    }
+
+    /// How the file shows vertex `id` (an id [`Index::reaches`] takes): its name in a named graph,
+    /// the id written out otherwise; None when there is no such vertex.
+    pub fn vertex_name(&self, id: u64) -> Option<String> {
+        let names = &self.ws.loaded.names;
+        names.resolve(id, self.num_vertices()).map(|v| names.label(v))
+    }
+
     /// The dense id of the vertex the file (or the edge list) calls `id`.
-    fn vertex(&self, id: u64) -> Result<u32, Error> {
+    fn dense(&self, id: u64) -> Result<u32, Error> {
         let vertices = self.num_vertices();
         self.ws.loaded.names.resolve(id, vertices).ok_or(Error::NoSuchVertex { vertex: id, vertices })
     }

@@ -403,7 +403,8 @@ fn bfs_auto_picks_the_source_that_reaches_the_most() {
     let v = json(&grail(&["bfs", &sample("tiny-cycles.txt"), "auto", "--json"]));
     assert_eq!((&v["src"], &v["auto_source"], &v["reached"]), (&Value::from(9), &Value::from(true), &Value::from(10)));
     let out = grail(&["bfs", &sample("tiny-cycles.txt"), "somewhere"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("neither a vertex id nor `auto`"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("SRC is a vertex of the graph or `auto`: `somewhere` is not a vertex of "), "{err}");
 }
 
 /// `grail exceptions` counts over the condensation's pairs what a brute force over every pair
@@ -700,4 +701,66 @@ fn outputs_follow_the_umask() {
             assert_eq!(got, mode, "{} under umask {umask}", target.display());
         }
     }
+}
+
+#[test]
+fn named_vertices_are_typed_and_shown_by_name() {
+    let follows = sample("follows.csv");
+    let v = json(&grail(&["query", &follows, "xavier", "Turing, Alan", "--json"]));
+    assert_eq!(
+        (v["src"].clone(), v["dst"].clone(), v["reachable"].clone()),
+        ("xavier".into(), "Turing, Alan".into(), true.into())
+    );
+    let path: Vec<&str> = v["path_ids"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert_eq!((path.first(), path.last()), (Some(&"xavier"), Some(&"Turing, Alan")));
+    assert!(v["file_ids"].as_object().unwrap().values().all(Value::is_string), "{}", v["file_ids"]);
+    let text = String::from_utf8(grail(&["query", &follows, "zoe", "alice"]).stdout).unwrap();
+    assert!(text.starts_with("zoe ⇝ alice?  NO"), "{text}");
+
+    // The loader says how it read the file.
+    let info = json(&grail(&["info", &follows, "--json"]));
+    assert_eq!(info["loader"]["numbering"], serde_json::json!({"kind": "named"}));
+    assert_eq!(info["loader"]["columns"], serde_json::json!(["source", "target"]));
+    assert_eq!((info["loader"]["header_lines"].clone(), info["vertices"].clone()), (1.into(), 26.into()));
+
+    // A name the graph lacks: said so, with the nearest names, exit code 1.
+    let out = grail(&["query", &follows, "alise", "bob"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no vertex is named `alise` in ") && err.contains("; nearest names: alice, "), "{err}");
+    // A numbered graph asked for a name says its vertices are numbered.
+    let err = String::from_utf8(grail(&["query", &sample("lesson.gra"), "1", "alice"]).stderr).unwrap();
+    assert!(err.contains("`alice` is not a vertex of ") && err.contains("its vertices are numbered"), "{err}");
+
+    // The cycle and the BFS name their vertices too.
+    let scc = json(&grail(&["scc", &follows, "--json"]));
+    assert_eq!(scc["largest"][0]["cycle"], serde_json::json!(["alice", "bob", "carol", "alice"]));
+    let bfs = json(&grail(&["bfs", &follows, "uma", "zoe", "--json"]));
+    assert_eq!((bfs["src"].clone(), bfs["dst"].clone()), ("uma".into(), "zoe".into()));
+}
+
+#[test]
+fn draw_and_grail_files_keep_the_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let follows = sample("follows.csv");
+    let svg = dir.path().join("f.svg");
+    let out = grail(&["draw", &follows, "--around", "Lovelace, Ada", "--depth", "1", "--out", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("around Lovelace, Ada (depth 1"));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    for name in ["Lovelace, Ada", "Turing, Alan", "Hopper, Grace", "erin"] {
+        assert!(picture.contains(name), "{name} is not in the picture");
+    }
+    let grail_file = dir.path().join("f.grail");
+    assert!(grail(&["convert", &follows, grail_file.to_str().unwrap()]).status.success());
+    let v = json(&grail(&["query", grail_file.to_str().unwrap(), "uma", "Hopper, Grace", "--json"]));
+    assert_eq!((v["src"].clone(), v["reachable"].clone()), ("uma".into(), true.into()));
+    // Written back as text, a named graph is a named edge list again.
+    let csv = dir.path().join("f.txt");
+    assert!(grail(&["convert", grail_file.to_str().unwrap(), csv.to_str().unwrap()]).status.success());
+    let again = json(&grail(&["info", csv.to_str().unwrap(), "--json"]));
+    assert_eq!(
+        (again["format"].clone(), again["vertices"].clone(), again["edges"].clone()),
+        ("named".into(), 26.into(), 34.into())
+    );
 }

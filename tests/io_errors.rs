@@ -121,7 +121,10 @@ fn header_counts_disagreeing_with_the_body() {
 
 #[test]
 fn garbage_text() {
-    assert_eq!(error_of(b"hello world\n", None), "bad.txt:1: found \"hello\"; expected a source vertex id");
+    let words = error_of(b"hello world\n", Some(Format::EdgeList));
+    assert_eq!(words, "bad.txt:1: found \"hello\"; expected a source vertex id");
+    // Sniffed, words are vertex names.
+    assert_eq!(parse(b"hello world\n", "ok.txt", None).unwrap().2, Format::Named);
     let gra = error_of(b"graph_for_greach\nmany\n", None);
     assert_eq!(gra, "bad.txt:2: found \"many\"; expected the vertex count");
     let weighted = error_of(b"2 1 upward\n0 1 1\n", Some(Format::Weighted));
@@ -318,6 +321,42 @@ fn grail_files_read_back_as_the_same_graph() {
 }
 
 #[test]
+fn named_vertices_round_trip_through_grail_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        temp_file(&dir, "g.csv", b"from,to\nalice,\"Smith, Bob\"\n\"Smith, Bob\",carol\ncarol,alice\ncarol,dan\n");
+    let original = load(&text, None).unwrap();
+    assert_eq!(original.format, Format::Named);
+    let path = dir.path().join("g.grail");
+    grail::graph::io::write(&path, &original.graph, &original.names, Format::Grail).unwrap();
+    let mapped = load(&path, None).unwrap();
+    assert_eq!((mapped.graph.as_ref(), &mapped.names), (original.graph.as_ref(), &original.names));
+    let names: Vec<String> = (0..4).map(|v| mapped.names.label(v)).collect();
+    assert_eq!(names, ["alice", "Smith, Bob", "carol", "dan"]);
+    assert_eq!(mapped.names.find("dan", 4), Ok(3));
+
+    // Names a corrupt file gives are refused with the reason: here two vertices named the same.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let text_at = bytes.windows(5).position(|w| w == b"alice").unwrap();
+    bytes[text_at..text_at + 5].copy_from_slice(b"carol");
+    let e = grail_error(&dir, &resealed(bytes));
+    assert!(e.contains("corrupt .grail file (the name `carol` is given to two vertices)"), "{e}");
+}
+
+#[test]
+fn version_1_grail_files_still_open() {
+    // Version 1 is version 2 without named vertices: the same bytes with the old version number.
+    let dir = tempfile::tempdir().unwrap();
+    let (_, mut bytes) = grail_file(&dir);
+    assert_eq!(bytes[8..12], 2u32.to_le_bytes());
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let path = temp_file(&dir, "old.grail", &resealed(bytes));
+    let old = load(&path, None).unwrap();
+    let original = load(&dir.path().join("g.txt"), None).unwrap();
+    assert_eq!((old.graph.as_ref(), &old.names), (original.graph.as_ref(), &original.names));
+}
+
+#[test]
 fn corrupt_grail_files_are_explained() {
     let dir = tempfile::tempdir().unwrap();
     let (_, good) = grail_file(&dir);
@@ -329,7 +368,8 @@ fn corrupt_grail_files_are_explained() {
 
     let mut version = good.clone();
     version[8] = 99;
-    assert!(grail_error(&dir, &version).contains("format version 99; this build reads version 1"));
+    let e = grail_error(&dir, &version);
+    assert!(e.contains("format version 99; this build reads versions 1 to 2 (a newer grail wrote it"), "{e}");
 
     let truncated = grail_error(&dir, &good[..good.len() - 9]);
     assert!(truncated.contains("corrupt .grail file (truncated: the header implies"), "{truncated}");

@@ -108,6 +108,7 @@ const STACK: &[&[&str]] = &[
         "src/mix.rs",
         "src/error.rs",
         "src/rng.rs",
+        "src/disjoint.rs",
     ],
 ];
 

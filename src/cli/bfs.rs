@@ -2,12 +2,12 @@
 //! `--compare`: every engine on the same source, with times and per-level frontier sizes.
 
 use super::common::{GraphArgs, table};
-use super::output::{Output, Report};
+use super::output::{Output, Report, vertex_text};
 use crate::exact::BfsEngine;
 use crate::exact::bfs::{Direction, UNREACHED};
 use crate::exact_run::{BfsRun, gpu_reason, run_bfs};
 use crate::format::{duration, plural, thousands};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 
@@ -18,14 +18,14 @@ pub struct BfsArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
 
-    /// The source vertex (the file's id), or `auto`: of 8 vertices with the most out-edges and 8 that
+    /// The source vertex (the file's id, or its name), or `auto`: of 8 vertices with the most out-edges and 8 that
     /// start the longest paths, the one whose BFS reaches the most (something to search, for benchmarks).
     #[arg(value_name = "SRC", value_parser = parse_source)]
     pub src: Source,
 
-    /// A destination (the file's id): its level and one shortest path are reported.
+    /// A destination (the file's id, or its name): its level and one shortest path are reported.
     #[arg(value_name = "DST")]
-    pub dst: Option<u64>,
+    pub dst: Option<String>,
 
     /// Which engine searches. GPU engines fail with the reason where there is no usable GPU.
     #[arg(long, value_enum, default_value_t = BfsEngine::Cpu)]
@@ -44,16 +44,17 @@ pub struct BfsArgs {
 }
 
 /// Where the BFS starts.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum Source {
-    Id(u64),
+    /// A vertex as typed: a file id, or a name.
+    Vertex(String),
     Auto,
 }
 
 fn parse_source(text: &str) -> Result<Source, String> {
     match text {
         "auto" => Ok(Source::Auto),
-        id => id.parse().map(Source::Id).map_err(|_| format!("'{id}' is neither a vertex id nor `auto`")),
+        typed => Ok(Source::Vertex(typed.to_string())),
     }
 }
 
@@ -107,11 +108,11 @@ struct Skipped {
 #[derive(Serialize)]
 struct BfsReport {
     file: String,
-    /// The source's file id.
-    src: u64,
+    /// The source's file id (or name).
+    src: serde_json::Value,
     /// Whether `auto` chose it.
     auto_source: bool,
-    dst: Option<u64>,
+    dst: Option<serde_json::Value>,
     engine: BfsEngine,
     /// Vertices reachable from SRC, SRC included.
     reached: u64,
@@ -123,8 +124,8 @@ struct BfsReport {
     seconds: f64,
     /// DST's level (its distance from SRC); null when unreached or no DST.
     dst_level: Option<u32>,
-    /// A shortest path SRC..DST (file ids); null when unreached or no DST.
-    path: Option<Vec<u64>>,
+    /// A shortest path SRC..DST (file ids or names); null when unreached or no DST.
+    path: Option<Vec<serde_json::Value>>,
     /// With --compare: every engine that ran.
     engines: Vec<EngineRow>,
     /// With --compare: engines that could not run here, and why.
@@ -136,12 +137,12 @@ struct BfsReport {
 pub fn run(args: BfsArgs) -> Result<()> {
     let ws = args.graph.open()?;
     let graph = &ws.loaded.graph;
-    let src = match args.src {
-        Source::Id(id) => ws.resolve(id)?,
+    let src = match &args.src {
+        Source::Vertex(typed) => ws.vertex(typed).context("SRC is a vertex of the graph or `auto`")?,
         Source::Auto => auto_source(&ws)?,
     };
-    let src_id = ws.loaded.names.file_id(src);
-    let dst = args.dst.map(|d| ws.resolve(d)).transpose()?;
+    let src_id = ws.loaded.names.json_id(src);
+    let dst = args.dst.as_deref().map(|d| ws.vertex(d)).transpose()?;
     let mut engines: Vec<BfsEngine> = if args.compare { BfsEngine::ALL.to_vec() } else { vec![args.engine] };
     let mut skipped = Vec::new();
     if args.compare
@@ -188,13 +189,13 @@ pub fn run(args: BfsArgs) -> Result<()> {
     let first = first.expect("at least one engine");
     let result = &first.result;
     let dst_level = dst.and_then(|d| Some(result.levels[d as usize]).filter(|&l| l != UNREACHED));
-    let path = dst.and_then(|d| result.path(graph, d)).map(|p| p.iter().map(|&v| ws.loaded.names.file_id(v)).collect());
+    let path = dst.and_then(|d| result.path(graph, d)).map(|p| p.iter().map(|&v| ws.loaded.names.json_id(v)).collect());
     let frontier_sizes = result.frontier_sizes();
     let report = BfsReport {
         file: ws.loaded.path.display().to_string(),
         src: src_id,
         auto_source: matches!(args.src, Source::Auto),
-        dst: args.dst,
+        dst: dst.map(|d| ws.loaded.names.json_id(d)),
         engine: first.engine,
         reached: result.reached(),
         levels: frontier_sizes.len(),
@@ -220,20 +221,21 @@ impl Report for BfsReport {
     fn print(&self) {
         println!("file      {}", self.file);
         let chosen = if self.auto_source { " (auto: reaches the most of 16 candidates)" } else { "" };
-        println!("source    {}{chosen}   engine {}   {}", self.src, self.engine.name(), duration(self.seconds));
+        let src = vertex_text(&self.src);
+        println!("source    {src}{chosen}   engine {}   {}", self.engine.name(), duration(self.seconds));
         let (reached, levels) =
             (plural(self.reached, "vertex", "vertices"), plural(self.levels as u64, "level", "levels"));
         println!("reached   {reached} in {levels}");
         if let Some(line) = self.gpu.line() {
             println!("{line}");
         }
-        if let Some(dst) = self.dst {
+        if let Some(dst) = self.dst.as_ref().map(vertex_text) {
             match (&self.path, self.dst_level) {
                 (Some(path), Some(level)) => {
-                    let steps: Vec<String> = path.iter().map(|v| v.to_string()).collect();
+                    let steps: Vec<String> = path.iter().map(vertex_text).collect();
                     println!("{dst}        at level {level}: {}", steps.join(" -> "));
                 }
-                _ => println!("{dst}        not reachable from {}", self.src),
+                _ => println!("{dst}        not reachable from {src}"),
             }
         }
         if !self.engines.is_empty() {

@@ -31,7 +31,7 @@ pub struct ConvertArgs {
     /// Write only the neighbourhood of this vertex (file id): its ancestors and descendants up to
     /// `--depth` edges away, at most `--max` vertices, with every edge among them.
     #[arg(long, value_name = "V", conflicts_with = "scc")]
-    pub around: Option<u64>,
+    pub around: Option<String>,
 
     /// How many edges up (ancestors) and down (descendants) `--around` reaches.
     #[arg(long, default_value_t = 2, value_name = "K", requires = "around")]
@@ -97,7 +97,7 @@ fn run_part(args: ConvertArgs) -> Result<()> {
     // What was chosen, and what `--max` left out when it cut.
     let (part, what, cut): (Extract, String, &str) = match (args.around, args.scc) {
         (Some(id), _) => {
-            let v = ws.resolve(id)?;
+            let v = ws.vertex(&id)?;
             let part = subgraph::around(graph, v, args.depth, max.unwrap_or(AROUND_MAX));
             let what = format!(
                 "the vertices within {} of {}",

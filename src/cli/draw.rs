@@ -40,19 +40,19 @@ pub struct DrawArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
-    /// Lay this query's label-guided search over the picture (file ids): u, v, the path, the
-    /// vertices expanded, those pruned by a label and the dead ends.
+    /// Lay this query's label-guided search over the picture (file ids, or names): u, v, the
+    /// path, the vertices expanded, those pruned by a label and the dead ends.
     #[arg(long, num_args = 2, value_names = ["U", "V"])]
-    pub query: Option<Vec<u64>>,
+    pub query: Option<Vec<String>>,
 
     /// Which cuts the query's search uses, as `grail query --rules`: `all` (GRAIL's and the query
     /// index's; the search is bidirectional) or `grail` (the paper's, with GRAIL's DFS).
     #[arg(long, value_enum, default_value_t = RuleSet::All)]
     pub rules: RuleSet,
 
-    /// Draw the neighbourhood of this vertex (file id) instead of the whole graph.
+    /// Draw the neighbourhood of this vertex (file id, or name) instead of the whole graph.
     #[arg(long, value_name = "V")]
-    pub around: Option<u64>,
+    pub around: Option<String>,
 
     /// How many edges up (ancestors) and down (descendants) the neighbourhood reaches.
     #[arg(long, default_value_t = 2, value_name = "K")]
@@ -83,12 +83,12 @@ pub fn run(args: DrawArgs) -> Result<()> {
     let component = &ws.condensation.component;
     let query = match &args.query {
         Some(ids) => match ids.as_slice() {
-            &[u, v] => Some(((ws.resolve(u)?, ws.resolve(v)?), (u, v))),
+            [u, v] => Some((ws.vertex(u)?, ws.vertex(v)?)),
             _ => bail!("--query takes two vertices: U V"),
         },
         None => None,
     };
-    let around = args.around.map(|id| ws.resolve(id)).transpose()?;
+    let around = args.around.as_deref().map(|typed| ws.vertex(typed)).transpose()?;
     let order = args.order.with_seed(args.seed);
     let labels = dfs::label(ws.dag(), dims, order).context("cannot label the graph")?;
     let index = match (args.rules, &query) {
@@ -97,12 +97,13 @@ pub fn run(args: DrawArgs) -> Result<()> {
     };
     let engine = Engine::new(ws.dag(), &labels, component).with_index(index.as_ref());
     let representative = ws.condensation.representatives();
-    let vertex = |c: u32| ws.loaded.names.file_id(representative[c as usize]).to_string();
-    let search: Option<SearchOverlay> = query.map(|((u, v), (su, sv))| {
-        let names = Names { u: su.to_string(), v: sv.to_string(), vertex: &vertex };
+    let shown = &ws.loaded.names;
+    let vertex = |c: u32| shown.label(representative[c as usize]);
+    let search: Option<SearchOverlay> = query.map(|(u, v)| {
+        let names = Names { u: shown.label(u), v: shown.label(v), vertex: &vertex };
         search_overlay(&engine, u, v, &names).0
     });
-    let (subgraph, scope) = choose_subgraph(&ws, &args, around, search.as_ref())?;
+    let (subgraph, scope) = choose_subgraph(&ws, &args, around, query, search.as_ref())?;
     let members = ComponentMembers::new(&ws.condensation);
     let sources = Sources {
         dag: ws.dag(),
@@ -157,6 +158,7 @@ fn choose_subgraph(
     ws: &Workspace,
     args: &DrawArgs,
     around: Option<u32>,
+    query: Option<(u32, u32)>,
     search: Option<&SearchOverlay>,
 ) -> Result<(Subgraph, String)> {
     let dag = ws.dag();
@@ -178,15 +180,16 @@ fn choose_subgraph(
                 ));
             }
             Err(too_large) if search.is_none() => {
-                bail!("{too_large}: pass --around V (a vertex id of the file) to draw its neighbourhood")
+                bail!("{too_large}: pass --around V (a vertex id or name of the file) to draw its neighbourhood")
             }
             Err(_) => {}
         }
     }
     let subgraph = Subgraph::around(dag, &seeds, args.depth, args.cap as usize);
-    let centre = match (args.around, &args.query) {
-        (Some(v), _) => format!("around {v}"),
-        (None, Some(q)) => format!("around {} and {}", q[0], q[1]),
+    let shown = &ws.loaded.names;
+    let centre = match (around, query) {
+        (Some(v), _) => format!("around {}", shown.label(v)),
+        (None, Some((u, v))) => format!("around {} and {}", shown.label(u), shown.label(v)),
         (None, None) => "around nothing".into(),
     };
     let cap = plural(u64::from(args.cap), "vertex", "vertices");

@@ -4,7 +4,7 @@
 //! estimated from sampled pairs above them unless `--exact` insists.
 
 use super::common::{GraphArgs, table};
-use super::output::{Output, Report};
+use super::output::{Output, Report, vertex_text};
 use crate::exact_run::exceptions_on_gpu;
 use crate::exceptions::{self, CountMethod, ExceptionCounts, ExceptionPlan};
 use crate::format::{duration, thousands};
@@ -93,7 +93,7 @@ struct ExceptionsReport {
     estimates: Option<Vec<Estimate>>,
     /// Some false positives `(u, v, k)` as file ids of a vertex of each component: the first k
     /// dimensions are fooled.
-    examples: Vec<(u64, u64, usize)>,
+    examples: Vec<(serde_json::Value, serde_json::Value, usize)>,
     label_seconds: f64,
     count_seconds: f64,
     #[serde(flatten)]
@@ -168,7 +168,7 @@ pub fn run(args: ExceptionsArgs) -> Result<()> {
     bar.finish_and_clear();
     let count_seconds = clock.elapsed().as_secs_f64();
     let rep = ws.condensation.representatives();
-    let file_id = |c: u32| ws.loaded.names.file_id(rep[c as usize]);
+    let file_id = |c: u32| ws.loaded.names.json_id(rep[c as usize]);
     let method = counts.method();
     args.output.show(&ExceptionsReport {
         file: args.graph.graph.display().to_string(),
@@ -278,8 +278,8 @@ impl Report for ExceptionsReport {
         if !self.examples.is_empty() {
             let found = if self.samples.is_some() { "among the sampled pairs, " } else { "" };
             println!("\n{found}false positives fooling the most dimensions (u v: dimensions fooled):");
-            for &(u, v, k) in self.examples.iter().take(SHOWN) {
-                println!("  {u} {v}: {k}");
+            for (u, v, k) in self.examples.iter().take(SHOWN) {
+                println!("  {} {}: {k}", vertex_text(u), vertex_text(v));
             }
         }
     }

@@ -45,3 +45,12 @@ pub fn print_json(value: &impl Serialize) -> Result<()> {
     println!("{}", serde_json::to_string_pretty(value).context("cannot encode the result as JSON")?);
     Ok(())
 }
+
+/// A vertex of a report (a [`crate::graph::VertexNames::json_id`]: a file id or a name) as the
+/// table shows it: the name without JSON's quotes.
+pub fn vertex_text(id: &serde_json::Value) -> String {
+    match id {
+        serde_json::Value::String(name) => name.clone(),
+        other => other.to_string(),
+    }
+}

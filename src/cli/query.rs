@@ -1,7 +1,7 @@
 //! `grail query`: one pair with a full explanation, or a batch (file or random) with a summary.
 
 use super::common::{GotLabels, GraphArgs, LabelOptions, spinner, table};
-use super::output::{Output, Report};
+use super::output::{Output, Report, vertex_text};
 use crate::format::{duration, plural, thousands};
 use crate::index::{Interval, Labels};
 use crate::query::explain::{self, Names};
@@ -23,13 +23,13 @@ pub struct QueryArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
 
-    /// Source vertex (the id used in the file).
+    /// Source vertex (the id used in the file, or its name when the file names its vertices).
     #[arg(value_name = "SRC", requires = "dst", conflicts_with_all = ["file", "random"])]
-    pub src: Option<u64>,
+    pub src: Option<String>,
 
-    /// Destination vertex (the id used in the file).
+    /// Destination vertex (the id used in the file, or its name).
     #[arg(value_name = "DST")]
-    pub dst: Option<u64>,
+    pub dst: Option<String>,
 
     /// Query file: `src dst [expected 0/1]` per line (gzip allowed). Expected answers are checked.
     #[arg(long, short = 'f', value_name = "FILE", conflicts_with = "random")]
@@ -82,7 +82,7 @@ pub fn run(args: QueryArgs) -> Result<()> {
     };
     let GotLabels { labels, seconds: label_seconds, .. } = got;
     let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_ref());
-    match (args.src, args.dst, &args.file, args.random) {
+    match (&args.src, &args.dst, &args.file, args.random) {
         (Some(src), Some(dst), _, _) => single(&ws, &labels, &engine, src, dst, &args),
         (_, _, Some(path), _) => {
             let queries = query::read_query_file(path, &ws.loaded.names, ws.loaded.graph.num_vertices())?;
@@ -98,14 +98,21 @@ pub fn run(args: QueryArgs) -> Result<()> {
 
 #[derive(Serialize)]
 struct SingleReport<'a> {
-    src: u64,
-    dst: u64,
+    /// The source: its file id, or its name in a named graph.
+    src: serde_json::Value,
+    dst: serde_json::Value,
+    /// How the source and the destination are shown (for the text output).
+    #[serde(skip)]
+    shown: [String; 2],
     #[serde(flatten)]
     answer: &'a Answer,
-    /// The path in file ids (for condensed graphs: one representative vertex per component).
-    path_ids: Option<Vec<u64>>,
-    /// A file id for each DAG vertex the report names (`dag_path`, a check's `dag_vertex`).
-    file_ids: std::collections::BTreeMap<u32, u64>,
+    /// The path in file ids or names (for condensed graphs: one representative vertex per component).
+    path_ids: Option<Vec<serde_json::Value>>,
+    /// The same path as the text output shows it.
+    #[serde(skip)]
+    path_shown: Option<Vec<String>>,
+    /// A file id (or name) for each DAG vertex the report names (`dag_path`, a check's `dag_vertex`).
+    file_ids: std::collections::BTreeMap<u32, serde_json::Value>,
     /// Per dimension, the source's and the destination's intervals (whether or not the label check
     /// ran: `decision` says which checks did).
     intervals: Vec<[Interval; 2]>,
@@ -120,30 +127,36 @@ struct SingleReport<'a> {
     trail: Vec<(Rule, String, Outcome)>,
 }
 
-fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, args: &QueryArgs) -> Result<()> {
-    let (u, v) = (ws.resolve(src)?, ws.resolve(dst)?);
+fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: &str, dst: &str, args: &QueryArgs) -> Result<()> {
+    let (u, v) = (ws.vertex(src)?, ws.vertex(dst)?);
+    let shown_names = &ws.loaded.names;
     let mut scratch = Scratch::new(ws.dag().num_vertices());
     let Decided { answer, decision, .. } = engine.decide(u, v, method_of(args), &mut scratch, 0);
     let representative = ws.condensation.representatives();
     let path_ids = answer
         .path
         .as_ref()
-        .map(|p| p.iter().map(|&c| ws.loaded.names.file_id(representative[c as usize])).collect::<Vec<_>>());
+        .map(|p| p.iter().map(|&c| shown_names.json_id(representative[c as usize])).collect::<Vec<_>>());
+    let path_shown = answer
+        .path
+        .as_ref()
+        .map(|p| p.iter().map(|&c| shown_names.label(representative[c as usize])).collect::<Vec<_>>());
     let (cu, cv) = decision.ends;
     let intervals = (0..labels.dims()).map(|i| [labels.interval(cu, i), labels.interval(cv, i)]).collect();
     let levels = [labels.level(cu), labels.level(cv)];
-    let file_id = |c: u32| ws.loaded.names.file_id(representative[c as usize]);
     let named = answer.path.iter().flatten().copied().chain(decision.named_vertices());
-    let file_ids = named.map(|c| (c, file_id(c))).collect();
-    let vertex = |c: u32| file_id(c).to_string();
-    let names = Names { u: src.to_string(), v: dst.to_string(), vertex: &vertex };
+    let file_ids = named.map(|c| (c, shown_names.json_id(representative[c as usize]))).collect();
+    let vertex = |c: u32| shown_names.label(representative[c as usize]);
+    let names = Names { u: shown_names.label(u), v: shown_names.label(v), vertex: &vertex };
     let explanation = explain::sentence(&decision, &names);
     let trail = explain::trail(&decision, &names);
     let report = SingleReport {
-        src,
-        dst,
+        src: shown_names.json_id(u),
+        dst: shown_names.json_id(v),
+        shown: [names.u.clone(), names.v.clone()],
         answer: &answer,
         path_ids,
+        path_shown,
         file_ids,
         intervals,
         levels,
@@ -156,7 +169,7 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: u64, dst: u64, 
 
 impl Report for SingleReport<'_> {
     fn print(&self) {
-        let (src, dst, answer, decision) = (self.src, self.dst, self.answer, self.decision);
+        let ([src, dst], answer, decision) = (&self.shown, self.answer, self.decision);
         let verdict = if answer.reachable { "YES" } else { "NO" };
         println!(
             "{src} ⇝ {dst}?  {verdict}, decided by {} ({} rules)",
@@ -194,8 +207,7 @@ impl Report for SingleReport<'_> {
         }
         println!("{t}");
         println!("levels {} → {}", self.levels[0], self.levels[1]);
-        if let Some(ids) = &self.path_ids {
-            let shown: Vec<String> = ids.iter().map(u64::to_string).collect();
+        if let Some(shown) = &self.path_shown {
             println!("path   {}", shown.join(" → "));
         }
     }
@@ -222,6 +234,9 @@ struct BatchOutput<'a> {
     query_index_bytes: usize,
     #[serde(flatten)]
     report: &'a BatchReport,
+    /// The mismatches' vertices as the file names them: `[src, dst]` per example (the examples
+    /// hold dense ids).
+    mismatch_vertices: Vec<[serde_json::Value; 2]>,
     #[serde(flatten)]
     fp: FalsePositives,
 }
@@ -280,6 +295,11 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
         label_bytes: labels.heap_bytes(),
         query_index_bytes: engine.query_index().map_or(0, QueryIndex::heap_bytes),
         report: &report,
+        mismatch_vertices: report
+            .mismatch_examples
+            .iter()
+            .map(|m| [ws.loaded.names.json_id(m.src), ws.loaded.names.json_id(m.dst)])
+            .collect(),
         fp: FalsePositives::of(&report),
     })?;
     if report.mismatches > 0 {
@@ -344,8 +364,9 @@ impl Report for BatchOutput<'_> {
         if report.mismatches > 0 {
             eprintln!();
             eprintln!("MISMATCH: {} disagree with the expected column", plural(report.mismatches, "answer", "answers"));
-            for m in &report.mismatch_examples {
-                eprintln!("  line {}: {} ⇝ {} expected {}, got {}", m.line, m.src, m.dst, m.expected, m.got);
+            for (m, [u, v]) in report.mismatch_examples.iter().zip(&self.mismatch_vertices) {
+                let (u, v) = (vertex_text(u), vertex_text(v));
+                eprintln!("  line {}: {u} ⇝ {v} expected {}, got {}", m.line, m.expected, m.got);
             }
         }
     }

@@ -2,7 +2,7 @@
 //! one shortest cycle each, in the file's own vertex ids.
 
 use super::common::GraphArgs;
-use super::output::{Output, Report};
+use super::output::{Output, Report, vertex_text};
 use crate::format::thousands;
 use crate::graph::VertexNames;
 use crate::graph::cycles::{self, Cycles};
@@ -49,11 +49,11 @@ struct ComponentReport {
     /// The component's id in the condensation.
     component: u32,
     size: u32,
-    /// File ids, ascending by dense id; all of them when `members_complete`.
-    members: Vec<u64>,
+    /// File ids (or names), ascending by dense id; all of them when `members_complete`.
+    members: Vec<serde_json::Value>,
     members_complete: bool,
-    /// File ids, from the smallest member back to it.
-    cycle: Vec<u64>,
+    /// File ids (or names), from the smallest member back to it.
+    cycle: Vec<serde_json::Value>,
 }
 
 pub fn run(args: SccArgs) -> Result<()> {
@@ -65,7 +65,7 @@ pub fn run(args: SccArgs) -> Result<()> {
 
 fn report(file: &str, ws: &crate::workspace::Workspace, found: &Cycles) -> SccReport {
     let names: &VertexNames = &ws.loaded.names;
-    let ids = |list: &[u32]| list.iter().map(|&v| names.file_id(v)).collect::<Vec<_>>();
+    let ids = |list: &[u32]| list.iter().map(|&v| names.json_id(v)).collect::<Vec<_>>();
     SccReport {
         file: file.to_string(),
         vertices: ws.loaded.graph.num_vertices() as u64,
@@ -106,11 +106,11 @@ impl Report for SccReport {
         println!();
         println!("{:>4}  {:>10}  {:<40}  shortest cycle", "#", "size", "members");
         for (rank, c) in self.largest.iter().enumerate() {
-            let mut members = c.members.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+            let mut members = c.members.iter().map(vertex_text).collect::<Vec<_>>().join(" ");
             if !c.members_complete {
                 members += &format!(" ... ({} more)", c.size as usize - c.members.len());
             }
-            let cycle = c.cycle.iter().map(u64::to_string).collect::<Vec<_>>().join(" -> ");
+            let cycle = c.cycle.iter().map(vertex_text).collect::<Vec<_>>().join(" -> ");
             println!("{:>4}  {:>10}  {members:<40}  {cycle}", rank + 1, thousands(u64::from(c.size)));
         }
         if (self.largest.len() as u64) < self.cyclic_components {

@@ -115,7 +115,7 @@ pub fn build(sources: &Sources, subgraph: &Subgraph, title: impl Into<String>) -
 }
 
 fn node(sources: &Sources, v: u32, layer: u32, column: u32) -> PictureNode {
-    let members = sources.members.first(v, MEMBERS_SHOWN).into_iter().map(|m| sources.names.file_id(m)).collect();
+    let members = sources.members.first(v, MEMBERS_SHOWN).into_iter().map(|m| sources.names.label(m)).collect();
     PictureNode {
         vertex: v,
         members,
@@ -174,7 +174,7 @@ fn tree_edges(sources: &Sources, subgraph: &Subgraph, notes: &mut Vec<String>) -
                 TreeParent::Unknown { parents } => {
                     notes.push(format!(
                         "tree edge into {} not derived: it has {} parents",
-                        sources.names.file_id(sources.members.first(v, 1).first().copied().unwrap_or(v)),
+                        sources.names.label(sources.members.first(v, 1).first().copied().unwrap_or(v)),
                         crate::format::thousands(parents as u64)
                     ));
                     None

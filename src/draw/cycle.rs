@@ -25,7 +25,7 @@ pub fn mark_cycle(picture: &mut Picture, component: u32, cycle: &[u32], names: &
         return;
     }
     node.state = NodeState::Cycle;
-    node.members = ring.iter().take(MEMBERS_SHOWN).map(|&v| names.file_id(v)).collect();
+    node.members = ring.iter().take(MEMBERS_SHOWN).map(|&v| names.label(v)).collect();
     let count = node.member_count;
     let mut notes = vec![cycle_note(ring, names)];
     if count > ring.len() {

@@ -13,9 +13,10 @@ pub const MEMBERS_SHOWN: usize = 4;
 pub struct PictureNode {
     /// DAG (component) id.
     pub vertex: u32,
-    /// File ids of the first members (at most [`MEMBERS_SHOWN`]), smallest first; a box in the
-    /// [`NodeState::Cycle`] state lists its cycle's instead, in cycle order.
-    pub members: Vec<u64>,
+    /// How the first members are shown (their file ids or names, [`crate::graph::VertexNames::label`];
+    /// at most [`MEMBERS_SHOWN`]), smallest dense id first; a box in the [`NodeState::Cycle`] state
+    /// lists its cycle's instead, in cycle order.
+    pub members: Vec<String>,
     /// How many original vertices the component holds.
     pub member_count: usize,
     /// Row of the layout, 0 at the top.
@@ -31,15 +32,15 @@ pub struct PictureNode {
 }
 
 impl PictureNode {
-    /// The id a person reads: the file's id, or `{1, 2, 3}` for a component (`{1, 2, 3, 4, +5}`
+    /// The id a person reads: the file's id or name, or `{1, 2, 3}` for a component (`{1, 2, 3, 4, +5}`
     /// when it holds more than [`MEMBERS_SHOWN`]).
     pub fn name(&self) -> String {
         if self.member_count == 1
             && let Some(id) = self.members.first()
         {
-            return id.to_string();
+            return id.clone();
         }
-        let mut parts: Vec<String> = self.members.iter().map(u64::to_string).collect();
+        let mut parts: Vec<String> = self.members.clone();
         let more = self.member_count.saturating_sub(self.members.len());
         if more > 0 {
             parts.push(format!("+{more}"));
@@ -190,7 +191,7 @@ mod tests {
     fn node(members: Vec<u64>, member_count: usize) -> PictureNode {
         PictureNode {
             vertex: 0,
-            members,
+            members: members.iter().map(u64::to_string).collect(),
             member_count,
             layer: 0,
             column: 0,

@@ -48,6 +48,9 @@ pub enum Numbering {
     },
     /// Sparse or huge ids, renumbered `0..n` in order of first appearance.
     Renumbered,
+    /// Vertices named by strings, numbered `0..n` in order of first appearance; they keep their
+    /// names.
+    Named,
 }
 
 /// What loading one text file did.
@@ -77,10 +80,13 @@ pub struct LoadReport {
     /// Vertex ids that never appear in an edge (self-loops count as appearing), with the first
     /// few file ids (not lines).
     pub unused_ids: Firsts,
-    /// The smallest and largest file id that appears in an edge (None without edges).
+    /// The smallest and largest file id that appears in an edge (None without edges, and for
+    /// named vertices).
     pub id_range: Option<(u64, u64)>,
     /// How file ids were numbered.
     pub numbering: Numbering,
+    /// The column names of a named edge list's header line (empty without one).
+    pub columns: Vec<String>,
 }
 
 /// One kind of finding that `--strict` refuses.
@@ -138,6 +144,9 @@ impl LoadReport {
             None => format!("{} vertices", thousands(self.vertices)),
         };
         let ids = match (self.id_range, self.numbering) {
+            (_, Numbering::Named) => {
+                format!("named vertices, numbered 0..{} by first appearance", self.vertices.saturating_sub(1))
+            }
             (None, _) => "no id appears in an edge".to_string(),
             (Some((low, high)), Numbering::Kept) => format!("file ids {low}..={high} are the vertex ids"),
             (Some((low, high)), Numbering::Offset { offset }) => {
@@ -150,6 +159,9 @@ impl LoadReport {
         };
         let unused = or_none(Anomaly::UnusedIds, &self.unused_ids, "every id appears in an edge");
         out.push(format!("{vertices}; {ids}; {unused}"));
+        if !self.columns.is_empty() {
+            out.push(format!("header line read as column names: {}", self.columns.join(", ")));
+        }
         out
     }
 
@@ -185,7 +197,9 @@ impl LoadReport {
         } else {
             (0..n).filter(|&v| !appears(v)).take(FIRST).map(|v| names.file_id(v as u32)).collect()
         };
-        let id_range = (unused < n as u64).then(|| match names {
+        // Named vertices have no file ids to give a range of.
+        let numbered = names.table().is_none();
+        let id_range = (numbered && unused < n as u64).then(|| match names {
             // Every renumbered id appears in an edge (that is how it got a number).
             VertexNames::Remapped { original, .. } => {
                 (original.iter().copied().min().unwrap_or(0), original.iter().copied().max().unwrap_or(0))
@@ -225,7 +239,9 @@ impl LoadReport {
                 VertexNames::Dense => Numbering::Kept,
                 VertexNames::Offset(offset) => Numbering::Offset { offset: *offset },
                 VertexNames::Remapped { .. } => Numbering::Renumbered,
+                VertexNames::Named(_) => Numbering::Named,
             },
+            columns: reading.columns,
         }
     }
 }
@@ -274,6 +290,8 @@ pub(crate) struct Reading {
     pub duplicates: Firsts,
     /// The vertex count the file declares.
     pub declared: Option<u64>,
+    /// A named edge list's column names, when its first data line was a header.
+    pub columns: Vec<String>,
 }
 
 impl Reading {

@@ -8,6 +8,7 @@ pub mod generators;
 pub mod io;
 pub mod load_report;
 mod loaded;
+pub mod name_table;
 pub mod names;
 pub mod scc;
 pub mod slab;

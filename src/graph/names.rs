@@ -1,6 +1,11 @@
-//! The ids a file used for its vertices, versus the dense ids `0..n` the engine works on.
+//! The ids (or names) a file used for its vertices, versus the dense ids `0..n` the engine works on.
 
+use super::name_table::NameTable;
 use std::collections::HashMap;
+use std::sync::Arc;
+
+/// How many nearest names an unknown name's error suggests.
+pub const SUGGESTIONS: usize = 3;
 
 /// How file ids map to dense ids. Formats with dense 0-based ids (`.gra`) keep them as they are;
 /// edge lists with sparse or huge ids are remapped in order of first appearance.
@@ -18,6 +23,34 @@ pub enum VertexNames {
         /// The dense id of each file id.
         lookup: HashMap<u64, u32>,
     },
+    /// The file named its vertices with strings: dense id `v` is called `names.name(v)`. Its
+    /// numeric id (what [`VertexNames::file_id`] returns and the `u64` APIs take) is `v`, the
+    /// name's place in order of first appearance.
+    Named(Arc<NameTable>),
+}
+
+/// Why a typed vertex names none of the graph's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnknownVertex {
+    /// The graph numbers its vertices and the text is not a number.
+    #[error("`{0}` is not a vertex id (the graph's vertices are numbered)")]
+    NotAnId(String),
+    /// No vertex has this id.
+    #[error("vertex {0} is not in the graph")]
+    NoSuchId(u64),
+    /// No vertex has this name; `nearest` are the most alike names there are.
+    #[error("no vertex is named `{name}`{}", suggestion(nearest))]
+    NoSuchName {
+        /// The name typed.
+        name: String,
+        /// Up to [`SUGGESTIONS`] names most like it.
+        nearest: Vec<String>,
+    },
+}
+
+/// `; nearest names: a, b, c`, or nothing when there is no name to suggest.
+pub fn suggestion(nearest: &[String]) -> String {
+    if nearest.is_empty() { String::new() } else { format!("; nearest names: {}", nearest.join(", ")) }
 }
 
 impl VertexNames {
@@ -33,6 +66,7 @@ impl VertexNames {
             VertexNames::Dense => Some(file_id),
             VertexNames::Offset(b) => file_id.checked_sub(*b),
             VertexNames::Remapped { lookup, .. } => lookup.get(&file_id).map(|&v| v as u64),
+            VertexNames::Named(_) => Some(file_id),
         }?;
         (dense < n as u64).then_some(dense as u32)
     }
@@ -43,18 +77,64 @@ impl VertexNames {
             VertexNames::Dense => v as u64,
             VertexNames::Offset(b) => v as u64 + b,
             VertexNames::Remapped { original, .. } => original[v as usize],
+            VertexNames::Named(_) => v as u64,
+        }
+    }
+
+    /// The name of dense vertex `v`, when the file named its vertices.
+    pub fn name(&self, v: u32) -> Option<&str> {
+        match self {
+            VertexNames::Named(table) => Some(table.name(v)),
+            _ => None,
+        }
+    }
+
+    /// The names, when the file named its vertices.
+    pub fn table(&self) -> Option<&NameTable> {
+        match self {
+            VertexNames::Named(table) => Some(table),
+            _ => None,
         }
     }
 
     /// How vertex `v` is shown to a user: the id (or name) the file gave it. Every human-readable
     /// output goes through here, so that a file's own naming appears everywhere.
     pub fn label(&self, v: u32) -> String {
-        self.file_id(v).to_string()
+        match self.name(v) {
+            Some(name) => name.to_string(),
+            None => self.file_id(v).to_string(),
+        }
     }
 
     /// Vertex `v` in JSON output: the file's id as a number (or its name as a string).
     pub fn json_id(&self, v: u32) -> serde_json::Value {
-        serde_json::Value::from(self.file_id(v))
+        match self.name(v) {
+            Some(name) => serde_json::Value::from(name),
+            None => serde_json::Value::from(self.file_id(v)),
+        }
+    }
+
+    /// The dense id of a vertex as a user typed it: its name in a named graph, its file id
+    /// otherwise (`n` = number of vertices). An unknown name comes with the nearest names.
+    pub fn find(&self, typed: &str, n: usize) -> Result<u32, UnknownVertex> {
+        let typed = typed.trim();
+        if let VertexNames::Named(table) = self {
+            return table.find(typed).filter(|&v| (v as usize) < n).ok_or_else(|| UnknownVertex::NoSuchName {
+                name: typed.to_string(),
+                nearest: table.nearest(typed, SUGGESTIONS).into_iter().map(str::to_string).collect(),
+            });
+        }
+        let id: u64 = typed.parse().map_err(|_| UnknownVertex::NotAnId(typed.to_string()))?;
+        self.resolve(id, n).ok_or(UnknownVertex::NoSuchId(id))
+    }
+
+    /// Up to `limit` names starting with `prefix`, in name order (empty for a numbered graph):
+    /// what the explorer's prompt completes with.
+    pub fn complete(&self, prefix: &str, limit: usize) -> Vec<&str> {
+        match self {
+            VertexNames::Named(table) => table.with_prefix(prefix).iter().take(limit).map(|&v| table.name(v)).collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -73,5 +153,21 @@ mod tests {
         assert_eq!(VertexNames::Dense.resolve(3, 3), None);
         assert_eq!(names.label(1), "5");
         assert_eq!(names.json_id(2), serde_json::json!(42));
+        assert_eq!(names.find(" 42 ", 3), Ok(2));
+        assert_eq!(names.find("7", 3), Err(UnknownVertex::NoSuchId(7)));
+        assert_eq!(names.find("alice", 3), Err(UnknownVertex::NotAnId("alice".into())));
+        assert!(names.complete("4", 5).is_empty());
+    }
+
+    #[test]
+    fn named_vertices_are_shown_and_found_by_name() {
+        let names = VertexNames::Named(Arc::new(NameTable::new(&["alice", "bob", "alicia"]).unwrap()));
+        assert_eq!((names.label(1), names.json_id(2)), ("bob".to_string(), serde_json::json!("alicia")));
+        assert_eq!((names.file_id(2), names.resolve(2, 3), names.resolve(3, 3)), (2, Some(2), None));
+        assert_eq!(names.find("bob", 3), Ok(1));
+        let missing = names.find("alise", 3).unwrap_err();
+        assert_eq!(missing.to_string(), "no vertex is named `alise`; nearest names: alice, alicia, bob");
+        assert_eq!(names.complete("ali", 5), vec!["alice", "alicia"]);
+        assert_eq!(names.complete("ali", 1), vec!["alice"]);
     }
 }

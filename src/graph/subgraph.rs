@@ -2,9 +2,11 @@
 //! connected component, as a small graph of its own (the edges among the chosen vertices), with the
 //! file's ids kept, for `grail convert --around` and `--scc`.
 
+use super::name_table::NameTable;
 use super::scc::Condensation;
 use super::{Graph, VertexNames, cycles};
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
 
 /// A part of a graph, renumbered: vertex `i` of `graph` is vertex `vertices[i]` of the whole.
 #[derive(Clone, Debug)]
@@ -82,7 +84,14 @@ pub fn induced(graph: &Graph, mut vertices: Vec<u32>, left_out: bool) -> Extract
 /// The ids of the extract's vertices as the file gave them, so that its file speaks of the same
 /// vertices as the whole graph's.
 pub fn names_of(names: &VertexNames, vertices: &[u32]) -> VertexNames {
-    VertexNames::remapped(vertices.iter().map(|&v| names.file_id(v)).collect())
+    match names.table() {
+        Some(table) => {
+            let kept: Vec<&str> = vertices.iter().map(|&v| table.name(v)).collect();
+            // Distinct names stay distinct in any subset of them.
+            VertexNames::Named(Arc::new(NameTable::new(&kept).expect("a subset of a graph's names")))
+        }
+        None => VertexNames::remapped(vertices.iter().map(|&v| names.file_id(v)).collect()),
+    }
 }
 
 #[cfg(test)]
@@ -91,7 +100,6 @@ mod tests {
     use crate::graph::scc::condense;
     use proptest::prelude::*;
     use std::collections::BTreeSet;
-    use std::sync::Arc;
 
     /// Distances from `s` along `next` (BFS), `None` where unreachable.
     fn distances(n: usize, s: u32, next: impl Fn(u32) -> Vec<u32>) -> Vec<Option<u32>> {
@@ -157,6 +165,9 @@ mod tests {
         let names = VertexNames::remapped(vec![100, 7, 42]);
         let sub = names_of(&names, &[0, 2]);
         assert_eq!((sub.label(0), sub.label(1)), ("100".to_string(), "42".to_string()));
+        let names = VertexNames::Named(Arc::new(NameTable::new(&["ann", "bo", "cy"]).unwrap()));
+        let sub = names_of(&names, &[2, 0]);
+        assert_eq!((sub.label(0), sub.label(1)), ("cy".to_string(), "ann".to_string()));
     }
 
     proptest! {

@@ -9,14 +9,14 @@
 //! written in place: no topological order, no copies.
 
 use super::bloom::{BLOOM_WORDS, BloomBits};
-use super::query_index::{TopoPositions, VertexCuts};
+use super::records::{TopoPositions, VertexCuts};
 use super::supportive::{SUPPORT_WORDS, SupportMask};
 use crate::disjoint::DisjointSlice;
 use crate::graph::Graph;
 
 /// One direction's half of a record: a supportive-vertex mask and a Bloom filter.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Half {
+struct Half {
     mask: SupportMask,
     bloom: [u64; BLOOM_WORDS],
 }

@@ -31,6 +31,7 @@ mod outcome;
 mod query_file;
 pub mod query_index;
 mod random;
+mod records;
 pub mod rules;
 mod scratch;
 pub mod search;

@@ -1,4 +1,6 @@
-//! Query files: `src dst [expected]` per line, file ids mapped through the graph's names.
+//! Query files: `src dst [expected]` per line, file ids mapped through the graph's names. In a
+//! graph whose file named its vertices, `src` and `dst` are names (without spaces: fields are
+//! separated by whitespace).
 //!
 //! gzip is detected by its magic bytes and read transparently (all members). Blank lines and lines
 //! starting with `#` or `%` are skipped. Every error names the file and line. Only regular files
@@ -6,6 +8,7 @@
 
 use crate::graph::VertexNames;
 use crate::graph::io::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
+use crate::graph::names::UnknownVertex;
 use anyhow::{Context, Result, anyhow, bail};
 use flate2::bufread::MultiGzDecoder;
 use serde::Serialize;
@@ -91,9 +94,12 @@ fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Op
 }
 
 fn vertex(field: &str, names: &VertexNames, n: usize) -> Result<u32> {
-    let id: u64 = field.parse().map_err(|_| anyhow!("`{field}` is not a vertex id (a non-negative integer)"))?;
-    names.resolve(id, n).ok_or_else(|| {
-        anyhow!("unknown vertex id {id} (the graph has {})", crate::format::plural(n as u64, "vertex", "vertices"))
+    names.find(field, n).map_err(|e| match e {
+        UnknownVertex::NotAnId(_) => anyhow!("`{field}` is not a vertex id (a non-negative integer)"),
+        UnknownVertex::NoSuchId(id) => {
+            anyhow!("unknown vertex id {id} (the graph has {})", crate::format::plural(n as u64, "vertex", "vertices"))
+        }
+        named @ UnknownVertex::NoSuchName { .. } => anyhow!("{named}"),
     })
 }
 
@@ -139,6 +145,20 @@ mod tests {
         let names = VertexNames::remapped(vec![7, 100]);
         let queries = read_query_file(&path, &names, 2).unwrap();
         assert_eq!((queries[0].src, queries[0].dst), (1, 0));
+    }
+
+    #[test]
+    fn named_graphs_take_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let table = crate::graph::name_table::NameTable::new(&["alice", "bob"]).unwrap();
+        let names = VertexNames::Named(std::sync::Arc::new(table));
+        let path = write(&dir, "q.txt", b"alice bob 1\nbob alice\n");
+        let queries = read_query_file(&path, &names, 2).unwrap();
+        let q = |src, dst, expected, line| Query { src, dst, expected, line };
+        assert_eq!(queries, [q(0, 1, Some(true), 1), q(1, 0, None, 2)]);
+        let path = write(&dir, "bad.txt", b"alice bob\nalicia bob\n");
+        let err = format!("{:#}", read_query_file(&path, &names, 2).unwrap_err());
+        assert!(err.ends_with("bad.txt:2: no vertex is named `alicia`; nearest names: alice, bob"), "{err}");
     }
 
     #[test]

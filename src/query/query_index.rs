@@ -11,33 +11,14 @@
 //! A copy of the levels in one or two bytes each where the depth allows ([`CompactLevels`]).
 //! 56 to 58 bytes per vertex in all, less than 5-dimensional GRAIL labels' 64.
 
-use super::bloom::BLOOM_WORDS;
 use super::index_passes::positions_and_cuts;
-use super::supportive::{SUPPORT_BITS, SupportMask, choose_supportive};
+use super::supportive::{SUPPORT_BITS, choose_supportive};
 use crate::graph::{Graph, topo};
 use crate::index::Labels;
 use anyhow::{Result, ensure};
 use std::time::Instant;
 
-/// Topological orders kept per vertex (forward and backward DFS).
-pub const TOPO_ORDERS: usize = 2;
-
-/// Positions of a vertex in two topological orders: `u ⇝ v` (u ≠ v) needs `topo[i](u) < topo[i](v)`.
-pub type TopoPositions = [u32; TOPO_ORDERS];
-
-/// One vertex's supportive-vertex masks and Bloom filters (48 bytes, 16-aligned).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C, align(16))]
-pub struct VertexCuts {
-    /// Bit `i`: supportive vertex `i` reaches this vertex (itself included).
-    pub from_support: SupportMask,
-    /// Bit `i`: this vertex reaches supportive vertex `i` (itself included).
-    pub to_support: SupportMask,
-    /// Bloom filter of the vertex's descendants (itself included).
-    pub bloom_out: [u64; BLOOM_WORDS],
-    /// Bloom filter of the vertex's ancestors (itself included).
-    pub bloom_in: [u64; BLOOM_WORDS],
-}
+pub use super::records::{TOPO_ORDERS, TopoPositions, VertexCuts};
 
 /// The labels' levels again, in the fewest bytes that hold the DAG's depth. The level cut reads
 /// two random levels per query and decides most of them; on a shallow graph a byte each keeps the
@@ -201,6 +182,7 @@ fn dfs_post_order(offsets: &[u64], targets: &[u32], starts: &[u32]) -> Vec<u32> 
 mod tests {
     use super::*;
     use crate::index::{Order, dfs};
+    use crate::query::bloom::BLOOM_WORDS;
     use crate::query::oracle::TransitiveClosure;
     use crate::query::supportive::has_bit;
 

@@ -297,7 +297,7 @@ impl App {
         let Some(prompt) = self.prompt.as_mut() else { return };
         match action {
             Action::Dismiss => self.prompt = None,
-            Action::Complete => prompt.complete(),
+            Action::Complete => prompt.complete(&self.ws.loaded.names),
             Action::Backspace => prompt.backspace(),
             Action::ClearLine => prompt.clear(),
             Action::Submit => {
@@ -353,7 +353,12 @@ impl App {
             Some(Effect::Prompt(p)) if p.kind == PromptKind::QueryFile && p.text.is_empty() => {
                 self.prompt = Some(Prompt::new(p.kind, p.title, self.graph_folder()));
             }
-            Some(Effect::Prompt(p)) => self.prompt = Some(p),
+            Some(Effect::Prompt(mut p)) => {
+                if let Some(title) = p.kind.named_title().filter(|_| self.ws.loaded.names.table().is_some()) {
+                    p.title = title.to_string();
+                }
+                self.prompt = Some(p);
+            }
             Some(Effect::Info(text)) => self.info(text),
             Some(Effect::Error(text)) => self.note = Some(Note::Error(text)),
         }
@@ -467,16 +472,17 @@ impl App {
         }
     }
 
-    /// A component shown by a file id: its first vertex, `+k` when it holds more.
+    /// A component shown by a file id (or name): its first vertex, `+k` when it holds more.
     pub fn component_name(&self, c: u32) -> String {
         let Some(&v) = self.representative.get(c as usize) else { return format!("c{c}") };
-        let id = self.ws.loaded.names.file_id(v);
+        let id = self.ws.loaded.names.label(v);
         let size = self.ws.condensation.sizes.get(c as usize).copied().unwrap_or(1);
-        if size > 1 { format!("{id} (+{} in its SCC)", size - 1) } else { id.to_string() }
+        if size > 1 { format!("{id} (+{} in its SCC)", size - 1) } else { id }
     }
 
-    pub fn file_id(&self, v: u32) -> u64 {
-        self.ws.loaded.names.file_id(v)
+    /// How vertex `v` is shown: its file id, or its name in a named graph.
+    pub fn label(&self, v: u32) -> String {
+        self.ws.loaded.names.label(v)
     }
 }
 

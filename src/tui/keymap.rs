@@ -56,7 +56,7 @@ pub const BINDINGS: &[Binding] = &[
     // Prompt first: while editing, these win over everything.
     b(Prompt, &[code(KeyCode::Enter)], Action::Submit, "accept", true),
     b(Prompt, &[code(KeyCode::Esc), ctrl('c')], Action::Dismiss, "cancel", true),
-    b(Prompt, &[code(KeyCode::Tab)], Action::Complete, "complete path", true),
+    b(Prompt, &[code(KeyCode::Tab)], Action::Complete, "complete", true),
     b(Prompt, &[code(KeyCode::Backspace)], Action::Backspace, "delete", false),
     b(Prompt, &[ctrl('u')], Action::ClearLine, "clear line", true),
     // Graph.
@@ -186,11 +186,12 @@ pub fn lookup_global(event: &KeyEvent) -> Option<Action> {
     BINDINGS.iter().find(|b| b.scope == Global && b.keys.iter().any(|k| k.matches(event))).map(|b| b.action)
 }
 
-/// What is being edited, for the footer: a path completes on Tab, other lines do not.
+/// What is being edited, for the footer: a path (or a named graph's vertex) completes on Tab,
+/// other lines do not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Editing {
     No,
-    Path,
+    Completing,
     Text,
 }
 
@@ -200,7 +201,7 @@ pub fn footer(tab: Tab, editing: Editing) -> Vec<(String, &'static str)> {
     scopes
         .iter()
         .flat_map(|&scope| BINDINGS.iter().filter(move |b| b.scope == scope && b.footer))
-        .filter(|b| b.action != Action::Complete || editing == Editing::Path)
+        .filter(|b| b.action != Action::Complete || editing == Editing::Completing)
         .map(|b| (b.keys[0].display(), b.label))
         .collect()
 }
@@ -323,9 +324,9 @@ mod tests {
     }
 
     #[test]
-    fn only_path_prompts_advertise_tab_completion() {
+    fn only_completing_prompts_advertise_tab_completion() {
         let complete = |editing| footer(Tab::Query, editing).iter().any(|(k, _)| k == "Tab");
-        assert!(complete(Editing::Path));
+        assert!(complete(Editing::Completing));
         assert!(!complete(Editing::Text));
     }
 }

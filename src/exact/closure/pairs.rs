@@ -37,7 +37,7 @@ pub fn count_block(block: &[u64], block_words: usize, first_target: usize, sizes
         .sum()
 }
 
-/// Writes every pair `u v` (file ids, one pair a line) with u ≠ v and u reaching v.
+/// Writes every pair `u v` (file ids or names, one pair a line) with u ≠ v and u reaching v.
 pub fn write(closure: &BitMatrix, component: &[u32], names: &VertexNames, out: &mut impl Write) -> Result<u64> {
     let components = closure.n();
     let mut members: Vec<Vec<u32>> = vec![Vec::new(); components];
@@ -46,11 +46,11 @@ pub fn write(closure: &BitMatrix, component: &[u32], names: &VertexNames, out: &
     }
     let mut written = 0u64;
     for (u, &cu) in component.iter().enumerate() {
-        let from = names.file_id(u as u32);
+        let from = names.label(u as u32);
         for d in closure.row_ones(cu as usize) {
             for &v in &members[d] {
                 if v as usize != u {
-                    writeln!(out, "{from} {}", names.file_id(v)).context("cannot write the pairs")?;
+                    writeln!(out, "{from} {}", names.label(v)).context("cannot write the pairs")?;
                     written += 1;
                 }
             }

@@ -1,23 +1,25 @@
 //! `.grail` binary graph files: the graph as read and its condensation, laid out so that opening
 //! one is a memory map and a few checks, never a parse. The layout is in `docs/FORMATS.md`.
 //!
-//! Version 1, every integer little-endian, every section starting at a multiple of 8:
+//! Version 2, every integer little-endian, every section starting at a multiple of 8:
 //! ```text
 //! offset  size      field
 //!      0     8      magic "GRAILGRF"
-//!      8     4      format version (1)
+//!      8     4      format version (2; version 1 files, the same without names, still open)
 //!     12     4      flags: bit 0 = the graph is a DAG (its condensation is itself: no DAG sections)
 //!     16     8      n: vertices of the graph
 //!     24     8      m: edges of the graph
 //!     32     8      c: components (= n for a DAG)
 //!     40     8      d: edges between components (= m for a DAG)
-//!     48     4      vertex names: 0 dense, 1 offset (base below), 2 remapped (an id per vertex)
+//!     48     4      vertex names: 0 dense, 1 offset (base below), 2 remapped (an id per vertex),
+//!                   3 named (a string per vertex; version 2 only)
 //!     52     4      reserved (0)
-//!     56     8      base of the offset names (0 otherwise)
+//!     56     8      base of the offset names; for named vertices the bytes of their names; else 0
 //!     64            children offsets 8(n+1), children targets 4m, parents offsets 8(n+1),
 //!                   parents targets 4m; unless a DAG: component of each vertex 4n, DAG children
 //!                   offsets 8(c+1), targets 4d, DAG parents offsets 8(c+1), targets 4d; levels of
-//!                   the DAG 4c; if remapped: the file id of each vertex 8n
+//!                   the DAG 4c; if remapped: the file id of each vertex 8n; if named: where each
+//!                   vertex's name ends 8n, then the names' UTF-8 text, one after another
 //!  end-8     8      checksum (below)
 //! ```
 //! Each section is padded with zeros to a multiple of 8 bytes. The header fixes the file's exact
@@ -32,6 +34,7 @@
 //! corrupt file is explained, never trusted.
 
 use super::Format;
+use crate::graph::name_table::NameTable;
 use crate::graph::scc::Condensation;
 use crate::graph::slab::Slab;
 use crate::graph::topo::{self, AdoptError};
@@ -47,8 +50,10 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 /// The first eight bytes of every `.grail` graph file.
 pub const MAGIC: &[u8; 8] = b"GRAILGRF";
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes (it also reads every version from [`OLDEST_VERSION`]).
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format version this build reads: version 1 is version 2 without named vertices.
+pub const OLDEST_VERSION: u32 = 1;
 /// Bytes per checksum block.
 pub const CHECKSUM_BLOCK: usize = 1 << 22;
 const HEADER_BYTES: u64 = 64;
@@ -57,6 +62,7 @@ const FLAG_DAG: u32 = 1;
 const NAMES_DENSE: u32 = 0;
 const NAMES_OFFSET: u32 = 1;
 const NAMES_REMAPPED: u32 = 2;
+const NAMES_NAMED: u32 = 3;
 
 /// Whether the file at `path` is a regular file that starts with the `.grail` magic bytes (false
 /// when it cannot be read or is not a regular file: the text readers then say why).
@@ -105,6 +111,10 @@ impl Header {
         s.push(("levels", 4, self.c));
         if self.names == NAMES_REMAPPED {
             s.push(("vertex ids", 8, self.n));
+        }
+        if self.names == NAMES_NAMED {
+            s.push(("name ends", 8, self.n));
+            s.push(("names", 1, self.base));
         }
         s
     }
@@ -163,6 +173,7 @@ fn write_file(file: &File, graph: &Graph, names: &VertexNames, condensation: &Co
         VertexNames::Dense => (NAMES_DENSE, 0),
         VertexNames::Offset(b) => (NAMES_OFFSET, *b),
         VertexNames::Remapped { .. } => (NAMES_REMAPPED, 0),
+        VertexNames::Named(table) => (NAMES_NAMED, table.text().len() as u64),
     };
     let header = Header {
         version: FORMAT_VERSION,
@@ -190,6 +201,10 @@ fn write_file(file: &File, graph: &Graph, names: &VertexNames, condensation: &Co
     write_section(&mut out, bytemuck::cast_slice(&condensation.levels))?;
     if let VertexNames::Remapped { original, .. } = names {
         write_section(&mut out, bytemuck::cast_slice(original))?;
+    }
+    if let VertexNames::Named(table) = names {
+        write_section(&mut out, bytemuck::cast_slice(table.ends()))?;
+        write_section(&mut out, table.text().as_bytes())?;
     }
     let checksum = out.finish();
     let mut inner = out.inner;
@@ -286,8 +301,12 @@ fn decode(map: &Arc<Mmap>, file_bytes: u64) -> Result<(Arc<Graph>, VertexNames, 
         return Err(corrupt("truncated inside the header"));
     }
     let header = Header::from_bytes(&map[..HEADER_BYTES as usize]);
-    if header.version != FORMAT_VERSION {
-        return Err(format!(".grail format version {}; this build reads version {FORMAT_VERSION}", header.version));
+    if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&header.version) {
+        return Err(format!(
+            ".grail format version {}; this build reads versions {OLDEST_VERSION} to {FORMAT_VERSION} \
+             (a newer grail wrote it: open it with that one, or convert the original graph again)",
+            header.version
+        ));
     }
     check_header(&header)?;
     let (starts, expected) = header.layout().ok_or_else(|| corrupt("impossible sizes in the header"))?;
@@ -323,6 +342,13 @@ fn decode(map: &Arc<Mmap>, file_bytes: u64) -> Result<(Arc<Graph>, VertexNames, 
     let names = match header.names {
         NAMES_DENSE => VertexNames::Dense,
         NAMES_OFFSET => VertexNames::Offset(header.base),
+        NAMES_NAMED => {
+            let ends = sections.u64s()?.to_vec();
+            let text = sections.slab::<u8>()?.to_vec();
+            let text = String::from_utf8(text).map_err(|_| corrupt("the names are not UTF-8 text"))?;
+            let table = NameTable::from_parts(text, ends).map_err(corrupt)?;
+            VertexNames::Named(Arc::new(table))
+        }
         _ => {
             let original = sections.u64s()?.to_vec();
             let names = VertexNames::remapped(original);
@@ -388,7 +414,8 @@ fn check_header(h: &Header) -> Result<(), Why> {
     if h.is_dag() && (h.c != h.n || h.d != h.m) {
         return Err(corrupt("a DAG whose condensation differs from it"));
     }
-    if h.flags & !FLAG_DAG != 0 || h.names > NAMES_REMAPPED {
+    let last_names = if h.version >= 2 { NAMES_NAMED } else { NAMES_REMAPPED };
+    if h.flags & !FLAG_DAG != 0 || h.names > last_names {
         return Err(corrupt(format!("unknown flags {:#x} or names kind {}", h.flags, h.names)));
     }
     Ok(())

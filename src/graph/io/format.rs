@@ -18,6 +18,9 @@ pub enum Format {
     Weighted,
     /// A plain `n m` header, then `src dst` per line (0-based).
     Header,
+    /// An edge list whose vertices are names: `source,target` per line (a comma, a tab or spaces
+    /// between; fields may be quoted), with an optional header line such as `source,target`.
+    Named,
     /// grail's binary graph file (`grail convert G out.grail`): the graph and its condensation,
     /// memory-mapped when opened, never parsed. Recognised by its magic bytes.
     Grail,
@@ -32,6 +35,7 @@ impl Format {
             Format::MatrixMarket => "matrix-market",
             Format::Weighted => "weighted",
             Format::Header => "header",
+            Format::Named => "named",
             Format::Grail => "grail",
         }
     }

@@ -15,6 +15,7 @@ mod format;
 mod gra;
 mod header;
 mod matrix_market;
+mod named;
 mod numbering;
 mod parallel;
 mod read;
@@ -29,6 +30,7 @@ mod dataset_tests;
 
 pub use atomic_write::write_atomically;
 pub use format::Format;
+pub use named::{quoted, split_fields};
 pub use read::read_bytes;
 pub use sniff::sniff;
 pub use watch::{LoadCancelled, Watch};
@@ -61,6 +63,7 @@ pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) ->
         Format::MatrixMarket => matrix_market::parse(bytes, ctx)?,
         Format::Weighted => weighted::parse(bytes, ctx)?,
         Format::Header => header::parse(bytes, ctx)?,
+        Format::Named => named::parse(bytes, ctx)?,
         Format::Grail => {
             anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text")
         }

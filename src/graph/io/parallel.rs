@@ -83,7 +83,8 @@ fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
         Format::MatrixMarket => matrix_market::read_header(&mut lines, ctx).map(|b| counted(b, Some(1))),
         Format::Weighted => weighted::read_header(&mut lines, ctx).map(|b| counted(b, None)),
         Format::Header => header::read_header(&mut lines, ctx).map(|b| counted(b, None)),
-        Format::Grail => return Head::Fail,
+        // Named edge lists are read by their own (sequential) reader.
+        Format::Grail | Format::Named => return Head::Fail,
         Format::EdgeList => {
             if !whole && prefix.iter().all(u8::is_ascii_whitespace) {
                 return Head::NeedMore;

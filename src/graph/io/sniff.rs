@@ -21,7 +21,10 @@ const COMMENTS: &[u8] = b"#%";
 ///    This is ambiguous with an edge list whose first edge happens to be
 ///    `u v` followed by exactly `v` more edges; the header reading wins, and `--format edge-list`
 ///    says otherwise;
-/// 7. anything else → [`Format::EdgeList`] (whose reader then reports what does not fit).
+/// 7. first data line's first or second whitespace-separated field holds anything but digits and
+///    a leading sign (a name, a quoted field, `a,b`, a header line `source,target`) →
+///    [`Format::Named`] (a number too large or negative stays the edge list's to refuse);
+/// 8. anything else → [`Format::EdgeList`] (whose reader then reports what does not fit).
 pub fn sniff(bytes: &[u8]) -> Format {
     sniff_lines(&mut Lines::new(bytes))
 }
@@ -68,10 +71,18 @@ fn sniff_lines(lines: &mut Lines) -> Format {
         }
         [Some(n), Some(m), None, None] => match (parse_u64(Some(n)), parse_u64(Some(m))) {
             (Ok(n), Ok(m)) if (n > 0 || m == 0) && remaining_data_lines_equal(lines, m) => Format::Header,
-            _ => Format::EdgeList,
+            _ if looks_numeric(Some(n)) && looks_numeric(Some(m)) => Format::EdgeList,
+            _ => Format::Named,
         },
+        [first, second, ..] if !looks_numeric(first) || (second.is_some() && !looks_numeric(second)) => Format::Named,
         _ => Format::EdgeList,
     }
+}
+
+/// A field of digits, with an optional leading sign: a number, even one the edge list refuses.
+fn looks_numeric(field: Option<&[u8]>) -> bool {
+    let digits = field.map(|f| f.strip_prefix(b"-").or_else(|| f.strip_prefix(b"+")).unwrap_or(f));
+    digits.is_some_and(|d| !d.is_empty() && d.iter().all(u8::is_ascii_digit))
 }
 
 /// `<digits>:` at the start of the line (after optional whitespace).
@@ -99,7 +110,11 @@ mod tests {
 
     #[test]
     fn picks_each_format() {
-        let cases: [(&str, Format); 11] = [
+        let cases: [(&str, Format); 15] = [
+            ("source,target\nalice,bob\n", Format::Named),
+            ("# people\nalice\tbob\n", Format::Named),
+            ("0,1\n1,2\n", Format::Named),
+            ("alice bob\n", Format::Named),
             ("graph_for_greach\n2\n0: 1 #\n1: #\n", Format::Gra),
             ("\n2\n0: 1 #\n1: #\n", Format::Gra),
             ("2\n0:1#\n", Format::Gra),

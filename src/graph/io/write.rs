@@ -60,6 +60,7 @@ fn emit(out: &mut impl Write, graph: &Graph, names: &VertexNames, format: Format
             writeln!(out, "{n} {m}")?;
             emit_edges(out, graph, 0, "")
         }
+        Format::Named => emit_named(out, graph, names),
         Format::Grail => unreachable!("written by binary::save"),
     }
 }
@@ -94,6 +95,9 @@ fn emit_gra(out: &mut impl Write, graph: &Graph) -> std::io::Result<()> {
 }
 
 fn emit_edge_list(out: &mut impl Write, graph: &Graph, names: &VertexNames) -> std::io::Result<()> {
+    if names.table().is_some() {
+        return emit_named(out, graph, names);
+    }
     let mut number = itoa::Buffer::new();
     writeln!(out, "{WRITER_COMMENT} {} vertices, {} edges", graph.num_vertices(), graph.num_edges())?;
     for (u, v) in graph.edges() {
@@ -103,6 +107,17 @@ fn emit_edge_list(out: &mut impl Write, graph: &Graph, names: &VertexNames) -> s
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// A header `source,target`, then `source,target` per edge with each vertex's label (names quoted
+/// where they hold a comma, a quote or spaces at either end).
+fn emit_named(out: &mut impl Write, graph: &Graph, names: &VertexNames) -> std::io::Result<()> {
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record(["source", "target"])?;
+    for (u, v) in graph.edges() {
+        csv.write_record([names.label(u), names.label(v)])?;
+    }
+    csv.flush()
 }
 
 #[cfg(test)]

@@ -269,20 +269,22 @@ impl PictureState {
         }
     }
 
-    /// `g`: the vertex with file id `text` under the cursor and centred; drawn around first when a
-    /// large graph's drawing does not hold it.
+    /// `g`: the vertex with file id (or name) `text` under the cursor and centred; drawn around
+    /// first when a large graph's drawing does not hold it.
     pub fn go_to(&mut self, text: &str, ws: &Workspace, config: LabelConfig) -> Vec<Effect> {
-        let id: u64 = match text.trim().parse() {
-            Ok(id) => id,
-            Err(_) => return vec![Effect::Error(format!("'{}' is not a vertex id (a whole number)", text.trim()))],
-        };
-        let vertex = match ws.resolve(id) {
+        let fields = crate::graph::io::split_fields(text);
+        let typed = fields.first().map_or("", String::as_str);
+        if ws.loaded.names.table().is_none() && typed.parse::<u64>().is_err() {
+            return vec![Effect::Error(format!("'{typed}' is not a vertex id (a whole number)"))];
+        }
+        let vertex = match ws.vertex(typed) {
             Ok(v) => v,
             Err(e) => return vec![Effect::Error(format!("{e:#}"))],
         };
         let Some(&c) = ws.condensation.component.get(vertex as usize) else {
-            return vec![Effect::Error(format!("vertex {id} is not in the graph"))];
+            return vec![Effect::Error(format!("vertex {typed} is not in the graph"))];
         };
+        let id = ws.loaded.names.label(vertex);
         let zoom = self.view().map_or(0, |v| v.zoom);
         match self.result.as_ref().and_then(|r| r.picture.node_of(c)) {
             Some(i) => {

@@ -1,6 +1,12 @@
-//! A one-line editor for paths, queries and numbers, with Tab completion of file paths.
+//! A one-line editor for paths, queries and numbers, with Tab completion of file paths and of the
+//! names of a named graph's vertices.
 
+use crate::graph::VertexNames;
+use crate::graph::io::quoted;
 use std::path::Path;
+
+/// Candidates listed under the line at most.
+const CANDIDATES: usize = 200;
 
 /// What the typed line is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,9 +27,28 @@ pub enum PromptKind {
 }
 
 impl PromptKind {
-    /// Paths complete on Tab; the others do not.
+    /// Paths complete on Tab.
     pub fn is_path(self) -> bool {
         matches!(self, PromptKind::OpenGraph | PromptKind::QueryFile | PromptKind::ExportPath | PromptKind::PictureSvg)
+    }
+
+    /// Vertices are typed here: in a named graph, their names complete on Tab.
+    pub fn is_vertex(self) -> bool {
+        matches!(self, PromptKind::Query | PromptKind::PictureVertex)
+    }
+
+    /// Whether Tab completes in this prompt, given how the graph names its vertices.
+    pub fn completes(self, vertices: &VertexNames) -> bool {
+        self.is_path() || (self.is_vertex() && vertices.table().is_some())
+    }
+
+    /// The title of a vertex prompt on a named graph.
+    pub fn named_title(self) -> Option<&'static str> {
+        match self {
+            PromptKind::Query => Some("query: u v (names; Tab completes)"),
+            PromptKind::PictureVertex => Some("go to vertex (name; Tab completes)"),
+            _ => None,
+        }
     }
 }
 
@@ -67,12 +92,52 @@ impl Prompt {
         self.candidates.clear();
     }
 
-    /// Completes the path typed so far: the unique match, or the longest common prefix of all
-    /// matches (which are then listed). Directories get a trailing `/`.
-    pub fn complete(&mut self) {
-        if !self.kind.is_path() {
+    /// Completes what is typed so far: a path, or the last vertex name of a vertex prompt on a
+    /// named graph (`vertices`).
+    pub fn complete(&mut self, vertices: &VertexNames) {
+        if self.kind.is_vertex() {
+            self.complete_name(vertices);
+        } else if self.kind.is_path() {
+            self.complete_path();
+        }
+    }
+
+    /// Completes the last name typed: the unique name that starts with it, or the longest common
+    /// prefix of all such names (which are then listed). A name with a space, tab, comma or quote
+    /// is completed quoted, as the line is split.
+    fn complete_name(&mut self, vertices: &VertexNames) {
+        if vertices.table().is_none() {
             return;
         }
+        self.fresh = false;
+        let start = last_field_start(&self.text);
+        let typed = self.text[start..].trim_start_matches('"').to_string();
+        let mut names: Vec<String> =
+            vertices.complete(&typed, CANDIDATES + 1).into_iter().map(str::to_string).collect();
+        let head = self.text[..start].to_string();
+        match names.len() {
+            0 => self.candidates = vec![format!("(no name starts with {typed})")],
+            1 => {
+                self.text = format!("{head}{} ", quoted(&names[0]));
+                self.candidates.clear();
+            }
+            _ => {
+                let common = common_prefix(&names);
+                // Inside quotes when what all the names share already needs them.
+                let open = if quoted(&common) != common { "\"" } else { "" };
+                self.text = format!("{head}{open}{common}");
+                if names.len() > CANDIDATES {
+                    names.truncate(CANDIDATES);
+                    names.push("...".into());
+                }
+                self.candidates = names;
+            }
+        }
+    }
+
+    /// Completes the path typed so far: the unique match, or the longest common prefix of all
+    /// matches (which are then listed). Directories get a trailing `/`.
+    fn complete_path(&mut self) {
         self.fresh = false;
         let (dir, prefix) = match self.text.rfind('/') {
             Some(i) => (self.text[..=i].to_string(), self.text[i + 1..].to_string()),
@@ -111,6 +176,15 @@ impl Prompt {
             }
         }
     }
+}
+
+/// Where the last field of a typed line starts: at an unclosed quote, else after the last space,
+/// tab or comma.
+fn last_field_start(text: &str) -> usize {
+    if text.matches('"').count() % 2 == 1 {
+        return text.rfind('"').unwrap_or(0);
+    }
+    text.rfind([' ', '\t', ',']).map_or(0, |i| i + 1)
 }
 
 fn expand_home(dir: &str) -> String {
@@ -155,17 +229,17 @@ mod tests {
         std::fs::create_dir(dir.path().join("sub")).unwrap();
         let base = format!("{}/", dir.path().display());
         let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}gr"));
-        p.complete();
+        p.complete(&VertexNames::Dense);
         assert_eq!(p.text, format!("{base}graph-"));
         assert_eq!(p.candidates.len(), 2);
         p.push('o');
-        p.complete();
+        p.complete(&VertexNames::Dense);
         assert_eq!(p.text, format!("{base}graph-one.gra"));
         let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}s"));
-        p.complete();
+        p.complete(&VertexNames::Dense);
         assert_eq!(p.text, format!("{base}sub/"));
         let mut p = Prompt::new(PromptKind::OpenGraph, "open", "/no/such/dir/x");
-        p.complete();
+        p.complete(&VertexNames::Dense);
         assert_eq!(p.candidates, vec!["(no such directory)".to_string()]);
     }
 
@@ -187,13 +261,43 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("only.gra"), "").unwrap();
         let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{}/", dir.path().display()));
-        p.complete();
+        p.complete(&VertexNames::Dense);
         assert!(!p.fresh);
         assert_eq!(p.text, format!("{}/only.gra", dir.path().display()));
         p.push('x');
         assert!(p.text.ends_with("only.grax"));
         let p = Prompt::new(PromptKind::OpenGraph, "open", "");
         assert!(!p.fresh, "nothing pre-filled, nothing selected");
+    }
+
+    #[test]
+    fn completes_vertex_names_in_a_named_graph() {
+        let table = crate::graph::name_table::NameTable::new(&["alice", "alicia", "bob", "New York"]).unwrap();
+        let names = VertexNames::Named(std::sync::Arc::new(table));
+        let mut p = Prompt::new(PromptKind::Query, "q", "");
+        "b".chars().for_each(|c| p.push(c));
+        p.complete(&names);
+        assert_eq!((p.text.as_str(), p.candidates.len()), ("bob ", 0));
+        "al".chars().for_each(|c| p.push(c));
+        p.complete(&names);
+        assert_eq!(p.text, "bob alic");
+        assert_eq!(p.candidates, vec!["alice".to_string(), "alicia".to_string()]);
+        p.push('e');
+        p.complete(&names);
+        assert_eq!(p.text, "bob alice ");
+        let mut p = Prompt::new(PromptKind::PictureVertex, "g", "");
+        p.push('N');
+        p.complete(&names);
+        assert_eq!(p.text, "\"New York\" ");
+        let mut p = Prompt::new(PromptKind::Query, "q", "");
+        p.push('z');
+        p.complete(&names);
+        assert_eq!(p.candidates, vec!["(no name starts with z)".to_string()]);
+        // A numbered graph has no names to complete.
+        let mut p = Prompt::new(PromptKind::Query, "q", "");
+        p.push('1');
+        p.complete(&VertexNames::Dense);
+        assert_eq!((p.text.as_str(), p.candidates.len()), ("1", 0));
     }
 
     #[test]

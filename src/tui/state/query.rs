@@ -2,6 +2,7 @@
 
 use super::prompt::{Prompt, PromptKind};
 use super::{Effect, step};
+use crate::graph::io::split_fields;
 use crate::query::{NodeKind, RuleSet, TraceNode};
 use crate::tui::action::Action;
 use crate::tui::worker::{Job, LabelConfig, QueryResult};
@@ -162,17 +163,23 @@ impl QueryState {
         out
     }
 
-    /// Parses `u v` (file ids) against the graph.
+    /// Parses `u v` (file ids, or names in a named graph; separated by spaces or a comma, quoted
+    /// where a name holds one) against the graph.
     pub fn submit(&mut self, text: &str, ws: &Workspace, config: LabelConfig) -> Effect {
         self.input = text.trim().to_string();
-        let parts: Vec<&str> =
-            self.input.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect();
+        let parts = split_fields(&self.input);
         let [a, b] = parts.as_slice() else {
-            return Effect::Error("type two vertex ids, like: 2 1".into());
+            let example = match ws.loaded.names.table() {
+                Some(_) => "type two vertex names, like: alice bob",
+                None => "type two vertex ids, like: 2 1",
+            };
+            return Effect::Error(example.into());
         };
         let parse = |s: &str| -> Result<u32, String> {
-            let id: u64 = s.parse().map_err(|_| format!("'{s}' is not a vertex id (a whole number)"))?;
-            ws.resolve(id).map_err(|e| format!("{e:#}"))
+            if ws.loaded.names.table().is_none() && s.parse::<u64>().is_err() {
+                return Err(format!("'{s}' is not a vertex id (a whole number)"));
+            }
+            ws.vertex(s).map_err(|e| format!("{e:#}"))
         };
         match (parse(a), parse(b)) {
             (Ok(u), Ok(v)) => Effect::Job(Job::Query { u, v, config, rules: self.rules }),

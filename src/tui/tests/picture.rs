@@ -304,7 +304,7 @@ fn go_to_centres_the_vertex_and_pan_moves_the_view() {
     // A vertex in the drawing: under the cursor and at the centre of the view.
     let picture = &h.app.picture.result.as_ref().unwrap().picture;
     let far = picture.nodes.iter().max_by_key(|n| n.column).unwrap();
-    let (vertex, id) = (far.vertex, far.members[0]);
+    let (vertex, id) = (far.vertex, far.members[0].clone());
     h.keys(&format!("g{id}<Enter>"));
     let node = h.app.picture.result.as_ref().unwrap().picture.node_of(vertex).unwrap();
     assert_eq!(h.app.picture.selected, Some(node));
@@ -520,4 +520,15 @@ fn a_click_picks_a_listed_cycle_and_a_second_click_draws_it() {
     let ws = std::sync::Arc::clone(&h.app.ws);
     let six = ws.condensation.component[ws.resolve(6).unwrap() as usize];
     assert_eq!((h.app.tab, h.app.picture.focus), (Tab::Picture, Focus::Cycle(six)));
+}
+
+#[test]
+fn a_named_graphs_cycle_is_drawn_in_its_names() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("<Enter>");
+    h.settle();
+    let picture = &h.app.picture.result.as_ref().expect("Enter draws the component").picture;
+    assert_eq!(picture.notes[0], "cycle: alice → bob → carol → alice");
+    let boxes: Vec<String> = picture.nodes.iter().filter(|n| n.state == NodeState::Cycle).map(|n| n.name()).collect();
+    assert_eq!(boxes, ["{alice, bob, carol}"]);
 }

@@ -169,6 +169,28 @@ fn query_input_errors_are_messages() {
 }
 
 #[test]
+fn query_prompt_completes_and_answers_names() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("3");
+    assert!(h.render(80, 24).contains("type two vertex names (Tab completes), e.g. alice bob"));
+    h.keys("/xa<Tab>Tu<Tab>");
+    assert_eq!(h.app.prompt.as_ref().unwrap().text, "xavier \"Turing, Alan\" ");
+    h.keys("<Enter>");
+    h.settle();
+    let answer = h.render(80, 24);
+    assert!(answer.contains("Query xavier → Turing, Alan"), "{answer}");
+    settings().bind(|| insta::assert_snapshot!("query_names_answer", answer));
+    h.keys("/zoey bob<Enter>");
+    let text = h.render(80, 24);
+    assert!(text.contains("no vertex is named `zoey`"), "{text}");
+    assert!(h.app.outbox.is_empty());
+    // Tab after a space lists every name to choose from.
+    h.keys("/xavier <Tab>");
+    assert_eq!(h.app.prompt.as_ref().unwrap().candidates.len(), 26);
+    settings().bind(|| insta::assert_snapshot!("query_prompt_names", h.render(80, 24)));
+}
+
+#[test]
 fn batch_screen() {
     let mut h = Harness::new();
     h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>2000<Enter>r");
@@ -335,7 +357,7 @@ fn batch_charts_the_widest_bfs_of_an_exact_row() {
     assert_eq!(f.frontier_sizes.iter().sum::<u64>(), f.reached);
     assert!(f.frontier_sizes.len() > 3, "a BFS with levels to draw: {:?}", f.frontier_sizes);
     let text = h.render(80, 24);
-    let title = format!("BFS frontier: cpu from {}", f.source_id);
+    let title = format!("BFS frontier: cpu from {}", f.source_label);
     let head = format!("{} reached in {} levels", thousands(f.reached), f.frontier_sizes.len());
     assert!(text.contains(&title) && text.contains(&head), "{text}");
     assert!(!text.contains(crate::tui::views::bfs_frontier::HINT), "{text}");

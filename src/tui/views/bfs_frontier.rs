@@ -27,7 +27,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         return;
     };
     // The title says whose BFS it is; the head line what it reached and why this one.
-    let title = format!("BFS frontier: {} from {}", f.engine.name(), f.source_id);
+    let title = format!("BFS frontier: {} from {}", f.engine.name(), f.source_label);
     let block = panel(&title);
     let inner = block.inner(area);
     frame.render_widget(block, area);

@@ -157,7 +157,7 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let editing = match &app.prompt {
         None => keymap::Editing::No,
-        Some(prompt) if prompt.kind.is_path() => keymap::Editing::Path,
+        Some(prompt) if prompt.kind.completes(&app.ws.loaded.names) => keymap::Editing::Completing,
         Some(_) => keymap::Editing::Text,
     };
     let entries: Vec<(String, &str)> = if app.help {

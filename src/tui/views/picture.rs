@@ -100,7 +100,7 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
         state.result.as_ref().is_some_and(|r| r.request.focus != state.focus || r.request.labels != state.labels);
     if pending {
         let what = match state.focus {
-            Focus::Query { u, v } => format!("{} ⇝ {}", app.file_id(u), app.file_id(v)),
+            Focus::Query { u, v } => format!("{} ⇝ {}", app.label(u), app.label(v)),
             _ => "the new picture".to_string(),
         };
         lines.push(Line::styled(format!("drawing {what}… (the picture shown is the one before)"), theme.accent()));

@@ -6,6 +6,7 @@
 use super::chrome::wrap;
 use super::panel;
 use crate::format::{plural, thousands};
+use crate::graph::io::quoted;
 use crate::index::Interval;
 use crate::query::explain::{self, Names, search_step_phrase};
 use crate::query::{Check, NodeKind, Rule, TraceNode};
@@ -35,7 +36,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let needed = lines.iter().map(|l| wrapped_rows(l, area.width.saturating_sub(2))).sum::<u16>() + 2;
     let top_height = needed.clamp(5, (area.height * 2 / 3).max(5));
     let [top, bottom] = Layout::vertical([Constraint::Length(top_height), Constraint::Min(5)]).areas(area);
-    let (u, v) = (app.file_id(result.u), app.file_id(result.v));
+    let (u, v) = (app.label(result.u), app.label(result.v));
     let title = if app.query.labels_changed {
         format!("Query {u} → {v}   (answered with labels since replaced: asked again once new ones are ready)")
     } else {
@@ -55,12 +56,21 @@ fn wrapped_rows(line: &Line, width: u16) -> u16 {
 
 fn intro(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
+    // A named graph's example: its first two names, in order of first appearance.
+    let names = &app.ws.loaded.names;
+    let (what, example) = match names.table() {
+        Some(t) if t.len() >= 2 => (
+            " and type two vertex names (Tab completes), e.g. ",
+            format!("{} {}", quoted(t.name(0)), quoted(t.name(1))),
+        ),
+        _ => (" and type two vertex ids (file ids), e.g. ", "2 1".to_string()),
+    };
     let lines = vec![
         Line::from(vec![
             Span::raw("Press "),
             Span::styled("/", theme.key()),
-            Span::raw(" and type two vertex ids (file ids), e.g. "),
-            Span::styled("2 1", theme.accent()),
+            Span::raw(what),
+            Span::styled(example, theme.accent()),
         ]),
         Line::raw("Does u reach v? The answer comes with the rule that decided it."),
         Line::from(vec![
@@ -77,7 +87,7 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult) -> Vec<Line<'a>> {
     let theme = &app.theme;
     let (a, decision) = (&r.answer, &r.decision);
     let (word, style) = if a.reachable { ("YES", theme.yes()) } else { ("NO", theme.no()) };
-    let (u, v) = (app.file_id(r.u), app.file_id(r.v));
+    let (u, v) = (app.label(r.u), app.label(r.v));
     let head = vec![
         Span::styled(format!(" {word} "), style.add_modifier(ratatui::style::Modifier::REVERSED)),
         Span::raw(format!("  {u} {} {v}", if a.reachable { "reaches" } else { "does not reach" })),
@@ -111,7 +121,7 @@ fn path_text(app: &App, path: &[u32]) -> String {
 /// The explanation a student can follow, rendered from the record of the checks that ran.
 pub fn explain(app: &App, r: &QueryResult) -> String {
     let vertex = |c: u32| app.component_name(c);
-    let names = Names { u: app.file_id(r.u).to_string(), v: app.file_id(r.v).to_string(), vertex: &vertex };
+    let names = Names { u: app.label(r.u), v: app.label(r.v), vertex: &vertex };
     explain::sentence(&r.decision, &names)
 }
 

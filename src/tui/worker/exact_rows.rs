@@ -18,8 +18,11 @@ pub struct BfsFrontier {
     pub engine: BfsEngine,
     /// The source as the graph's dense id.
     pub source: u32,
-    /// The source as the file's id: what the screen names.
-    pub source_id: u64,
+    /// The source as the file names it, in the export's JSON: its id (a number), or its name.
+    pub source_id: serde_json::Value,
+    /// The same, as the screen shows it.
+    #[serde(skip)]
+    pub source_label: String,
     /// Vertices reached, the source included.
     pub reached: u64,
     /// Vertices first reached at each level, level 0 (the source) first, as
@@ -51,9 +54,17 @@ pub fn run(
             let reached = reached(levels);
             // Levels are counted only for a new widest BFS: a few times per row, not once per source.
             if widest.as_ref().is_none_or(|w| reached > w.reached) {
-                let source_id = ws.loaded.names.file_id(src);
+                let (source_id, source_label) = (ws.loaded.names.json_id(src), ws.loaded.names.label(src));
                 let frontier_sizes = frontier_sizes(levels);
-                widest = Some(BfsFrontier { engine, source: src, source_id, reached, frontier_sizes, sources: 0 });
+                widest = Some(BfsFrontier {
+                    engine,
+                    source: src,
+                    source_id,
+                    source_label,
+                    reached,
+                    frontier_sizes,
+                    sources: 0,
+                });
             }
             choosing += started.elapsed();
         })?;
@@ -117,7 +128,7 @@ mod tests {
         assert!(widest > 1, "the graph has sources that reach others: {widest}");
         assert_eq!(f.frontier_sizes, distances_counted(graph, f.source));
         assert_eq!(f.frontier_sizes.iter().sum::<u64>(), f.reached);
-        assert_eq!((f.engine, f.source_id), (BfsEngine::Cpu, u64::from(f.source)));
+        assert_eq!((f.engine, f.source_id.clone()), (BfsEngine::Cpu, f.source.into()));
     }
 
     #[test]

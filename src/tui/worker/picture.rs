@@ -95,8 +95,8 @@ pub fn build(
         (Focus::Query { u, v }, Some(labels)) => {
             let engine = Engine::new(dag, labels, component).with_index(index);
             let names = &ws.loaded.names;
-            let vertex = |c: u32| members.first(c, 1).first().map_or(c as u64, |&v| names.file_id(v)).to_string();
-            let shown = Names { u: names.file_id(u).to_string(), v: names.file_id(v).to_string(), vertex: &vertex };
+            let vertex = |c: u32| members.first(c, 1).first().map_or_else(|| c.to_string(), |&v| names.label(v));
+            let shown = Names { u: names.label(u), v: names.label(v), vertex: &vertex };
             Some(search_overlay(&engine, u, v, &shown).0)
         }
         _ => None,
@@ -112,8 +112,8 @@ pub fn build(
             .map_or_else(|| ws.loaded.path.display().to_string(), |f| f.to_string_lossy().into_owned());
         format!("{file} ({})", plural(dag.num_vertices() as u64, "vertex", "vertices"))
     } else {
-        let name = |c: u32| members.first(c, 1).first().map_or(c as u64, |&v| ws.loaded.names.file_id(v));
-        let around: Vec<String> = seeds.iter().map(|&c| name(c).to_string()).collect();
+        let name = |c: u32| members.first(c, 1).first().map_or_else(|| c.to_string(), |&v| ws.loaded.names.label(v));
+        let around: Vec<String> = seeds.iter().map(|&c| name(c)).collect();
         let cap = plural(request.cap as u64, "vertex", "vertices");
         format!("around {} (depth {}, at most {cap})", around.join(" and "), request.depth)
     };
@@ -132,7 +132,7 @@ pub fn build(
     {
         let names = &ws.loaded.names;
         let (cu, cv) = (component[u as usize], component[v as usize]);
-        let shown = (names.file_id(u), names.file_id(v));
+        let shown = (names.label(u), names.label(v));
         picture.notes.insert(0, exception_note(labels, cu, cv, shown, dims));
     }
     Ok(PictureResult { request: PictureRequest { dim, ..request }, picture, whole })
@@ -140,7 +140,7 @@ pub fn build(
 
 /// Says which labels an exception is drawn with and whether its intervals are nested in all of
 /// their dimensions (they are, for a false positive the Exceptions tab found).
-fn exception_note(labels: &Labels, cu: u32, cv: u32, (u, v): (u64, u64), dims: usize) -> String {
+fn exception_note(labels: &Labels, cu: u32, cv: u32, (u, v): (String, String), dims: usize) -> String {
     match labels.of(cu).iter().zip(labels.of(cv)).position(|(a, b)| !a.contains(*b)) {
         None => {
             format!("false positive {u} ⇝ {v} with its d = {dims} labels: L({v}) ⊆ L({u}) in every dimension, nested")

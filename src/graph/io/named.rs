@@ -1,0 +1,314 @@
+//! Edge lists whose vertices are names: `source<sep>target` per line, the separator a tab, a comma
+//! or spaces, fields optionally quoted (`"New York",Boston`), extra columns ignored.
+//!
+//! The rules, in order:
+//! - Lines are records: blank lines and lines starting with `#` or `%` are skipped (a name that
+//!   starts with one of those is quoted). A quoted field does not continue on the next line.
+//! - The separator is chosen from the first data line: a tab if it has one outside quotes, else a
+//!   comma if it has one outside quotes, else runs of spaces. Fields are trimmed; with spaces, empty fields are skipped.
+//! - The first data line is a header, not an edge, when its first two fields are words that name
+//!   the columns, ignoring case: one of [`SOURCE_WORDS`] then one of [`TARGET_WORDS`]
+//!   (`source,target`, `From<tab>To`). The load report says it was read as a header.
+//! - When every name is a non-negative integer, the file is an edge list with a separator (a
+//!   comma-separated export of numbered vertices): its ids are numbered as a plain edge list's
+//!   ([`super::numbering`]). Otherwise vertices are numbered `0..n` in order of first appearance
+//!   (source before target, line by line) and keep their names ([`VertexNames::Named`]).
+
+use super::numbering::{self, Numbering};
+use super::scan::{Ctx, Line, Lines};
+use crate::graph::load_report::{Reading, graph_noting_repeats};
+use crate::graph::name_table::NameTable;
+use crate::graph::{Graph, VertexNames};
+use anyhow::Result;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::sync::Arc;
+
+const COMMENTS: &[u8] = b"#%";
+
+/// First-column words of a header line (compared ignoring case).
+pub const SOURCE_WORDS: &[&str] = &["source", "src", "from", "tail", "start", "parent", "origin", "node1", "id1"];
+/// Second-column words of a header line (compared ignoring case).
+pub const TARGET_WORDS: &[&str] =
+    &["target", "dst", "dest", "destination", "to", "head", "end", "child", "node2", "id2"];
+
+/// The separator of a named edge list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Separator {
+    Tab,
+    Comma,
+    Spaces,
+}
+
+impl Separator {
+    /// The separator of a line: a tab outside quotes if there is one, else a comma outside
+    /// quotes, else spaces.
+    fn of(line: &[u8]) -> Separator {
+        let mut quoted = false;
+        let mut comma = false;
+        for &b in line {
+            match b {
+                b'"' => quoted = !quoted,
+                b'\t' if !quoted => return Separator::Tab,
+                b',' if !quoted => comma = true,
+                _ => {}
+            }
+        }
+        if comma { Separator::Comma } else { Separator::Spaces }
+    }
+
+    fn csv(self) -> csv::ReaderBuilder {
+        let mut builder = csv::ReaderBuilder::new();
+        builder.has_headers(false).flexible(true).trim(csv::Trim::All);
+        builder.delimiter(match self {
+            Separator::Tab => b'\t',
+            Separator::Comma => b',',
+            Separator::Spaces => b' ',
+        });
+        builder
+    }
+}
+
+/// Whether two fields are column names rather than vertices.
+pub fn is_header(source: &str, target: &str) -> bool {
+    let any = |words: &[&str], field: &str| words.iter().any(|w| w.eq_ignore_ascii_case(field));
+    any(SOURCE_WORDS, source) && any(TARGET_WORDS, target)
+}
+
+/// The fields of one line as this reader splits a data line (separator chosen from the line, quotes
+/// allowed, empty fields dropped): how the explorer reads a typed pair of vertices.
+pub fn split_fields(line: &str) -> Vec<String> {
+    let mut reader = Separator::of(line.as_bytes()).csv().from_reader(line.as_bytes());
+    let mut record = csv::StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(true) => record.iter().filter(|f| !f.is_empty()).map(str::to_string).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A name as [`split_fields`] reads it back: quoted when it holds a separator or a quote.
+pub fn quoted(name: &str) -> String {
+    if name.contains([' ', '\t', ',', '"']) { format!("\"{}\"", name.replace('"', "\"\"")) } else { name.to_string() }
+}
+
+/// Reads a named edge list. Errors name the file and line.
+pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
+    let mut lines = Lines::new(bytes);
+    let mut reading = Reading::default();
+    let mut separator = None;
+    let mut pairs: Vec<(String, String, usize)> = Vec::new();
+    while let Some(line) = lines.next_data(COMMENTS) {
+        let separator = *separator.get_or_insert_with(|| Separator::of(line.text));
+        let (source, target) = fields(line, separator, ctx)?;
+        if pairs.is_empty() && reading.columns.is_empty() && is_header(&source, &target) {
+            reading.columns = vec![source, target];
+            continue;
+        }
+        pairs.push((source, target, line.number));
+    }
+    reading.lines = lines.read_so_far();
+    reading.skipped = lines.take_skipped();
+    reading.data_lines = pairs.len() as u64;
+    if pairs.is_empty() {
+        return Err(ctx.err(lines.end_line(), "found no edges", "at least one line `source target`"));
+    }
+    let numbers: Option<Vec<(u64, u64)>> = pairs.iter().map(|(s, d, _)| Some((number(s)?, number(d)?))).collect();
+    let (n, edges, names) = match numbers {
+        Some(numbers) => numbered(&numbers, &pairs, ctx)?,
+        None => named(&pairs, ctx)?,
+    };
+    for (&(s, d), &(_, _, line)) in edges.iter().zip(&pairs) {
+        if s == d {
+            reading.self_loop(line as u64, names.file_id(s));
+        }
+    }
+    reading.nonloop_pairs = reading.data_lines - reading.self_loops.count;
+    let body_start = pairs[0].2 as u64;
+    let graph = graph_noting_repeats(n, &edges, &mut reading, 1, body_start)?;
+    Ok((graph, names, reading))
+}
+
+/// The first two fields of a data line.
+fn fields(line: Line, separator: Separator, ctx: Ctx) -> Result<(String, String)> {
+    let mut reader = separator.csv().from_reader(line.text);
+    let mut record = csv::ByteRecord::new();
+    let found = reader
+        .read_byte_record(&mut record)
+        .map_err(|e| ctx.err(line.number, format!("found {e}"), "a comma, tab or space separated line"))?;
+    let mut wanted = Vec::with_capacity(2);
+    for field in record.iter().filter(|f| separator != Separator::Spaces || !f.is_empty()).take(2) {
+        let Ok(text) = std::str::from_utf8(field) else {
+            return Err(ctx.err(line.number, "found a name that is not UTF-8 text", "UTF-8 names"));
+        };
+        if text.is_empty() {
+            return Err(ctx.err(line.number, "found an empty name", "a vertex name in each of the first two fields"));
+        }
+        wanted.push(text.to_string());
+    }
+    match (found, <[String; 2]>::try_from(wanted)) {
+        (true, Ok([source, target])) => Ok((source, target)),
+        (_, Err(got)) => Err(ctx.err(
+            line.number,
+            format!("found {} field{}", got.len(), if got.len() == 1 { "" } else { "s" }),
+            format!(
+                "two: `source{}target`",
+                match separator {
+                    Separator::Tab => "<tab>",
+                    Separator::Comma => ",",
+                    Separator::Spaces => " ",
+                }
+            ),
+        )),
+        (false, Ok(_)) => Err(ctx.err(line.number, "found no fields", "`source target`")),
+    }
+}
+
+/// A field as a file id, when it is a non-negative integer.
+fn number(field: &str) -> Option<u64> {
+    field.bytes().all(|b| b.is_ascii_digit()).then(|| field.parse().ok()).flatten()
+}
+
+type Numbered = (usize, Vec<(u32, u32)>, VertexNames);
+
+/// Integer ids, numbered as a plain edge list's.
+fn numbered(numbers: &[(u64, u64)], pairs: &[(String, String, usize)], ctx: Ctx) -> Result<Numbered> {
+    Ok(match numbering::choose(numbers, None) {
+        Numbering::Dense(n) => (n, numbering::keep(numbers), VertexNames::Dense),
+        Numbering::Remapped => {
+            let renumbered = numbering::remap(numbers, u32::MAX as u64).map_err(|index| {
+                ctx.err(
+                    pairs[index].2,
+                    "found more distinct vertex ids than 32-bit dense ids can number",
+                    "fewer vertices",
+                )
+            })?;
+            (renumbered.n, renumbered.edges, renumbered.names)
+        }
+    })
+}
+
+/// Names numbered by first appearance.
+fn named(pairs: &[(String, String, usize)], ctx: Ctx) -> Result<Numbered> {
+    let mut lookup: HashMap<&str, u32> = HashMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut edges = Vec::with_capacity(pairs.len());
+    for (source, target, line) in pairs {
+        let mut ends = [0u32; 2];
+        for (end, name) in ends.iter_mut().zip([source.as_str(), target.as_str()]) {
+            let next = names.len();
+            *end = match lookup.entry(name) {
+                Entry::Occupied(e) => *e.get(),
+                Entry::Vacant(_) if next >= u32::MAX as usize => {
+                    return Err(ctx.err(
+                        *line,
+                        "found more distinct names than 32-bit dense ids can number",
+                        "fewer vertices",
+                    ));
+                }
+                Entry::Vacant(e) => {
+                    names.push(name);
+                    *e.insert(next as u32)
+                }
+            };
+        }
+        edges.push((ends[0], ends[1]));
+    }
+    let table = NameTable::new(&names).map_err(|e| ctx.err(1, format!("found {e}"), "distinct, non-empty names"))?;
+    Ok((names.len(), edges, VertexNames::Named(Arc::new(table))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<(Graph, VertexNames, Reading)> {
+        parse(text.as_bytes(), Ctx { source: "g.csv" })
+    }
+
+    /// The edges by name.
+    fn edges(text: &str) -> Vec<(String, String)> {
+        let (g, names, _) = read(text).unwrap();
+        g.edges().map(|(u, v)| (names.label(u), names.label(v))).collect()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|&(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn reads_each_separator() {
+        let want = pairs(&[("alice", "bob"), ("bob", "carol")]);
+        assert_eq!(edges("alice,bob\nbob,carol\n"), want);
+        assert_eq!(edges("alice\tbob\tweight 3\nbob\tcarol\t1\n"), want);
+        assert_eq!(edges("alice   bob\n  bob carol 7\n"), want);
+        assert_eq!(edges("alice , bob\r\nbob,carol\r\n"), want);
+    }
+
+    #[test]
+    fn reads_quoted_fields() {
+        let text = "\"New York\",\"Boston, MA\"\n\"Boston, MA\",\"say \"\"hi\"\"\"\n";
+        assert_eq!(edges(text), pairs(&[("New York", "Boston, MA"), ("Boston, MA", "say \"hi\"")]));
+        let spaced = "\"New York\" Boston\nBoston \"#5\"\n";
+        assert_eq!(edges(spaced), pairs(&[("New York", "Boston"), ("Boston", "#5")]));
+    }
+
+    #[test]
+    fn a_header_is_recognised_only_by_its_column_words() {
+        let (g, names, reading) = read("# export\nSource,Target\nalice,bob\n\nbob,alice\n").unwrap();
+        assert_eq!((g.num_vertices(), g.num_edges()), (2, 2));
+        assert_eq!(reading.columns, vec!["Source".to_string(), "Target".to_string()]);
+        assert_eq!((reading.lines, reading.data_lines, reading.skipped), (5, 2, vec![(1, true), (4, false)]));
+        assert_eq!(names.label(0), "alice");
+        // Not column words: the first line is an edge.
+        let (g, _, reading) = read("from,bob\nbob,carol\n").unwrap();
+        assert_eq!((g.num_edges(), reading.columns.len()), (2, 0));
+    }
+
+    #[test]
+    fn integer_fields_keep_their_numbers() {
+        let (g, names, reading) = read("src,dst\n0,1\n1,2\n").unwrap();
+        assert_eq!((names, g.num_vertices(), reading.columns.len()), (VertexNames::Dense, 3, 2));
+        let (_, names, _) = read("5,1000000\n").unwrap();
+        assert_eq!((names.file_id(0), names.file_id(1)), (5, 1_000_000));
+    }
+
+    #[test]
+    fn loops_and_repeats_are_noted_on_their_lines() {
+        let (g, names, reading) = read("a,b\na,a\na,b\nb,a\n").unwrap();
+        assert_eq!(g.num_edges(), 2);
+        assert_eq!((reading.self_loops.first.clone(), reading.loop_vertices.clone()), (vec![2], vec![0]));
+        assert_eq!(reading.duplicates.first, vec![3]);
+        assert_eq!(names.find("b", 2), Ok(1));
+    }
+
+    #[test]
+    fn typed_pairs_split_like_data_lines() {
+        assert_eq!(split_fields("2 1"), vec!["2", "1"]);
+        assert_eq!(split_fields(" alice,  bob "), vec!["alice", "bob"]);
+        assert_eq!(split_fields("xavier \"Turing, Alan\" "), vec!["xavier", "Turing, Alan"]);
+        assert_eq!(split_fields(&format!("{} bob", quoted("New \"York\""))), vec!["New \"York\"", "bob"]);
+        assert_eq!(quoted("alice"), "alice");
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = |text: &str| read(text).unwrap_err().to_string();
+        assert_eq!(e("a,b\nc\n"), "g.csv:2: found 1 field; expected two: `source,target`");
+        assert_eq!(
+            e("a\tb\nc\t\n"),
+            "g.csv:2: found an empty name; expected a vertex name in each of the first two fields"
+        );
+        assert_eq!(
+            e("source,target\n# nothing\n"),
+            "g.csv:3: found no edges; expected at least one line `source target`"
+        );
+        assert_eq!(
+            read_bytes(b"a,b\nc,\xff\n").unwrap_err().to_string(),
+            "g.csv:2: found a name that is not UTF-8 text; expected UTF-8 names"
+        );
+    }
+
+    fn read_bytes(bytes: &[u8]) -> Result<(Graph, VertexNames, Reading)> {
+        parse(bytes, Ctx { source: "g.csv" })
+    }
+}
