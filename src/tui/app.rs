@@ -246,7 +246,10 @@ impl App {
             }
             other => {
                 let effect = match self.tab {
-                    Tab::Graph => self.graph.handle(other),
+                    Tab::Graph => {
+                        self.graph.handle(other);
+                        None
+                    }
                     Tab::Labels => self.labels.handle(other),
                     Tab::Query => self.query.handle(other),
                     Tab::Batch => self.batch.handle(other, self.labels.config()),

@@ -1,6 +1,5 @@
 //! The Graph tab: what the opened graph looks like, what loading it did, where its cycles are.
 
-use super::{Effect, step};
 use crate::graph::cycles::{self, Cycles, CyclicComponent};
 use crate::graph::dominance::{self, Dominance};
 use crate::graph::io::Format;
@@ -65,17 +64,17 @@ impl GraphState {
         }
     }
 
-    /// Moves the highlight over the listed components (the tab's only list).
-    pub fn handle(&mut self, action: Action) -> Option<Effect> {
-        let len = self.components.len();
+    /// Moves the highlight over the listed components (the tab's only list). Nothing here imports
+    /// the other tabs' `Effect`: the worker reads `GraphFacts` from this file.
+    pub fn handle(&mut self, action: Action) {
+        let last = self.components.len().saturating_sub(1);
         self.selected = match action {
-            Action::Up | Action::PageUp => step(self.selected, -1, len),
-            Action::Down | Action::PageDown => step(self.selected, 1, len),
+            Action::Up | Action::PageUp => self.selected.saturating_sub(1),
+            Action::Down | Action::PageDown => (self.selected + 1).min(last),
             Action::Top => 0,
-            Action::Bottom => len.saturating_sub(1),
-            _ => return None,
+            Action::Bottom => last,
+            _ => self.selected,
         };
-        None
     }
 
     /// The highlighted component's DAG vertex, if the graph has a cycle.
