@@ -83,7 +83,7 @@ pub fn render(picture: &Picture) -> String {
 /// Styles that tell states apart in black and white too.
 fn node_style(state: NodeState) -> &'static str {
     match state {
-        NodeState::Source | NodeState::Target | NodeState::Path => "rounded,filled,bold",
+        NodeState::Source | NodeState::Target | NodeState::Path | NodeState::Cycle => "rounded,filled,bold",
         NodeState::DeadEnd => "rounded,filled,dashed",
         NodeState::Pruned { .. } | NodeState::CutOff => "rounded,filled,dotted",
         NodeState::Plain | NodeState::Expanded | NodeState::Frontier(_) => "rounded,filled",

@@ -5,11 +5,13 @@
 //! 1. [`Subgraph`] chooses what to show: a small DAG whole, else a neighbourhood with "+N more"
 //!    markers (cheap on any graph size).
 //! 2. [`build`] lays it out ([`layout`]) and dresses it from the labels ([`tree`]) and the
-//!    overlays ([`StepOverlay`], [`SearchOverlay`]) into a [`Picture`].
+//!    overlays ([`StepOverlay`], [`SearchOverlay`]) into a [`Picture`]; [`cycle`] marks a
+//!    component's cycle on it.
 //! 3. Renderers: [`svg::render`], [`dot::render`], and the terminal widget
 //!    `crate::tui::widgets::picture`. [`style`] is the one table of colours and glyphs they share.
 
 pub mod build;
+pub mod cycle;
 pub mod dot;
 pub mod layout;
 pub mod members;

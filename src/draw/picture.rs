@@ -14,7 +14,8 @@ pub struct PictureNode {
     /// DAG (component) id.
     pub vertex: u32,
     /// How the first members are shown (their file ids or names, [`crate::graph::VertexNames::label`];
-    /// at most [`MEMBERS_SHOWN`]), smallest dense id first.
+    /// at most [`MEMBERS_SHOWN`]), smallest dense id first; a box in the [`NodeState::Cycle`] state
+    /// lists its cycle's instead, in cycle order.
     pub members: Vec<String>,
     /// How many original vertices the component holds.
     pub member_count: usize,

@@ -4,7 +4,8 @@
 
 use super::overlay::QueueClass;
 
-/// The state a box is drawn in. A box has one: the search's states win over the stepper's.
+/// The state a box is drawn in. A box has one: the search's states win over the stepper's, and
+/// a component whose cycle is shown is drawn in [`NodeState::Cycle`] whatever else it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NodeState {
     /// Nothing to say about this vertex.
@@ -29,6 +30,8 @@ pub enum NodeState {
     /// Not entered: another cut (level, topological order, supportive vertex, Bloom filter) proved
     /// it cannot reach `v`.
     CutOff,
+    /// A strongly connected component whose shortest cycle is shown (its box lists the cycle).
+    Cycle,
 }
 
 /// The eight named colours every terminal theme adapts (the explorer's palette), plus grey for
@@ -116,6 +119,7 @@ impl NodeState {
                 ('⊘', Some(Colour::Magenta), "pruned by a label (dimension shown)", "pruned (dim)")
             }
             NodeState::CutOff => ('⊖', Some(Colour::Magenta), "pruned by another cut (level, order, ...)", "cut"),
+            NodeState::Cycle => ('↻', Some(Colour::Green), "a component, its box listing one shortest cycle", "cycle"),
         };
         StateStyle { glyph, colour, name, short }
     }
@@ -179,7 +183,7 @@ impl EdgeKind {
 mod tests {
     use super::*;
 
-    const ALL: [NodeState; 10] = [
+    const ALL: [NodeState; 12] = [
         NodeState::Plain,
         NodeState::Frontier(QueueClass::Small),
         NodeState::Frontier(QueueClass::Medium),
@@ -190,6 +194,8 @@ mod tests {
         NodeState::Expanded,
         NodeState::DeadEnd,
         NodeState::Pruned { dim: 1 },
+        NodeState::CutOff,
+        NodeState::Cycle,
     ];
 
     #[test]

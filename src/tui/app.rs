@@ -162,6 +162,12 @@ impl App {
                         }
                         self.batch.selected = i.min(self.batch.rows() - 1);
                     }
+                    Some(Hit::CycleRow(i)) => {
+                        if self.graph.selected == i {
+                            self.apply(Action::ShowOnPicture);
+                        }
+                        self.graph.selected = i.min(self.graph.components.len().saturating_sub(1));
+                    }
                     Some(Hit::TreeRow(i)) => self.query.click(i),
                     None => {}
                 }
@@ -218,6 +224,13 @@ impl App {
                 }
             }
             Action::ToggleRules => self.toggle_rules(),
+            Action::ShowOnPicture if self.tab == Tab::Graph => match self.graph.chosen() {
+                Some(c) => {
+                    self.picture.focus_on_cycle(c);
+                    self.show(Tab::Picture);
+                }
+                None => self.info("no cycles to draw: every component is one vertex"),
+            },
             Action::ShowOnPicture => {
                 let rep = |c: u32| self.representative.get(c as usize).copied();
                 let chosen = self.exceptions.chosen().and_then(|(cu, cv, dims)| Some((rep(cu)?, rep(cv)?, dims)));
@@ -233,7 +246,10 @@ impl App {
             }
             other => {
                 let effect = match self.tab {
-                    Tab::Graph => None,
+                    Tab::Graph => {
+                        self.graph.handle(other);
+                        None
+                    }
                     Tab::Labels => self.labels.handle(other),
                     Tab::Query => self.query.handle(other),
                     Tab::Batch => self.batch.handle(other, self.labels.config()),

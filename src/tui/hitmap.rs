@@ -10,6 +10,8 @@ pub enum Hit {
     Tab(Tab),
     LabelField(usize),
     BatchRow(usize),
+    /// One of the Graph tab's listed cyclic components.
+    CycleRow(usize),
     /// A visible row of the search tree.
     TreeRow(usize),
 }

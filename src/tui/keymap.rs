@@ -59,6 +59,10 @@ pub const BINDINGS: &[Binding] = &[
     b(Prompt, &[code(KeyCode::Tab)], Action::Complete, "complete", true),
     b(Prompt, &[code(KeyCode::Backspace)], Action::Backspace, "delete", false),
     b(Prompt, &[ctrl('u')], Action::ClearLine, "clear line", true),
+    // Graph.
+    b(On(Tab::Graph), &[ch('k'), code(KeyCode::Up)], Action::Up, "previous component", false),
+    b(On(Tab::Graph), &[ch('j'), code(KeyCode::Down)], Action::Down, "next component", false),
+    b(On(Tab::Graph), &[code(KeyCode::Enter), ch('p')], Action::ShowOnPicture, "draw component on picture", true),
     // Labels.
     b(On(Tab::Labels), &[ch('s')], Action::StepLevel, "step level", true),
     b(On(Tab::Labels), &[ch('b')], Action::StepBack, "step back", false),
@@ -289,8 +293,9 @@ mod tests {
         let titles: Vec<String> = help_sections(Tab::Picture).into_iter().map(|(title, _)| title).collect();
         assert_eq!(titles[..2], ["Picture tab", "Everywhere"]);
         assert_eq!(titles.last().map(String::as_str), Some("While typing"));
-        // The Graph tab has no keys of its own: the global ones come first.
-        assert_eq!(help_sections(Tab::Graph)[0].0, "Everywhere");
+        let graph = help_sections(Tab::Graph);
+        assert_eq!(graph[0].0, "Graph tab");
+        assert!(graph[0].1.iter().any(|r| r.keys == "Enter p" && r.label == "draw component on picture"));
     }
 
     #[test]
@@ -298,9 +303,12 @@ mod tests {
         let footer = footer(Tab::Labels, Editing::No);
         assert!(footer.iter().any(|(k, l)| k == "s" && *l == "step level"));
         assert!(footer.iter().any(|(k, l)| k == "q" && *l == "quit"));
-        // The Graph tab binds nothing of its own, so the help lists every binding.
+        // The help lists every binding once, but for the global ones a tab binds all the keys of:
+        // the Graph tab's j/k (↑/↓) move over its components instead of a global up and down.
         let total: usize = help_sections(Tab::Graph).iter().map(|(_, rows)| rows.len()).sum();
-        assert_eq!(total, BINDINGS.len());
+        assert_eq!(total, BINDINGS.len() - 2);
+        let graph_footer = super::footer(Tab::Graph, Editing::No);
+        assert!(graph_footer.iter().any(|(k, l)| k == "Enter" && *l == "draw component on picture"));
     }
 
     #[test]

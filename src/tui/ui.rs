@@ -44,7 +44,7 @@ pub fn render(frame: &mut Frame, app: &App) -> Hitmap {
     .areas(area);
     views::chrome::tabs(frame, tabs, app, &mut hits);
     match app.tab {
-        Tab::Graph => views::graph::render(frame, body, app),
+        Tab::Graph => views::graph::render(frame, body, app, &mut hits),
         Tab::Labels => views::labels::render(frame, body, app, &mut hits),
         Tab::Query => views::query::render(frame, body, app, &mut hits),
         Tab::Batch => views::batch::render(frame, body, app, &mut hits),

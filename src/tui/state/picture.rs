@@ -211,7 +211,7 @@ impl PictureState {
         let dag = |v: u32| component.get(v as usize).copied();
         let focus_vertices = match result.request.focus {
             Focus::Whole => vec![0],
-            Focus::Component(c) => vec![c],
+            Focus::Component(c) | Focus::Cycle(c) => vec![c],
             Focus::Query { u, v } => [dag(u), dag(v)].into_iter().flatten().collect(),
         };
         let mut targets: Vec<usize> = focus_vertices.iter().filter_map(|&c| picture.node_of(c)).collect();
@@ -318,6 +318,15 @@ impl PictureState {
     pub fn focus_on_query(&mut self, u: u32, v: u32) {
         self.focus = Focus::Query { u, v };
         self.labels = PictureLabels::Session;
+        self.stale = true;
+    }
+
+    /// Draw cyclic component `c` (a DAG vertex) next, its shortest cycle marked and the cursor on
+    /// its box, with the Labels tab's labels.
+    pub fn focus_on_cycle(&mut self, c: u32) {
+        self.focus = Focus::Cycle(c);
+        self.labels = PictureLabels::Session;
+        self.goto = Some(c);
         self.stale = true;
     }
 

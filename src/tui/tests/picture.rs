@@ -450,3 +450,85 @@ fn a_side_panel_too_short_ends_by_saying_so() {
     assert!(narrow.contains("… more (a taller terminal)"), "{narrow}");
     assert!(!h.render(200, 60).contains("… more (a taller terminal)"));
 }
+
+#[test]
+fn the_graph_tab_draws_the_chosen_component_with_its_cycle() {
+    let mut h = Harness::on_sample("tiny-cycles.txt");
+    let ws = std::sync::Arc::clone(&h.app.ws);
+    let component = |id: u64| ws.condensation.component[ws.resolve(id).unwrap() as usize];
+    // Largest first: {1, 2, 3}, then {6, 7}; the highlight stops at either end.
+    assert_eq!(h.app.graph.chosen(), Some(component(1)));
+    h.keys("jj");
+    assert_eq!((h.app.graph.selected, h.app.graph.chosen()), (1, Some(component(6))));
+    let text = h.render(80, 24);
+    assert!(text.contains("› 2 vertices: 6 -> 7 -> 6"), "{text}");
+    assert!(text.contains("  3 vertices: 1 -> 2 -> 3 -> 1"), "{text}");
+
+    h.keys("<Enter>");
+    assert_eq!((h.app.tab, h.app.picture.focus), (Tab::Picture, Focus::Cycle(component(6))));
+    h.settle();
+    let result = h.app.picture.result.as_ref().expect("Enter draws the component");
+    let picture = &result.picture;
+    let cycle: Vec<String> = picture.nodes.iter().filter(|n| n.state == NodeState::Cycle).map(|n| n.name()).collect();
+    assert_eq!(cycle, ["{6, 7}"], "the chosen component alone is marked, its box listing the cycle");
+    assert_eq!(picture.notes[0], "cycle: 6 → 7 → 6");
+    assert_eq!(h.app.picture.selected_component(), Some(component(6)), "the cursor is on its box");
+    settings().bind(|| {
+        insta::assert_snapshot!("picture_cycle_80x24", h.render(80, 24));
+        insta::assert_snapshot!("picture_cycle_140x45", h.render(140, 45));
+    });
+
+    h.keys("1k<Enter>");
+    h.settle();
+    let picture = &h.app.picture.result.as_ref().unwrap().picture;
+    assert_eq!(picture.notes[0], "cycle: 1 → 2 → 3 → 1");
+    assert_eq!(picture.nodes[picture.node_of(component(1)).unwrap()].state, NodeState::Cycle);
+    assert_eq!(picture.nodes[picture.node_of(component(6)).unwrap()].state, NodeState::Plain);
+}
+
+#[test]
+fn a_graph_without_cycles_has_no_component_to_draw() {
+    let mut h = Harness::new();
+    assert!(h.app.graph.components.is_empty());
+    h.keys("j<Enter>");
+    assert_eq!((h.app.tab, h.app.graph.selected), (Tab::Graph, 0));
+    let text = h.render(80, 24);
+    assert!(text.contains("no cycles to draw: every component is one vertex"), "{text}");
+    assert!(h.app.outbox.is_empty(), "nothing is drawn");
+}
+
+#[test]
+fn a_click_picks_a_listed_cycle_and_a_second_click_draws_it() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let mut h = Harness::on_sample("tiny-cycles.txt");
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+    let mut hits = None;
+    terminal.draw(|f| hits = Some(crate::tui::ui::render(f, &h.app))).unwrap();
+    h.app.hits = hits.unwrap();
+    let text = super::common::render(&h.app, 80, 24);
+    let (row, line) = text.lines().enumerate().find(|(_, l)| l.contains("2 vertices: 6")).expect("listed");
+    let column = line[..line.find("2 vertices: 6").unwrap()].chars().count();
+    let click = MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: column as u16,
+        row: row as u16,
+        modifiers: KeyModifiers::NONE,
+    };
+    h.app.on_mouse(&click);
+    assert_eq!((h.app.tab, h.app.graph.selected), (Tab::Graph, 1));
+    h.app.on_mouse(&click);
+    let ws = std::sync::Arc::clone(&h.app.ws);
+    let six = ws.condensation.component[ws.resolve(6).unwrap() as usize];
+    assert_eq!((h.app.tab, h.app.picture.focus), (Tab::Picture, Focus::Cycle(six)));
+}
+
+#[test]
+fn a_named_graphs_cycle_is_drawn_in_its_names() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("<Enter>");
+    h.settle();
+    let picture = &h.app.picture.result.as_ref().expect("Enter draws the component").picture;
+    assert_eq!(picture.notes[0], "cycle: alice → bob → carol → alice");
+    let boxes: Vec<String> = picture.nodes.iter().filter(|n| n.state == NodeState::Cycle).map(|n| n.name()).collect();
+    assert_eq!(boxes, ["{alice, bob, carol}"]);
+}

@@ -1,11 +1,12 @@
 //! Screen 1: the graph's shape: counts, the vertices per topological level, degree histograms, what
 //! the loader did, where the cycles are and what dominates.
 
-use super::panel;
+use super::{cursor, panel};
 use crate::format::{duration, thousands};
 use crate::graph::dominance::{Ranked, ReachEntry, ReachMethod};
 use crate::graph::load_report::{Anomaly, Firsts, describe};
 use crate::tui::app::App;
+use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::widgets::columns::{self, ColumnLayout, Columns, XAxis, YAxis};
 use crate::tui::widgets::{hbars::HBars, resample};
 use ratatui::Frame;
@@ -17,7 +18,7 @@ use ratatui::widgets::Paragraph;
 const DEGREES_MIN: u16 = 6;
 const LEVELS_MIN: u16 = 6;
 
-pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let theme = &app.theme;
     let g = &app.graph;
     let s = &g.stats;
@@ -46,7 +47,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(lines).block(panel("Graph")), left);
 
     let width = right.width.saturating_sub(2) as usize;
-    let diagnosis = diagnosis_lines(app, width);
+    let (diagnosis, first_component) = diagnosis_lines(app, width);
     // The full panel where the levels chart keeps room, else one line pointing to it.
     let mut dominance = dominance_lines(app, width);
     let room = right.height.saturating_sub(diagnosis.len() as u16 + 2 + DEGREES_MIN + dominance.len() as u16 + 2);
@@ -62,6 +63,14 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     .areas(right);
     levels_chart(frame, levels, app);
     frame.render_widget(Paragraph::new(diagnosis).block(panel("Loader and cycles")), diagnosis_area);
+    // A click picks a listed component; a second click on it draws it.
+    let inner = panel("").inner(diagnosis_area);
+    for k in 0..app.graph.components.len() {
+        let y = inner.y as usize + first_component + k;
+        if y < inner.bottom() as usize {
+            hits.add(Rect::new(inner.x, y as u16, inner.width, 1), Hit::CycleRow(k));
+        }
+    }
     let title = match app.graph.dominance.reach.as_ref().map(|r| r.method) {
         Some(ReachMethod::Exact) => "What dominates (reach: exact)".to_string(),
         Some(ReachMethod::BottomK { k }) => format!("What dominates (reach: estimated, bottom-{k} sketches)"),
@@ -81,8 +90,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// What the loader did (its anomalies with their first lines) and the largest cyclic components
-/// with their size and a shortest cycle each, in file ids.
-fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+/// with their size and a shortest cycle each, in file ids, the one `Enter` draws highlighted; and
+/// the row the first component is on.
+fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     let g = &app.graph;
     let theme = &app.theme;
     let mut lines = Vec::new();
@@ -107,20 +117,25 @@ fn diagnosis_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     }
     if g.cyclic_components == 0 {
         lines.push(Line::from("no cycles: every component is one vertex"));
-        return lines;
+        let end = lines.len();
+        return (lines, end);
     }
     lines.push(Line::from(format!(
         "{}, {} vertices in all",
         crate::format::plural(g.cyclic_components, "cyclic component", "cyclic components"),
         thousands(g.vertices_in_cycles)
     )));
-    let sizes: Vec<String> = g.components.iter().map(|(size, _)| thousands(u64::from(*size))).collect();
+    let names = &app.ws.loaded.names;
+    let first = lines.len();
+    let sizes: Vec<String> = g.components.iter().map(|c| thousands(u64::from(c.size))).collect();
     let widest = sizes.iter().map(String::len).max().unwrap_or(0);
-    for (size, (_, cycle)) in sizes.iter().zip(&g.components) {
-        let path = cycle.join(" -> ");
-        lines.push(Line::from(format!("{size:>widest$} vertices: {path}")));
+    for (i, (size, c)) in sizes.iter().zip(&g.components).enumerate() {
+        let path = c.cycle.iter().map(|&v| names.label(v)).collect::<Vec<_>>().join(" -> ");
+        let text = format!("{}{size:>widest$} vertices: {path}", cursor(i == g.selected));
+        lines.push(Line::styled(text, if i == g.selected { theme.selected() } else { theme.text() }));
     }
-    lines
+    lines.push(Line::styled("j/k pick one, Enter draws it in tab 6", theme.dim()));
+    (lines, first)
 }
 
 /// Hubs (degrees of the graph as loaded), the widest levels (components per level of the

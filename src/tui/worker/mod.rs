@@ -18,6 +18,7 @@ use super::event::AppEvent;
 use crate::draw::ComponentMembers;
 use crate::exceptions::{self, ExceptionPlan};
 use crate::format;
+use crate::graph::cycles;
 use crate::graph::io::Watch;
 use crate::graph::io::watch::is_cancelled;
 use crate::index::Labels;
@@ -127,13 +128,15 @@ struct State {
     query_index: BackgroundIndex,
     /// The last exception's labels the picture drew, by `(dims, seed)` (dropped with the graph).
     exception_labels: Option<((usize, u64), Arc<Labels>)>,
+    /// The last component whose cycle the picture drew, and that cycle (dropped with the graph).
+    cycle: Option<(u32, Vec<u32>)>,
 }
 
 impl State {
     fn new(ws: Arc<Workspace>, out: Sender<AppEvent>, cancel: Arc<AtomicBool>, threads: usize) -> State {
         let session = Session::new(out.clone());
         let query_index = BackgroundIndex::start(&ws);
-        State { ws, out, cancel, threads, session, members: None, query_index, exception_labels: None }
+        State { ws, out, cancel, threads, session, members: None, query_index, exception_labels: None, cycle: None }
     }
 
     fn send(&self, msg: Msg) {
@@ -224,6 +227,7 @@ impl State {
                 self.query_index = BackgroundIndex::start(&self.ws);
                 self.members = None;
                 self.exception_labels = None;
+                self.cycle = None;
                 self.session.clear();
                 self.send(Msg::LabelsCleared);
                 self.send(Msg::Loaded(Arc::clone(&self.ws), Box::new(facts)));
@@ -330,7 +334,21 @@ impl State {
         };
         self.busy("drawing the picture", false);
         let members = self.members.get_or_insert_with(|| ComponentMembers::new(&self.ws.condensation));
-        match picture::build(&self.ws, members, labels.as_deref(), index.as_deref(), snapshot.as_ref(), request) {
+        // A component's shortest cycle, through its smallest member as the Graph tab lists it:
+        // found once, kept while the picture is redrawn around it.
+        let cycle = match request.focus {
+            Focus::Cycle(c) if (c as usize) < self.ws.condensation.num_components() => {
+                if self.cycle.as_ref().is_none_or(|(of, _)| *of != c) {
+                    let start = members.first(c, 1)[0];
+                    let cycle = cycles::shortest_cycle(&self.ws.loaded.graph, &self.ws.condensation.component, start);
+                    self.cycle = Some((c, cycle));
+                }
+                self.cycle.as_ref().map(|(_, cycle)| cycle.as_slice())
+            }
+            _ => None,
+        };
+        let (labels, index) = (labels.as_deref(), index.as_deref());
+        match picture::build(&self.ws, members, labels, index, snapshot.as_ref(), cycle, request) {
             Ok(result) => self.send(Msg::PictureReady(Box::new(result))),
             Err(e) => self.send(Msg::Error(format!("picture: {e:#}"))),
         }

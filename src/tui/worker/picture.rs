@@ -1,6 +1,7 @@
 //! The picture tab's drawing, built on the worker: which part of the DAG to draw, and what to lay
 //! over it (the labeler's snapshot while it is stepped, the finished labels, a query's search).
 
+use crate::draw::cycle::mark_cycle;
 use crate::draw::search_trace::{dead_end_note, search_overlay};
 use crate::draw::{self, ComponentMembers, Picture, Sources, StepOverlay, StepVertex, Subgraph};
 use crate::format::plural;
@@ -18,6 +19,9 @@ pub enum Focus {
     Whole,
     /// The neighbourhood of one DAG vertex (a component; on small graphs the whole graph is drawn).
     Component(u32),
+    /// As `Component`, for a component of several vertices, with one shortest cycle through its
+    /// smallest member marked on its box.
+    Cycle(u32),
     /// A query's two vertices (dense original ids, as the Query tab uses), with its search laid
     /// over the picture.
     Query { u: u32, v: u32 },
@@ -59,20 +63,24 @@ pub struct PictureResult {
 
 /// Builds the picture for `request`: intervals and tree from `labels` once they exist, else what
 /// `snapshot` (a stepped run's view of the dimension) knows so far. A query's search runs with
-/// every rule when `index` (built for `labels`) is given, with GRAIL's otherwise.
+/// every rule when `index` (built for `labels`) is given, with GRAIL's otherwise. `cycle` (the path
+/// `s, ..., s` in dense original ids) is marked on a [`Focus::Cycle`] component's box.
 pub fn build(
     ws: &Workspace,
     members: &ComponentMembers,
     labels: Option<&Labels>,
     index: Option<&QueryIndex>,
     snapshot: Option<&Snapshot>,
+    cycle: Option<&[u32]>,
     request: PictureRequest,
 ) -> Result<PictureResult> {
     let dag = ws.dag();
     let component = &ws.condensation.component;
     let seeds: Vec<u32> = match request.focus {
         Focus::Whole => vec![0].into_iter().filter(|_| dag.num_vertices() > 0).collect(),
-        Focus::Component(c) => vec![c].into_iter().filter(|&c| (c as usize) < dag.num_vertices()).collect(),
+        Focus::Component(c) | Focus::Cycle(c) => {
+            vec![c].into_iter().filter(|&c| (c as usize) < dag.num_vertices()).collect()
+        }
         Focus::Query { u, v } => vec![component[u as usize], component[v as usize]],
     };
     let (subgraph, whole) = match Subgraph::whole(dag) {
@@ -113,6 +121,9 @@ pub fn build(
     // The explorer builds labels on this graph sooner or later: room for them from the first
     // drawing keeps the layout (and the fitted zoom) still while they fill in.
     picture.label_room = draw::Picture::interval_room(dag.num_vertices());
+    if let (Focus::Cycle(c), Some(cycle)) = (request.focus, cycle) {
+        mark_cycle(&mut picture, c, cycle, &ws.loaded.names);
+    }
     if let Some(note) = search.as_ref().and_then(|s| dead_end_note(s, &picture)) {
         picture.notes.push(note);
     }
