@@ -20,7 +20,7 @@ pub enum Error {
     NoSuchName {
         /// The name asked for.
         name: String,
-        /// Up to three names most like it (none for a numbered graph).
+        /// Up to three names close to it (none for a numbered graph, or when no name is close).
         nearest: Vec<String>,
     },
     /// A graph file could not be read: missing, unreadable, or malformed (the message names the

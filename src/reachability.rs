@@ -192,7 +192,7 @@ impl Index {
             Ok(v) => Ok(names.file_id(v)),
             Err(UnknownVertex::NoSuchId(vertex)) => Err(Error::NoSuchVertex { vertex, vertices }),
             Err(UnknownVertex::NotAnId(name)) => Err(Error::NoSuchName { name, nearest: Vec::new() }),
-            Err(UnknownVertex::NoSuchName { name, nearest }) => Err(Error::NoSuchName { name, nearest }),
+            Err(UnknownVertex::NoSuchName { name, nearest, .. }) => Err(Error::NoSuchName { name, nearest }),
         }
     }
 
@@ -200,7 +200,7 @@ impl Index {
     /// the id written out otherwise; None when there is no such vertex.
     pub fn vertex_name(&self, id: u64) -> Option<String> {
         let names = &self.ws.loaded.names;
-        names.resolve(id, self.num_vertices()).map(|v| names.label(v))
+        names.resolve(id, self.num_vertices()).map(|v| names.plain(v))
     }
 
     /// The dense id of the vertex the file (or the edge list) calls `id`.

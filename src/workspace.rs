@@ -120,12 +120,15 @@ impl Workspace {
         let n = crate::format::plural(self.loaded.graph.num_vertices() as u64, "vertex", "vertices");
         let file = self.loaded.path.display();
         anyhow::anyhow!(match why {
-            UnknownVertex::NoSuchId(id) => format!("vertex {id} is not in {file} ({n})"),
+            UnknownVertex::NoSuchId(id) => {
+                let ids = self.loaded.names.describe_ids(self.loaded.graph.num_vertices());
+                format!("vertex {id} is not in {file}: {ids} ({n})")
+            }
             UnknownVertex::NotAnId(typed) => {
                 format!("`{typed}` is not a vertex of {file}: its vertices are numbered ({n})")
             }
-            UnknownVertex::NoSuchName { name, nearest } => {
-                format!("no vertex is named `{name}` in {file} ({n}){}", suggestion(nearest))
+            UnknownVertex::NoSuchName { name, nearest, examples } => {
+                format!("no vertex is named `{name}` in {file} ({n}){}", suggestion(name, nearest, examples))
             }
         })
     }

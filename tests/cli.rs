@@ -742,7 +742,21 @@ fn named_vertices_are_typed_and_shown_by_name() {
     let out = grail(&["query", &follows, "alise", "bob"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no vertex is named `alise` in ") && err.contains("; nearest names: alice, "), "{err}");
+    assert!(err.contains("no vertex is named `alise` in ") && err.ends_with("; nearest names: alice\n"), "{err}");
+    // Only close names are suggested: none for a name like no other, and a number is told the
+    // vertices are named, each with two of the file's names.
+    let err = String::from_utf8(grail(&["query", &follows, "qqqqqq", "bob"]).stderr).unwrap();
+    assert!(
+        err.contains("`qqqqqq`") && err.ends_with("; no name is close; the file names its vertices, e.g. alice, bob\n"),
+        "{err}"
+    );
+    let err = String::from_utf8(grail(&["query", &follows, "0", "bob"]).stderr).unwrap();
+    assert!(err.ends_with("; the vertices are named, not numbered, e.g. alice, bob\n"), "{err}");
+    // A name with a comma is shown quoted, as it is typed.
+    let err = String::from_utf8(grail(&["query", &follows, "Turing", "bob"]).stderr).unwrap();
+    assert!(err.ends_with("; nearest names: \"Turing, Alan\"\n"), "{err}");
+    let text = String::from_utf8(grail(&["query", &follows, "xavier", "Turing, Alan"]).stdout).unwrap();
+    assert!(text.starts_with("xavier ⇝ \"Turing, Alan\"?"), "{text}");
     // A numbered graph asked for a name says its vertices are numbered.
     let err = String::from_utf8(grail(&["query", &sample("lesson.gra"), "1", "alice"]).stderr).unwrap();
     assert!(err.contains("`alice` is not a vertex of ") && err.contains("its vertices are numbered"), "{err}");
@@ -761,7 +775,7 @@ fn draw_and_grail_files_keep_the_names() {
     let svg = dir.path().join("f.svg");
     let out = grail(&["draw", &follows, "--around", "Lovelace, Ada", "--depth", "1", "--out", svg.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("around Lovelace, Ada (depth 1"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("around \"Lovelace, Ada\" (depth 1"));
     let picture = std::fs::read_to_string(&svg).unwrap();
     for name in ["Lovelace, Ada", "Turing, Alan", "Hopper, Grace", "erin"] {
         assert!(picture.contains(name), "{name} is not in the picture");
@@ -778,4 +792,72 @@ fn draw_and_grail_files_keep_the_names() {
         (again["format"].clone(), again["vertices"].clone(), again["edges"].clone()),
         ("named".into(), 26.into(), 34.into())
     );
+}
+
+#[test]
+fn a_missing_id_comes_with_the_ids_the_file_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sp.txt");
+    std::fs::write(&file, "0 1\n1 2\n2 0\n10 11\n").unwrap();
+    let err = String::from_utf8(grail(&["query", file.to_str().unwrap(), "5", "11"]).stderr).unwrap();
+    assert!(
+        err.contains("vertex 5 is not in ")
+            && err.contains(": its file ids are 0, 1, 2, 10, 11, renumbered 0..=4 (5 vertices)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn info_names_the_counts_of_the_condensation_and_the_ids_truly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.txt");
+    std::fs::write(&file, "0 1\n0 1\n1 1\n1 2\n2 0\n5 6\n").unwrap();
+    let human = String::from_utf8(grail(&["info", file.to_str().unwrap()]).stdout).unwrap();
+    // The 3-cycle and the unused ids 3 and 4 are the three isolated components.
+    assert!(
+        human.contains("isolated components") && human.contains("components per level of the condensation"),
+        "{human}"
+    );
+    assert!(human.contains("file ids 0..=6 kept as the vertex ids; 2 ids never in an edge (3, 4)"), "{human}");
+    let gra = dir.path().join("g.gra");
+    std::fs::write(&gra, "graph_for_greach\n3\n0: #\n1: 2 #\n2: #\n").unwrap();
+    let human = String::from_utf8(grail(&["info", gra.to_str().unwrap()]).stdout).unwrap();
+    assert!(human.contains("ids 0..=2 declared; 1 id never in an edge (0)"), "{human}");
+}
+
+#[test]
+fn info_deep_says_what_its_counts_are_of() {
+    let human = String::from_utf8(grail(&["info", &sample("tiny-cycles.txt"), "--deep"]).stdout).unwrap();
+    assert!(human.contains("over every one of 42 ordered pairs of components"), "{human}");
+    // 9 reaches every other vertex: nine others, itself not counted.
+    assert!(human.contains("9 reaches 9 others"), "{human}");
+    assert!(human.contains("is reached by 7 others"), "{human}");
+    assert!(!human.contains("(1 components)"), "{human}");
+}
+
+#[test]
+fn convert_writes_the_format_of_the_extension_and_says_what_it_loses() {
+    let dir = tempfile::tempdir().unwrap();
+    let mtx = dir.path().join("back.mtx");
+    let out = grail(&["convert", &sample("follows.csv"), mtx.to_str().unwrap()]);
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(said.contains("(matrix-market)"), "{said}");
+    assert!(said.contains("names are not kept by matrix-market"), "{said}");
+    let v = json(&grail(&["info", mtx.to_str().unwrap(), "--json"]));
+    assert_eq!(
+        (v["format"].clone(), v["vertices"].clone(), v["edges"].clone()),
+        ("matrix-market".into(), 26.into(), 34.into())
+    );
+    // An edge list of names is written, and reported, as named CSV, and loses nothing.
+    let csv = dir.path().join("back.csv");
+    let said = String::from_utf8(grail(&["convert", &sample("follows.csv"), csv.to_str().unwrap()]).stdout).unwrap();
+    assert!(said.contains("(named)") && !said.contains("not kept"), "{said}");
+}
+
+#[test]
+fn scc_refuses_to_list_no_component() {
+    let out = grail(&["scc", &sample("tiny-cycles.txt"), "--top", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--top") && err.contains("0"), "{err}");
 }

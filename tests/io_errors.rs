@@ -57,7 +57,7 @@ fn negative_numbers() {
 #[test]
 fn truncated_gra() {
     let e = error_of(b"graph_for_greach\n4\n0: 1 #\n1: #\n", None);
-    assert_eq!(e, "bad.txt:5: found the end of the file after 2 of 4 vertex lines; expected 2 more");
+    assert_eq!(e, "bad.txt:4: found only 2 of 4 vertex lines before the file ends here; expected 2 more");
 }
 
 #[test]
@@ -112,11 +112,11 @@ fn header_counts_disagreeing_with_the_body() {
     let gra = error_of(b"graph_for_greach\n1\n0: #\n1: #\n", None);
     assert_starts(&gra, "bad.txt:4: found \"1: #\" after the 1 vertex lines the count announced; expected the end");
     let header = error_of(b"3 2\n0 1\n", Some(Format::Header));
-    assert_eq!(header, "bad.txt:3: found the end of the file after 1 edge; expected 2 (header on line 1)");
+    assert_eq!(header, "bad.txt:2: found only 1 edge before the file ends here; expected 2 (header on line 1)");
     let mm = error_of(b"%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n1 2\n2 3\n", None);
     assert_eq!(mm, "bad.txt:4: found more entries than the 1 announced; expected 1 entry (header on line 2)");
     let weighted = error_of(b"3 3 directed\n0 1 1\n1 2 1\n", None);
-    assert_eq!(weighted, "bad.txt:4: found the end of the file after 2 edges; expected 3 (header on line 1)");
+    assert_eq!(weighted, "bad.txt:3: found only 2 edges before the file ends here; expected 3 (header on line 1)");
 }
 
 #[test]
@@ -197,10 +197,24 @@ fn files_with_fewer_entries_than_declared_are_refused_with_file_and_line() {
         (
             "m.mtx",
             "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n2 3\n",
-            ":5: found the end of the file after 2 entries; expected 3 (header on line 2)",
+            ":4: found only 2 entries before the file ends here; expected 3 (header on line 2)",
         ),
-        ("w.txt", "3 2 directed\n0 1 1\n", ":3: found the end of the file after 1 edge; expected 2 (header on line 1)"),
-        ("g.gra", "graph_for_greach\n3\n0: 1 #\n1: 2 #\n", ":5: found the end of the file after 2 of 3 vertex lines"),
+        // Six lines, the last one an entry: the error points at line 6, where the file ends.
+        (
+            "short.mtx",
+            "%%MatrixMarket matrix coordinate pattern general\n% a comment\n5 5 5\n1 2\n2 3\n3 4\n",
+            ":6: found only 3 entries before the file ends here; expected 5 (header on line 3)",
+        ),
+        (
+            "w.txt",
+            "3 2 directed\n0 1 1\n",
+            ":2: found only 1 edge before the file ends here; expected 2 (header on line 1)",
+        ),
+        (
+            "g.gra",
+            "graph_for_greach\n3\n0: 1 #\n1: 2 #\n",
+            ":4: found only 2 of 3 vertex lines before the file ends here",
+        ),
     ] {
         let path = temp_file(&dir, name, text.as_bytes());
         assert_starts(&load_error(&path), &format!("{}{expected}", path.display()));
@@ -331,7 +345,7 @@ fn named_vertices_round_trip_through_grail_files() {
     grail::graph::io::write(&path, &original.graph, &original.names, Format::Grail).unwrap();
     let mapped = load(&path, None).unwrap();
     assert_eq!((mapped.graph.as_ref(), &mapped.names), (original.graph.as_ref(), &original.names));
-    let names: Vec<String> = (0..4).map(|v| mapped.names.label(v)).collect();
+    let names: Vec<String> = (0..4).map(|v| mapped.names.plain(v)).collect();
     assert_eq!(names, ["alice", "Smith, Bob", "carol", "dan"]);
     assert_eq!(mapped.names.find("dan", 4), Ok(3));
 

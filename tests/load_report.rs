@@ -118,3 +118,20 @@ fn many_blocks_give_the_same_report() {
     assert_eq!(r.self_loops, firsts(1, &[150_004]));
     assert_eq!(r.comment_lines, firsts(2, &[1, 150_005]));
 }
+
+#[test]
+fn the_id_sentence_is_true_for_every_format() {
+    // A `.gra` whose vertex 0 is in no edge: the ids are the declared ones, not those in edges.
+    let gra = report("graph_for_greach\n3\n0: #\n1: 2 #\n2: #\n");
+    assert_eq!(gra.ids_sentence(), "ids 0..=2 declared");
+    assert!(gra.human_lines()[2].ends_with("ids 0..=2 declared; 1 id never in an edge (0)"), "{:?}", gra.human_lines());
+    // An edge list keeps dense ids, from 0 whatever the smallest id in an edge.
+    assert_eq!(report("2 3\n3 4\n4 2\n").ids_sentence(), "file ids 0..=4 kept as the vertex ids");
+    assert_eq!(
+        report("1000 2000\n7 7\n").ids_sentence(),
+        "sparse file ids 7..=2000 renumbered 0..=2 by first appearance"
+    );
+    let mm = report("%%MatrixMarket matrix coordinate pattern general\n4 4 1\n2 3\n");
+    assert_eq!(mm.ids_sentence(), "file ids 1..=4, vertex = file id - 1");
+    assert_eq!(report("alice bob\n").ids_sentence(), "named vertices, numbered 0..=1 by first appearance");
+}

@@ -108,7 +108,7 @@ fn open_label_query_quit_restores_the_terminal() {
     };
 
     // Opens on the Graph tab in the alternate screen.
-    screen.wait_for("Vertices (y) per topological level");
+    screen.wait_for("(y) per topological level (x)");
     assert!(find(&screen.seen, b"\x1b[?1049h").is_some(), "no alternate screen");
     assert!(screen.parser.screen().alternate_screen());
     let (canonical, _) = local_modes(&*pair.master);
@@ -201,7 +201,7 @@ fn a_gpu_machine_shows_the_gpu_batch_row_checked() {
     let reader = pair.master.try_clone_reader().unwrap();
     let mut writer = pair.master.take_writer().unwrap();
     let mut screen = Screen::follow(reader, 24, 80);
-    screen.wait_for("Vertices (y) per topological level");
+    screen.wait_for("(y) per topological level (x)");
     writer.write_all(b"4").unwrap();
     writer.flush().unwrap();
     // The GPU run is listed first among the runs, checked, and names the device; every search row

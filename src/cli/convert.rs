@@ -3,6 +3,7 @@
 
 use super::common::{GraphArgs, value_name};
 use crate::format::plural;
+use crate::graph::VertexNames;
 use crate::graph::io::{self, Format};
 use crate::graph::subgraph::{self, Extract};
 use anyhow::{Result, bail};
@@ -22,8 +23,9 @@ pub struct ConvertArgs {
     #[arg(value_name = "OUT")]
     pub out: PathBuf,
 
-    /// Output format, any the readers read (default: from the extension, `.gra` → gra, `.grail` →
-    /// grail, else edge-list). The edge list and grail keep sparse vertex ids; the other text
+    /// Output format, any the readers read (default: from the extension, `.gra` → gra, `.mtx` →
+    /// matrix-market, `.grail` → grail, else edge-list). The edge list and grail keep sparse vertex
+    /// ids and names (an edge list of a named graph is written as named CSV); the other text
     /// formats number vertices densely.
     #[arg(long, value_enum)]
     pub to: Option<Format>,
@@ -51,19 +53,44 @@ pub struct ConvertArgs {
 /// Vertices `--around` writes unless `--max` says otherwise.
 const AROUND_MAX: usize = 1000;
 
-/// The format to write: the one asked for, else `.gra[.gz]` → gra, `.grail` → grail, anything
-/// else → edge list.
+/// The format to write: the one asked for, else `.gra[.gz]` → gra, `.mtx[.gz]` → matrix-market,
+/// `.grail` → grail, anything else → edge list.
 pub fn output_format(path: &Path, asked: Option<Format>) -> Format {
     asked.unwrap_or_else(|| {
         let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+        let name = name.trim_end_matches(".gz");
         if name.ends_with(".grail") {
             Format::Grail
-        } else if name.trim_end_matches(".gz").ends_with(".gra") {
+        } else if name.ends_with(".gra") {
             Format::Gra
+        } else if name.ends_with(".mtx") {
+            Format::MatrixMarket
         } else {
             Format::EdgeList
         }
     })
+}
+
+/// The format the file is written in: an edge list of named vertices is written as named CSV.
+fn written_format(format: Format, names: &VertexNames) -> Format {
+    if format == Format::EdgeList && names.table().is_some() { Format::Named } else { format }
+}
+
+/// What the written file loses, when its format numbers vertices densely: the names, or the
+/// file's own ids (sparse, or shifted), in a sentence saying which formats keep them.
+fn what_is_lost(format: Format, names: &VertexNames) -> Option<String> {
+    let format_name = value_name(&format);
+    match (format, names) {
+        (Format::EdgeList | Format::Named | Format::Grail, _) | (_, VertexNames::Dense) => None,
+        (Format::MatrixMarket, VertexNames::Offset(1)) => None,
+        (_, VertexNames::Named(_)) => Some(format!(
+            "names are not kept by {format_name} (it numbers the vertices); write .csv/.txt or .grail to keep them"
+        )),
+        (_, VertexNames::Offset(_) | VertexNames::Remapped { .. }) => Some(format!(
+            "the file's vertex ids are not kept by {format_name} (it numbers the vertices densely); \
+             write .txt or .grail to keep them"
+        )),
+    }
 }
 
 pub fn run(args: ConvertArgs) -> Result<()> {
@@ -82,10 +109,13 @@ pub fn run(args: ConvertArgs) -> Result<()> {
         args.input.graph.display(),
         value_name(&loaded.format),
         args.out.display(),
-        value_name(&format),
+        value_name(&written_format(format, &loaded.names)),
         plural(loaded.graph.num_vertices() as u64, "vertex", "vertices"),
         plural(loaded.graph.num_edges() as u64, "edge", "edges")
     );
+    if let Some(lost) = what_is_lost(format, &loaded.names) {
+        println!("{lost}");
+    }
     Ok(())
 }
 
@@ -131,14 +161,18 @@ fn run_part(args: ConvertArgs) -> Result<()> {
         "{} → {} ({}): {}, {}: {what}",
         args.input.graph.display(),
         args.out.display(),
-        value_name(&format),
+        value_name(&written_format(format, &names)),
         plural(part.graph.num_vertices() as u64, "vertex", "vertices"),
         plural(part.graph.num_edges() as u64, "edge", "edges"),
     );
     if part.left_out {
         println!("--max {}: {cut}", part.vertices.len());
     }
-    if !matches!(format, Format::EdgeList | Format::Grail) {
+    if names.table().is_some() {
+        if let Some(lost) = what_is_lost(format, &names) {
+            println!("{lost}");
+        }
+    } else if !matches!(format, Format::EdgeList | Format::Grail) {
         println!(
             "ids renumbered 0 to {} in ascending order ({} numbers vertices densely); an edge list (.txt) keeps the file's ids",
             part.vertices.len().saturating_sub(1),

@@ -3,7 +3,7 @@
 
 use crate::exceptions::SAMPLES;
 use crate::exceptions::concentration::{self, Concentration, Share};
-use crate::format::thousands;
+use crate::format::{plural, thousands};
 use crate::graph::dominance::{self, Dominance, ReachEntry, ReachMethod};
 use crate::index::{Order, dfs};
 use crate::workspace::Workspace;
@@ -151,25 +151,29 @@ fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String>
         list(
             d.widest_levels
                 .iter()
-                .map(|l| format!("level {} ({} components)", l.level, thousands(l.components)))
+                .map(|l| format!("level {} ({})", l.level, plural(l.components, "component", "components")))
                 .collect()
         )
     ));
-    let entry = |e: &ReachEntry| {
+    // Counts exclude the vertex itself; an estimate's count is marked `~` so that no single
+    // number reads as exact.
+    let approx = if counted.method == ReachMethod::Exact { "" } else { "~" };
+    let entry = |e: &ReachEntry, verb: &str| {
         let of = if e.component_size > 1 {
             format!(" [component of {}]", thousands(u64::from(e.component_size)))
         } else {
             String::new()
         };
-        format!("{}{of} ({})", names.label(e.vertex), thousands(e.count))
+        let others = plural(e.count, "other", "others");
+        format!("{}{of} {verb} {approx}{others}", names.label(e.vertex))
     };
     lines.push(format!("reach      {}", counted.method.describe()));
-    lines.push(format!("  reaches  {}", list(counted.reaching.iter().map(entry).collect())));
-    lines.push(format!("  reached by {}", list(counted.reached.iter().map(entry).collect())));
+    lines.push(format!("  reaching {}", list(counted.reaching.iter().map(|e| entry(e, "reaches")).collect())));
+    lines.push(format!("  reached  {}", list(counted.reached.iter().map(|e| entry(e, "is reached by")).collect())));
     let over = if fp.exact {
-        format!("every one of {} ordered pairs", thousands(fp.pairs))
+        format!("every one of {} ordered pairs of components", thousands(fp.pairs))
     } else {
-        format!("{} sampled ordered pairs (seed {SEED})", thousands(fp.pairs))
+        format!("{} sampled ordered pairs of components (seed {SEED})", thousands(fp.pairs))
     };
     lines.push(format!(
         "false pos. {} with labels of {} dimensions (classic DFS, random order, seed {SEED}) over {over}",
@@ -177,7 +181,11 @@ fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String>
         fp.dims
     ));
     if fp.false_positives > 0 {
-        let share = |s: &Share| format!("{:.0}%", 100.0 * s.false_positives as f64 / fp.false_positives as f64);
+        let total = thousands(fp.false_positives);
+        let share = |s: &Share| {
+            let count = thousands(s.false_positives);
+            format!("{count} of {total}, {}", percent(s.false_positives as f64 / fp.false_positives as f64))
+        };
         lines.push(format!(
             "  share by source level  {}",
             list(fp.by_level.iter().map(|s| format!("{} ({})", s.key, share(s))).collect())
@@ -187,4 +195,25 @@ fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String>
         lines.push(format!("  share by target        {}", list(fp.by_target.iter().map(vertex).collect())));
     }
     lines
+}
+
+/// A share as a percentage with two significant digits at most (`45%`, `3.2%`, `0.047%`), so that
+/// a small share never reads as `0%`.
+fn percent(share: f64) -> String {
+    let p = 100.0 * share;
+    let decimals = if p >= 10.0 || p == 0.0 { 0 } else { (1.0 - p.log10().floor()) as usize };
+    format!("{p:.decimals$}%")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent;
+
+    #[test]
+    fn small_shares_keep_their_digits() {
+        assert_eq!(percent(0.45), "45%");
+        assert_eq!(percent(0.032), "3.2%");
+        assert_eq!(percent(3.0 / 6345.0), "0.047%");
+        assert_eq!((percent(1.0), percent(0.0)), ("100%".to_string(), "0%".to_string()));
+    }
 }

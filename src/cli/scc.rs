@@ -21,9 +21,9 @@ pub struct SccArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
 
-    /// How many components to list, largest first.
-    #[arg(long, default_value_t = 10, value_name = "K")]
-    pub top: usize,
+    /// How many components to list, largest first (at least 1).
+    #[arg(long, default_value_t = 10, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub top: u64,
 
     /// List every member of each component (default: the first 10).
     #[arg(long)]
@@ -59,7 +59,12 @@ struct ComponentReport {
 pub fn run(args: SccArgs) -> Result<()> {
     let ws = args.graph.open()?;
     let limit = (!args.members).then_some(MEMBERS_SHOWN);
-    let found = cycles::largest_cyclic(&ws.loaded.graph, &ws.condensation, args.top, limit);
+    let found = cycles::largest_cyclic(
+        &ws.loaded.graph,
+        &ws.condensation,
+        usize::try_from(args.top).unwrap_or(usize::MAX),
+        limit,
+    );
     args.output.show(&report(&ws.loaded.path.display().to_string(), &ws, &found))
 }
 

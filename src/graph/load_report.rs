@@ -143,26 +143,36 @@ impl LoadReport {
             Some(declared) => format!("{} vertices ({} declared)", thousands(self.vertices), thousands(declared)),
             None => format!("{} vertices", thousands(self.vertices)),
         };
-        let ids = match (self.id_range, self.numbering) {
-            (_, Numbering::Named) => {
-                format!("named vertices, numbered 0..{} by first appearance", self.vertices.saturating_sub(1))
-            }
-            (None, _) => "no id appears in an edge".to_string(),
-            (Some((low, high)), Numbering::Kept) => format!("file ids {low}..={high} are the vertex ids"),
-            (Some((low, high)), Numbering::Offset { offset }) => {
-                format!("file ids {low}..={high}, vertex = file id - {offset}")
-            }
-            (Some((low, high)), Numbering::Renumbered) => format!(
-                "sparse file ids {low}..={high} renumbered 0..{} by first appearance",
-                self.vertices.saturating_sub(1)
-            ),
-        };
+        let ids = self.ids_sentence();
         let unused = or_none(Anomaly::UnusedIds, &self.unused_ids, "every id appears in an edge");
         out.push(format!("{vertices}; {ids}; {unused}"));
         if !self.columns.is_empty() {
             out.push(format!("header line read as column names: {}", self.columns.join(", ")));
         }
         out
+    }
+
+    /// How file ids became vertex ids, true for every format: the range the vertices cover (as the
+    /// file declares it, as kept from the ids in edges, or shifted), or that sparse ids or names were
+    /// numbered by first appearance.
+    pub fn ids_sentence(&self) -> String {
+        let Some(last) = self.vertices.checked_sub(1) else {
+            return "no vertices".to_string();
+        };
+        match self.numbering {
+            Numbering::Named => format!("named vertices, numbered 0..={last} by first appearance"),
+            Numbering::Kept if self.declared_vertices.is_some() => format!("ids 0..={last} declared"),
+            Numbering::Kept => format!("file ids 0..={last} kept as the vertex ids"),
+            Numbering::Offset { offset } => {
+                format!("file ids {offset}..={}, vertex = file id - {offset}", last + offset)
+            }
+            Numbering::Renumbered => match self.id_range {
+                Some((low, high)) => {
+                    format!("sparse file ids {low}..={high} renumbered 0..={last} by first appearance")
+                }
+                None => format!("file ids renumbered 0..={last} by first appearance"),
+            },
+        }
     }
 
     /// Completes a reader's notes with what the built graph knows.

@@ -10,6 +10,12 @@ use std::cmp::Ordering;
 /// millions of names cost a bounded scan, not one comparison per vertex.
 const NEAREST_SCAN: usize = 1 << 20;
 
+/// The least Jaro-Winkler similarity (ignoring case) at which a name counts as close to a typed
+/// one. At 0.8 a swap or a dropped letter in a name of five letters or more still counts
+/// (`alcie`/`alice` 0.95), while names sharing a letter or two by chance do not
+/// (`alcie`/`walter` 0.58): a suggestion is a likely typo, never just the least unlike name.
+const CLOSE: f64 = 0.8;
+
 /// The names of vertices `0..len`, all distinct and non-empty.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NameTable {
@@ -105,8 +111,8 @@ impl NameTable {
         &self.sorted[first..first + len]
     }
 
-    /// Up to `k` names most like `typed` (Jaro-Winkler similarity, ignoring case; ties by name),
-    /// most alike first.
+    /// Up to `k` names close to `typed` (Jaro-Winkler similarity at least [`CLOSE`], ignoring
+    /// case; ties by name), most alike first; none when no name is close.
     pub fn nearest(&self, typed: &str, k: usize) -> Vec<&str> {
         let typed = typed.to_lowercase();
         let mut scored: Vec<(f64, &str)> = self
@@ -115,6 +121,7 @@ impl NameTable {
             .take(NEAREST_SCAN)
             .map(|&v| self.name(v))
             .map(|name| (strsim::jaro_winkler(&typed, &name.to_lowercase()), name))
+            .filter(|&(score, _)| score >= CLOSE)
             .collect();
         scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal).then_with(|| a.1.cmp(b.1)));
         scored.into_iter().take(k).map(|(_, name)| name).collect()
@@ -152,8 +159,12 @@ mod tests {
 
     #[test]
     fn suggests_the_nearest_names() {
-        assert_eq!(table().nearest("alcie", 2), vec!["alice", "alicia"]);
+        assert_eq!(table().nearest("alic", 3), vec!["alice", "alicia"]);
         assert_eq!(table().nearest("BOB", 1), vec!["bob"]);
+        // Only close names: a typo of `alice` is not offered `alicia` (0.79), `carol` or `Alan`.
+        assert_eq!(table().nearest("alcie", 5), vec!["alice"]);
+        assert!(table().nearest("qqqqqq", 3).is_empty());
+        assert!(table().nearest("0", 3).is_empty());
     }
 
     #[test]

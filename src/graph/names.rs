@@ -7,6 +7,12 @@ use std::sync::Arc;
 /// How many nearest names an unknown name's error suggests.
 pub const SUGGESTIONS: usize = 3;
 
+/// How many names an error gives as examples of how the graph's vertices are called.
+pub const EXAMPLES: usize = 2;
+
+/// Up to this many file ids are listed in full when a typed id is missing; more are given as a range.
+const IDS_LISTED: usize = 8;
+
 /// How file ids map to dense ids. Formats with dense 0-based ids (`.gra`) keep them as they are;
 /// edge lists with sparse or huge ids are remapped in order of first appearance.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -38,19 +44,43 @@ pub enum UnknownVertex {
     /// No vertex has this id.
     #[error("vertex {0} is not in the graph")]
     NoSuchId(u64),
-    /// No vertex has this name; `nearest` are the most alike names there are.
-    #[error("no vertex is named `{name}`{}", suggestion(nearest))]
+    /// No vertex has this name; `nearest` are the close names there are (none when no name is
+    /// close), `examples` a few of the graph's names to show how its vertices are called.
+    #[error("no vertex is named `{name}`{}", suggestion(name, nearest, examples))]
     NoSuchName {
         /// The name typed.
         name: String,
-        /// Up to [`SUGGESTIONS`] names most like it.
+        /// Up to [`SUGGESTIONS`] names close to it.
         nearest: Vec<String>,
+        /// Up to [`EXAMPLES`] of the graph's names.
+        examples: Vec<String>,
     },
 }
 
-/// `; nearest names: a, b, c`, or nothing when there is no name to suggest.
-pub fn suggestion(nearest: &[String]) -> String {
-    if nearest.is_empty() { String::new() } else { format!("; nearest names: {}", nearest.join(", ")) }
+/// What follows "no vertex is named `x`": `; nearest names: a, b, c` when some name is close;
+/// else, for a number typed, that the vertices are named, and otherwise that no name is close,
+/// each with a couple of the graph's names as examples. Names are [`quoted`] as they are typed.
+pub fn suggestion(typed: &str, nearest: &[String], examples: &[String]) -> String {
+    let listed = |names: &[String]| names.iter().map(|n| quoted(n)).collect::<Vec<_>>().join(", ");
+    let examples = if examples.is_empty() { String::new() } else { format!(", e.g. {}", listed(examples)) };
+    if !nearest.is_empty() {
+        format!("; nearest names: {}", listed(nearest))
+    } else if !typed.is_empty() && typed.bytes().all(|b| b.is_ascii_digit()) {
+        format!("; the vertices are named, not numbered{examples}")
+    } else {
+        format!("; no name is close; the file names its vertices{examples}")
+    }
+}
+
+/// A name as a user would type it back (as the named reader and the explorer's prompt split a
+/// line): in double quotes, with `"` doubled, when it holds whitespace, a comma or a quote; as
+/// it is otherwise.
+pub fn quoted(name: &str) -> String {
+    if name.contains(|c: char| c.is_whitespace() || c == ',' || c == '"') {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    } else {
+        name.to_string()
+    }
 }
 
 impl VertexNames {
@@ -97,12 +127,48 @@ impl VertexNames {
         }
     }
 
-    /// How vertex `v` is shown to a user: the id (or name) the file gave it. Every human-readable
-    /// output goes through here, so that a file's own naming appears everywhere.
+    /// How vertex `v` is shown to a user: the id (or name) the file gave it, a name [`quoted`] when
+    /// it holds whitespace, a comma or a quote, so that a list of names shows where each ends and
+    /// each can be typed back. Every human-readable output goes through here, so that a file's own
+    /// naming appears everywhere.
     pub fn label(&self, v: u32) -> String {
+        match self.name(v) {
+            Some(name) => quoted(name),
+            None => self.file_id(v).to_string(),
+        }
+    }
+
+    /// Vertex `v` as the file wrote it, unquoted: what a file format that quotes by itself (CSV)
+    /// or a library caller gets.
+    pub fn plain(&self, v: u32) -> String {
         match self.name(v) {
             Some(name) => name.to_string(),
             None => self.file_id(v).to_string(),
+        }
+    }
+
+    /// Which file ids the `n` vertices have, for an error about an id that is not one of them:
+    /// `0..=9`, `1..=10 (vertex = file id - 1)`, or for renumbered ids the ids themselves when few
+    /// (`0, 1, 2, 10, 11, renumbered`) and their range otherwise.
+    pub fn describe_ids(&self, n: usize) -> String {
+        let Some(last) = (n as u64).checked_sub(1) else {
+            return "there are no vertices".to_string();
+        };
+        match self {
+            VertexNames::Dense => format!("its vertex ids are 0..={last}"),
+            VertexNames::Offset(b) => format!("its file ids are {b}..={} (vertex = file id - {b})", last + b),
+            VertexNames::Remapped { original, .. } => {
+                let mut ids = original.clone();
+                ids.sort_unstable();
+                if ids.len() <= IDS_LISTED {
+                    let listed: Vec<String> = ids.iter().map(u64::to_string).collect();
+                    format!("its file ids are {}, renumbered 0..={last}", listed.join(", "))
+                } else {
+                    let (low, high) = (ids[0], ids[ids.len() - 1]);
+                    format!("its file ids lie in {low}..={high} (sparse, renumbered 0..={last})")
+                }
+            }
+            VertexNames::Named(_) => "its vertices are named".to_string(),
         }
     }
 
@@ -122,6 +188,7 @@ impl VertexNames {
             return table.find(typed).filter(|&v| (v as usize) < n).ok_or_else(|| UnknownVertex::NoSuchName {
                 name: typed.to_string(),
                 nearest: table.nearest(typed, SUGGESTIONS).into_iter().map(str::to_string).collect(),
+                examples: (0..table.len().min(n).min(EXAMPLES) as u32).map(|v| table.name(v).to_string()).collect(),
             });
         }
         let id: u64 = typed.parse().map_err(|_| UnknownVertex::NotAnId(typed.to_string()))?;
@@ -166,8 +233,43 @@ mod tests {
         assert_eq!((names.file_id(2), names.resolve(2, 3), names.resolve(3, 3)), (2, Some(2), None));
         assert_eq!(names.find("bob", 3), Ok(1));
         let missing = names.find("alise", 3).unwrap_err();
-        assert_eq!(missing.to_string(), "no vertex is named `alise`; nearest names: alice, alicia, bob");
+        assert_eq!(missing.to_string(), "no vertex is named `alise`; nearest names: alice");
+        let far = names.find("qqqqqq", 3).unwrap_err();
+        assert_eq!(
+            far.to_string(),
+            "no vertex is named `qqqqqq`; no name is close; the file names its vertices, e.g. alice, bob"
+        );
+        let number = names.find("0", 3).unwrap_err();
+        assert_eq!(number.to_string(), "no vertex is named `0`; the vertices are named, not numbered, e.g. alice, bob");
         assert_eq!(names.complete("ali", 5), vec!["alice", "alicia"]);
         assert_eq!(names.complete("ali", 1), vec!["alice"]);
+    }
+
+    #[test]
+    fn names_that_hold_separators_are_quoted_so_they_can_be_typed_back() {
+        let odd = ["Turing, Alan", "New York", "say \"hi\"", "tab\there", "plain"];
+        let names = VertexNames::Named(Arc::new(NameTable::new(&odd).unwrap()));
+        let shown: Vec<String> = (0..5).map(|v| names.label(v)).collect();
+        assert_eq!(shown, ["\"Turing, Alan\"", "\"New York\"", "\"say \"\"hi\"\"\"", "\"tab\there\"", "plain"]);
+        // What is shown reads back as the name (the prompt's and the named reader's split).
+        for (v, label) in shown.iter().enumerate() {
+            assert_eq!(crate::graph::io::split_fields(label), vec![odd[v].to_string()]);
+            assert_eq!(names.find(odd[v], 5), Ok(v as u32));
+        }
+        // JSON and the plain form keep the raw name.
+        assert_eq!((names.json_id(0), names.plain(0)), (serde_json::json!("Turing, Alan"), "Turing, Alan".to_string()));
+        let missing = names.find("turing", 5).unwrap_err();
+        assert_eq!(missing.to_string(), "no vertex is named `turing`; nearest names: \"Turing, Alan\"");
+    }
+
+    #[test]
+    fn a_missing_id_comes_with_the_ids_there_are() {
+        assert_eq!(VertexNames::Dense.describe_ids(10), "its vertex ids are 0..=9");
+        assert_eq!(VertexNames::Offset(1).describe_ids(10), "its file ids are 1..=10 (vertex = file id - 1)");
+        let sparse = VertexNames::remapped(vec![0, 1, 2, 10, 11]);
+        assert_eq!(sparse.describe_ids(5), "its file ids are 0, 1, 2, 10, 11, renumbered 0..=4");
+        let many = VertexNames::remapped((0..20).map(|i| i * 100).collect());
+        assert_eq!(many.describe_ids(20), "its file ids lie in 0..=1900 (sparse, renumbered 0..=19)");
+        assert_eq!(VertexNames::Dense.describe_ids(0), "there are no vertices");
     }
 }

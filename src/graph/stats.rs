@@ -1,6 +1,6 @@
 //! Graph statistics: the figures `grail info` prints (as a table or JSON).
 //!
-//! Sizes and degrees describe the graph as loaded; roots, leaves, isolated vertices and levels
+//! Sizes and degrees describe the graph as loaded; roots, leaves, isolated components and levels
 //! describe its condensation (the DAG the index is built on; the same graph when it was a DAG),
 //! because a cyclic graph may have no roots at all and has no levels.
 
@@ -180,7 +180,7 @@ impl GraphStats {
             ("DAG edges", thousands(self.dag_edges)),
             ("roots", thousands(self.roots)),
             ("leaves", thousands(self.leaves)),
-            ("isolated", thousands(self.isolated)),
+            ("isolated components", thousands(self.isolated)),
             ("depth (levels)", thousands(self.depth)),
             ("out-degree max / avg", format!("{} / {:.2}", thousands(self.max_out_degree), self.avg_out_degree)),
             ("in-degree max / avg", format!("{} / {:.2}", thousands(self.max_in_degree), self.avg_in_degree)),
@@ -189,7 +189,7 @@ impl GraphStats {
         for (name, value) in rows {
             out += &format!("{name:<22}{value:>16}\n");
         }
-        out += "\nvertices per level (of the condensation)\n";
+        out += "\ncomponents per level of the condensation\n";
         let levels = self.level_rows();
         let widest = levels.iter().map(|(_, c)| *c).max().unwrap_or(0);
         for (label, count) in &levels {

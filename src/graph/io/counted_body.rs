@@ -79,9 +79,9 @@ impl CountedBody<'_> {
             seen += 1;
         }
         if seen != self.count {
-            let found = format!("found the end of the file after {}", self.lines(seen));
+            let found = format!("found only {} before the file ends here", self.lines(seen));
             return Err(ctx.err(
-                lines.end_line(),
+                lines.last_line(),
                 found,
                 format!("{} (header on line {})", self.count, self.header_line),
             ));

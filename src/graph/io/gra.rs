@@ -24,8 +24,8 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut edges: Vec<(u32, u32)> = Vec::with_capacity(bytes.len() / 16);
     for u in 0..n as u32 {
         let Some(line) = lines.next() else {
-            let found = format!("found the end of the file after {u} of {n} vertex lines");
-            return Err(ctx.err(lines.end_line(), found, format!("{} more", n - u as usize)));
+            let found = format!("found only {u} of {n} vertex lines before the file ends here");
+            return Err(ctx.err(lines.last_line(), found, format!("{} more", n - u as usize)));
         };
         let start = edges.len();
         parse_vertex_line(line, u, n, ctx, &mut edges)?;

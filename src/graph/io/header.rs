@@ -48,7 +48,7 @@ mod tests {
     #[test]
     fn body_count_must_match() {
         let e = parse_str("3 2\n0 1\n").unwrap_err().to_string();
-        assert_eq!(e, "h.txt:3: found the end of the file after 1 edge; expected 2 (header on line 1)");
+        assert_eq!(e, "h.txt:2: found only 1 edge before the file ends here; expected 2 (header on line 1)");
         let e = parse_str("3 1\n0 1\n1 2\n").unwrap_err().to_string();
         assert_eq!(e, "h.txt:3: found more edges than the 1 announced; expected 1 edge (header on line 1)");
     }

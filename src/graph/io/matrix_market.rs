@@ -126,6 +126,6 @@ mod tests {
     #[test]
     fn nnz_must_match_the_body() {
         let e = parse_str("%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n").unwrap_err().to_string();
-        assert_eq!(e, "m.mtx:4: found the end of the file after 1 entry; expected 2 (header on line 2)");
+        assert_eq!(e, "m.mtx:3: found only 1 entry before the file ends here; expected 2 (header on line 2)");
     }
 }

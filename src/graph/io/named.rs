@@ -86,10 +86,7 @@ pub fn split_fields(line: &str) -> Vec<String> {
     }
 }
 
-/// A name as [`split_fields`] reads it back: quoted when it holds a separator or a quote.
-pub fn quoted(name: &str) -> String {
-    if name.contains([' ', '\t', ',', '"']) { format!("\"{}\"", name.replace('"', "\"\"")) } else { name.to_string() }
-}
+pub use crate::graph::names::quoted;
 
 /// Reads a named edge list. Errors name the file and line.
 pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
@@ -228,7 +225,7 @@ mod tests {
     /// The edges by name.
     fn edges(text: &str) -> Vec<(String, String)> {
         let (g, names, _) = read(text).unwrap();
-        g.edges().map(|(u, v)| (names.label(u), names.label(v))).collect()
+        g.edges().map(|(u, v)| (names.plain(u), names.plain(v))).collect()
     }
 
     fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -91,6 +91,12 @@ impl<'a> Lines<'a> {
         self.handed_out + 1
     }
 
+    /// The number of the last line read (1 for an empty file): where an error about a body cut
+    /// short points, as "the file ends here".
+    pub fn last_line(&self) -> usize {
+        self.handed_out.max(1)
+    }
+
     /// The next line that is neither blank nor a comment starting with one of `markers`; the
     /// lines skipped on the way are noted ([`Lines::skipped`]).
     pub fn next_data(&mut self, markers: &[u8]) -> Option<Line<'a>> {

@@ -89,6 +89,6 @@ mod tests {
     #[test]
     fn body_count_must_match_m() {
         let e = parse_str("3 3 directed\n0 1 1\n1 2 1\n").unwrap_err().to_string();
-        assert_eq!(e, "w.txt:4: found the end of the file after 2 edges; expected 3 (header on line 1)");
+        assert_eq!(e, "w.txt:3: found only 2 edges before the file ends here; expected 3 (header on line 1)");
     }
 }

@@ -109,13 +109,13 @@ fn emit_edge_list(out: &mut impl Write, graph: &Graph, names: &VertexNames) -> s
     Ok(())
 }
 
-/// A header `source,target`, then `source,target` per edge with each vertex's label (names quoted
-/// where they hold a comma, a quote or spaces at either end).
+/// A header `source,target`, then `source,target` per edge with each vertex's name (the CSV writer
+/// quotes those that hold a comma, a quote or spaces at either end).
 fn emit_named(out: &mut impl Write, graph: &Graph, names: &VertexNames) -> std::io::Result<()> {
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(["source", "target"])?;
     for (u, v) in graph.edges() {
-        csv.write_record([names.label(u), names.label(v)])?;
+        csv.write_record([names.plain(u), names.plain(v)])?;
     }
     csv.flush()
 }

@@ -178,7 +178,7 @@ fn query_prompt_completes_and_answers_names() {
     h.keys("<Enter>");
     h.settle();
     let answer = h.render(80, 24);
-    assert!(answer.contains("Query xavier → Turing, Alan"), "{answer}");
+    assert!(answer.contains("Query xavier → \"Turing, Alan\""), "{answer}");
     settings().bind(|| insta::assert_snapshot!("query_names_answer", answer));
     h.keys("/zoey bob<Enter>");
     let text = h.render(80, 24);

@@ -37,7 +37,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         row("is a DAG", if s.is_dag { "yes" } else { "no" }.into()),
         row("roots", thousands(s.roots)),
         row("leaves", thousands(s.leaves)),
-        row("isolated", thousands(s.isolated)),
+        row("isolated SCCs", thousands(s.isolated)),
         row("depth (levels)", thousands(s.depth)),
         row("out-degree max/avg", format!("{} / {:.2}", thousands(s.max_out_degree), s.avg_out_degree)),
         row("in-degree max/avg", format!("{} / {:.2}", thousands(s.max_in_degree), s.avg_in_degree)),
@@ -159,8 +159,18 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     };
     let ranked =
         |list: &[Ranked]| list.iter().map(|r| format!("{} ({})", names.label(r.vertex), thousands(r.count))).collect();
-    let reach = |list: &[ReachEntry]| {
-        list.iter().map(|e| format!("{} ({})", names.label(e.vertex), thousands(e.count))).collect()
+    // Counts exclude the vertex itself; estimated ones are marked `~`.
+    let approx = if d.reach.as_ref().is_some_and(|r| r.method != ReachMethod::Exact) { "~" } else { "" };
+    let reach = |list: &[ReachEntry], verb: &str| {
+        list.iter()
+            .map(|e| {
+                format!(
+                    "{} {verb} {approx}{}",
+                    names.label(e.vertex),
+                    crate::format::plural(e.count, "other", "others")
+                )
+            })
+            .collect()
     };
     let mut lines = vec![
         fit("hubs out   ", ranked(&d.top_out_degree)),
@@ -171,7 +181,10 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         ),
     ];
     match &d.reach {
-        Some(r) => lines.extend([fit("reach most ", reach(&r.reaching)), fit("reached by ", reach(&r.reached))]),
+        Some(r) => lines.extend([
+            fit("reaching   ", reach(&r.reaching, "reaches")),
+            fit("reached    ", reach(&r.reached, "is reached by")),
+        ]),
         None => lines.push(Line::from("reach: too large to count here; `grail info --deep` estimates it")),
     }
     lines
@@ -185,8 +198,9 @@ fn fitted(kind: Anomaly, f: &Firsts, width: usize) -> String {
         .fold(describe(kind, f), |best, shorter| if best.chars().count() > width { shorter } else { best })
 }
 
-/// Vertices per topological level: one column per level (or per run of levels on deep graphs), as
-/// wide as the panel allows, with the vertex count on the y axis and level numbers on the x axis.
+/// Components per topological level of the condensation: one column per level (or per run of
+/// levels on deep graphs), as wide as the panel allows, with the component count on the y axis and
+/// level numbers on the x axis.
 fn levels_chart(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let per_level = &app.graph.stats.vertices_per_level;
@@ -196,11 +210,17 @@ fn levels_chart(frame: &mut Frame, area: Rect, app: &App) {
     let (_, plot, _) = columns::split(panel("").inner(area), &thousands(total));
     let (data, per) = resample(per_level, plot.width as usize);
     let peak = data.iter().copied().max().unwrap_or(0);
-    let title = if per > 1 {
-        format!("Vertices (y) per topological level (x), {per} levels per column")
-    } else {
-        "Vertices (y) per topological level (x)".to_string()
-    };
+    // The longest title that fits between the corners (a title is framed by a space each side).
+    let per_column = if per > 1 { format!(", {per} levels per column") } else { String::new() };
+    let title = [
+        "Components (y) per topological level (x) of the condensation",
+        "SCCs (y) per topological level (x) of the condensation",
+        "SCCs (y) per topological level (x)",
+    ]
+    .iter()
+    .map(|t| format!("{t}{per_column}"))
+    .find(|t| t.chars().count() + 4 <= area.width as usize)
+    .unwrap_or_else(|| format!("SCCs (y) per level (x){per_column}"));
     let block = panel(&title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
