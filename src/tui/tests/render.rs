@@ -29,6 +29,19 @@ fn graph_screen_lists_the_loader_anomalies_and_the_cycles() {
 }
 
 #[test]
+fn a_cycle_too_long_for_its_row_ends_in_an_ellipsis() {
+    // A 40-vertex ring: its cycle, written out, is far wider than the panel at 80 columns.
+    let edges: String = (0..40).map(|v| format!("{v} {}\n", (v + 1) % 40)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ring.txt");
+    std::fs::write(&path, edges).unwrap();
+    let mut h = Harness::on(crate::workspace::Workspace::open(&path, None).unwrap());
+    let text = h.render(80, 24);
+    let row = text.lines().find(|l| l.contains("40 vertices: 0 -> 1 -> 2")).expect("the cycle's row");
+    assert!(row.contains('…'), "a cut row says so: {row}");
+}
+
+#[test]
 fn too_small_terminal_gets_a_message() {
     let mut h = Harness::new();
     let text = h.render(60, 20);

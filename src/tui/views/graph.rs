@@ -131,11 +131,19 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     let widest = sizes.iter().map(String::len).max().unwrap_or(0);
     for (i, (size, c)) in sizes.iter().zip(&g.components).enumerate() {
         let path = c.cycle.iter().map(|&v| names.label(v)).collect::<Vec<_>>().join(" -> ");
-        let text = format!("{}{size:>widest$} vertices: {path}", cursor(i == g.selected));
+        let text = cut(format!("{}{size:>widest$} vertices: {path}", cursor(i == g.selected)), width);
         lines.push(Line::styled(text, if i == g.selected { theme.selected() } else { theme.text() }));
     }
     lines.push(Line::styled("j/k pick one, Enter draws it in tab 6", theme.dim()));
     (lines, first)
+}
+
+/// `text` cut to `width` characters, ending in `…` where something was cut.
+fn cut(text: String, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text;
+    }
+    text.chars().take(width.saturating_sub(1)).chain(['…']).collect()
 }
 
 /// Hubs (degrees of the graph as loaded), the widest levels (components per level of the
