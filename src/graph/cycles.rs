@@ -3,7 +3,8 @@
 
 use super::Graph;
 use super::scc::Condensation;
-use std::collections::{HashMap, VecDeque};
+use super::vertex_path::shortest_path_to;
+use std::collections::HashMap;
 
 /// One strongly connected component of two or more vertices.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,27 +72,14 @@ pub fn largest_cyclic(graph: &Graph, condensation: &Condensation, top: usize, me
 /// when no cycle passes through it.
 pub fn shortest_cycle(graph: &Graph, component: &[u32], start: u32) -> Vec<u32> {
     let home = component[start as usize];
-    let mut parent: HashMap<u32, u32> = HashMap::from([(start, start)]);
-    let mut queue = VecDeque::from([start]);
-    while let Some(u) = queue.pop_front() {
-        if graph.children(u).binary_search(&start).is_ok() {
-            let mut path = vec![start, u];
-            let mut at = u;
-            while at != start {
-                at = parent[&at];
-                path.push(at);
-            }
-            path.reverse();
-            return path;
+    let back_to_start = |u: u32| graph.children(u).binary_search(&start).is_ok();
+    match shortest_path_to(graph, start, |c| component[c as usize] == home, back_to_start) {
+        Some(mut path) => {
+            path.push(start);
+            path
         }
-        for &c in graph.children(u) {
-            if component[c as usize] == home && !parent.contains_key(&c) {
-                parent.insert(c, u);
-                queue.push_back(c);
-            }
-        }
+        None => vec![start],
     }
-    vec![start]
 }
 
 #[cfg(test)]
@@ -99,6 +87,7 @@ mod tests {
     use super::*;
     use crate::graph::scc::condense;
     use proptest::prelude::*;
+    use std::collections::VecDeque;
     use std::sync::Arc;
 
     fn cycles(n: usize, edges: &[(u32, u32)], top: usize, members: Option<usize>) -> (Graph, Cycles) {

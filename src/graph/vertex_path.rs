@@ -13,14 +13,25 @@ use std::collections::{HashMap, HashSet, VecDeque};
 /// to `v`'s, so such a path exists; `None` only if it is not one.
 pub fn through_components(graph: &Graph, component: &[u32], through: &[u32], u: u32, v: u32) -> Option<Vec<u32>> {
     let allowed: HashSet<u32> = through.iter().copied().collect();
-    // Breadth first from `u`; each vertex remembers the one it was reached from.
-    let mut from: HashMap<u32, u32> = HashMap::from([(u, u)]);
-    let mut queue = VecDeque::from([u]);
+    shortest_path_to(graph, u, |x| allowed.contains(&component[x as usize]), |x| x == v)
+}
+
+/// The shortest path from `start` to the first vertex `goal` accepts, breadth first, entering only
+/// vertices `allowed` accepts: `start, ..., goal`, or `None` when no such vertex is reached.
+pub fn shortest_path_to(
+    graph: &Graph,
+    start: u32,
+    allowed: impl Fn(u32) -> bool,
+    goal: impl Fn(u32) -> bool,
+) -> Option<Vec<u32>> {
+    // Each vertex remembers the one it was reached from.
+    let mut from: HashMap<u32, u32> = HashMap::from([(start, start)]);
+    let mut queue = VecDeque::from([start]);
     while let Some(x) = queue.pop_front() {
-        if x == v {
-            let mut path = vec![v];
-            let mut at = v;
-            while at != u {
+        if goal(x) {
+            let mut path = vec![x];
+            let mut at = x;
+            while at != start {
                 at = from[&at];
                 path.push(at);
             }
@@ -28,7 +39,7 @@ pub fn through_components(graph: &Graph, component: &[u32], through: &[u32], u: 
             return Some(path);
         }
         for &c in graph.children(x) {
-            if allowed.contains(&component[c as usize]) && !from.contains_key(&c) {
+            if allowed(c) && !from.contains_key(&c) {
                 from.insert(c, x);
                 queue.push_back(c);
             }
