@@ -29,6 +29,19 @@ pub fn mix_base(seed: u64, dim: u64) -> u64 {
     splitmix64(splitmix64(seed) ^ dim)
 }
 
+/// Vertex `v`'s priority in the dimension whose base is `base`: `mix64(seed, dim, v)`.
+#[inline]
+pub fn priority(base: u64, v: u32) -> u64 {
+    splitmix64(base ^ u64::from(v))
+}
+
+/// The vertex whose priority is `priority` in the dimension whose base is `base` (the mixer is a
+/// bijection, so a sort of bare priorities can name its vertices).
+#[inline]
+pub fn vertex_of(base: u64, priority: u64) -> u32 {
+    (unsplitmix64(priority) ^ base) as u32
+}
+
 /// Undoes `x ^ (x >> s)` for `s >= 22` (three terms reach every bit).
 const fn unshift(y: u64, s: u32) -> u64 {
     y ^ (y >> s) ^ (y >> (2 * s))

@@ -13,7 +13,7 @@ use super::labels::{Interval, Labels};
 use super::order::Order;
 use crate::disjoint::DisjointSlice;
 use crate::graph::{Graph, topo};
-use crate::mix::{mix_base, splitmix64, unsplitmix64};
+use crate::mix::{mix_base, priority, vertex_of};
 use crate::prefetch::{prefetch, prefetch_pointer};
 use crate::telemetry::{Backend, Event, NullSink, Phase, Sink, memory_event};
 use anyhow::Result;
@@ -108,18 +108,6 @@ struct Frame {
 /// How many roots ahead the DFS prefetches. Roots come in random order in random dimensions, and on
 /// graphs made mostly of roots (uniprot: 1.56M of 1.6M vertices) each one is a cache miss.
 const PREFETCH_AHEAD: usize = 16;
-
-/// A random order's priority of vertex `v` in the dimension whose base is `base`
-/// (`mix64(seed, dim, v)`, docs/ALGORITHMS.md section 2), and the vertex of a priority.
-#[inline]
-fn priority(base: u64, v: u32) -> u64 {
-    splitmix64(base ^ u64::from(v))
-}
-
-#[inline]
-fn vertex_of(base: u64, priority: u64) -> u32 {
-    (unsplitmix64(priority) ^ base) as u32
-}
 
 /// The roots of `dag` in dimension `dim`'s order, into `roots`. Only the roots are sorted: random
 /// priorities never tie (splitmix64 is a bijection), so sorting the bare priorities and naming each

@@ -41,9 +41,9 @@ impl fmt::Display for Order {
 /// vertex through the mixer's inverse.
 pub fn priority_order(n: usize, seed: u64, dim: usize) -> Vec<u32> {
     let base = crate::mix::mix_base(seed, dim as u64);
-    let mut priorities: Vec<u64> = (0..n as u64).into_par_iter().map(|v| splitmix64(base ^ v)).collect();
+    let mut priorities: Vec<u64> = (0..n as u32).into_par_iter().map(|v| crate::mix::priority(base, v)).collect();
     priorities.par_sort_unstable();
-    priorities.into_par_iter().map(|p| (crate::mix::unsplitmix64(p) ^ base) as u32).collect()
+    priorities.into_par_iter().map(|p| crate::mix::vertex_of(base, p)).collect()
 }
 
 /// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:
