@@ -227,7 +227,16 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
     let mut wrong = 0;
     for with_index in [None, Some(&index)] {
         let engine = Engine::new(dag, &labels, &ws.condensation.component).with_index(with_index);
-        let (gpu_answers, _) = search::run_batch(gpu, &engine, &queries, search::default_words(labels.dims()))?;
+        let (gpu_answers, report) = search::run_batch(gpu, &engine, &queries, search::default_words(labels.dims()))?;
+        let cpu = crate::query::run_batch(&engine, &queries, Method::GuidedBfs);
+        if cpu.by_rule != report.by_rule {
+            problems.push(format!(
+                "rule counts ({} rules): CPU {:?}, GPU {:?}",
+                engine.rule_set(),
+                cpu.by_rule,
+                report.by_rule
+            ));
+        }
         for (q, &got) in queries.iter().zip(&gpu_answers) {
             let want = engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, false).reachable;
             if want != got {

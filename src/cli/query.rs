@@ -6,7 +6,8 @@ use crate::format::{duration, plural, thousands};
 use crate::index::{Interval, Labels};
 use crate::query::explain::{self, Names};
 use crate::query::{
-    self, Answer, BatchReport, Decided, Decision, Engine, Method, Outcome, Query, QueryIndex, Rule, RuleSet, Scratch,
+    self, Answer, BatchReport, Decided, Decision, Engine, Method, Outcome, Query, QueryIndex, Rule, RuleCounts,
+    RuleSet, Scratch,
 };
 use crate::workspace::Workspace;
 use anyhow::{Result, bail};
@@ -39,6 +40,11 @@ pub struct QueryArgs {
     #[arg(long, short = 'r', value_name = "N")]
     pub random: Option<usize>,
 
+    /// Draw the random pairs from reachable ones (every answer yes): a uniform source with an
+    /// out-edge, and where a random walk of 1 to 16 steps from it stops.
+    #[arg(long, requires = "random")]
+    pub reachable: bool,
+
     /// Seed of the random pairs.
     #[arg(long, default_value_t = 1)]
     pub query_seed: u64,
@@ -54,12 +60,13 @@ pub struct QueryArgs {
     #[arg(long, value_enum, default_value_t = RuleSet::All)]
     pub rules: RuleSet,
 
-    /// Answer a batch on the GPU: cheap rules on the CPU, then concurrent label-guided BFSs.
+    /// Answer a batch on the GPU: every rule and the searches (concurrent bidirectional BFSs
+    /// judged by the same rules) on the device.
     #[arg(long, conflicts_with = "src")]
     pub gpu: bool,
 
-    /// GPU batch size in 64-query words per vertex (64·W queries per batch; default: the most that
-    /// fit shared memory, 16 with 5 dimensions).
+    /// GPU batch size in 64-query words per vertex (64·W queries per batch, W from 1 to 32;
+    /// default 32).
     #[arg(long, requires = "gpu")]
     pub words: Option<usize>,
 
@@ -89,7 +96,11 @@ pub fn run(args: QueryArgs) -> Result<()> {
             batch(&ws, &engine, &queries, label_seconds, &args)
         }
         (_, _, None, Some(count)) => {
-            let queries = query::random_queries(ws.loaded.graph.num_vertices(), count, args.query_seed);
+            let queries = if args.reachable {
+                query::reachable_queries(&ws.loaded.graph, count, args.query_seed)
+            } else {
+                query::random_queries(ws.loaded.graph.num_vertices(), count, args.query_seed)
+            };
             batch(&ws, &engine, &queries, label_seconds, &args)
         }
         _ => bail!("say what to ask: `SRC DST`, `--file QUERIES` or `--random N` (see grail query --help)"),
@@ -278,7 +289,12 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
     spinner.finish_and_clear();
     let source = match &args.file {
         Some(path) => path.display().to_string(),
-        None => format!("{} random pairs, seed {}", thousands(queries.len() as u64), args.query_seed),
+        None => format!(
+            "{} random {}pairs, seed {}",
+            thousands(queries.len() as u64),
+            if args.reachable { "reachable " } else { "" },
+            args.query_seed
+        ),
     };
     let labels = engine.labels();
     args.output.show(&BatchOutput {
@@ -340,15 +356,7 @@ impl Report for BatchOutput<'_> {
         );
         println!("positives  {}", thousands(report.positives));
         println!();
-        let mut t = table(&["decided by", "queries", "share"]);
-        for (rule, count) in report.by_rule.iter() {
-            t.add_row(vec![
-                rule.name().to_string(),
-                thousands(count),
-                format!("{:.1}%", 100.0 * count as f64 / report.queries.max(1) as f64),
-            ]);
-        }
-        println!("{t}");
+        print_rule_table(&report.by_rule, report.queries);
         println!();
         self.fp.print();
         println!(
@@ -389,23 +397,52 @@ impl Report for GpuBatchOutput<'_> {
     fn print(&self) {
         let report = self.report;
         println!("device          {} (opened in {})", report.device, self.gpu_startup.summary());
-        println!("queries         {}", thousands(report.queries));
-        println!("CPU filter      {}", duration(report.cpu_filter_seconds));
         println!(
-            "sent to GPU     {} ({} of {} queries, {})",
-            thousands(report.sent_to_gpu),
+            "upload          {} of graph, labels{} in {}",
+            crate::format::bytes(report.resident_bytes),
+            if report.rules == RuleSet::All { " and query index" } else { "" },
+            duration(report.upload_seconds)
+        );
+        println!("queries         {}", thousands(report.queries));
+        println!("rules           {} on the device", duration(report.filter_seconds));
+        println!(
+            "searched        {} in {} ({} of {} queries, {})",
+            thousands(report.searched),
+            duration(report.search_seconds),
             plural(report.batches, "batch", "batches"),
             64 * report.words,
-            plural(report.levels, "BFS level", "BFS levels")
+            plural(report.steps, "step", "steps")
         );
-        println!("GPU search      {}", duration(report.gpu_seconds));
+        println!("answers back    {}", duration(report.download_seconds));
+        println!(
+            "answered        {} in {} ({} queries/s on the device, upload apart)",
+            thousands(report.queries),
+            duration(report.gpu_seconds),
+            thousands((report.queries as f64 / report.gpu_seconds.max(1e-9)) as u64)
+        );
         println!("positives       {}", thousands(report.positives));
         println!("mismatches      {}", thousands(self.mismatches));
+        println!();
+        print_rule_table(&report.by_rule, report.queries);
+        println!();
         self.fp.print();
     }
 }
 
-/// The GPU batch: the thesis's columns (CPU filter time, GPU search time, queries sent, positives).
+/// The rules that decided a batch's queries, with their shares.
+fn print_rule_table(by_rule: &RuleCounts, queries: u64) {
+    let mut t = table(&["decided by", "queries", "share"]);
+    for (rule, count) in by_rule.iter() {
+        t.add_row(vec![
+            rule.name().to_string(),
+            thousands(count),
+            format!("{:.1}%", 100.0 * count as f64 / queries.max(1) as f64),
+        ]);
+    }
+    println!("{t}");
+}
+
+/// The GPU batch: every rule and the searches on the device, timed apart from the upload.
 fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()> {
     let gpu = crate::gpu::prepare(&[crate::gpu::kernels::search::MODULE])?;
     let startup = gpu.startup();

@@ -16,6 +16,7 @@ pub(crate) mod pipeline;
 pub(crate) mod pool;
 pub(crate) mod probe;
 pub(crate) mod search;
+pub(crate) mod search_index;
 pub(crate) mod staging;
 pub(crate) mod startup;
 pub(crate) mod timeline;

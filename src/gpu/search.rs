@@ -1,297 +1,569 @@
-//! Batch reachability on the GPU: the engine's cheap rules on the CPU first (every cut of the query
-//! index when the engine has one), then the undecided queries as
-//! concurrent label-guided BFSs on the device, 64·W queries per batch (`kernels/search.cu`).
+//! Batch reachability on the GPU, every rule on the device (`kernels/search.cu`): the engine's rules
+//! decide what they can for all queries at once, then the undecided ones are searched 64·W at a
+//! time by concurrent bidirectional BFSs that judge every vertex they meet by the same rules.
 
 use super::context::Gpu;
-use super::kernels::search::{SearchExpand, SearchSeed};
+use super::kernels::search::{SearchCollect, SearchExpand, SearchFilter, SearchRetire, SearchSeed};
 use super::memory::Ledger;
-use crate::constants::{BLOCK_THREADS, SEARCH_MAX_DIMS, WARP_SIZE};
-use crate::query::{BatchReport, Engine, Method, Query, Rule, RuleCounts};
-use anyhow::{Result, ensure};
+use super::search_index::SearchIndex;
+use crate::constants::{BLOCK_THREADS, WARP_SIZE};
+use crate::query::{BatchReport, Engine, Method, Query, Rule, RuleCounts, RuleSet};
+use anyhow::{Result, bail, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 
-/// The most words per vertex (64·W queries per batch). Wider batches are faster (docs/BENCHMARKS.md,
-/// "GPU batch search"), up to the 48 KiB of shared memory that holds the batch's destinations.
-pub const MAX_WORDS: usize = 16;
-const SHARED_BYTES: usize = 48 * 1024;
+/// The most words per vertex (64·W queries per batch); `search_retire` takes one warp, a thread a word.
+pub const MAX_WORDS: usize = WARP_SIZE as usize;
 
-/// The widest batch whose destinations and labels (`dims` intervals each) fit shared memory.
-pub fn default_words(dims: usize) -> usize {
-    (SHARED_BYTES / (64 * 4 * (1 + 2 * dims))).clamp(1, MAX_WORDS)
+/// The batch width (docs/BENCHMARKS.md, "GPU batch search"). The label dimensions do not bound it:
+/// the kernels read the targets' labels from device memory.
+pub fn default_words(_dims: usize) -> usize {
+    DEFAULT_WORDS
 }
 
-/// Shared memory one batch of `words` needs with `dims` dimensions.
-fn shared_bytes(words: usize, dims: usize) -> usize {
-    64 * words * 4 * (1 + 2 * dims)
-}
+/// Words per vertex unless asked otherwise.
+const DEFAULT_WORDS: usize = 32;
 
 /// What a GPU batch did: the columns of the thesis's Tables 6.4-6.6.
 #[derive(Clone, Debug, Serialize)]
 pub struct GpuBatchReport {
     pub queries: u64,
     pub positives: u64,
-    /// Queries left undecided by the cheap rules and searched on the GPU.
-    pub sent_to_gpu: u64,
-    /// Queries decided by each rule (`search` = sent to the GPU).
+    /// The rule set the device applied (the engine's).
+    pub rules: RuleSet,
+    /// Queries the rules left undecided, searched on the device.
+    pub searched: u64,
+    /// Queries decided by each rule (`search` = searched), counted on the device's codes.
     pub by_rule: RuleCounts,
+    /// 64-query words per vertex (64·W queries per batch).
     pub words: usize,
+    /// Batches of searches.
     pub batches: u64,
-    /// BFS levels over all batches.
-    pub levels: u64,
-    pub cpu_filter_seconds: f64,
-    /// Upload, search and download, synchronised.
+    /// Search steps (every search of a batch advanced by one level on one side) over all batches.
+    pub steps: u64,
+    /// Vertices the searches expanded (one per side, step and vertex, whatever the queries sharing it).
+    pub expanded: u64,
+    /// Their neighbours scanned.
+    pub neighbours: u64,
+    /// (neighbour, query) pairs the rules judged beyond the level cut.
+    pub judged: u64,
+    /// Uploading the DAG, labels and query index (0 when they were already on the device).
+    pub upload_seconds: f64,
+    /// Uploading the queries and deciding them by the rules, on the device.
+    pub filter_seconds: f64,
+    /// The searches.
+    pub search_seconds: f64,
+    /// Downloading the answers and counting the rules.
+    pub download_seconds: f64,
+    /// The batch on resident data: filter, search and download (upload apart), synchronised.
     pub gpu_seconds: f64,
+    /// Device bytes the resident data takes.
+    pub resident_bytes: u64,
+    /// The device's name.
     pub device: String,
 }
 
 impl GpuBatchReport {
     /// The same batch in the CPU runs' report shape (answers checked against the expected ones; no
-    /// search counts: the device does not keep them). `threads` ran the CPU filter.
+    /// search counts: the device does not keep them), timed as the batch on resident data.
+    /// `threads` is what the report names as the CPU's share.
     pub fn batch_report(&self, queries: &[Query], answers: &[bool], threads: usize) -> BatchReport {
-        let elapsed = std::time::Duration::from_secs_f64(self.cpu_filter_seconds + self.gpu_seconds);
+        let elapsed = std::time::Duration::from_secs_f64(self.gpu_seconds);
         BatchReport::of_answers(queries, answers, Method::GuidedBfs, threads, self.by_rule, elapsed)
     }
 }
 
-/// Answers every query (true = reachable); also the report.
+/// Answers every query (true = reachable), uploading the engine's data for this batch; also the report.
 pub fn run_batch(gpu: &Gpu, engine: &Engine, queries: &[Query], words: usize) -> Result<(Vec<bool>, GpuBatchReport)> {
+    let index = SearchIndex::upload(gpu, engine)?;
+    let (answers, report) = run_batch_on(gpu, &index, queries, words)?;
+    Ok((answers, GpuBatchReport { upload_seconds: index.upload_seconds, ..report }))
+}
+
+/// Answers every query on data already on the device (`upload_seconds` is 0 in the report).
+pub fn run_batch_on(
+    gpu: &Gpu,
+    index: &SearchIndex,
+    queries: &[Query],
+    words: usize,
+) -> Result<(Vec<bool>, GpuBatchReport)> {
     ensure!((1..=MAX_WORDS).contains(&words), "words per vertex must be 1..={MAX_WORDS}, not {words}");
-    let component = engine.component();
-    let clock = Instant::now();
-    // Pre-filter: the deciding rule and answer when a cheap rule decides, None when only a search can.
-    let filtered: Vec<Option<(Rule, bool)>> = queries
-        .par_iter()
-        .map(|q| {
-            let (u, v) = (component[q.src as usize], component[q.dst as usize]);
-            if u == v {
-                Some((Rule::SameComponent, true))
-            } else {
-                // The engine's rules: every cut when it has a query index, GRAIL's otherwise. Each
-                // is exact, so the device only searches what they leave.
-                engine.verdict(u, v).map(|verdict| (verdict.rule, verdict.reachable))
-            }
-        })
-        .collect();
-    let mut by_rule = RuleCounts::default();
-    for f in &filtered {
-        by_rule.add(f.map_or(Rule::Search, |(rule, _)| rule));
+    let n = index.original_vertices;
+    if let Some(q) = queries.iter().find(|q| q.src as usize >= n || q.dst as usize >= n) {
+        bail!("query {} -> {} names a vertex past the graph's {n}", q.src, q.dst);
     }
-    let decided: Vec<Option<bool>> = filtered.iter().map(|f| f.map(|(_, answer)| answer)).collect();
-    let undecided: Vec<usize> = (0..queries.len()).filter(|&i| decided[i].is_none()).collect();
-    let cpu_filter_seconds = clock.elapsed().as_secs_f64();
+    let count = u32::try_from(queries.len()).map_err(|_| anyhow::anyhow!("at most 2^32 - 1 queries a batch"))?;
+    let stream = gpu.stream.clone();
+    let mut ledger = Ledger::default();
+
+    // The rules, for every query at once.
+    let clock = Instant::now();
+    let pairs: Vec<u32> = queries.iter().flat_map(|q| [q.src, q.dst]).collect();
+    let pairs = ledger.upload(gpu, "queries", &pairs)?;
+    let mut code = ledger.zeros::<u32>(&stream, "rule codes", queries.len())?;
+    let mut undecided = ledger.zeros::<u32>(&stream, "undecided queries", queries.len())?;
+    let mut undecided_count = ledger.zeros::<u32>(&stream, "undecided count", 1)?;
+    if count > 0 {
+        let filter = SearchFilter::load(gpu)?;
+        // SAFETY: a thread per query i < count reads pairs[2i], pairs[2i + 1] (2 count entries), ids
+        // below the component map's length (checked above), whose entries are DAG vertices < n of
+        // every per-vertex array (level n, topo 2n, records 6n, intervals 2 dims n, subtree dims n),
+        // or, with `identity`, already DAG vertices. It writes code[i] (count entries) and appends i
+        // to `undecided` (count entries) at most once.
+        unsafe {
+            filter.launch(
+                &stream,
+                LaunchConfig::for_num_elems(count),
+                &pairs,
+                count,
+                &index.component,
+                u32::from(index.identity),
+                &index.level,
+                &index.topo,
+                &index.records,
+                &index.intervals,
+                &index.subtree,
+                index.dims,
+                u32::from(index.all_rules),
+                &mut code,
+                &mut undecided,
+                &mut undecided_count,
+            )
+        }?;
+    }
+    let searched = stream.clone_dtoh(&undecided_count)?[0];
+    let filter_seconds = clock.elapsed().as_secs_f64();
+
+    // The searches, 64·W queries at a time.
+    let clock = Instant::now();
+    let (mut batches, mut steps, mut work) = (0, 0, vec![0; 3]);
+    if searched > 0 {
+        let mut search = Searcher::new(gpu, index, words)?;
+        let batch = 64 * words as u32;
+        let mut first = 0;
+        while first < searched {
+            let size = batch.min(searched - first);
+            steps += search.batch(&undecided, first, size, &pairs, &mut code)?;
+            batches += 1;
+            first += size;
+        }
+        work = stream.clone_dtoh(&search.work)?;
+        if search.profile.on {
+            let [seed, expand, carry, retire, collect, status] = search.profile.seconds;
+            eprintln!(
+                "profile: seed {seed:.4} s, expand {expand:.4} s, carry {carry:.4} s, retire {retire:.4} s, \
+                 collect {collect:.4} s, status reads {status:.4} s"
+            );
+        }
+    }
+    stream.synchronize()?;
+    let search_seconds = clock.elapsed().as_secs_f64();
 
     let clock = Instant::now();
-    let mut answers: Vec<bool> = decided.iter().map(|d| d.unwrap_or(false)).collect();
-    let mut search = DeviceSearch::new(gpu, engine, words)?;
-    let batch = 64 * words;
-    let mut batches = 0;
-    for chunk in undecided.chunks(batch) {
-        let src: Vec<u32> = chunk.iter().map(|&i| component[queries[i].src as usize]).collect();
-        let dst: Vec<u32> = chunk.iter().map(|&i| component[queries[i].dst as usize]).collect();
-        let found = search.batch(&src, &dst)?;
-        for (k, &i) in chunk.iter().enumerate() {
-            answers[i] = found[k / 64] >> (k % 64) & 1 == 1;
-        }
-        batches += 1;
+    let codes = stream.clone_dtoh(&code)?;
+    let mut by_rule = RuleCounts::default();
+    let mut answers = Vec::with_capacity(codes.len());
+    // A query's code is `2 * rule + answer`, the rule's index in `Rule::ALL` (kernels/search.cu).
+    for (i, &c) in codes.iter().enumerate() {
+        let Some(&rule) = Rule::ALL.get((c / 2) as usize) else {
+            bail!("the GPU left query {i} undecided (code {c:#x})");
+        };
+        by_rule.add(rule);
+        answers.push(c & 1 == 1);
     }
-    let gpu_seconds = clock.elapsed().as_secs_f64();
+    let download_seconds = clock.elapsed().as_secs_f64();
     let report = GpuBatchReport {
         queries: queries.len() as u64,
         positives: answers.iter().filter(|&&a| a).count() as u64,
-        sent_to_gpu: undecided.len() as u64,
+        rules: if index.all_rules { RuleSet::All } else { RuleSet::Grail },
+        searched: u64::from(searched),
         by_rule,
         words,
         batches,
-        levels: search.levels,
-        cpu_filter_seconds,
-        gpu_seconds,
+        steps,
+        expanded: work[0],
+        neighbours: work[1],
+        judged: work[2],
+        upload_seconds: 0.0,
+        filter_seconds,
+        search_seconds,
+        download_seconds,
+        gpu_seconds: filter_seconds + search_seconds + download_seconds,
+        resident_bytes: index.bytes(),
         device: gpu.info.name.clone(),
     };
     Ok((answers, report))
 }
 
-/// The device side: the DAG and its labels resident, bit sets sized for one batch.
-struct DeviceSearch<'g> {
-    gpu: &'g Gpu,
-    seed: SearchSeed,
-    expand: SearchExpand,
-    n: u32,
-    words: u32,
-    dims: u32,
-    max_blocks: u32,
-    coff: CudaSlice<u64>,
-    cadj: CudaSlice<u32>,
-    intervals: CudaSlice<u32>,
-    subtree: CudaSlice<u32>,
+/// One side of the bidirectional searches: frontier bits now and next, bits ever held, the queue of
+/// frontier vertices with the one being filled for the next step, and per query slot whether the
+/// side advances this step, its frontier's size and the new vertices of the step being taken.
+struct Side {
     cur: CudaSlice<u64>,
     next: CudaSlice<u64>,
     visited: CudaSlice<u64>,
-    answered: CudaSlice<u64>,
     queue: CudaSlice<u32>,
     queue_next: CudaSlice<u32>,
-    counts: CudaSlice<u32>,
     stamp: CudaSlice<u32>,
-    level_stamp: u32,
-    levels: u64,
+    turn: CudaSlice<u64>,
+    size: CudaSlice<u32>,
+    fresh: CudaSlice<u32>,
+}
+
+impl Side {
+    fn new(gpu: &Gpu, ledger: &mut Ledger, name: &str, n: usize, words: usize) -> Result<Side> {
+        let stream = &gpu.stream;
+        Ok(Side {
+            cur: ledger.zeros(stream, &format!("{name} frontier bits"), n * words)?,
+            next: ledger.zeros(stream, &format!("{name} next frontier bits"), n * words)?,
+            visited: ledger.zeros(stream, &format!("{name} visited bits"), n * words)?,
+            queue: ledger.zeros(stream, &format!("{name} frontier queue"), n)?,
+            queue_next: ledger.zeros(stream, &format!("{name} next frontier queue"), n)?,
+            stamp: ledger.zeros(stream, &format!("{name} queued stamps"), n)?,
+            turn: ledger.zeros(stream, &format!("{name} turns"), words)?,
+            size: ledger.zeros(stream, &format!("{name} frontier sizes"), 64 * words)?,
+            fresh: ledger.zeros(stream, &format!("{name} new vertices"), 64 * words)?,
+        })
+    }
+}
+
+/// Where the status words start saying which queries are done (after the two queue counts and the
+/// two sides' turn counts).
+const DONE_WORDS_AT: usize = 4;
+
+/// The searches' working memory, sized for batches of 64·W queries, cleared after each batch.
+struct Searcher<'a> {
+    gpu: &'a Gpu,
+    index: &'a SearchIndex,
+    seed: SearchSeed,
+    expand: SearchExpand,
+    retire: SearchRetire,
+    collect: SearchCollect,
+    words: u32,
+    max_blocks: u32,
+    forward: Side,
+    backward: Side,
+    /// Per batch slot: the DAG source and destination.
+    ends: CudaSlice<u32>,
+    /// Queue counts, turn counts, done words (kernels/search.cu).
+    status: CudaSlice<u64>,
+    found: CudaSlice<u64>,
+    touched: CudaSlice<u32>,
+    touched_count: CudaSlice<u32>,
+    batch_stamp: CudaSlice<u32>,
+    /// Vertices expanded, their neighbours, (neighbour, query) pairs judged, over all batches.
+    work: CudaSlice<u64>,
+    profile: Profile,
+    batch_id: u32,
+    step_stamp: u32,
     _ledger: Ledger,
 }
 
-impl<'g> DeviceSearch<'g> {
-    fn new(gpu: &'g Gpu, engine: &Engine, words: usize) -> Result<DeviceSearch<'g>> {
-        let dag = engine.dag();
-        let labels = engine.labels();
-        let n = dag.num_vertices();
-        let dims = labels.dims();
-        let shared = shared_bytes(words, dims);
+impl<'a> Searcher<'a> {
+    fn new(gpu: &'a Gpu, index: &'a SearchIndex, words: usize) -> Result<Searcher<'a>> {
+        let n = index.n as usize;
         ensure!(
-            shared <= SHARED_BYTES,
-            "{words} words with {dims} dimensions need {shared} bytes of shared memory; at most {} words fit",
-            default_words(dims)
+            n * words <= u32::MAX as usize,
+            "{n} vertices with {words} words each are too many for one batch's word lists; use fewer --words"
         );
         let stream = &gpu.stream;
         let mut ledger = Ledger::default();
-        let coff = ledger.upload(gpu, "children offsets", dag.children_csr().offsets())?;
-        let cadj = ledger.upload(gpu, "children", dag.children_csr().targets())?;
-        ensure!(dims <= SEARCH_MAX_DIMS, "the GPU search takes at most {SEARCH_MAX_DIMS} dimensions, not {dims}");
-        let intervals = ledger.upload(gpu, "labels", bytemuck::cast_slice::<_, u32>(labels.intervals()))?;
-        let subtree = ledger.upload(gpu, "subtree sizes", labels.subtrees())?;
-        let bits = n * words;
-        let sms = gpu.multiprocessors()?;
-        Ok(DeviceSearch {
+        Ok(Searcher {
             gpu,
+            index,
             seed: SearchSeed::load(gpu)?,
             expand: SearchExpand::load(gpu)?,
-            n: n as u32,
+            retire: SearchRetire::load(gpu)?,
+            collect: SearchCollect::load(gpu)?,
             words: words as u32,
-            dims: dims as u32,
-            max_blocks: sms * 8,
-            coff,
-            cadj,
-            intervals,
-            subtree,
-            cur: ledger.zeros(stream, "frontier bits", bits)?,
-            next: ledger.zeros(stream, "next frontier bits", bits)?,
-            visited: ledger.zeros(stream, "visited bits", bits)?,
-            answered: ledger.zeros(stream, "answered bits", words)?,
-            queue: ledger.zeros(stream, "frontier queues", 3 * n)?,
-            queue_next: ledger.zeros(stream, "next frontier queues", 3 * n)?,
-            counts: ledger.zeros(stream, "queue counts", 3)?,
-            stamp: ledger.zeros(stream, "queued stamps", n)?,
-            level_stamp: 0,
-            levels: 0,
+            max_blocks: gpu.multiprocessors()? * 16,
+            forward: Side::new(gpu, &mut ledger, "forward", n, words)?,
+            backward: Side::new(gpu, &mut ledger, "backward", n, words)?,
+            ends: ledger.zeros(stream, "batch ends", 2 * 64 * words)?,
+            status: ledger.zeros(stream, "search status", DONE_WORDS_AT + words)?,
+            found: ledger.zeros(stream, "found bits", words)?,
+            touched: ledger.zeros(stream, "touched words", n * words)?,
+            touched_count: ledger.zeros(stream, "touched count", 1)?,
+            batch_stamp: ledger.zeros(stream, "touched stamps", n * words)?,
+            work: ledger.zeros(stream, "work counts", 3)?,
+            profile: Profile {
+                on: std::env::var_os("GRAIL_SEARCH_PROFILE").is_some(),
+                seconds: [0.0; 6],
+                lap: Instant::now(),
+            },
+            batch_id: 0,
+            step_stamp: 0,
             _ledger: ledger,
         })
     }
 
-    /// Runs one batch (at most 64·W queries); returns the `answered` words (bit k = query k reached).
-    fn batch(&mut self, src: &[u32], dst: &[u32]) -> Result<Vec<u64>> {
+    /// Searches queries `undecided[first..first + size]` (size <= 64·W) and writes their codes;
+    /// returns the steps taken.
+    fn batch(
+        &mut self,
+        undecided: &CudaSlice<u32>,
+        first: u32,
+        size: u32,
+        pairs: &CudaSlice<u32>,
+        code: &mut CudaSlice<u32>,
+    ) -> Result<u64> {
         let stream = self.gpu.stream.clone();
-        let queries = src.len() as u32;
-        let src_d = stream.clone_htod(src)?;
-        let dst_d = stream.clone_htod(dst)?;
-        stream.memset_zeros(&mut self.cur)?;
-        stream.memset_zeros(&mut self.next)?;
-        stream.memset_zeros(&mut self.visited)?;
-        stream.memset_zeros(&mut self.answered)?;
-        stream.memset_zeros(&mut self.counts)?;
-        self.level_stamp += 1;
-        let (n, words, level_stamp) = (self.n, self.words, self.level_stamp);
-        let (coff, cur, visited) = (&self.coff, &mut self.cur, &mut self.visited);
-        let (queue_next, counts, stamp) = (&mut self.queue_next, &mut self.counts, &mut self.stamp);
-        // SAFETY: a thread per query q < queries (the kernel returns past it) reads src[q] (src_d
-        // holds the `queries` sources) and sets bit q of source s < n in cur and visited, at word
-        // s * words + q / 64 of n * words, as queries <= 64 * words (`run_batch` chunks by that).
-        // It queues s at queue_next[class * n + k], k < n as the stamps (n entries) queue a vertex
-        // once per level, of 3 n entries; counts has the 3 classes.
-        let config = LaunchConfig::for_num_elems(queries);
+        let index = self.index;
+        let words = self.words;
+        self.batch_id += 1;
+        self.step_stamp += 1;
+        stream.memset_zeros(&mut self.status)?;
+        stream.memset_zeros(&mut self.found)?;
+        stream.memset_zeros(&mut self.touched_count)?;
+        let (f, b) = (&mut self.forward, &mut self.backward);
+        // SAFETY: a thread per slot q < size reads undecided[first + q] (first + size <= the
+        // undecided count, at most the queries), that query's pair and component entries (ids
+        // checked by `run_batch_on`), writes ends[2q], ends[2q + 1] (2·64·W entries, size <= 64·W)
+        // and both sides' size[q] (64·W), bit q of word (vertex · words + q / 64) of the four bit
+        // arrays (n · words each), queues each end once per step (stamps) in queues of n, and lists
+        // its word once per batch (batch stamps, n · words) in `touched` (n · words, which fits a
+        // u32: checked in `new`). status holds 4 + words.
         unsafe {
             self.seed.launch(
                 &stream,
-                config,
-                &src_d,
-                queries,
+                LaunchConfig::for_num_elems(size),
+                undecided,
+                first,
+                size,
+                pairs,
+                &index.component,
+                u32::from(index.identity),
                 words,
-                coff,
-                cur,
-                visited,
-                queue_next,
-                counts,
-                stamp,
-                level_stamp,
-                n,
+                &mut self.ends,
+                &mut f.cur,
+                &mut f.visited,
+                &mut b.cur,
+                &mut b.visited,
+                &mut f.queue_next,
+                &mut b.queue_next,
+                &mut self.status,
+                &mut f.size,
+                &mut b.size,
+                &mut f.stamp,
+                &mut b.stamp,
+                self.step_stamp,
+                &mut self.touched,
+                &mut self.touched_count,
+                &mut self.batch_stamp,
+                self.batch_id,
             )
         }?;
-        let shared = queries * 4 * (1 + 2 * self.dims);
-        let all_answered = |answered: &[u64]| (0..queries as usize).all(|q| answered[q / 64] >> (q % 64) & 1 == 1);
+        self.profile.mark(self.gpu, 0)?;
+        self.retire(size, false, false)?;
+        let mut steps = 0;
         loop {
-            let counts = stream.clone_dtoh(&self.counts)?;
-            if counts.iter().all(|&c| c == 0) || all_answered(&stream.clone_dtoh(&self.answered)?) {
+            let status = stream.clone_dtoh(&self.status)?;
+            self.profile.mark(self.gpu, 5)?;
+            let done = &status[DONE_WORDS_AT..];
+            if done.iter().all(|&w| w == u64::MAX) {
                 break;
             }
-            std::mem::swap(&mut self.queue, &mut self.queue_next);
-            stream.memset_zeros(&mut self.counts)?;
-            self.level_stamp += 1;
-            self.levels += 1;
-            for (class, &count) in counts.iter().enumerate() {
-                if count == 0 {
-                    continue;
-                }
-                let group: u32 = [1, WARP_SIZE, BLOCK_THREADS][class];
-                let blocks = count.div_ceil(BLOCK_THREADS / group).min(self.max_blocks);
-                let start = class * n as usize;
-                let queue = self.queue.slice(start..start + count as usize);
-                let config = LaunchConfig {
-                    grid_dim: (blocks, 1, 1),
-                    block_dim: (BLOCK_THREADS, 1, 1),
-                    shared_mem_bytes: shared,
-                };
-                let (dims, level_stamp) = (self.dims, self.level_stamp);
-                let (intervals, subtree, coff, cadj) = (&self.intervals, &self.subtree, &self.coff, &self.cadj);
-                let (cur, next, visited, answered) =
-                    (&mut self.cur, &mut self.next, &mut self.visited, &mut self.answered);
-                let (queue_next, counts, stamp) = (&mut self.queue_next, &mut self.counts, &mut self.stamp);
-                // SAFETY: groups of `group` threads (1, a warp or the whole block, dividing
-                // BLOCK_THREADS, so a group's __syncwarp/__syncthreads is reached by all of it)
-                // stride over the `count` vertices x < n of `queue`. The dynamic shared memory is
-                // the kernel's dst[queries] and dims intervals per query, `shared` bytes (at most
-                // SHARED_BYTES, checked in `new`). dst_d holds the `queries` destinations; a vertex's
-                // words are at x * words.. of n * words in cur, next and visited; answered holds
-                // `words`; intervals 2 dims and subtree dims per vertex, with dims <= SEARCH_MAX_DIMS,
-                // the kernel's register arrays. Children are queued at most once per level (stamp, n
-                // entries) at queue_next[class * n + k], k < n, of 3 n entries; counts has 3.
-                unsafe {
-                    self.expand.launch(
-                        &stream,
-                        config,
-                        &queue,
-                        count,
-                        group,
-                        words,
-                        dims,
-                        queries,
-                        &dst_d,
-                        intervals,
-                        subtree,
-                        coff,
-                        cadj,
-                        cur,
-                        next,
-                        visited,
-                        answered,
-                        queue_next,
-                        counts,
-                        stamp,
-                        level_stamp,
-                        n,
-                    )
-                }?;
+            steps += 1;
+            self.step_stamp += 1;
+            let turns = [status[2] > 0, status[3] > 0];
+            if self.profile.on && self.batch_id <= 3 {
+                let work = stream.clone_dtoh(&self.work)?;
+                eprintln!(
+                    "batch {} step {steps}: queued {} / {}, turns {} / {}, work so far {work:?}",
+                    self.batch_id, status[0], status[1], status[2], status[3]
+                );
             }
+            for backward in [false, true] {
+                if turns[usize::from(backward)] {
+                    let count = status[usize::from(backward)] as u32;
+                    self.expand(backward, count, size)?;
+                }
+            }
+            self.retire(size, turns[0], turns[1])?;
             // The bits just written to `next` are the new frontier; `cur` was cleared as it was read.
-            std::mem::swap(&mut self.cur, &mut self.next);
+            for (side, turned) in [(&mut self.forward, turns[0]), (&mut self.backward, turns[1])] {
+                if turned {
+                    std::mem::swap(&mut side.cur, &mut side.next);
+                }
+            }
         }
-        Ok(stream.clone_dtoh(&self.answered)?)
+        let (f, b) = (&mut self.forward, &mut self.backward);
+        let threads = size.max(self.max_blocks * BLOCK_THREADS);
+        // SAFETY: threads q < size write code[undecided[first + q]] (a query index < the code
+        // array's length) from found (words) and clear both sides' fresh[q] (64·W); all threads
+        // stride over the touched count's entries of `touched` (n · words), word indices below
+        // n · words, clearing that word of four bit arrays (n · words each).
+        unsafe {
+            self.collect.launch(
+                &stream,
+                LaunchConfig::for_num_elems(threads),
+                undecided,
+                first,
+                size,
+                &self.found,
+                code,
+                &self.touched,
+                &self.touched_count,
+                &mut f.cur,
+                &mut f.visited,
+                &mut b.cur,
+                &mut b.visited,
+                &mut f.fresh,
+                &mut b.fresh,
+            )
+        }?;
+        self.profile.mark(self.gpu, 4)?;
+        Ok(steps)
+    }
+
+    /// Advances one side by a level for the queries whose turn it is; `count` vertices are queued.
+    fn expand(&mut self, backward: bool, count: u32, size: u32) -> Result<()> {
+        let stream = self.gpu.stream.clone();
+        let index = self.index;
+        let (side, other) =
+            if backward { (&mut self.backward, &self.forward) } else { (&mut self.forward, &self.backward) };
+        std::mem::swap(&mut side.queue, &mut side.queue_next);
+        let slot = usize::from(backward);
+        stream.memset_zeros(&mut self.status.slice_mut(slot..slot + 1))?;
+        let warps = BLOCK_THREADS / WARP_SIZE;
+        let config = LaunchConfig {
+            grid_dim: (count.div_ceil(warps).clamp(1, self.max_blocks), 1, 1),
+            block_dim: (BLOCK_THREADS, 1, 1),
+            shared_mem_bytes: size * 4,
+        };
+        let (offsets, adjacency) = if backward {
+            (&index.parents_offsets, &index.parents)
+        } else {
+            (&index.children_offsets, &index.children)
+        };
+        // SAFETY: warps (BLOCK_THREADS is whole warps, as the kernel's warp-wide appends need)
+        // stride over the `count` queued vertices x < n of `queue` (count <= n: a vertex is queued
+        // once per step). Lane w < words (words <= WARP_SIZE) reads and clears x's word w of cur and
+        // may set it in next (n · words each); the warp reads x's neighbours y < n from the CSR
+        // (offsets n + 1), and y's words of visited and the other side's visited. Targets
+        // ends[2q..2q + 2] for slots q < size, whose levels fill `size` u32 of shared memory
+        // (shared_mem_bytes). Per-vertex rule data as in the filter. status holds 4 + words, found
+        // and turn `words`, fresh 64·W (slots q < size); queue_next n (once per step, stamps n);
+        // touched n · words (once per batch, batch stamps n · words).
+        unsafe {
+            self.expand.launch(
+                &stream,
+                config,
+                u32::from(backward),
+                &side.queue,
+                count,
+                self.words,
+                size,
+                &self.ends,
+                &index.level,
+                &index.topo,
+                &index.records,
+                &index.intervals,
+                &index.subtree,
+                index.dims,
+                u32::from(index.all_rules),
+                offsets,
+                adjacency,
+                &mut side.cur,
+                &mut side.next,
+                &mut side.visited,
+                &other.visited,
+                &mut self.status,
+                &mut self.found,
+                &side.turn,
+                &mut side.fresh,
+                &mut side.queue_next,
+                &mut side.stamp,
+                self.step_stamp,
+                &mut self.touched,
+                &mut self.touched_count,
+                &mut self.batch_stamp,
+                self.batch_id,
+                &mut self.work,
+            )
+        }?;
+        self.profile.mark(self.gpu, 1)
+    }
+
+    /// Retires the queries found or left without a frontier and gives the others their next turns.
+    fn retire(&mut self, size: u32, expanded_forward: bool, expanded_backward: bool) -> Result<()> {
+        let (f, b) = (&mut self.forward, &mut self.backward);
+        // SAFETY: one block of min(64·W, 1024) threads, whole warps dividing 64·W, so every lane
+        // reaches the ballots; slot q < 64·W reads found, status and the turns at word q / 64 <
+        // words, the sizes and fresh counts of slots q < size (64·W each); threads w < words
+        // (words <= MAX_WORDS = WARP_SIZE, 2 halves each in shared memory) write status[4 + w], the
+        // turns' word w, and status[2..4].
+        unsafe {
+            self.retire.launch(
+                &self.gpu.stream,
+                LaunchConfig {
+                    grid_dim: (1, 1, 1),
+                    block_dim: ((64 * self.words).min(1024), 1, 1),
+                    shared_mem_bytes: 0,
+                },
+                self.words,
+                size,
+                u32::from(expanded_forward),
+                u32::from(expanded_backward),
+                &self.found,
+                &mut f.turn,
+                &mut b.turn,
+                &mut f.size,
+                &mut b.size,
+                &mut f.fresh,
+                &mut b.fresh,
+                &mut self.status,
+            )
+        }?;
+        self.profile.mark(self.gpu, 3)
+    }
+}
+
+/// `GRAIL_SEARCH_PROFILE` is set: each launch is synchronised and timed, and the first steps printed.
+struct Profile {
+    on: bool,
+    /// Seconds in seed, expand, carry, retire, collect and the status reads.
+    seconds: [f64; 6],
+    lap: Instant,
+}
+
+impl Profile {
+    /// Waits for the device and adds the time since the last mark to `seconds[k]`.
+    fn mark(&mut self, gpu: &Gpu, k: usize) -> Result<()> {
+        if self.on {
+            gpu.stream.synchronize()?;
+            self.seconds[k] += self.lap.elapsed().as_secs_f64();
+            self.lap = Instant::now();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::kernels::{MODULES, search::MODULE};
+
+    /// The kernels' rule numbers are the positions in `Rule::ALL` that the codes are read back by.
+    #[test]
+    fn kernel_rule_numbers_follow_rule_all() {
+        let source = MODULES.iter().find(|m| m.name == MODULE).unwrap().source;
+        let names = [
+            "RULE_SAME_COMPONENT",
+            "RULE_LEVEL",
+            "RULE_TOPO",
+            "RULE_SUPPORTIVE_CUT",
+            "RULE_BLOOM",
+            "RULE_SUPPORTIVE_PATH",
+            "RULE_LABEL",
+            "RULE_TREE",
+            "RULE_SEARCH",
+        ];
+        assert_eq!(names.len(), Rule::ALL.len());
+        for (i, name) in names.iter().enumerate() {
+            assert!(source.contains(&format!("#define {name} {i}u")), "{name} is not {i} ({:?})", Rule::ALL[i]);
+        }
+        assert_eq!(Rule::ALL[8], Rule::Search);
     }
 }

@@ -5,7 +5,7 @@
 //!   with a [`SearchObserver`]; [`Engine::decide`] also records every check it ran ([`Decision`]),
 //!   which [`explain`] turns into sentences.
 //! - [`run_batch`] answers many in parallel and summarises them ([`BatchReport`]).
-//! - [`read_query_file`] and [`random_queries`] produce the queries; [`export`] writes a batch's
+//! - [`read_query_file`] and [`random_queries`] (or [`reachable_queries`]) produce the queries; [`export`] writes a batch's
 //!   results as CSV and JSON.
 //! - [`QueryIndex`] holds the extra cuts' per-vertex data (built after labeling; not part of the
 //!   labels); [`Engine::with_index`] turns every rule on, [`RuleSet`] names the two sets.
@@ -47,6 +47,6 @@ pub use engine::{Decided, Engine};
 pub use observer::{NoObserver, SearchObserver};
 pub use query_file::{Query, read_query_file};
 pub use query_index::QueryIndex;
-pub use random::random_queries;
+pub use random::{random_queries, reachable_queries};
 pub use scratch::Scratch;
 pub use trace::{NodeKind, Trace, TraceNode, TraceRecorder};

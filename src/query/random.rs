@@ -1,8 +1,13 @@
-//! Seeded random queries: uniform pairs of original vertices, reproducible across runs and machines.
+//! Seeded random queries, reproducible across runs and machines: uniform pairs of original vertices,
+//! or pairs known to be reachable (a batch heavy in positives, where searches cost the most).
 
 use super::query_file::Query;
+use crate::graph::Graph;
 use crate::rng::seeded;
 use rand::RngExt;
+
+/// The longest walk [`reachable_queries`] takes from a source.
+pub const MAX_WALK: u32 = 16;
 
 /// `count` uniform `(src, dst)` pairs on `0..n` from the crate's generator seeded with `seed`
 /// (`crate::rng`, portable: the same seed gives the same queries everywhere). Empty when `n == 0`.
@@ -21,9 +26,49 @@ pub fn random_queries(n: usize, count: usize, seed: u64) -> Vec<Query> {
         .collect()
 }
 
+/// `count` pairs `(src, dst)` of `graph` with `dst` reachable from `src`, each expected `true`: `src`
+/// uniform among the vertices with an out-edge, `dst` where a walk from it along uniformly chosen
+/// out-edges stops after a uniform 1 to [`MAX_WALK`] steps (or earlier, at a vertex without one).
+/// Empty when no vertex has an out-edge.
+pub fn reachable_queries(graph: &Graph, count: usize, seed: u64) -> Vec<Query> {
+    let children = graph.children_csr();
+    let starts: Vec<u32> = (0..graph.num_vertices() as u32).filter(|&v| !children.neighbors(v).is_empty()).collect();
+    if starts.is_empty() {
+        return Vec::new();
+    }
+    let mut rng = seeded(seed);
+    (0..count)
+        .map(|_| {
+            let src = starts[rng.random_range(0..starts.len())];
+            let mut at = src;
+            for _ in 0..rng.random_range(1..=MAX_WALK) {
+                let next = children.neighbors(at);
+                if next.is_empty() {
+                    break;
+                }
+                at = next[rng.random_range(0..next.len())];
+            }
+            Query { src, dst: at, expected: Some(true), line: 0 }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reachable_pairs_are_reachable_and_seeded() {
+        // A digraph with cycles: a walk may come back to its source, which reaches itself.
+        let g = crate::graph::generators::random_digraph(300, 3.0, 5).unwrap();
+        let queries = reachable_queries(&g, 2000, 9);
+        assert_eq!(queries, reachable_queries(&g, 2000, 9));
+        assert_eq!(queries.len(), 2000);
+        assert!(queries.iter().all(|q| q.src == q.dst || crate::query::oracle::reachable_bfs(&g, q.src, q.dst)));
+        assert!(queries.iter().all(|q| q.expected == Some(true)));
+        let sinks = Graph::from_edges(3, &[]).unwrap();
+        assert!(reachable_queries(&sinks, 5, 1).is_empty());
+    }
 
     #[test]
     fn same_seed_same_queries() {

@@ -9,8 +9,9 @@ pub const TOPO_ORDERS: usize = 2;
 /// Positions of a vertex in two topological orders: `u ⇝ v` (u ≠ v) needs `topo[i](u) < topo[i](v)`.
 pub type TopoPositions = [u32; TOPO_ORDERS];
 
-/// One vertex's supportive-vertex masks and Bloom filters (48 bytes, 16-aligned).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// One vertex's supportive-vertex masks and Bloom filters (48 bytes, 16-aligned, no padding: the
+/// GPU search reads it as six u64 words in this order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(16))]
 pub struct VertexCuts {
     /// Bit `i`: supportive vertex `i` reaches this vertex (itself included).
