@@ -178,7 +178,7 @@ extern "C" __global__ void search_seed(const u32* undecided, u32 first, u32 quer
 // y reach the destination? backward: can the source reach y?): a yes-rule -> found, a no-rule ->
 // dropped, undecided -> y joins the side's next frontier for that query if new (counted in `fresh`).
 // Bits of x whose query waits this step move to the next frontier unchanged (x is queued again), and
-// x's current bits are cleared. Shared memory: the targets' levels, one
+// x's current bits are cleared. Shared memory: the targets and their levels, one
 // per slot, for the level cut that drops most neighbours before anything else is read.
 extern "C" __global__ void search_expand(u32 backward, const u32* queue, u32 count, u32 words, u32 queries,
                                          const u32* ends, const u32* level, const u32* topo, const u64* rec,
@@ -188,11 +188,15 @@ extern "C" __global__ void search_expand(u32 backward, const u32* queue, u32 cou
                                          u32* fresh_count, u32* queue_next, u32* stamp, u32 step_stamp,
                                          u32* touched, u32* touched_count, u32* batch_stamp, u32 batch_id,
                                          u64* work) {
-    extern __shared__ u32 s_level[];
+    extern __shared__ u32 s_target[];  // per slot: the target, then (from `queries` on) its level
+    u32* s_level = s_target + queries;
     // Per word: the queries not done whose turn it is, and those that wait.
     __shared__ u64 s_live[WARP_SIZE], s_wait[WARP_SIZE];
     u64* count_next = &status[backward ? 1 : 0];
-    for (u32 q = threadIdx.x; q < queries; q += blockDim.x) s_level[q] = level[ends[2 * q + (backward ? 0 : 1)]];
+    for (u32 q = threadIdx.x; q < queries; q += blockDim.x) {
+        s_target[q] = ends[2 * q + (backward ? 0 : 1)];
+        s_level[q] = level[s_target[q]];
+    }
     if (threadIdx.x < words) {
         s_live[threadIdx.x] = turn[threadIdx.x] & ~status[4 + threadIdx.x];
         s_wait[threadIdx.x] = ~turn[threadIdx.x] & ~status[4 + threadIdx.x];
@@ -225,19 +229,31 @@ extern "C" __global__ void search_expand(u32 backward, const u32* queue, u32 cou
                 u64 e = base + lane;
                 bool queued = false, listed = false;
                 u32 y = e < end ? adj[e] : 0;
-                u64 rest = e < end ? bits & ~vis[(u64)y * words + w] : 0;
+                // The level cut first: y's level (a small array, mostly in cache) against the targets'
+                // in shared memory drops most neighbours before their bit words are read. It is exact
+                // under both rule sets, and a target itself is never dropped by it: the other side
+                // holds it, and the meeting is found below.
+                u64 rest = 0;
+                if (e < end) {
+                    u32 ly = level[y];
+                    for (u64 r = bits; r; r &= r - 1) {
+                        u32 b = __ffsll((long long)r) - 1;
+                        u32 q = w * 64 + b;
+                        u32 t = s_target[q];
+                        bool cut = backward ? s_level[q] >= ly : ly >= s_level[q];
+                        if (!cut || y == t) rest |= 1ull << b;
+                    }
+                }
+                if (rest) rest &= ~vis[(u64)y * words + w];
                 if (rest) {
                     u64 met = rest & other_vis[(u64)y * words + w];
                     u64 win = met, keep = 0, dropped = 0;
                     rest &= ~met;
-                    u32 ly = rest ? level[y] : 0;
                     while (rest) {
                         u32 b = __ffsll((long long)rest) - 1;
                         rest &= rest - 1;
                         u32 q = w * 64 + b;
-                        // The level cut first, from shared memory: exact under both rule sets.
-                        if (backward ? s_level[q] >= ly : ly >= s_level[q]) continue;
-                        u32 t = ends[2 * q + (backward ? 0 : 1)];
+                        u32 t = s_target[q];
                         u32 c = backward ? verdict(g, t, y) : verdict(g, y, t);
                         judged++;
                         if (c == UNDECIDED) {

@@ -430,7 +430,7 @@ impl<'a> Searcher<'a> {
         let config = LaunchConfig {
             grid_dim: (count.div_ceil(warps).clamp(1, self.max_blocks), 1, 1),
             block_dim: (BLOCK_THREADS, 1, 1),
-            shared_mem_bytes: size * 4,
+            shared_mem_bytes: size * 8,
         };
         let (offsets, adjacency) = if backward {
             (&index.parents_offsets, &index.parents)
@@ -442,8 +442,8 @@ impl<'a> Searcher<'a> {
         // once per step). Lane w < words (words <= WARP_SIZE) reads and clears x's word w of cur and
         // may set it in next (n · words each); the warp reads x's neighbours y < n from the CSR
         // (offsets n + 1), and y's words of visited and the other side's visited. Targets
-        // ends[2q..2q + 2] for slots q < size, whose levels fill `size` u32 of shared memory
-        // (shared_mem_bytes). Per-vertex rule data as in the filter. status holds 4 + words, found
+        // ends[2q..2q + 2] for slots q < size, which with their levels fill 2 · size u32 of shared
+        // memory (shared_mem_bytes). Per-vertex rule data as in the filter. status holds 4 + words, found
         // and turn `words`, fresh 64·W (slots q < size); queue_next n (once per step, stamps n);
         // touched n · words (once per batch, batch stamps n · words).
         unsafe {
