@@ -119,7 +119,9 @@ impl NodeState {
                 ('⊘', Some(Colour::Magenta), "pruned by a label (dimension shown)", "pruned (dim)")
             }
             NodeState::CutOff => ('⊖', Some(Colour::Magenta), "pruned by another cut (level, order, ...)", "cut"),
-            NodeState::Cycle => ('↻', Some(Colour::Green), "a component, its box listing one shortest cycle", "cycle"),
+            NodeState::Cycle => {
+                ('↻', Some(Colour::Green), "a component, its box listing a shortest cycle first", "cycle")
+            }
         };
         StateStyle { glyph, colour, name, short }
     }
