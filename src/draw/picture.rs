@@ -36,8 +36,9 @@ pub struct PictureNode {
 
 impl PictureNode {
     /// The id a person reads: the file's id or name, or `{1, 2, 3}` for a component (`{1, 2, 3, 4, +5}`
-    /// when it holds more than [`MEMBERS_SHOWN`]). A cycle opens the list as a walk: `{1→2→3→1, 9}`,
-    /// or `{1→2→3→4→…, +5}` when only its first vertices are listed.
+    /// when it holds more than [`MEMBERS_SHOWN`]). A cycle opens the list as a walk that returns to
+    /// its start (the title's `↻`): `{1→2→3, 9}`, or `{1→2→3→4→…, +5}` when only its first vertices
+    /// are listed.
     pub fn name(&self) -> String {
         if self.member_count == 1
             && let Some(id) = self.members.first()
@@ -47,9 +48,8 @@ impl PictureNode {
         let on_cycle = self.cycle.min(self.members.len());
         let mut parts: Vec<String> = Vec::new();
         if on_cycle > 0 {
-            let ring = &self.members[..on_cycle];
-            let end = if self.cycle > on_cycle { "…" } else { &ring[0] };
-            parts.push(format!("{}→{end}", ring.join("→")));
+            let walk = self.members[..on_cycle].join("→");
+            parts.push(if self.cycle > on_cycle { format!("{walk}→…") } else { walk });
         }
         parts.extend(self.members[on_cycle..].iter().cloned());
         let more = self.member_count.saturating_sub(self.members.len());
@@ -219,8 +219,8 @@ mod tests {
         assert_eq!(node(vec![1, 2, 3], 3).name(), "{1, 2, 3}");
         assert_eq!(node(vec![1, 2, 3, 4], 9).name(), "{1, 2, 3, 4, +5}");
         let cycle = |members, count, cycle| PictureNode { cycle, ..node(members, count) };
-        assert_eq!(cycle(vec![1, 2, 3], 3, 3).name(), "{1→2→3→1}");
-        assert_eq!(cycle(vec![3, 1, 7, 9], 9, 2).name(), "{3→1→3, 7, 9, +5}");
+        assert_eq!(cycle(vec![1, 2, 3], 3, 3).name(), "{1→2→3}");
+        assert_eq!(cycle(vec![3, 1, 7, 9], 9, 2).name(), "{3→1, 7, 9, +5}");
         assert_eq!(cycle(vec![0, 1, 2, 3], 21, 20).name(), "{0→1→2→3→…, +17}");
         let mut n = node(vec![7], 1);
         n.state = NodeState::Pruned { dim: 1 };

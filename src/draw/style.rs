@@ -30,7 +30,7 @@ pub enum NodeState {
     /// Not entered: another cut (level, topological order, supportive vertex, Bloom filter) proved
     /// it cannot reach `v`.
     CutOff,
-    /// A strongly connected component whose shortest cycle is shown (its box lists the cycle).
+    /// A strongly connected component whose shortest cycle is shown (its box lists the cycle first).
     Cycle,
 }
 

@@ -2,7 +2,7 @@
 //! the loader did, where the cycles are and what dominates.
 
 use super::{cursor, panel};
-use crate::format::{duration, thousands};
+use crate::format::{duration, plural, thousands};
 use crate::graph::dominance::{Ranked, ReachEntry, ReachMethod};
 use crate::graph::load_report::{Anomaly, Firsts, describe};
 use crate::tui::action::{Action, Tab};
@@ -188,7 +188,10 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         fit("hubs in    ", ranked(&d.top_in_degree)),
         fit(
             "widest     ",
-            d.widest_levels.iter().map(|l| format!("level {} ({})", l.level, thousands(l.components))).collect(),
+            d.widest_levels
+                .iter()
+                .map(|l| format!("level {} ({})", l.level, plural(l.components, "component", "components")))
+                .collect(),
         ),
     ];
     match &d.reach {
