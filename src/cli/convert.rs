@@ -141,9 +141,8 @@ fn run_part(args: ConvertArgs) -> Result<()> {
             let Some(part) = subgraph::component(graph, &ws.condensation, rank, max) else {
                 let found = crate::graph::cycles::largest_cyclic(graph, &ws.condensation, 0, Some(0)).cyclic_components;
                 let file = args.input.graph.display();
-                let why = match (rank, found) {
-                    (0, _) => "components are numbered from 1, the largest (see grail scc)".to_string(),
-                    (_, 0) => format!("{file} has no cycles: every strongly connected component is one vertex"),
+                let why = match found {
+                    0 => format!("{file} has no cycles: every strongly connected component is one vertex"),
                     _ => format!(
                         "{file} has {} of two or more vertices (see grail scc)",
                         plural(found, "strongly connected component", "strongly connected components")
