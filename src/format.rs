@@ -42,6 +42,14 @@ pub fn bytes(n: u64) -> String {
     if unit == 0 { format!("{n} B") } else { format!("{value:.1} {}", UNITS[unit]) }
 }
 
+/// A share (0 to 1) as a percentage with two significant digits at most (`45%`, `3.2%`, `0.047%`),
+/// so that a small share never reads as `0%`.
+pub fn percent(share: f64) -> String {
+    let p = 100.0 * share;
+    let decimals = if p >= 10.0 || p == 0.0 { 0 } else { (1.0 - p.log10().floor()) as usize };
+    format!("{p:.decimals$}%")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +65,13 @@ mod tests {
         assert_eq!(plural(1, "vertex", "vertices"), "1 vertex");
         assert_eq!(plural(0, "thread", "threads"), "0 threads");
         assert_eq!(plural(2048, "box", "boxes"), "2,048 boxes");
+    }
+
+    #[test]
+    fn small_shares_keep_their_digits() {
+        assert_eq!(percent(0.45), "45%");
+        assert_eq!(percent(0.032), "3.2%");
+        assert_eq!(percent(3.0 / 6345.0), "0.047%");
+        assert_eq!((percent(1.0), percent(0.0)), ("100%".to_string(), "0%".to_string()));
     }
 }

@@ -124,6 +124,12 @@ fn convert_around_and_scc_cut_out_a_part_with_the_files_ids() {
     let none = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--scc", "3"]);
     assert!(!none.status.success());
     assert!(String::from_utf8_lossy(&none.stderr).contains("2 strongly connected components"));
+    let dag = grail(&["convert", &sample("kegg.gra"), out.to_str().unwrap(), "--scc", "1"]);
+    assert!(!dag.status.success());
+    assert!(
+        String::from_utf8_lossy(&dag.stderr)
+            .contains("has no cycles: every strongly connected component is one vertex")
+    );
     let missing = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--around", "42"]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("vertex 42 is not in"));

@@ -140,11 +140,15 @@ fn run_part(args: ConvertArgs) -> Result<()> {
             let rank = usize::try_from(rank).unwrap_or(usize::MAX);
             let Some(part) = subgraph::component(graph, &ws.condensation, rank, max) else {
                 let found = crate::graph::cycles::largest_cyclic(graph, &ws.condensation, 0, Some(0)).cyclic_components;
-                bail!(
-                    "--scc {rank}: {} has {} of two or more vertices (see grail scc)",
-                    args.input.graph.display(),
-                    plural(found, "strongly connected component", "strongly connected components")
-                );
+                let file = args.input.graph.display();
+                let why = match found {
+                    0 => format!("{file} has no cycles: every strongly connected component is one vertex"),
+                    _ => format!(
+                        "{file} has {} of two or more vertices (see grail scc)",
+                        plural(found, "strongly connected component", "strongly connected components")
+                    ),
+                };
+                bail!("--scc {rank}: {why}");
             };
             (
                 part,

@@ -70,7 +70,8 @@ pub fn compute(ws: &Workspace) -> Result<DeepReport> {
     let dominance = dominance::compute(&ws.loaded.graph, &ws.condensation, false);
     let dims = crate::backend::DEFAULT_DIMS;
     let labels = dfs::label(ws.dag(), dims, Order::Random { seed: SEED }).context("cannot label the graph")?;
-    let fp = concentration::concentration(ws.dag(), &labels, SAMPLES, SEED);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let fp = concentration::concentration(ws.dag(), &labels, SAMPLES, SEED, &never)?;
     Ok(report(ws, &dominance, &fp))
 }
 
@@ -170,50 +171,17 @@ fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String>
     lines.push(format!("reach      {}", counted.method.describe()));
     lines.push(format!("  reaching {}", list(counted.reaching.iter().map(|e| entry(e, "reaches")).collect())));
     lines.push(format!("  reached  {}", list(counted.reached.iter().map(|e| entry(e, "is reached by")).collect())));
-    let over = if fp.exact {
-        format!("every one of {} ordered pairs of components", thousands(fp.pairs))
-    } else {
-        format!("{} sampled ordered pairs of components (seed {SEED})", thousands(fp.pairs))
-    };
     lines.push(format!(
-        "false pos. {} with labels of {} dimensions (classic DFS, random order, seed {SEED}) over {over}",
+        "false pos. {} with labels of {} dimensions (classic DFS, random order, seed {SEED}) over {}",
         thousands(fp.false_positives),
-        fp.dims
+        fp.dims,
+        fp.over()
     ));
     if fp.false_positives > 0 {
-        let total = thousands(fp.false_positives);
-        let share = |s: &Share| {
-            let count = thousands(s.false_positives);
-            format!("{count} of {total}, {}", percent(s.false_positives as f64 / fp.false_positives as f64))
-        };
-        lines.push(format!(
-            "  share by source level  {}",
-            list(fp.by_level.iter().map(|s| format!("{} ({})", s.key, share(s))).collect())
-        ));
-        let vertex = |s: &Share| format!("{} ({})", names.label(reps[s.key as usize]), share(s));
-        lines.push(format!("  share by source        {}", list(fp.by_source.iter().map(vertex).collect())));
-        lines.push(format!("  share by target        {}", list(fp.by_target.iter().map(vertex).collect())));
+        let vertex = |key: u32| names.label(reps[key as usize]);
+        lines.push(format!("  share by source level  {}", list(fp.entries(&fp.by_level, |level| level.to_string()))));
+        lines.push(format!("  share by source        {}", list(fp.entries(&fp.by_source, vertex))));
+        lines.push(format!("  share by target        {}", list(fp.entries(&fp.by_target, vertex))));
     }
     lines
-}
-
-/// A share as a percentage with two significant digits at most (`45%`, `3.2%`, `0.047%`), so that
-/// a small share never reads as `0%`.
-fn percent(share: f64) -> String {
-    let p = 100.0 * share;
-    let decimals = if p >= 10.0 || p == 0.0 { 0 } else { (1.0 - p.log10().floor()) as usize };
-    format!("{p:.decimals$}%")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::percent;
-
-    #[test]
-    fn small_shares_keep_their_digits() {
-        assert_eq!(percent(0.45), "45%");
-        assert_eq!(percent(0.032), "3.2%");
-        assert_eq!(percent(3.0 / 6345.0), "0.047%");
-        assert_eq!((percent(1.0), percent(0.0)), ("100%".to_string(), "0%".to_string()));
-    }
 }

@@ -120,6 +120,7 @@ fn node(sources: &Sources, v: u32, layer: u32, column: u32) -> PictureNode {
         vertex: v,
         members,
         member_count: sources.members.count(v),
+        cycle: 0,
         layer,
         column,
         interval: sources.labels.map(|l| l.interval(v, sources.dim)),

@@ -1,18 +1,27 @@
 //! A strongly connected component's cycle laid over a picture. The picture draws the condensation,
 //! so the cycle's edges lie inside the component's one box: the box is drawn in the cycle state and
-//! lists the cycle's vertices in cycle order, and a note spells the cycle out.
+//! lists the component's members, the cycle's first in cycle order, and a note spells the cycle out.
 
+use super::members::ComponentMembers;
 use super::picture::{MEMBERS_SHOWN, Picture};
 use super::style::NodeState;
 use crate::format::{plural, thousands};
 use crate::graph::VertexNames;
+use std::collections::HashSet;
 
 /// Vertices of a cycle its note spells out at most; a longer cycle says how many it leaves out.
 pub const CYCLE_SHOWN: usize = 12;
 
 /// Marks `cycle` (dense original ids, the path `s, ..., s`, as `graph::cycles::shortest_cycle`
-/// gives it) through DAG vertex `component` on `picture`, and notes it in the file's ids.
-pub fn mark_cycle(picture: &mut Picture, component: u32, cycle: &[u32], names: &VertexNames) {
+/// gives it) through DAG vertex `component` on `picture`, and notes it in the file's ids. The box
+/// lists the component's members (`members`), the cycle's first.
+pub fn mark_cycle(
+    picture: &mut Picture,
+    component: u32,
+    cycle: &[u32],
+    members: &ComponentMembers,
+    names: &VertexNames,
+) {
     // The ring: the cycle's vertices once each (the path repeats its start at the end).
     let ring = &cycle[..cycle.len().saturating_sub(1)];
     let Some(i) = picture.node_of(component) else {
@@ -24,9 +33,11 @@ pub fn mark_cycle(picture: &mut Picture, component: u32, cycle: &[u32], names: &
         picture.notes.insert(0, format!("{} lies on no cycle", node.name()));
         return;
     }
-    node.state = NodeState::Cycle;
-    node.members = ring.iter().take(MEMBERS_SHOWN).map(|&v| names.label(v)).collect();
     let count = node.member_count;
+    let listed = box_members(ring, members, component, MEMBERS_SHOWN);
+    node.state = NodeState::Cycle;
+    node.members = listed.iter().map(|&v| names.label(v)).collect();
+    node.cycle = ring.len();
     let mut notes = vec![cycle_note(ring, names)];
     if count > ring.len() {
         notes.push(format!(
@@ -35,10 +46,36 @@ pub fn mark_cycle(picture: &mut Picture, component: u32, cycle: &[u32], names: &
             plural(count as u64, "vertex", "vertices")
         ));
     }
-    if ring.len() > MEMBERS_SHOWN {
-        notes.push(format!("its box lists the cycle's first {MEMBERS_SHOWN}"));
+    let unlisted = count - listed.len();
+    if ring.len() > listed.len() {
+        notes.push(format!(
+            "its box lists the cycle's first {} (→…); +{} not listed",
+            listed.len(),
+            thousands(unlisted as u64)
+        ));
+    } else if count > ring.len() {
+        let others = listed.len() - ring.len();
+        let rest = if unlisted > 0 { format!("; +{} not listed", thousands(unlisted as u64)) } else { String::new() };
+        notes.push(format!(
+            "its box lists the cycle, then {}{rest}",
+            plural(others as u64, "other member", "other members")
+        ));
     }
     picture.notes.splice(0..0, notes);
+}
+
+/// What a cycle's box lists, at most `limit` vertices: the ring's first, in cycle order, then the
+/// component's other members, smallest first.
+pub fn box_members(ring: &[u32], members: &ComponentMembers, component: u32, limit: usize) -> Vec<u32> {
+    let mut listed: Vec<u32> = ring.iter().copied().take(limit).collect();
+    let room = limit - listed.len();
+    if room > 0 {
+        // Among the `room + ring` smallest members at most `ring` lie on it: the rest fill the room.
+        let on_ring: HashSet<u32> = ring.iter().copied().collect();
+        let smallest = members.first(component, room + ring.len());
+        listed.extend(smallest.into_iter().filter(|v| !on_ring.contains(v)).take(room));
+    }
+    listed
 }
 
 /// `cycle: a → b → c → a`, with at most [`CYCLE_SHOWN`] vertices before the return to `a`.
@@ -76,10 +113,11 @@ mod tests {
         let big = c.component[1];
         let cycle = shortest_cycle(&graph, &c.component, 1);
         assert_eq!(cycle, [1, 2, 3, 1]);
-        mark_cycle(&mut picture, big, &cycle, &names);
+        mark_cycle(&mut picture, big, &cycle, &members, &names);
         let node = &picture.nodes[picture.node_of(big).unwrap()];
-        assert_eq!((node.state, node.name()), (NodeState::Cycle, "{101, 102, 103}".to_string()));
+        assert_eq!((node.state, node.name()), (NodeState::Cycle, "{101→102→103}".to_string()));
         assert_eq!(picture.notes[0], "cycle: 101 → 102 → 103 → 101");
+        assert!(!picture.notes.iter().any(|n| n.starts_with("its box")), "the box lists all: {:?}", picture.notes);
         let marked = picture.nodes.iter().filter(|n| n.state == NodeState::Cycle).count();
         assert_eq!(marked, 1, "only the chosen component is marked");
         assert!(picture.legend().states.contains(&NodeState::Cycle));
@@ -98,11 +136,34 @@ mod tests {
         let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "ring").unwrap();
         // The long way round, to see the note cut it short.
         let ring: Vec<u32> = (0..20).chain([0]).collect();
-        mark_cycle(&mut picture, c.component[0], &ring, &names);
-        assert_eq!(picture.nodes[0].name(), "{0, 1, 2, 3, +17}");
+        mark_cycle(&mut picture, c.component[0], &ring, &members, &names);
+        assert_eq!(picture.nodes[0].name(), "{0→1→2→3→…, +17}");
         assert_eq!(picture.notes[0], "cycle: 0 → 1 → 2 → 3 → 4 → 5 → 6 → 7 → 8 → 9 → 10 → 11 → … (8 more) → 0");
         assert_eq!(picture.notes[1], "a shortest cycle through its smallest member: 20 of the component's 21 vertices");
-        assert_eq!(picture.notes[2], "its box lists the cycle's first 4");
+        assert_eq!(picture.notes[2], "its box lists the cycle's first 4 (→…); +17 not listed");
+    }
+
+    #[test]
+    fn the_box_lists_the_cycle_in_cycle_order_then_the_other_members() {
+        // Component {0, ..., 7}: the cycle 5 -> 2 -> 6 -> 5, and 0, 1, 3, 4, 7 joined to 5 both ways.
+        let mut edges = vec![(5, 2), (2, 6), (6, 5)];
+        edges.extend([0, 1, 3, 4, 7].iter().flat_map(|&v| [(v, 5), (5, v)]));
+        let graph = Arc::new(Graph::from_edges(8, &edges).unwrap());
+        let c = condense(&graph);
+        let members = ComponentMembers::new(&c);
+        let big = c.component[0];
+        let ring = [5, 2, 6];
+        assert_eq!(box_members(&ring, &members, big, 4), [5, 2, 6, 0]);
+        assert_eq!(box_members(&ring, &members, big, 6), [5, 2, 6, 0, 1, 3]);
+        assert_eq!(box_members(&ring, &members, big, 2), [5, 2]);
+        assert_eq!(box_members(&ring, &members, big, 20), [5, 2, 6, 0, 1, 3, 4, 7]);
+        let names = VertexNames::Dense;
+        let sources = Sources { members: &members, names: &names, ..Sources::bare(&c.dag) };
+        let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "star").unwrap();
+        mark_cycle(&mut picture, big, &[5, 2, 6, 5], &members, &names);
+        assert_eq!(picture.nodes[0].name(), "{5→2→6, 0, +4}");
+        assert_eq!(picture.notes[1], "a shortest cycle through its smallest member: 3 of the component's 8 vertices");
+        assert_eq!(picture.notes[2], "its box lists the cycle, then 1 other member; +4 not listed");
     }
 
     #[test]
@@ -112,7 +173,7 @@ mod tests {
         let members = ComponentMembers::new(&c);
         let sources = Sources { members: &members, ..Sources::bare(&c.dag) };
         let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "tiny").unwrap();
-        mark_cycle(&mut picture, c.component[9], &[9], &VertexNames::Dense);
+        mark_cycle(&mut picture, c.component[9], &[9], &members, &VertexNames::Dense);
         assert_eq!(picture.notes[0], "9 lies on no cycle");
         assert!(picture.nodes.iter().all(|n| n.state != NodeState::Cycle));
     }

@@ -14,11 +14,14 @@ pub struct PictureNode {
     /// DAG (component) id.
     pub vertex: u32,
     /// How the first members are shown (their file ids or names, [`crate::graph::VertexNames::label`];
-    /// at most [`MEMBERS_SHOWN`]), smallest dense id first; a box in the [`NodeState::Cycle`] state
-    /// lists its cycle's instead, in cycle order.
+    /// at most [`MEMBERS_SHOWN`]), smallest dense id first; a box whose cycle is shown lists the
+    /// cycle's vertices first, in cycle order, then the others.
     pub members: Vec<String>,
     /// How many original vertices the component holds.
     pub member_count: usize,
+    /// The length of the cycle whose vertices open `members` (0: none shown): all of them are
+    /// listed when it is at most `members.len()`, else its first `members.len()`.
+    pub cycle: usize,
     /// Row of the layout, 0 at the top.
     pub layer: u32,
     /// Position within its layer, 0 at the left.
@@ -33,14 +36,22 @@ pub struct PictureNode {
 
 impl PictureNode {
     /// The id a person reads: the file's id or name, or `{1, 2, 3}` for a component (`{1, 2, 3, 4, +5}`
-    /// when it holds more than [`MEMBERS_SHOWN`]).
+    /// when it holds more than [`MEMBERS_SHOWN`]). A cycle opens the list as a walk that returns to
+    /// its start (the title's `↻`): `{1→2→3, 9}`, or `{1→2→3→4→…, +5}` when only its first vertices
+    /// are listed.
     pub fn name(&self) -> String {
         if self.member_count == 1
             && let Some(id) = self.members.first()
         {
             return id.clone();
         }
-        let mut parts: Vec<String> = self.members.clone();
+        let on_cycle = self.cycle.min(self.members.len());
+        let mut parts: Vec<String> = Vec::new();
+        if on_cycle > 0 {
+            let walk = self.members[..on_cycle].join("→");
+            parts.push(if self.cycle > on_cycle { format!("{walk}→…") } else { walk });
+        }
+        parts.extend(self.members[on_cycle..].iter().cloned());
         let more = self.member_count.saturating_sub(self.members.len());
         if more > 0 {
             parts.push(format!("+{more}"));
@@ -193,6 +204,7 @@ mod tests {
             vertex: 0,
             members: members.iter().map(u64::to_string).collect(),
             member_count,
+            cycle: 0,
             layer: 0,
             column: 0,
             interval: None,
@@ -206,6 +218,10 @@ mod tests {
         assert_eq!(node(vec![7], 1).name(), "7");
         assert_eq!(node(vec![1, 2, 3], 3).name(), "{1, 2, 3}");
         assert_eq!(node(vec![1, 2, 3, 4], 9).name(), "{1, 2, 3, 4, +5}");
+        let cycle = |members, count, cycle| PictureNode { cycle, ..node(members, count) };
+        assert_eq!(cycle(vec![1, 2, 3], 3, 3).name(), "{1→2→3}");
+        assert_eq!(cycle(vec![3, 1, 7, 9], 9, 2).name(), "{3→1, 7, 9, +5}");
+        assert_eq!(cycle(vec![0, 1, 2, 3], 21, 20).name(), "{0→1→2→3→…, +17}");
         let mut n = node(vec![7], 1);
         n.state = NodeState::Pruned { dim: 1 };
         assert_eq!(n.title(), "⊘ 7 d1");

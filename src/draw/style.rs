@@ -30,7 +30,7 @@ pub enum NodeState {
     /// Not entered: another cut (level, topological order, supportive vertex, Bloom filter) proved
     /// it cannot reach `v`.
     CutOff,
-    /// A strongly connected component whose shortest cycle is shown (its box lists the cycle).
+    /// A strongly connected component whose shortest cycle is shown (its box lists the cycle first).
     Cycle,
 }
 
@@ -119,7 +119,9 @@ impl NodeState {
                 ('⊘', Some(Colour::Magenta), "pruned by a label (dimension shown)", "pruned (dim)")
             }
             NodeState::CutOff => ('⊖', Some(Colour::Magenta), "pruned by another cut (level, order, ...)", "cut"),
-            NodeState::Cycle => ('↻', Some(Colour::Green), "a component, its box listing one shortest cycle", "cycle"),
+            NodeState::Cycle => {
+                ('↻', Some(Colour::Green), "a component, its box listing a shortest cycle first", "cycle")
+            }
         };
         StateStyle { glyph, colour, name, short }
     }

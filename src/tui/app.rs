@@ -408,6 +408,7 @@ impl App {
             Msg::LabelState(status) => self.labels.status = Some(*status),
             Msg::LabelsReady(labels) => {
                 self.labels.label_bytes = Some(labels.heap_bytes() as u64);
+                self.graph.false_positives.labels_ready(&labels);
                 self.ready = Some(labels);
                 self.picture.stale = true;
                 // The query on screen was answered with other labels: answer it with these.
@@ -422,6 +423,7 @@ impl App {
             }
             Msg::LabelsCleared => {
                 self.ready = None;
+                self.graph.false_positives.labels_cleared();
                 self.labels.clear_run();
                 self.picture.stale = true;
                 self.query.labels_changed = true;
@@ -443,6 +445,10 @@ impl App {
                 }
             }
             Msg::ExceptionsDone(result) => self.exceptions.result = Some(result),
+            Msg::FalsePositives(labels, result) => {
+                // A count of labels that changed since is dropped.
+                self.graph.false_positives.counted(labels, result);
+            }
             Msg::Info(text) => {
                 self.labels.log_line(text.clone());
                 self.info(text);

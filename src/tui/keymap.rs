@@ -186,6 +186,12 @@ pub fn lookup_global(event: &KeyEvent) -> Option<Action> {
     BINDINGS.iter().find(|b| b.scope == Global && b.keys.iter().any(|k| k.matches(event))).map(|b| b.action)
 }
 
+/// The key shown for `action` in `scope` (its binding's first key), for sentences that tell the
+/// user what to press.
+pub fn key_of(scope: Scope, action: Action) -> Option<String> {
+    BINDINGS.iter().find(|b| b.scope == scope && b.action == action).map(|b| b.keys[0].display())
+}
+
 /// What is being edited, for the footer: a path (or a named graph's vertex) completes on Tab,
 /// other lines do not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -264,6 +270,13 @@ mod tests {
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(lookup(Tab::Graph, false, &ctrl_c), Some(Action::Quit));
         assert_eq!(lookup(Tab::Graph, true, &ctrl_c), Some(Action::Dismiss));
+    }
+
+    #[test]
+    fn key_of_names_the_key_that_does_it() {
+        assert_eq!(key_of(Global, Action::GoTo(Tab::Labels)).as_deref(), Some("2"));
+        assert_eq!(key_of(On(Tab::Labels), Action::RunToEnd).as_deref(), Some("r"));
+        assert_eq!(key_of(On(Tab::Graph), Action::RunToEnd), None);
     }
 
     #[test]

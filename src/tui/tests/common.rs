@@ -78,6 +78,18 @@ impl Harness {
         }
     }
 
+    /// Folds the worker's messages until the count of the finished labels' false positives (which
+    /// runs beside the jobs) has arrived.
+    pub fn await_false_positives(&mut self) {
+        loop {
+            match self.rx.recv_timeout(Duration::from_secs(120)).expect("the count did not arrive in time") {
+                AppEvent::Worker(msg @ Msg::FalsePositives(..)) => return self.app.on_worker(msg),
+                AppEvent::Worker(msg) => self.app.on_worker(msg),
+                _ => {}
+            }
+        }
+    }
+
     /// Presses keys given as text: every character is a key; `<Enter>`, `<Esc>`, `<Tab>` name the others.
     pub fn keys(&mut self, text: &str) {
         for key in parse_keys(text) {

@@ -19,6 +19,41 @@ fn graph_screen() {
 }
 
 #[test]
+fn graph_screen_shows_where_false_positives_concentrate_once_labels_exist() {
+    let mut h = Harness::new();
+    let before = h.render(120, 36);
+    assert!(before.contains("false pos. build the labels (2, then r) to see where they concentrate"), "{before}");
+    // Labels of the Labels tab's setting (d = 1: enough to let false positives through), built to the end.
+    h.keys("2j<Enter>1<Enter>r");
+    h.settle();
+    let dims = h.app.ready.as_ref().expect("labels").dims();
+    assert_eq!(dims, 1);
+    h.keys("1");
+    let counting = h.render(120, 36);
+    assert!(counting.contains("false pos. counting… (the labels, d = 1)"), "{counting}");
+    h.await_false_positives();
+    let crate::tui::state::graph::FalsePositives::Counted(c) = h.app.graph.false_positives.clone() else {
+        panic!("counted: {:?}", h.app.graph.false_positives)
+    };
+    // What the panel says is what was counted: kegg's DAG has more pairs than are sampled.
+    assert!(!c.exact && c.false_positives > 0, "{c:?}");
+    let after = h.render(120, 36);
+    let head = format!("false pos. {} with the labels (d = 1)", thousands(c.false_positives));
+    assert!(after.contains(&head), "{after}");
+    assert!(after.contains(&format!("over          {}", c.over())), "{after}");
+    let top = c.by_level[0];
+    assert!(after.contains(&format!("source level  {} ({} of ", top.key, thousands(top.false_positives))), "{after}");
+    assert!(after.contains('~'), "sampled shares are marked as estimates: {after}");
+    // Before the labels, the panel is `graph_120x36`'s.
+    settings().bind(|| insta::assert_snapshot!("graph_false_positives_after", after));
+    // Other labels: the panel forgets the count at once and counts again.
+    h.keys("2x");
+    h.settle();
+    h.keys("1");
+    assert!(h.render(120, 36).contains("false pos. build the labels (2, then r)"));
+}
+
+#[test]
 fn graph_screen_lists_the_loader_anomalies_and_the_cycles() {
     let mut h = Harness::on_sample("tiny-cycles.txt");
     let text = h.render(80, 24);

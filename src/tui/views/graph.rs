@@ -2,11 +2,14 @@
 //! the loader did, where the cycles are and what dominates.
 
 use super::{cursor, panel};
-use crate::format::{duration, thousands};
+use crate::format::{duration, plural, thousands};
 use crate::graph::dominance::{Ranked, ReachEntry, ReachMethod};
 use crate::graph::load_report::{Anomaly, Firsts, describe};
+use crate::tui::action::{Action, Tab};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
+use crate::tui::keymap::{Scope, key_of};
+use crate::tui::state::graph::FalsePositives;
 use crate::tui::widgets::columns::{self, ColumnLayout, Columns, XAxis, YAxis};
 use crate::tui::widgets::{hbars::HBars, resample};
 use ratatui::Frame;
@@ -185,7 +188,10 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         fit("hubs in    ", ranked(&d.top_in_degree)),
         fit(
             "widest     ",
-            d.widest_levels.iter().map(|l| format!("level {} ({})", l.level, thousands(l.components))).collect(),
+            d.widest_levels
+                .iter()
+                .map(|l| format!("level {} ({})", l.level, plural(l.components, "component", "components")))
+                .collect(),
         ),
     ];
     match &d.reach {
@@ -195,7 +201,50 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         ]),
         None => lines.push(Line::from("reach: too large to count here; `grail info --deep` estimates it")),
     }
+    lines.extend(false_positive_lines(app, width, &fit));
     lines
+}
+
+/// Where the false positives of the explorer's finished labels concentrate: by the source's level,
+/// by source and by target, over every pair or sampled ones (percentages then marked `~`); before
+/// the labels, how to build them.
+fn false_positive_lines(
+    app: &App,
+    width: usize,
+    fit: &dyn Fn(&str, Vec<String>) -> Line<'static>,
+) -> Vec<Line<'static>> {
+    let dim = app.theme.dim();
+    let line = |text: String| Line::from(cut(text, width));
+    match &app.graph.false_positives {
+        FalsePositives::NoLabels => {
+            let tab = key_of(Scope::Global, Action::GoTo(Tab::Labels)).unwrap_or_default();
+            let run = key_of(Scope::On(Tab::Labels), Action::RunToEnd).unwrap_or_default();
+            vec![Line::styled(
+                cut(format!("false pos. build the labels ({tab}, then {run}) to see where they concentrate"), width),
+                dim,
+            )]
+        }
+        FalsePositives::Counting(labels) => {
+            vec![line(format!("false pos. counting… (the labels, d = {})", labels.dims()))]
+        }
+        FalsePositives::Failed(dims, e) => vec![line(format!("false pos. not counted (the labels, d = {dims}): {e}"))],
+        FalsePositives::Counted(c) => {
+            let mut lines = vec![
+                line(format!("false pos. {} with the labels (d = {})", thousands(c.false_positives), c.dims)),
+                line(format!("  over          {}", c.over())),
+            ];
+            if c.false_positives > 0 {
+                let names = &app.ws.loaded.names;
+                let vertex = |key: u32| {
+                    app.representative.get(key as usize).map_or_else(|| format!("c{key}"), |&v| names.label(v))
+                };
+                lines.push(fit("  source level  ", c.entries(&c.by_level, |level| level.to_string())));
+                lines.push(fit("  source        ", c.entries(&c.by_source, vertex)));
+                lines.push(fit("  target        ", c.entries(&c.by_target, vertex)));
+            }
+            lines
+        }
+    }
 }
 
 /// An anomaly's sentence with as many of its first lines (or ids) as fit `width`.

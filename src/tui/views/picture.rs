@@ -125,12 +125,14 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
             lines.push(Line::styled(text, theme.accent()));
         }
         if let Some(node) = state.selected.and_then(|i| picture.nodes.get(i)) {
-            lines.push(Line::styled(format!("cursor: {}", node.one_line()), theme.title()));
+            // The detail (the interval) has a line of its own below.
+            lines.push(Line::styled(format!("cursor: {}", node.title()), theme.title()));
             if let Some(detail) = node.detail() {
                 lines.push(Line::raw(format!("  {detail}")));
             }
             if node.member_count > 1 {
-                lines.push(Line::raw(format!("  a strongly connected component of {}", node.member_count)));
+                let count = crate::format::plural(node.member_count as u64, "vertex", "vertices");
+                lines.push(Line::raw(format!("  a strongly connected component of {count}")));
             }
         }
         lines.push(Line::raw(""));

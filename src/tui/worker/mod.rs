@@ -3,6 +3,7 @@
 //! [`Job`]s and sets the cancel flag; the running job checks it at its next safe point.
 
 mod batch;
+pub mod concentration;
 mod exact_rows;
 pub mod labeling;
 mod msg;
@@ -25,6 +26,7 @@ use crate::index::Labels;
 use crate::query::{Decided, Engine, QueryIndex, RuleSet};
 use crate::tui::state::graph::GraphFacts;
 use crate::workspace::Workspace;
+use concentration::BackgroundConcentration;
 use labeling::Session;
 use query_index::BackgroundIndex;
 use std::path::PathBuf;
@@ -126,6 +128,8 @@ struct State {
     members: Option<ComponentMembers>,
     /// The open graph's query index (it depends on the DAG alone), started when the graph opens.
     query_index: BackgroundIndex,
+    /// Where the session's finished labels let false positives through, counted beside the jobs.
+    false_positives: BackgroundConcentration,
     /// The last exception's labels the picture drew, by `(dims, seed)` (dropped with the graph).
     exception_labels: Option<((usize, u64), Arc<Labels>)>,
     /// The last component whose cycle the picture drew, and that cycle (dropped with the graph).
@@ -136,7 +140,18 @@ impl State {
     fn new(ws: Arc<Workspace>, out: Sender<AppEvent>, cancel: Arc<AtomicBool>, threads: usize) -> State {
         let session = Session::new(out.clone());
         let query_index = BackgroundIndex::start(&ws);
-        State { ws, out, cancel, threads, session, members: None, query_index, exception_labels: None, cycle: None }
+        State {
+            ws,
+            out,
+            cancel,
+            threads,
+            session,
+            members: None,
+            query_index,
+            false_positives: BackgroundConcentration::default(),
+            exception_labels: None,
+            cycle: None,
+        }
     }
 
     fn send(&self, msg: Msg) {
@@ -158,6 +173,9 @@ impl State {
                 let error = format!("{name} failed: internal error in the worker: {text}");
                 let _ = out.send(AppEvent::Worker(Msg::Error(error)));
             }
+            // A job may have finished, replaced or dropped the labels (or the graph): the count of
+            // false positives follows them.
+            self.false_positives.follow(&self.ws, self.session.labels(), &self.out);
             let _ = out.send(AppEvent::Worker(Msg::Idle));
         }
     }

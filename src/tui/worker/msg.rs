@@ -5,6 +5,7 @@ use super::batch::BatchResult;
 use super::picture::PictureResult;
 use crate::backend::LabelSpec;
 use crate::exceptions::ExceptionCounts;
+use crate::exceptions::concentration::Concentration;
 use crate::index::labeler::{Position, Status};
 use crate::index::{Interval, Labels};
 use crate::query::query_index::TopoPositions;
@@ -84,6 +85,8 @@ pub enum Msg {
     QueryDone(Box<QueryResult>),
     BatchDone(Arc<BatchResult>),
     ExceptionsDone(ExceptionResult),
+    /// Where the false positives of these labels concentrate (or why that was not counted).
+    FalsePositives(Arc<Labels>, Result<Box<Concentration>, String>),
     PictureReady(Box<PictureResult>),
     Info(String),
     Error(String),
@@ -119,6 +122,7 @@ impl Msg {
             Msg::QueryDone(_) => "QueryDone",
             Msg::BatchDone(_) => "BatchDone",
             Msg::ExceptionsDone(_) => "ExceptionsDone",
+            Msg::FalsePositives(..) => "FalsePositives",
             Msg::PictureReady(_) => "PictureReady",
             Msg::Info(_) => "Info",
             Msg::Error(_) => "Error",

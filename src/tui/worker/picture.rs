@@ -122,7 +122,7 @@ pub fn build(
     // drawing keeps the layout (and the fitted zoom) still while they fill in.
     picture.label_room = draw::Picture::interval_room(dag.num_vertices());
     if let (Focus::Cycle(c), Some(cycle)) = (request.focus, cycle) {
-        mark_cycle(&mut picture, c, cycle, &ws.loaded.names);
+        mark_cycle(&mut picture, c, cycle, members, &ws.loaded.names);
     }
     if let Some(note) = search.as_ref().and_then(|s| dead_end_note(s, &picture)) {
         picture.notes.push(note);
