@@ -11,7 +11,7 @@
 // frontier answers it no. Answered queries' bits are dropped everywhere at once (`done`, `found`).
 //
 // `status` (u64): forward queue count, backward queue count, queries whose turn is forward, backward,
-// then the done words. `work` (u64) counts the vertices expanded, the neighbours they have, and the
+// then the done words. `work` (u64) counts the vertices expanded, the neighbours scanned, and the
 // (neighbour, query) pairs judged by the rules beyond the level cut.
 //
 // Rule codes (`code[i]`): 2 * rule + answer, the rule's index in the Rust `Rule::ALL`; UNDECIDED
@@ -225,6 +225,13 @@ extern "C" __global__ void search_expand(u32 backward, const u32* queue, u32 cou
             u32 w = __ffs(nonzero) - 1;
             nonzero &= nonzero - 1;
             u64 bits = __shfl_sync(0xffffffffu, mine, w);
+            // Neighbour lists are sorted by level (children ascending, parents descending): past the
+            // farthest target level of these queries, the level cut drops every neighbour left.
+            u32 bound = backward ? 0xffffffffu : 0;
+            for (u64 r = bits; r; r &= r - 1) {
+                u32 l = s_level[w * 64 + __ffsll((long long)r) - 1];
+                bound = backward ? min(bound, l) : max(bound, l);
+            }
             for (u64 base = begin; base < end; base += WARP_SIZE) {
                 u64 e = base + lane;
                 bool queued = false, listed = false;
@@ -234,8 +241,9 @@ extern "C" __global__ void search_expand(u32 backward, const u32* queue, u32 cou
                 // under both rule sets, and a target itself is never dropped by it: the other side
                 // holds it, and the meeting is found below.
                 u64 rest = 0;
+                u32 ly = e < end ? level[y] : 0;
+                bool past = e < end && (backward ? ly < bound : ly > bound);
                 if (e < end) {
-                    u32 ly = level[y];
                     for (u64 r = bits; r; r &= r - 1) {
                         u32 b = __ffsll((long long)r) - 1;
                         u32 q = w * 64 + b;
@@ -280,12 +288,11 @@ extern "C" __global__ void search_expand(u32 backward, const u32* queue, u32 cou
                 }
                 warp_append(queued, y, queue_next, count_next);
                 warp_append(listed, y * words + w, touched, touched_count);
+                if (lane == 0) neighbours += min((u64)WARP_SIZE, end - base);
+                if (__any_sync(0xffffffffu, past)) break;
             }
         }
-        if (any) {
-            expanded++;
-            neighbours += end - begin;
-        }
+        if (any) expanded++;
         u64 wait = word & (lane < words ? s_wait[lane] : 0);
         if (lane < words) {
             cur[(u64)x * words + lane] = 0;

@@ -4,9 +4,11 @@
 
 use super::context::Gpu;
 use super::memory::Ledger;
+use crate::graph::Csr;
 use crate::query::{Engine, RuleSet};
 use anyhow::Result;
 use cudarc::driver::CudaSlice;
+use rayon::prelude::*;
 use std::time::Instant;
 
 /// The engine's data on the device.
@@ -75,9 +77,9 @@ impl SearchIndex {
             intervals: ledger.upload(gpu, "labels", bytemuck::cast_slice::<_, u32>(labels.intervals()))?,
             subtree: ledger.upload(gpu, "subtree sizes", labels.subtrees())?,
             children_offsets: ledger.upload(gpu, "children offsets", dag.children_csr().offsets())?,
-            children: ledger.upload(gpu, "children", dag.children_csr().targets())?,
+            children: ledger.upload(gpu, "children by level", &by_level(dag.children_csr(), labels.levels(), false))?,
             parents_offsets: ledger.upload(gpu, "parents offsets", dag.parents_csr().offsets())?,
-            parents: ledger.upload(gpu, "parents", dag.parents_csr().targets())?,
+            parents: ledger.upload(gpu, "parents by level", &by_level(dag.parents_csr(), labels.levels(), true))?,
             upload_seconds: 0.0,
             ledger,
         };
@@ -88,5 +90,57 @@ impl SearchIndex {
     /// Device bytes held.
     pub fn bytes(&self) -> u64 {
         self.ledger.total()
+    }
+}
+
+/// `csr`'s neighbour lists, each sorted by level (children ascending, parents descending), so a
+/// search stops scanning a list at the first neighbour the level cut drops for all its queries.
+fn by_level(csr: &Csr, levels: &[u32], descending: bool) -> Vec<u32> {
+    // Each neighbour with its level in the high half: the sort then compares plain integers
+    // instead of looking the levels up (one random read per edge instead of one per comparison).
+    let mut keyed: Vec<u64> = csr
+        .targets()
+        .par_iter()
+        .map(|&v| {
+            let level = if descending { u32::MAX - levels[v as usize] } else { levels[v as usize] };
+            u64::from(level) << 32 | u64::from(v)
+        })
+        .collect();
+    let offsets = csr.offsets();
+    let mut lists = Vec::with_capacity(offsets.len().saturating_sub(1));
+    let mut rest = keyed.as_mut_slice();
+    for pair in offsets.windows(2) {
+        let (list, tail) = rest.split_at_mut((pair[1] - pair[0]) as usize);
+        lists.push(list);
+        rest = tail;
+    }
+    lists.par_iter_mut().for_each(|list| list.sort_unstable());
+    keyed.par_iter().map(|&key| key as u32).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Graph;
+
+    #[test]
+    fn neighbour_lists_are_sorted_by_level_and_keep_their_vertices() {
+        let g = crate::graph::generators::random_dag(500, 6.0, 3).unwrap();
+        let levels = crate::graph::topo::kahn(&g).unwrap().level.to_vec();
+        for (csr, descending) in [(g.children_csr(), false), (g.parents_csr(), true)] {
+            let sorted = by_level(csr, &levels, descending);
+            for (v, pair) in csr.offsets().windows(2).enumerate() {
+                let range = pair[0] as usize..pair[1] as usize;
+                let (mut before, mut after) = (csr.targets()[range.clone()].to_vec(), sorted[range].to_vec());
+                let keys: Vec<u32> = after.iter().map(|&c| levels[c as usize]).collect();
+                let ordered = if descending { keys.is_sorted_by(|a, b| a >= b) } else { keys.is_sorted() };
+                assert!(ordered, "vertex {v}: {keys:?}");
+                before.sort_unstable();
+                after.sort_unstable();
+                assert_eq!(before, after);
+            }
+        }
+        let empty = Graph::from_edges(0, &[]).unwrap();
+        assert!(by_level(empty.children_csr(), &[], false).is_empty());
     }
 }
