@@ -3,15 +3,17 @@
 //! CSV/JSON export (written by `crate::query::export`).
 
 use super::exact_rows::{self, BfsFrontier};
+use super::resident_search::ResidentSearch;
 use crate::exact::BfsEngine;
 use crate::exact::closure::bit_parallel::answer_pairs;
 use crate::index::Labels;
 use crate::query::export::ExportRow;
-use crate::query::{BatchReport, Engine, Method, Query, QueryIndex, RuleSet, random_queries, read_query_file};
+use crate::query::{BatchReport, Engine, Method, QueryIndex, RuleSet, random_queries, read_query_file};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail, ensure};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Random queries get their expected answers from the exact closure up to this many condensed
@@ -27,7 +29,7 @@ pub enum QuerySource {
 }
 
 /// One run: a search method on 1 thread or on all (`threads == 0`), or the GPU batch search
-/// (cheap rules on all CPU threads, then concurrent guided BFSs on the device).
+/// (every rule and the searches on the device).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunSpec {
     pub method: Method,
@@ -144,10 +146,12 @@ fn bucket_name(i: usize) -> String {
 }
 
 /// Runs `spec` on the workspace's labels.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     ws: &Workspace,
-    labels: &Labels,
-    index: Option<&QueryIndex>,
+    labels: &Arc<Labels>,
+    index: Option<&Arc<QueryIndex>>,
+    resident: &mut ResidentSearch,
     spec: &BatchSpec,
     all_threads: usize,
     cancel: &AtomicBool,
@@ -186,7 +190,7 @@ pub fn run(
         index.is_some() == (spec.rules == RuleSet::All),
         "the query index must be given exactly when every rule runs"
     );
-    let engine = Engine::new(ws.dag(), labels, &ws.condensation.component).with_index(index);
+    let engine = Engine::new(ws.dag(), labels, &ws.condensation.component).with_index(index.map(|i| &**i));
     let all = if all_threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { all_threads };
     let mut rows = Vec::new();
     let steps = spec.runs.len() + 1;
@@ -201,14 +205,24 @@ pub fn run(
             progress((i + 1) as f64 / steps as f64);
             continue;
         }
-        let report = if run.gpu {
-            gpu_report(&engine, &queries, all)?
+        if run.gpu {
+            let gpu = crate::gpu::shared()?;
+            let (search, uploaded) = resident.get(gpu, &engine, labels, index)?;
+            let words = crate::gpu::search::default_words(labels.dims());
+            let (answers, gpu_run) = crate::gpu::search::run_batch_on(gpu, search, &queries, words)?;
+            // The time is the batch's on the device; an upload in this run is named beside it.
+            let name = if uploaded {
+                format!("{} (+{} upload)", run.name(all), crate::format::duration(search.upload_seconds))
+            } else {
+                run.name(all)
+            };
+            rows.push(BatchRow::new(name, true, gpu_run.batch_report(&queries, &answers, all)));
         } else {
             let threads = if run.threads == 0 { all } else { run.threads };
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start threads")?;
-            pool.install(|| crate::query::run_batch(&engine, &queries, run.method))
-        };
-        rows.push(BatchRow::new(run.name(all), run.gpu, report));
+            let report = pool.install(|| crate::query::run_batch(&engine, &queries, run.method));
+            rows.push(BatchRow::new(run.name(all), false, report));
+        }
         progress((i + 1) as f64 / steps as f64);
     }
     let histogram = rows.iter().find(|row| !row.gpu && !row.exact).map(|row| {
@@ -216,14 +230,6 @@ pub fn run(
         (row.name.clone(), bars)
     });
     Ok(BatchResult { source, expected, queries: queries.len(), rows, histogram, rules: spec.rules })
-}
-
-/// The GPU batch search, in the CPU runs' report shape.
-fn gpu_report(engine: &Engine, queries: &[Query], threads: usize) -> Result<BatchReport> {
-    let gpu = crate::gpu::shared()?;
-    let words = crate::gpu::search::default_words(engine.labels().dims());
-    let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
-    Ok(report.batch_report(queries, &answers, threads))
 }
 
 /// Writes `base.csv` (one row per run) and `base.json` (the whole result); the paths written.
@@ -258,8 +264,10 @@ mod tests {
             runs: vec![guided, RunSpec::exact_bfs(false)],
             rules: RuleSet::All,
         };
-        let index = QueryIndex::build(ws.dag(), &labels).unwrap();
-        let result = run(&ws, &labels, Some(&index), &spec, 1, &AtomicBool::new(false), &|_| {}).unwrap();
+        let index = Arc::new(QueryIndex::build(ws.dag(), &labels).unwrap());
+        let (labels, mut resident) = (Arc::new(labels), ResidentSearch::default());
+        let result =
+            run(&ws, &labels, Some(&index), &mut resident, &spec, 1, &AtomicBool::new(false), &|_| {}).unwrap();
         let (g_row, e_row) = (&result.rows[0], &result.rows[1]);
         assert!(e_row.exact && !g_row.exact);
         assert_eq!(e_row.report.queries, EXACT_BFS_QUERIES as u64);

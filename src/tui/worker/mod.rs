@@ -9,6 +9,7 @@ pub mod labeling;
 mod msg;
 pub mod picture;
 mod query_index;
+mod resident_search;
 
 pub use batch::{BatchResult, BatchRow, BatchSpec, EXACT_BFS_QUERIES, QuerySource, RunSpec, expected_answers, export};
 pub use labeling::{LabelCmd, LabelConfig};
@@ -29,6 +30,7 @@ use crate::workspace::Workspace;
 use concentration::BackgroundConcentration;
 use labeling::Session;
 use query_index::BackgroundIndex;
+use resident_search::ResidentSearch;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -134,6 +136,8 @@ struct State {
     exception_labels: Option<((usize, u64), Arc<Labels>)>,
     /// The last component whose cycle the picture drew, and that cycle (dropped with the graph).
     cycle: Option<(u32, Vec<u32>)>,
+    /// The GPU batch search's device data, kept between runs on the same labels.
+    resident_search: ResidentSearch,
 }
 
 impl State {
@@ -151,6 +155,7 @@ impl State {
             false_positives: BackgroundConcentration::default(),
             exception_labels: None,
             cycle: None,
+            resident_search: ResidentSearch::default(),
         }
     }
 
@@ -316,7 +321,8 @@ impl State {
             RuleSet::Grail => None,
         };
         self.busy("running the batch", true);
-        match batch::run(&self.ws, &labels, index.as_deref(), &spec, self.threads, &self.cancel, &progress) {
+        let resident = &mut self.resident_search;
+        match batch::run(&self.ws, &labels, index.as_ref(), resident, &spec, self.threads, &self.cancel, &progress) {
             Ok(result) => self.send(Msg::BatchDone(Arc::new(result))),
             Err(e) => self.send(Msg::Error(format!("batch: {e:#}"))),
         }
