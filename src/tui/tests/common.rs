@@ -67,7 +67,8 @@ impl Harness {
         }
         let mut idle = 0;
         while idle < count {
-            match self.rx.recv_timeout(Duration::from_secs(120)).expect("the worker did not answer in time") {
+            // A hang detector, not a timing: on two busy cores a batch beside the background counts is slow.
+            match self.rx.recv_timeout(Duration::from_secs(600)).expect("the worker did not answer in time") {
                 AppEvent::Worker(Msg::Idle) => {
                     idle += 1;
                     self.app.on_worker(Msg::Idle);

@@ -3,6 +3,7 @@
 
 use super::panel;
 use crate::index::Order;
+use crate::index::labeler::Status;
 use crate::telemetry::Backend;
 use crate::tui::app::App;
 use crate::tui::state::picture::PictureState;
@@ -83,7 +84,9 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     let mut lines = Vec::new();
     let ran = app.labels.status.as_ref().map_or(config.backend, |s| s.backend);
     lines.push(Line::styled(format!("back end: {}", ran.title()), theme.title()));
+    let finished = app.labels.status.as_ref().is_some_and(|s| s.status == Status::Finished);
     let stepping = match ran {
+        _ if finished => "the labels are complete: x resets them to step again",
         Backend::Dfs => {
             "the DFS runs in one step: s shows its finished tree (pick the CPU pipeline in tab 2 to watch the levels)"
         }
