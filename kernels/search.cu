@@ -10,8 +10,9 @@
 // for a query, or a rule that proves the rest of the path, answers it yes; a side left with no
 // frontier answers it no. Answered queries' bits are dropped everywhere at once (`done`, `found`).
 //
-// `status` (u64): forward queue count, backward queue count, queries whose turn is forward, backward,
-// then the done words. `work` (u64) counts the vertices expanded, the neighbours scanned, and the
+// `status` (u64): the queue counts, two per side (the queue read in steps of one parity and the one
+// filled), then the queries whose turn is forward and backward, then the done words. The host enqueues
+// steps without reading them back: every kernel reads its counts on the device. `work` (u64) counts the vertices expanded, the neighbours scanned, and the
 // (neighbour, query) pairs judged by the rules beyond the level cut.
 //
 // Rule codes (`code[i]`): 2 * rule + answer, the rule's index in the Rust `Rule::ALL`; UNDECIDED
@@ -32,6 +33,10 @@ typedef unsigned long long u64;
 #define RULE_LABEL 6u
 #define RULE_TREE 7u
 #define RULE_SEARCH 8u
+// Where `status` keeps side s's queue count of parity p, the turn counts and the done words.
+#define COUNT_AT(s, p) (2u * (s) + (p))
+#define TURNS_AT 4u
+#define DONE_AT 6u
 // A record (the Rust `VertexCuts`): from_support[2], to_support[2], bloom_out[1], bloom_in[1].
 #define RECORD_WORDS 6u
 
@@ -166,8 +171,8 @@ extern "C" __global__ void search_seed(const u32* undecided, u32 first, u32 quer
     atomicOr(&fwd_vis[(u64)s * words + w], bit);
     atomicOr(&bwd_cur[(u64)t * words + w], bit);
     atomicOr(&bwd_vis[(u64)t * words + w], bit);
-    if (first_queued(s, fwd_stamp, step_stamp)) fwd_queue[(u32)atomicAdd(&status[0], 1ull)] = s;
-    if (first_queued(t, bwd_stamp, step_stamp)) bwd_queue[(u32)atomicAdd(&status[1], 1ull)] = t;
+    if (first_queued(s, fwd_stamp, step_stamp)) fwd_queue[(u32)atomicAdd(&status[COUNT_AT(0, 0)], 1ull)] = s;
+    if (first_queued(t, bwd_stamp, step_stamp)) bwd_queue[(u32)atomicAdd(&status[COUNT_AT(1, 0)], 1ull)] = t;
     if (first_touch(s * words + w, batch_stamp, batch_id)) touched[atomicAdd(touched_count, 1u)] = s * words + w;
     if (first_touch(t * words + w, batch_stamp, batch_id)) touched[atomicAdd(touched_count, 1u)] = t * words + w;
 }
@@ -180,7 +185,7 @@ extern "C" __global__ void search_seed(const u32* undecided, u32 first, u32 quer
 // Bits of x whose query waits this step move to the next frontier unchanged (x is queued again), and
 // x's current bits are cleared. Shared memory: the targets and their levels, one
 // per slot, for the level cut that drops most neighbours before anything else is read.
-extern "C" __global__ void search_expand(u32 backward, const u32* queue, u32 count, u32 words, u32 queries,
+extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* queue, u32 words, u32 queries,
                                          const u32* ends, const u32* level, const u32* topo, const u64* rec,
                                          const u32* intervals, const u32* subtree, u32 dims, u32 all,
                                          const u64* off, const u32* adj, u64* cur, u64* next, u64* vis,
@@ -192,19 +197,22 @@ extern "C" __global__ void search_expand(u32 backward, const u32* queue, u32 cou
     u32* s_level = s_target + queries;
     // Per word: the queries not done whose turn it is, and those that wait.
     __shared__ u64 s_live[WARP_SIZE], s_wait[WARP_SIZE];
-    u64* count_next = &status[backward ? 1 : 0];
+    u32 count = (u32)status[COUNT_AT(backward, parity)];
+    u64* count_next = &status[COUNT_AT(backward, 1 - parity)];
+    u32 warps = blockDim.x / WARP_SIZE;
+    // A block with no vertex to take leaves at once, before it fills its shared memory.
+    if (blockIdx.x * warps >= count) return;
     for (u32 q = threadIdx.x; q < queries; q += blockDim.x) {
         s_target[q] = ends[2 * q + (backward ? 0 : 1)];
         s_level[q] = level[s_target[q]];
     }
     if (threadIdx.x < words) {
-        s_live[threadIdx.x] = turn[threadIdx.x] & ~status[4 + threadIdx.x];
-        s_wait[threadIdx.x] = ~turn[threadIdx.x] & ~status[4 + threadIdx.x];
+        s_live[threadIdx.x] = turn[threadIdx.x] & ~status[DONE_AT + threadIdx.x];
+        s_wait[threadIdx.x] = ~turn[threadIdx.x] & ~status[DONE_AT + threadIdx.x];
     }
     __syncthreads();
     Index g = {level, topo, rec, intervals, subtree, dims, all};
     u32 lane = threadIdx.x % WARP_SIZE;
-    u32 warps = blockDim.x / WARP_SIZE;
     u64 expanded = 0, neighbours = 0, judged = 0;
     // Waiting vertices to queue again, one per lane, appended 32 at a time.
     u32 pending = 0, pending_count = 0;
@@ -323,12 +331,13 @@ extern "C" __global__ void search_expand(u32 backward, const u32* queue, u32 cou
     }
 }
 
-// After a step (one block, a thread per query slot): queries found are done; a query whose side just
-// expanded found no new vertex is done too (no path: every vertex of a path passes every rule, so that
+// After a step (one block, a thread per query slot; `stepped` is 0 before the first step): queries
+// found are done; a query whose side just expanded found no new vertex is done too (no path: every vertex of a path passes every rule, so that
 // side would have met the other on it). Each side that expanded takes its new frontier sizes. Then
 // every query left takes its next turn on the side with the smaller frontier, and `status` counts
-// the turns of each side. Slots past the batch's queries count as done.
-extern "C" __global__ void search_retire(u32 words, u32 queries, u32 expanded_forward, u32 expanded_backward,
+// the turns of each side. Slots past the batch's queries count as done. The queue counts the step
+// read (parity `parity`, or none when 2) are zeroed for the step after next to fill.
+extern "C" __global__ void search_retire(u32 words, u32 queries, u32 stepped, u32 parity,
                                          const u64* found, u64* fwd_turn, u64* bwd_turn, u32* fwd_size,
                                          u32* bwd_size, u32* fwd_fresh, u32* bwd_fresh, u64* status) {
     // 32-bit halves of the words, from one ballot per warp.
@@ -342,13 +351,13 @@ extern "C" __global__ void search_retire(u32 words, u32 queries, u32 expanded_fo
         u64 bit = 1ull << (q % 64);
         bool done = true, forward = false, backward = false;
         if (q < queries) {
-            done = ((status[4 + w] | found[w]) & bit) != 0;
-            if (!done && expanded_forward && (fwd_turn[w] & bit)) {
+            done = ((status[DONE_AT + w] | found[w]) & bit) != 0;
+            if (!done && stepped && (fwd_turn[w] & bit)) {
                 fwd_size[q] = fwd_fresh[q];
                 fwd_fresh[q] = 0;
                 done = fwd_size[q] == 0;
             }
-            if (!done && expanded_backward && (bwd_turn[w] & bit)) {
+            if (!done && stepped && (bwd_turn[w] & bit)) {
                 bwd_size[q] = bwd_fresh[q];
                 bwd_fresh[q] = 0;
                 done = bwd_size[q] == 0;
@@ -370,14 +379,17 @@ extern "C" __global__ void search_retire(u32 words, u32 queries, u32 expanded_fo
         u32 w = threadIdx.x;
         u64 forward = s_fwd[2 * w] | (u64)s_fwd[2 * w + 1] << 32;
         u64 backward = s_bwd[2 * w] | (u64)s_bwd[2 * w + 1] << 32;
-        status[4 + w] = s_done[2 * w] | (u64)s_done[2 * w + 1] << 32;
+        status[DONE_AT + w] = s_done[2 * w] | (u64)s_done[2 * w + 1] << 32;
         fwd_turn[w] = forward;
         bwd_turn[w] = backward;
         atomicAdd(&turns[0], (u32)__popcll(forward));
         atomicAdd(&turns[1], (u32)__popcll(backward));
     }
     __syncthreads();
-    if (threadIdx.x < 2) status[2 + threadIdx.x] = turns[threadIdx.x];
+    if (threadIdx.x < 2) {
+        status[TURNS_AT + threadIdx.x] = turns[threadIdx.x];
+        if (parity < 2) status[COUNT_AT(threadIdx.x, parity)] = 0;
+    }
 }
 
 // After a batch: each slot's code (found or not), and every touched word cleared (the `next` arrays

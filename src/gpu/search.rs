@@ -228,9 +228,17 @@ impl Side {
     }
 }
 
-/// Where the status words start saying which queries are done (after the two queue counts and the
-/// two sides' turn counts).
-const DONE_WORDS_AT: usize = 4;
+/// Where the status words start saying which queries are done (after two queue counts per side and
+/// the two sides' turn counts: kernels/search.cu).
+const DONE_WORDS_AT: usize = 6;
+
+/// Blocks per multiprocessor of the expanding kernel's one wave (its registers allow three of
+/// BLOCK_THREADS at a time on an H100).
+const BLOCKS_PER_SM: u32 = 3;
+
+/// Steps enqueued between two reads of the status: the kernels read their counts on the device, so
+/// the host waits only to learn whether the batch is over (a step after that does nothing).
+const STEPS_PER_READ: u64 = 4;
 
 /// The searches' working memory, sized for batches of 64·W queries, cleared after each batch.
 struct Searcher<'a> {
@@ -277,7 +285,7 @@ impl<'a> Searcher<'a> {
             retire: SearchRetire::load(gpu)?,
             collect: SearchCollect::load(gpu)?,
             words: words as u32,
-            max_blocks: gpu.multiprocessors()? * 16,
+            max_blocks: gpu.multiprocessors()? * BLOCKS_PER_SM,
             forward: Side::new(gpu, &mut ledger, "forward", n, words)?,
             backward: Side::new(gpu, &mut ledger, "backward", n, words)?,
             ends: ledger.zeros(stream, "batch ends", 2 * 64 * words)?,
@@ -323,7 +331,7 @@ impl<'a> Searcher<'a> {
         // and both sides' size[q] (64·W), bit q of word (vertex · words + q / 64) of the four bit
         // arrays (n · words each), queues each end once per step (stamps) in queues of n, and lists
         // its word once per batch (batch stamps, n · words) in `touched` (n · words, which fits a
-        // u32: checked in `new`). status holds 4 + words.
+        // u32: checked in `new`). status holds 6 + words; the seeds go to the parity-0 counts.
         unsafe {
             self.seed.launch(
                 &stream,
@@ -340,8 +348,8 @@ impl<'a> Searcher<'a> {
                 &mut f.visited,
                 &mut b.cur,
                 &mut b.visited,
-                &mut f.queue_next,
-                &mut b.queue_next,
+                &mut f.queue,
+                &mut b.queue,
                 &mut self.status,
                 &mut f.size,
                 &mut b.size,
@@ -355,37 +363,38 @@ impl<'a> Searcher<'a> {
             )
         }?;
         self.profile.mark(self.gpu, 0)?;
-        self.retire(size, false, false)?;
-        let mut steps = 0;
+        self.retire(size, false, None)?;
+        let (mut steps, mut parity) = (0, 0u32);
         loop {
             let status = stream.clone_dtoh(&self.status)?;
             self.profile.mark(self.gpu, 5)?;
-            let done = &status[DONE_WORDS_AT..];
-            if done.iter().all(|&w| w == u64::MAX) {
+            if status[DONE_WORDS_AT..].iter().all(|&w| w == u64::MAX) {
                 break;
             }
-            steps += 1;
-            self.step_stamp += 1;
-            let turns = [status[2] > 0, status[3] > 0];
             if self.profile.on && self.batch_id <= 3 {
                 let work = stream.clone_dtoh(&self.work)?;
                 eprintln!(
                     "batch {} step {steps}: queued {} / {}, turns {} / {}, work so far {work:?}",
-                    self.batch_id, status[0], status[1], status[2], status[3]
+                    self.batch_id,
+                    status[parity as usize],
+                    status[2 + parity as usize],
+                    status[4],
+                    status[5]
                 );
             }
-            for backward in [false, true] {
-                if turns[usize::from(backward)] {
-                    let count = status[usize::from(backward)] as u32;
-                    self.expand(backward, count, size)?;
-                }
-            }
-            self.retire(size, turns[0], turns[1])?;
-            // The bits just written to `next` are the new frontier; `cur` was cleared as it was read.
-            for (side, turned) in [(&mut self.forward, turns[0]), (&mut self.backward, turns[1])] {
-                if turned {
+            // Both sides every step: a side whose turn no query has only carries its waiting bits.
+            for _ in 0..STEPS_PER_READ {
+                steps += 1;
+                self.step_stamp += 1;
+                self.expand(false, parity, size)?;
+                self.expand(true, parity, size)?;
+                self.retire(size, true, Some(parity))?;
+                // The bits just written to `next` are the new frontier; `cur` was cleared as it was read.
+                for side in [&mut self.forward, &mut self.backward] {
                     std::mem::swap(&mut side.cur, &mut side.next);
+                    std::mem::swap(&mut side.queue, &mut side.queue_next);
                 }
+                parity = 1 - parity;
             }
         }
         let (f, b) = (&mut self.forward, &mut self.backward);
@@ -417,18 +426,15 @@ impl<'a> Searcher<'a> {
         Ok(steps)
     }
 
-    /// Advances one side by a level for the queries whose turn it is; `count` vertices are queued.
-    fn expand(&mut self, backward: bool, count: u32, size: u32) -> Result<()> {
+    /// Advances one side by a level for the queries whose turn it is, reading its queue of `parity`.
+    fn expand(&mut self, backward: bool, parity: u32, size: u32) -> Result<()> {
         let stream = self.gpu.stream.clone();
         let index = self.index;
         let (side, other) =
             if backward { (&mut self.backward, &self.forward) } else { (&mut self.forward, &self.backward) };
-        std::mem::swap(&mut side.queue, &mut side.queue_next);
-        let slot = usize::from(backward);
-        stream.memset_zeros(&mut self.status.slice_mut(slot..slot + 1))?;
-        let warps = BLOCK_THREADS / WARP_SIZE;
+        // One wave of blocks that stride over the queue, whatever its length (read on the device).
         let config = LaunchConfig {
-            grid_dim: (count.div_ceil(warps).clamp(1, self.max_blocks), 1, 1),
+            grid_dim: (self.max_blocks, 1, 1),
             block_dim: (BLOCK_THREADS, 1, 1),
             shared_mem_bytes: size * 8,
         };
@@ -438,12 +444,12 @@ impl<'a> Searcher<'a> {
             (&index.children_offsets, &index.children)
         };
         // SAFETY: warps (BLOCK_THREADS is whole warps, as the kernel's warp-wide appends need)
-        // stride over the `count` queued vertices x < n of `queue` (count <= n: a vertex is queued
-        // once per step). Lane w < words (words <= WARP_SIZE) reads and clears x's word w of cur and
+        // stride over the queued vertices x < n of `queue`, as many as status[2 · side + parity]
+        // says (at most n: a vertex is queued once per step), appending at most n to queue_next. Lane w < words (words <= WARP_SIZE) reads and clears x's word w of cur and
         // may set it in next (n · words each); the warp reads x's neighbours y < n from the CSR
         // (offsets n + 1), and y's words of visited and the other side's visited. Targets
         // ends[2q..2q + 2] for slots q < size, which with their levels fill 2 · size u32 of shared
-        // memory (shared_mem_bytes). Per-vertex rule data as in the filter. status holds 4 + words, found
+        // memory (shared_mem_bytes). Per-vertex rule data as in the filter. status holds 6 + words, found
         // and turn `words`, fresh 64·W (slots q < size); queue_next n (once per step, stamps n);
         // touched n · words (once per batch, batch stamps n · words).
         unsafe {
@@ -451,8 +457,8 @@ impl<'a> Searcher<'a> {
                 &stream,
                 config,
                 u32::from(backward),
+                parity,
                 &side.queue,
-                count,
                 self.words,
                 size,
                 &self.ends,
@@ -487,13 +493,14 @@ impl<'a> Searcher<'a> {
     }
 
     /// Retires the queries found or left without a frontier and gives the others their next turns.
-    fn retire(&mut self, size: u32, expanded_forward: bool, expanded_backward: bool) -> Result<()> {
+    /// `parity`: the queue counts the step read, zeroed for the step after next (None before the first).
+    fn retire(&mut self, size: u32, stepped: bool, parity: Option<u32>) -> Result<()> {
         let (f, b) = (&mut self.forward, &mut self.backward);
         // SAFETY: one block of min(64·W, 1024) threads, whole warps dividing 64·W, so every lane
         // reaches the ballots; slot q < 64·W reads found, status and the turns at word q / 64 <
         // words, the sizes and fresh counts of slots q < size (64·W each); threads w < words
-        // (words <= MAX_WORDS = WARP_SIZE, 2 halves each in shared memory) write status[4 + w], the
-        // turns' word w, and status[2..4].
+        // (words <= MAX_WORDS = WARP_SIZE, 2 halves each in shared memory) write status[6 + w], the
+        // turns' word w, and status[0..6].
         unsafe {
             self.retire.launch(
                 &self.gpu.stream,
@@ -504,8 +511,8 @@ impl<'a> Searcher<'a> {
                 },
                 self.words,
                 size,
-                u32::from(expanded_forward),
-                u32::from(expanded_backward),
+                u32::from(stepped),
+                parity.unwrap_or(2),
                 &self.found,
                 &mut f.turn,
                 &mut b.turn,
