@@ -446,7 +446,7 @@ fn print_rule_table(by_rule: &RuleCounts, queries: u64) {
 fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()> {
     let gpu = crate::gpu::prepare(&[crate::gpu::kernels::search::MODULE])?;
     let startup = gpu.startup();
-    let words = args.words.unwrap_or_else(|| crate::gpu::search::default_words(engine.labels().dims()));
+    let words = args.words.unwrap_or(crate::gpu::search::DEFAULT_WORDS);
     let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
     let checked = report.batch_report(queries, &answers, rayon::current_num_threads());
     let mismatches = checked.mismatches;

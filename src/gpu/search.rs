@@ -16,14 +16,10 @@ use std::time::Instant;
 /// The most words per vertex (64·W queries per batch); `search_retire` takes one warp, a thread a word.
 pub const MAX_WORDS: usize = WARP_SIZE as usize;
 
-/// The batch width (docs/BENCHMARKS.md, "GPU batch search"). The label dimensions do not bound it:
-/// the kernels read the targets' labels from device memory.
-pub fn default_words(_dims: usize) -> usize {
-    DEFAULT_WORDS
-}
-
-/// Words per vertex unless asked otherwise.
-const DEFAULT_WORDS: usize = 32;
+/// Words per vertex unless asked otherwise: the widest batch was the fastest (docs/BENCHMARKS.md,
+/// "GPU batch search"). The label dimensions do not bound it: the kernels read the targets' labels
+/// from device memory.
+pub const DEFAULT_WORDS: usize = 32;
 
 /// What a GPU batch did: the columns of the thesis's Tables 6.4-6.6.
 #[derive(Clone, Debug, Serialize)]

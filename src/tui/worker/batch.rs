@@ -208,7 +208,7 @@ pub fn run(
         if run.gpu {
             let gpu = crate::gpu::shared()?;
             let (search, uploaded) = resident.get(gpu, &engine, labels, index)?;
-            let words = crate::gpu::search::default_words(labels.dims());
+            let words = crate::gpu::search::DEFAULT_WORDS;
             let (answers, gpu_run) = crate::gpu::search::run_batch_on(gpu, search, &queries, words)?;
             // The time is the batch's on the device; an upload in this run is named beside it.
             let name = if uploaded {
