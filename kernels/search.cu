@@ -11,9 +11,10 @@
 // frontier answers it no. Answered queries' bits are dropped everywhere at once (`done`, `found`).
 //
 // `status` (u64): the queue counts, two per side (the queue read in steps of one parity and the one
-// filled), then the queries whose turn is forward and backward, then the done words. The host enqueues
-// steps without reading them back: every kernel reads its counts on the device. `work` (u64) counts the vertices expanded, the neighbours scanned, and the
-// (neighbour, query) pairs judged by the rules beyond the level cut.
+// filled), then the queries whose turn is forward and backward, then the done words. The host
+// enqueues steps without reading them back: every kernel reads its counts on the device. `work` (u64)
+// counts the vertices expanded, the neighbours scanned, and the (neighbour, query) pairs judged by
+// the rules beyond the level cut.
 //
 // Rule codes (`code[i]`): 2 * rule + answer, the rule's index in the Rust `Rule::ALL`; UNDECIDED
 // until the search writes 2 * RULE_SEARCH + answer.
@@ -183,8 +184,9 @@ extern "C" __global__ void search_seed(const u32* undecided, u32 first, u32 quer
 // y reach the destination? backward: can the source reach y?): a yes-rule -> found, a no-rule ->
 // dropped, undecided -> y joins the side's next frontier for that query if new (counted in `fresh`).
 // Bits of x whose query waits this step move to the next frontier unchanged (x is queued again), and
-// x's current bits are cleared. Shared memory: the targets and their levels, one
-// per slot, for the level cut that drops most neighbours before anything else is read.
+// x's current bits are cleared. The queue's length is read on the device (`status`); blocks beyond
+// it leave at once. Shared memory: the targets and their levels, one per slot, for the level cut that
+// drops most neighbours before anything else is read.
 extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* queue, u32 words, u32 queries,
                                          const u32* ends, const u32* level, const u32* topo, const u64* rec,
                                          const u32* intervals, const u32* subtree, u32 dims, u32 all,
