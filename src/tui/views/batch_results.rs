@@ -214,6 +214,9 @@ fn cells(row: &BatchRow, rules: &[Rule], form: Form) -> Vec<String> {
     };
     let name = if row.exact {
         format!("exact {}", if row.gpu { "gpu" } else { "cpu" })
+    } else if let Some(upload) = row.upload_seconds {
+        // The row's time is the batch's on the device; the upload this run paid first is named.
+        format!("{} ×{threads} +{} upload", short_method(r.method), crate::format::duration(upload))
     } else {
         format!("{} ×{threads}", short_method(r.method))
     };
@@ -267,6 +270,19 @@ mod tests {
         );
         let all = rules_legend(&rule_titles(RuleSet::All, true), RuleSet::All);
         assert_eq!(all, "lvl topo sup- blm lbl: cuts (no) · scc sup+ tree: proofs (yes) · srch: search");
+    }
+
+    #[test]
+    fn a_gpu_row_names_the_upload_it_paid_apart_from_its_time() {
+        use crate::query::{BatchReport, Query, RuleCounts};
+        use std::time::Duration;
+        let queries = [Query { src: 0, dst: 1, expected: None, line: 0 }];
+        let report =
+            BatchReport::of_answers(&queries, &[true], Method::GuidedBfs, 2, RuleCounts::default(), Duration::ZERO);
+        let row = BatchRow::new("gpu guided-bfs".into(), true, report);
+        assert_eq!(cells(&row, &[], FORMS[0])[0], "g-bfs ×gpu");
+        let uploaded = BatchRow { upload_seconds: Some(0.031), ..row };
+        assert_eq!(cells(&uploaded, &[], FORMS[0])[0], "g-bfs ×gpu +31.0 ms upload");
     }
 
     #[test]

@@ -90,13 +90,26 @@ pub struct BatchRow {
     /// An exact BFS row's widest BFS, level by level: what the tab charts for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frontier: Option<BfsFrontier>,
+    /// A GPU row that uploaded the graph, labels and query index first: the upload's seconds (its
+    /// time is the batch's on the device, without them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upload_seconds: Option<f64>,
 }
 
 impl BatchRow {
     pub fn new(name: String, gpu: bool, report: BatchReport) -> BatchRow {
         let (searched_negatives, searched_negative_rate) =
             (report.searched_negatives(), report.searched_negative_rate());
-        BatchRow { name, gpu, exact: false, report, searched_negatives, searched_negative_rate, frontier: None }
+        BatchRow {
+            name,
+            gpu,
+            exact: false,
+            report,
+            searched_negatives,
+            searched_negative_rate,
+            frontier: None,
+            upload_seconds: None,
+        }
     }
 }
 
@@ -210,13 +223,9 @@ pub fn run(
             let (search, uploaded) = resident.get(gpu, &engine, labels, index)?;
             let words = crate::gpu::search::DEFAULT_WORDS;
             let (answers, gpu_run) = crate::gpu::search::run_batch_on(gpu, search, &queries, words)?;
-            // The time is the batch's on the device; an upload in this run is named beside it.
-            let name = if uploaded {
-                format!("{} (+{} upload)", run.name(all), crate::format::duration(search.upload_seconds))
-            } else {
-                run.name(all)
-            };
-            rows.push(BatchRow::new(name, true, gpu_run.batch_report(&queries, &answers, all)));
+            let report = gpu_run.batch_report(&queries, &answers, all);
+            let upload_seconds = uploaded.then_some(search.upload_seconds);
+            rows.push(BatchRow { upload_seconds, ..BatchRow::new(run.name(all), true, report) });
         } else {
             let threads = if run.threads == 0 { all } else { run.threads };
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start threads")?;
