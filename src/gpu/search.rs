@@ -146,9 +146,9 @@ pub fn run_batch_on(
         }
         work = stream.clone_dtoh(&search.work)?;
         if search.profile.on {
-            let [seed, expand, carry, retire, collect, status] = search.profile.seconds;
+            let [seed, expand, retire, collect, status] = search.profile.seconds;
             eprintln!(
-                "profile: seed {seed:.4} s, expand {expand:.4} s, carry {carry:.4} s, retire {retire:.4} s, \
+                "profile: seed {seed:.4} s, expand {expand:.4} s, retire {retire:.4} s, \
                  collect {collect:.4} s, status reads {status:.4} s"
             );
         }
@@ -293,7 +293,7 @@ impl<'a> Searcher<'a> {
             work: ledger.zeros(stream, "work counts", 3)?,
             profile: Profile {
                 on: std::env::var_os("GRAIL_SEARCH_PROFILE").is_some(),
-                seconds: [0.0; 6],
+                seconds: [0.0; 5],
                 lap: Instant::now(),
             },
             batch_id: 0,
@@ -363,7 +363,7 @@ impl<'a> Searcher<'a> {
         let (mut steps, mut parity) = (0, 0u32);
         loop {
             let status = stream.clone_dtoh(&self.status)?;
-            self.profile.mark(self.gpu, 5)?;
+            self.profile.mark(self.gpu, 4)?;
             if status[DONE_WORDS_AT..].iter().all(|&w| w == u64::MAX) {
                 break;
             }
@@ -418,7 +418,7 @@ impl<'a> Searcher<'a> {
                 &mut b.fresh,
             )
         }?;
-        self.profile.mark(self.gpu, 4)?;
+        self.profile.mark(self.gpu, 3)?;
         Ok(steps)
     }
 
@@ -519,15 +519,15 @@ impl<'a> Searcher<'a> {
                 &mut self.status,
             )
         }?;
-        self.profile.mark(self.gpu, 3)
+        self.profile.mark(self.gpu, 2)
     }
 }
 
 /// `GRAIL_SEARCH_PROFILE` is set: each launch is synchronised and timed, and the first steps printed.
 struct Profile {
     on: bool,
-    /// Seconds in seed, expand, carry, retire, collect and the status reads.
-    seconds: [f64; 6],
+    /// Seconds in seed, expand, retire, collect and the status reads.
+    seconds: [f64; 5],
     lap: Instant,
 }
 
