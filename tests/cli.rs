@@ -99,6 +99,14 @@ fn info_deep_names_hubs_reach_and_false_positives() {
 }
 
 #[test]
+fn a_batch_of_reachable_pairs_has_no_false_positive_rate_to_show() {
+    let out = grail(&["query", &sample("tiny-cycles.txt"), "--random", "200", "--reachable"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("positives  200"), "{text}");
+    assert!(text.contains("FP%        none to measure: every answer is yes"), "{text}");
+}
+
+#[test]
 fn convert_around_and_scc_cut_out_a_part_with_the_files_ids() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("around.txt");
@@ -110,7 +118,9 @@ fn convert_around_and_scc_cut_out_a_part_with_the_files_ids() {
     edges.sort_unstable();
     assert_eq!(edges, ["3 5", "5 6", "5 8"]);
     let cut = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--around", "5", "--max", "2"]);
-    assert!(String::from_utf8_lossy(&cut.stdout).contains("--max 2:"));
+    let said = String::from_utf8_lossy(&cut.stdout);
+    assert!(said.contains("--max 2:") && said.contains(": the nearest vertices within 2 edges of 5"), "{said}");
+    assert!(String::from_utf8_lossy(&ok.stdout).contains(": the vertices within 1 edge of 5"));
     let v = json(&grail(&["info", out.to_str().unwrap(), "--json"]));
     assert_eq!((v["vertices"].clone(), v["edges"].clone()), (2.into(), 1.into()));
 

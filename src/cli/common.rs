@@ -22,7 +22,8 @@ pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
 /// The graph file every command reads.
 #[derive(Args, Debug, Clone)]
 pub struct GraphArgs {
-    /// Graph file: .gra, SNAP edge list, Matrix Market, `n m directed` or `n m` header; gzip is read transparently.
+    /// Graph file: .gra, SNAP edge list, named edge list (CSV, names as ids), Matrix Market, `n m
+    /// directed` or `n m` header, or .grail; gzip is read transparently.
     #[arg(value_name = "GRAPH")]
     pub graph: PathBuf,
 

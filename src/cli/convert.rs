@@ -129,8 +129,10 @@ fn run_part(args: ConvertArgs) -> Result<()> {
         (Some(id), _) => {
             let v = ws.vertex(&id)?;
             let part = subgraph::around(graph, v, args.depth, max.unwrap_or(AROUND_MAX));
+            // Cut by `--max`, the part is the nearest of them, not all: the first line says so too.
             let what = format!(
-                "the vertices within {} of {}",
+                "{} within {} of {}",
+                if part.left_out { "the nearest vertices" } else { "the vertices" },
                 plural(args.depth as u64, "edge", "edges"),
                 ws.loaded.names.label(v)
             );
@@ -150,11 +152,8 @@ fn run_part(args: ConvertArgs) -> Result<()> {
                 };
                 bail!("--scc {rank}: {why}");
             };
-            (
-                part,
-                format!("strongly connected component #{rank}"),
-                "the component has more members; the smallest ids were kept",
-            )
+            let what = format!("{}strongly connected component #{rank}", if part.left_out { "part of " } else { "" });
+            (part, what, "the component has more members; the smallest ids were kept")
         }
         (None, None) => unreachable!("run_part is called with --around or --scc"),
     };

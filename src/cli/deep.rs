@@ -161,7 +161,7 @@ fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String>
     let approx = if counted.method == ReachMethod::Exact { "" } else { "~" };
     let entry = |e: &ReachEntry, verb: &str| {
         let of = if e.component_size > 1 {
-            format!(" [component of {}]", thousands(u64::from(e.component_size)))
+            format!(" [in a component of {} vertices]", thousands(u64::from(e.component_size)))
         } else {
             String::new()
         };

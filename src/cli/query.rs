@@ -271,6 +271,10 @@ impl FalsePositives {
     }
 
     fn print(&self) {
+        if self.negatives == 0 {
+            println!("FP%        none to measure: every answer is yes");
+            return;
+        }
         println!(
             "FP%        {:.2}%: {} of {} no-answers needed a search (no cut ruled them out); the same for every guided method",
             100.0 * self.searched_negative_rate,

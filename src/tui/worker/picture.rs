@@ -110,7 +110,17 @@ pub fn build(
             .path
             .file_name()
             .map_or_else(|| ws.loaded.path.display().to_string(), |f| f.to_string_lossy().into_owned());
-        format!("{file} ({})", plural(dag.num_vertices() as u64, "vertex", "vertices"))
+        // The picture draws the condensation: with cycles, its boxes are components, not vertices.
+        let (boxes, vertices) = (dag.num_vertices() as u64, ws.loaded.graph.num_vertices() as u64);
+        if boxes == vertices {
+            format!("{file} ({})", plural(vertices, "vertex", "vertices"))
+        } else {
+            format!(
+                "{file} ({} of {})",
+                plural(boxes, "component", "components"),
+                plural(vertices, "vertex", "vertices")
+            )
+        }
     } else {
         let name = |c: u32| members.first(c, 1).first().map_or_else(|| c.to_string(), |&v| ws.loaded.names.label(v));
         let around: Vec<String> = seeds.iter().map(|&c| name(c)).collect();
