@@ -201,13 +201,15 @@ pub enum Editing {
     Text,
 }
 
-/// The footer's entries for the current context: `(key, label)`.
-pub fn footer(tab: Tab, editing: Editing) -> Vec<(String, &'static str)> {
+/// The footer's entries for the current context: `(key, label)`, leaving out the `idle` actions
+/// (those that would do nothing now).
+pub fn footer(tab: Tab, editing: Editing, idle: &[Action]) -> Vec<(String, &'static str)> {
     let scopes: &[Scope] = if editing == Editing::No { &[On(tab), Global] } else { &[Prompt] };
     scopes
         .iter()
         .flat_map(|&scope| BINDINGS.iter().filter(move |b| b.scope == scope && b.footer))
         .filter(|b| b.action != Action::Complete || editing == Editing::Completing)
+        .filter(|b| !idle.contains(&b.action))
         .map(|b| (b.keys[0].display(), b.label))
         .collect()
 }
@@ -313,15 +315,17 @@ mod tests {
 
     #[test]
     fn footer_and_help_come_from_the_table() {
-        let footer = footer(Tab::Labels, Editing::No);
+        let footer = footer(Tab::Labels, Editing::No, &[]);
         assert!(footer.iter().any(|(k, l)| k == "s" && *l == "step level"));
         assert!(footer.iter().any(|(k, l)| k == "q" && *l == "quit"));
         // The help lists every binding once, but for the global ones a tab binds all the keys of:
         // the Graph tab's j/k (↑/↓) move over its components instead of a global up and down.
         let total: usize = help_sections(Tab::Graph).iter().map(|(_, rows)| rows.len()).sum();
         assert_eq!(total, BINDINGS.len() - 2);
-        let graph_footer = super::footer(Tab::Graph, Editing::No);
+        let graph_footer = super::footer(Tab::Graph, Editing::No, &[]);
         assert!(graph_footer.iter().any(|(k, l)| k == "Enter" && *l == "draw component on picture"));
+        let without_cycles = super::footer(Tab::Graph, Editing::No, &[Action::ShowOnPicture]);
+        assert!(!without_cycles.iter().any(|(k, _)| k == "Enter"));
     }
 
     #[test]
@@ -338,7 +342,7 @@ mod tests {
 
     #[test]
     fn only_completing_prompts_advertise_tab_completion() {
-        let complete = |editing| footer(Tab::Query, editing).iter().any(|(k, _)| k == "Tab");
+        let complete = |editing| footer(Tab::Query, editing, &[]).iter().any(|(k, _)| k == "Tab");
         assert!(complete(Editing::Completing));
         assert!(!complete(Editing::Text));
     }

@@ -2,7 +2,7 @@
 
 use crate::format::duration;
 use crate::index::labeler::Status;
-use crate::tui::action::Tab;
+use crate::tui::action::{Action, Tab};
 use crate::tui::app::{App, Note};
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::keymap;
@@ -163,7 +163,11 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     let entries: Vec<(String, &str)> = if app.help {
         vec![("?".into(), "close help"), ("j/k".into(), "scroll"), ("g/G".into(), "top/bottom")]
     } else {
-        keymap::footer(app.tab, editing)
+        // A key whose action cannot do anything now is not offered: on the Graph tab Enter draws a
+        // cycle, and a graph without one has none to draw.
+        let no_cycle = app.tab == Tab::Graph && app.graph.components.is_empty();
+        let idle: &[Action] = if no_cycle { &[Action::ShowOnPicture] } else { &[] };
+        keymap::footer(app.tab, editing, idle)
     };
     let mut spans = vec![Span::raw(" ")];
     let mut width = 1usize;
