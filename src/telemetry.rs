@@ -232,6 +232,12 @@ impl Phase {
             Phase::ParentSssp => "parent SSSP (weights)",
         }
     }
+
+    /// The phase walks the DFS tree from the virtual root above every root, so it counts one level
+    /// and one vertex more than the phases that walk the DAG.
+    pub fn walks_virtual_root(self) -> bool {
+        matches!(self, Phase::SubtreeSizes | Phase::PostOrder)
+    }
 }
 
 impl std::fmt::Display for Phase {

@@ -31,7 +31,7 @@ impl LabelSpec {
         LabelSpec { backend, dims, order, parent_method: ParentMethod::Exact, all_dims_at_once: true }
     }
 
-    /// `CPU pipeline, d=5, random(seed 1)`.
+    /// `CPU pipeline, d=5, random order, seed 1`.
     pub fn describe(&self) -> String {
         format!("{}, d={}, {}", self.backend.title(), self.dims, self.order)
     }

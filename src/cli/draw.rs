@@ -117,9 +117,7 @@ pub fn run(args: DrawArgs) -> Result<()> {
     let file =
         ws.loaded.path.file_name().map_or_else(|| ws.loaded.path.display().to_string(), |f| f.to_string_lossy().into());
     let mut picture = draw::build(&sources, &subgraph, format!("{file}: {scope}"))?;
-    picture
-        .notes
-        .insert(0, format!("intervals [s, post] and DFS tree of dimension {} of {dims}, order {order}", args.dim));
+    picture.notes.insert(0, format!("intervals [s, post] and DFS tree of dimension {} of {dims}, {order}", args.dim));
     if let Some(note) = search.as_ref().and_then(|s| dead_end_note(s, &picture)) {
         picture.notes.push(note);
     }

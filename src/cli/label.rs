@@ -133,7 +133,7 @@ impl Report for LabelReport {
             plural(report.dag_vertices as u64, "component", "components"),
             plural(report.dag_edges as u64, "edge", "edges")
         );
-        println!("labels     {}, order {}", plural(report.dims as u64, "dimension", "dimensions"), report.order);
+        println!("labels     {}, {}", plural(report.dims as u64, "dimension", "dimensions"), report.order);
         let method = report.parent_method.as_ref().map(|m| format!(", parent method {m}")).unwrap_or_default();
         println!("time       {} on the {} back end{method}", duration(report.label_seconds), report.backend);
         if let Some(reason) = &report.fallback {
@@ -157,8 +157,15 @@ impl Report for LabelReport {
         }
         println!();
         println!("{}", phase_table(&report.phases));
+        if report.phases.iter().any(|r| r.phase.walks_virtual_root()) {
+            println!("{VIRTUAL_ROOT_NOTE}");
+        }
     }
 }
+
+/// Why the tree phases' rows count one level and one vertex more than the others.
+const VIRTUAL_ROOT_NOTE: &str =
+    "subtree sizes and post-order walk the DFS tree from a virtual root above the roots: one level and one vertex more";
 
 /// Per phase and dimension: levels, vertices, edges scanned, time.
 fn phase_table(rows: &[PhaseRow]) -> comfy_table::Table {

@@ -46,8 +46,10 @@ struct SccReport {
 
 #[derive(Serialize)]
 struct ComponentReport {
-    /// The component's id in the condensation.
-    component: u32,
+    /// The row's number in the table, largest first: what `grail convert --scc` takes.
+    rank: u64,
+    /// The component's vertex in the condensation DAG (its id there, not its rank).
+    condensation_vertex: u32,
     size: u32,
     /// File ids (or names), ascending by dense id; all of them when `members_complete`.
     members: Vec<serde_json::Value>,
@@ -80,8 +82,10 @@ fn report(file: &str, ws: &crate::workspace::Workspace, found: &Cycles) -> SccRe
         largest: found
             .largest
             .iter()
-            .map(|c| ComponentReport {
-                component: c.component,
+            .zip(1..)
+            .map(|(c, rank)| ComponentReport {
+                rank,
+                condensation_vertex: c.component,
                 size: c.size,
                 members: ids(&c.members),
                 members_complete: c.members.len() == c.size as usize,

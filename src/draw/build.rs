@@ -59,7 +59,7 @@ pub fn build(sources: &Sources, subgraph: &Subgraph, title: impl Into<String>) -
     // keeps its plain layout).
     let whole = subgraph.vertices.len() == sources.dag.num_vertices();
     let pair = sources.search.filter(|_| !whole).and_then(|s| Some((*index.get(&s.source)?, *index.get(&s.target)?)));
-    let placed = layout_near(subgraph.vertices.len(), &local_edges, pair);
+    let placed = layout_near(subgraph.vertices.len(), &local_edges, pair, !whole);
     let mut notes = Vec::new();
     let nodes: Vec<PictureNode> = subgraph
         .vertices

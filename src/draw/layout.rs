@@ -24,6 +24,10 @@
 const SWEEPS: usize = 24;
 /// Rounds of pulling columns towards neighbours.
 const COLUMN_ROUNDS: usize = 6;
+/// How much a dummy point pulls a node's column, against 1 for a node: a vertex sits under its
+/// drawn parents and above its children, rather than dragged aside by the long edges that end at
+/// it (a neighbourhood of a hub has many of them).
+const DUMMY_PULL: f64 = 0.05;
 
 /// Where everything goes, in abstract units: layer 0 at the top, one column per item.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,12 +51,14 @@ pub struct Layout {
 /// Lays out `n` nodes joined by `edges` (`from -> to`, node indices; must be acyclic: nodes on a
 /// cycle are put below everything else and their edges drawn without routes, never a panic).
 pub fn layout(n: usize, edges: &[(usize, usize)]) -> Layout {
-    layout_near(n, edges, None)
+    layout_near(n, edges, None, false)
 }
 
 /// [`layout`], with node `pair.1` placed as close to the column of node `pair.0` as its layer
-/// allows (see the module's step 4). `crossings` counts the crossings of the layout returned.
-pub fn layout_near(n: usize, edges: &[(usize, usize)], pair: Option<(usize, usize)>) -> Layout {
+/// allows (see the module's step 4). `crossings` counts the crossings of the layout returned. A
+/// `neighbourhood` (part of a larger graph, whose long edges mostly fan into a few hubs) places each
+/// node by its drawn neighbours, barely by the long edges passing through (see [`DUMMY_PULL`]).
+pub fn layout_near(n: usize, edges: &[(usize, usize)], pair: Option<(usize, usize)>, neighbourhood: bool) -> Layout {
     let edges: Vec<(usize, usize)> = edges.iter().copied().filter(|&(a, b)| a < n && b < n && a != b).collect();
     let layer = longest_path_layers(n, &edges);
     let layers = layer.iter().max().map_or(0, |&l| l + 1);
@@ -85,13 +91,13 @@ pub fn layout_near(n: usize, edges: &[(usize, usize)], pair: Option<(usize, usiz
     let mut rows = first_order(&item_layer, layers as usize, &down);
     let crossings_before = total_crossings(&rows, &down, items);
     let (mut rows, mut crossings) = reduce_crossings(&mut rows, &up, &down, items, crossings_before);
-    let mut column = columns(&rows, &up, &down, items, None);
+    let mut column = columns(&rows, &up, &down, n, None, neighbourhood);
     if let Some((a, b)) = pair.filter(|&(a, b)| a < n && b < n && a != b) {
         let row = &mut rows[layer[b] as usize];
         row.retain(|&x| x != b);
         let at = row.iter().position(|&x| column[x] > column[a]).unwrap_or(row.len());
         row.insert(at, b);
-        column = columns(&rows, &up, &down, items, Some((a, b)));
+        column = columns(&rows, &up, &down, n, Some((a, b)), neighbourhood);
         crossings = total_crossings(&rows, &down, items);
     }
     let columns = column.iter().max().map_or(0, |&c| c + 1);
@@ -246,9 +252,16 @@ fn columns(
     rows: &[Vec<usize>],
     up: &[Vec<usize>],
     down: &[Vec<usize>],
-    items: usize,
+    nodes: usize,
     pin: Option<(usize, usize)>,
+    neighbourhood: bool,
 ) -> Vec<u32> {
+    let items = up.len();
+    // In a neighbourhood a node is pulled hard by nodes and softly by dummy points; a dummy point
+    // equally by both neighbours, so a long edge stays straight. A whole graph keeps every pull
+    // equal, which keeps it more compact.
+    let soft = if neighbourhood { DUMMY_PULL } else { 1.0 };
+    let pull = |item: usize, by: usize| if item >= nodes || by < nodes { 1.0 } else { soft };
     let mut x = vec![0f64; items];
     let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
     for row in rows {
@@ -270,8 +283,9 @@ fn columns(
                     {
                         return x[to];
                     }
-                    let near: Vec<usize> = up[item].iter().chain(&down[item]).copied().collect();
-                    if near.is_empty() { x[item] } else { near.iter().map(|&y| x[y]).sum::<f64>() / near.len() as f64 }
+                    let near = up[item].iter().chain(&down[item]);
+                    let weight: f64 = near.clone().map(|&y| pull(item, y)).sum();
+                    if weight == 0.0 { x[item] } else { near.map(|&y| pull(item, y) * x[y]).sum::<f64>() / weight }
                 })
                 .collect();
             for (&item, placed) in rows[l].iter().zip(spaced_fit(&wanted)) {
@@ -379,12 +393,24 @@ mod tests {
         edges.extend((12..22).map(|c| (1, c)));
         let far = layout(22, &edges);
         assert!(far.column[21].abs_diff(far.column[2]) >= 10, "{far:?}");
-        let near = layout_near(22, &edges, Some((2, 21)));
+        let near = layout_near(22, &edges, Some((2, 21)), false);
         assert!(near.column[21].abs_diff(near.column[2]) <= 1, "{near:?}");
         let mut bottom: Vec<u32> = (2..22).map(|v| near.column[v]).collect();
         bottom.sort_unstable();
         bottom.dedup();
         assert_eq!(bottom.len(), 20, "still one column each");
+    }
+
+    #[test]
+    fn in_a_neighbourhood_a_vertex_sits_under_its_parent() {
+        // A hub 1 with parents 2..=21, its child 0 (with a child 23), and a root 22 whose long edge
+        // to 0 passes the hub's layer: 22 is laid out at one end of the top layer.
+        let mut edges: Vec<(usize, usize)> = (2..22).map(|p| (p, 1)).collect();
+        edges.extend([(1, 0), (0, 23), (22, 0), (22, 1)]);
+        let around = layout_near(24, &edges, None, true);
+        assert!(around.column[0].abs_diff(around.column[1]) <= 1, "{around:?}");
+        let whole = layout(24, &edges);
+        assert!(whole.column[0].abs_diff(whole.column[1]) > 1, "the long edge pulls 0 aside: {whole:?}");
     }
 
     #[test]

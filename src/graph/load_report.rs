@@ -152,6 +152,16 @@ impl LoadReport {
         out
     }
 
+    /// The lines by kind, short: `14 lines: 12 data, 2 comment` (kinds with none left out, but the
+    /// data), so the parts add up to the whole.
+    pub fn lines_summary(&self) -> String {
+        let kinds =
+            [(self.header_lines, "header"), (self.comment_lines.count, "comment"), (self.blank_lines.count, "blank")];
+        let mut parts = vec![format!("{} data", thousands(self.data_lines))];
+        parts.extend(kinds.iter().filter(|(n, _)| *n > 0).map(|(n, kind)| format!("{} {kind}", thousands(*n))));
+        format!("{}: {}", crate::format::plural(self.lines, "line", "lines"), parts.join(", "))
+    }
+
     /// How file ids became vertex ids, true for every format: the range the vertices cover (as the
     /// file declares it, as kept from the ids in edges, or shifted), or that sparse ids or names were
     /// numbered by first appearance.

@@ -28,8 +28,8 @@ pub enum Order {
 impl fmt::Display for Order {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Order::Lex => write!(f, "lex"),
-            Order::Random { seed } => write!(f, "random(seed {seed})"),
+            Order::Lex => write!(f, "id order (lex)"),
+            Order::Random { seed } => write!(f, "random order, seed {seed}"),
         }
     }
 }

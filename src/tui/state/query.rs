@@ -173,7 +173,7 @@ impl QueryState {
                 Some(_) => "type two vertex names, like: alice bob",
                 None => "type two vertex ids, like: 2 1",
             };
-            return Effect::Error(example.into());
+            return Effect::Error(self.with_shown(example.into(), ws));
         };
         let parse = |s: &str| -> Result<u32, String> {
             if ws.loaded.names.table().is_none() && s.parse::<u64>().is_err() {
@@ -183,7 +183,18 @@ impl QueryState {
         };
         match (parse(a), parse(b)) {
             (Ok(u), Ok(v)) => Effect::Job(Job::Query { u, v, config, rules: self.rules }),
-            (Err(e), _) | (_, Err(e)) => Effect::Error(e),
+            (Err(e), _) | (_, Err(e)) => Effect::Error(self.with_shown(e, ws)),
+        }
+    }
+
+    /// An error about a query that was not asked, saying which query the panel still answers.
+    fn with_shown(&self, error: String, ws: &Workspace) -> String {
+        match &self.result {
+            Some(r) => {
+                let names = &ws.loaded.names;
+                format!("{error} (the answer shown is still {} → {}'s)", names.label(r.u), names.label(r.v))
+            }
+            None => error,
         }
     }
 

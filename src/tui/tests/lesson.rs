@@ -238,7 +238,7 @@ fn the_readme_lesson_is_what_the_class_sees() {
     assert!(contains(l.interval(0), l.interval(10)), "nested in the exception's labels");
     assert!(!l.in_state(|s| s == NodeState::DeadEnd).is_empty(), "the search's dead ends");
     let screen = l.screen();
-    assert!(screen.contains("the Labels tab's differ") && screen.contains("= 2, random(seed 1)"), "{screen}");
+    assert!(screen.contains("the Labels tab's differ") && screen.contains("= 2, random order, seed 1"), "{screen}");
     l.press("r");
     assert_eq!(l.h.app.picture.labels, PictureLabels::Session);
     assert_eq!(l.picture().dims, Some(2));

@@ -55,7 +55,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let mut dominance = dominance_lines(app, width);
     let room = right.height.saturating_sub(diagnosis.len() as u16 + 2 + DEGREES_MIN + dominance.len() as u16 + 2);
     if room < LEVELS_MIN {
-        dominance = vec![Line::styled("more rows show it (grail info --deep)", theme.dim())];
+        let pointer = if width >= 70 {
+            "hubs and reach: a taller window shows them, as does grail info --deep"
+        } else {
+            "a taller window, or: grail info --deep"
+        };
+        dominance = vec![Line::styled(pointer, theme.dim())];
     }
     let [levels, degrees, diagnosis_area, dominance_area] = Layout::vertical([
         Constraint::Percentage(40),
@@ -101,12 +106,7 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     let mut lines = Vec::new();
     match &g.loader {
         Some(r) => {
-            lines.push(Line::from(format!(
-                "{} lines: {} comment, {} blank",
-                thousands(r.lines),
-                thousands(r.comment_lines.count),
-                thousands(r.blank_lines.count)
-            )));
+            lines.push(Line::from(r.lines_summary()));
             let anomalies = r.anomalies();
             if anomalies.is_empty() {
                 lines.push(Line::styled("no duplicates, self-loops or unused ids", theme.dim()));

@@ -135,6 +135,12 @@ fn phase_table(frame: &mut Frame, area: Rect, app: &App) {
     }
     titles.push("time");
     widths.push(Constraint::Length(8));
+    if rows_all.iter().any(|r| r.phase.walks_virtual_root()) {
+        // On the top border, right of the title: the bottom one may say how many rows scrolled away.
+        let note =
+            if inner.width >= 50 { " tree phases: +1 level, the virtual root " } else { " +1 level: virtual root " };
+        block = block.title(Line::styled(note, theme.dim()).right_aligned());
+    }
     let header = Row::new(titles).style(theme.title());
     let table = if rows.is_empty() {
         Table::new(vec![Row::new(["", "nothing run yet"])], widths)
@@ -161,7 +167,7 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
     }
     let note = (f.averaged > 0).then(|| {
         let averaged = plural(f.averaged as u64, "level", "levels");
-        super::chrome::wrap(&format!("{averaged} drawn at their span's average"), inner.width as usize)
+        super::chrome::wrap(&format!("{averaged} batched: bars show batch means"), inner.width as usize)
     });
     let note = note.unwrap_or_default();
     let [title, chart, legend] =

@@ -119,7 +119,7 @@ impl Widget for PictureView<'_> {
         }
         if body.height < area.height {
             let legend_area = Rect { y: area.bottom() - 1, height: 1, ..area };
-            self.legend_line(legend_area, buf);
+            self.legend_line(legend_area, grid.boxed, buf);
         }
     }
 }
@@ -226,7 +226,7 @@ impl PictureView<'_> {
 
     /// The legend's entries, each a glyph and its words; whole entries only, and `…` when the
     /// rest does not fit (an entry is never cut).
-    fn legend_line(&self, area: Rect, buf: &mut Buffer) {
+    fn legend_line(&self, area: Rect, boxed: bool, buf: &mut Buffer) {
         let legend = self.picture.legend();
         let mut entries: Vec<Vec<(String, Style)>> = Vec::new();
         for state in &legend.states {
@@ -247,7 +247,9 @@ impl PictureView<'_> {
             entries.push(vec![("⣿".to_string(), colour), (name, Style::default())]);
         }
         if legend.components {
-            entries.push(vec![("╔╗ component".to_string(), Style::default())]);
+            // The glyph the boxes drawn at this zoom use for a component.
+            let glyph = if boxed { "╔╗ component" } else { "⟦⟧ component" };
+            entries.push(vec![(glyph.to_string(), Style::default())]);
         }
         if legend.cuts {
             entries.push(vec![("+N more: not drawn".to_string(), Style::default())]);
