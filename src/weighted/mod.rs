@@ -32,3 +32,6 @@ pub mod random;
 
 pub use distances::Distances;
 pub use engine::{ApspMethod, SsspEngine, run_sssp};
+
+#[cfg(test)]
+mod properties;
