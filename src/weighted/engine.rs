@@ -1,12 +1,10 @@
 //! The shortest-path engines a user picks by name (`grail sssp --engine`, `grail apsp --method`).
 //!
 //! GPU engines slot in here: a variant each, `is_gpu` true for it, and a chooser above `gpu` (as
-//! `exact_run` does for BFS) that runs it or refuses with the reason; [`run_sssp`] and
-//! [`crate::weighted::apsp::run`] run the CPU engines, which every GPU engine is checked against.
+//! `exact_run` does for BFS) that runs it or refuses with the reason; [`crate::weighted::run_sssp`]
+//! and [`crate::weighted::apsp::run`] run the CPU engines, which every GPU engine is checked
+//! against. The names are on their own so that naming an engine needs no engine.
 
-use super::Distances;
-use crate::graph::{Weight, WeightedGraph};
-use anyhow::{Result, bail};
 use serde::Serialize;
 
 /// A single-source shortest-path engine (`grail sssp --engine`).
@@ -37,24 +35,6 @@ impl SsspEngine {
     pub fn is_gpu(self) -> bool {
         false
     }
-}
-
-/// Runs `engine` from `src` (a dense id); `delta` overrides delta-stepping's bucket width.
-pub fn run_sssp(graph: &WeightedGraph, src: u32, engine: SsspEngine, delta: Option<Weight>) -> Result<Distances> {
-    if src as usize >= graph.num_vertices() {
-        bail!("vertex {src} is not in 0..{}", graph.num_vertices());
-    }
-    Ok(match engine {
-        SsspEngine::Dijkstra => super::dijkstra::dijkstra(graph, src),
-        SsspEngine::Delta => {
-            let delta = match delta {
-                Some(d) if d > 0.0 && d.is_finite() => d,
-                Some(d) => bail!("delta is a bucket width: a finite number above 0, not {d}"),
-                None => super::delta::choose_delta(graph),
-            };
-            super::delta::delta_stepping(graph, src, delta)
-        }
-    })
 }
 
 /// An all-pairs method (`grail apsp --method`).

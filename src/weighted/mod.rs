@@ -12,7 +12,8 @@
 //! round; [`apsp::agree`] compares matrices exactly where every weight is an integer (sums of
 //! integers up to 2^53 are exact) and within a stated relative tolerance otherwise.
 //!
-//! - [`engine`]: the names `--engine` and `--method` take, where GPU engines will be added.
+//! - [`engine`]: the names `--engine` and `--method` take, where GPU engines will be added;
+//!   [`sssp`] runs a single-source engine by name.
 //! - [`dijkstra`]: binary heap with lazy deletion, the reference.
 //! - [`delta`]: delta-stepping on every core.
 //! - [`distances`]: one source's distances, their summary, the engine's bookkeeping.
@@ -29,9 +30,11 @@ pub mod engine;
 pub mod floyd;
 pub mod path;
 pub mod random;
+pub mod sssp;
 
 pub use distances::Distances;
-pub use engine::{ApspMethod, SsspEngine, run_sssp};
+pub use engine::{ApspMethod, SsspEngine};
+pub use sssp::run_sssp;
 
 #[cfg(test)]
 mod properties;

@@ -46,13 +46,16 @@ pub fn parse_weighted(bytes: &[u8], source: &str, format: Option<Format>) -> Res
     WeightedGraph::from_edges_read(body.n, edges, origin, (names, format, source.into()))
 }
 
+/// `(src, dst, weight)` on dense ids.
+type WeightedEdge = (u32, u32, Weight);
+
 /// The body's edges with their weights (both directions of a mirrored line), and where the
 /// weights came from.
 fn read_weighted_body(
     body: &CountedBody,
     lines: &mut Lines,
     ctx: Ctx,
-) -> Result<(Vec<(u32, u32, Weight)>, WeightOrigin)> {
+) -> Result<(Vec<WeightedEdge>, WeightOrigin)> {
     if body.weights == WeightColumn::Complex {
         return Err(ctx.err(
             body.header_line,
