@@ -22,11 +22,11 @@ const MIN_ROWS: usize = 16;
 /// `x = min(x, via + y)` over two equally long slices.
 #[inline]
 fn relax_row(row: &mut [f64], via: f64, pivot_row: &[f64]) {
+    // A select, not a branch, so that the loop vectorises (no NaN can occur: weights are finite
+    // and not negative, so a sum is a number or +inf).
     for (x, &y) in row.iter_mut().zip(pivot_row) {
         let candidate = via + y;
-        if candidate < *x {
-            *x = candidate;
-        }
+        *x = if candidate < *x { candidate } else { *x };
     }
 }
 
@@ -80,15 +80,16 @@ pub fn floyd_warshall_blocked(d: &mut [f64], n: usize) {
                     }
                 }
             }
-            // Phase 3: the other tiles, from final pivot-column and pivot-row tiles.
-            for (j0, j1) in tiles(n, k0) {
-                for i in 0..rows {
-                    let row = &mut block[i * n..(i + 1) * n];
-                    for k in k0..k1 {
-                        let via = row[k];
-                        if via.is_finite() {
-                            relax_row(&mut row[j0..j1], via, &pivot[(k - k0) * n + j0..(k - k0) * n + j1]);
-                        }
+            // Phase 3: the other tiles, from final pivot-column and pivot-row tiles; a row at a
+            // time, through all its tiles, while the block's pivot rows stay in cache.
+            for i in 0..rows {
+                let row = &mut block[i * n..(i + 1) * n];
+                for k in k0..k1 {
+                    let via = row[k];
+                    if via.is_finite() {
+                        let pivot_row = &pivot[(k - k0) * n..(k - k0 + 1) * n];
+                        relax_row(&mut row[..k0], via, &pivot_row[..k0]);
+                        relax_row(&mut row[k1..], via, &pivot_row[k1..]);
                     }
                 }
             }

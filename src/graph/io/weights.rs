@@ -51,11 +51,7 @@ type WeightedEdge = (u32, u32, Weight);
 
 /// The body's edges with their weights (both directions of a mirrored line), and where the
 /// weights came from.
-fn read_weighted_body(
-    body: &CountedBody,
-    lines: &mut Lines,
-    ctx: Ctx,
-) -> Result<(Vec<WeightedEdge>, WeightOrigin)> {
+fn read_weighted_body(body: &CountedBody, lines: &mut Lines, ctx: Ctx) -> Result<(Vec<WeightedEdge>, WeightOrigin)> {
     if body.weights == WeightColumn::Complex {
         return Err(ctx.err(
             body.header_line,
