@@ -11,10 +11,15 @@ use std::path::Path;
 /// Text past this many bytes (after gunzipping) is cut: a fuzz input stays quick to read.
 const MAX_TEXT: u64 = 1 << 24;
 
-/// Reads `data` as a graph text in `format` (None: sniffed), on every core and sequentially: what
-/// the parallel reader accepts, the sequential reader must accept as the same graph.
+/// Reads `data` as a graph text in `format` (None: sniffed), on every core, sequentially and with
+/// its weights: what the parallel reader or the weighted one accepts, the sequential reader must
+/// accept as the same graph.
 pub fn text(data: &[u8], format: Option<Format>) {
     let sequential = io::parse_sequentially(data, "fuzz", format);
+    if let Ok(weighted) = io::parse_weighted(data, "fuzz", format) {
+        let graph = &sequential.as_ref().expect("the sequential reader refuses what the weighted one accepts").0;
+        assert!(weighted.graph() == graph, "the weighted and the sequential readers read different graphs");
+    }
     if let Ok(parallel) = io::parse(data, "fuzz", format) {
         let sequential = sequential.expect("the sequential reader refuses what the parallel one accepts");
         assert!(parallel == sequential, "the parallel and the sequential readers read different graphs");

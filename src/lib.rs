@@ -30,6 +30,7 @@
 //! - [`exact`]: exact engines without labels: direction-optimising BFS, transitive closure.
 //! - [`exact_run`]: runs an exact engine on the CPU or the GPU (never silently the other).
 //! - [`exceptions`]: false positives of labels over every pair, counted exactly.
+//! - [`weighted`]: weighted shortest paths: Dijkstra, delta-stepping, all pairs (Floyd-Warshall).
 //! - [`draw`]: pictures of the graph, its DFS trees, labels and searches (SVG, DOT, terminal).
 //!
 //! Cargo features, all on by default: `gpu` (the NVIDIA back end, loaded at run time), `tui` (the
@@ -64,6 +65,7 @@ pub mod system;
 pub mod telemetry;
 #[cfg(feature = "tui")]
 mod tui;
+pub mod weighted;
 pub mod workspace;
 
 pub use error::Error;

@@ -1,7 +1,6 @@
 //! An opened graph, ready for labeling and queries: the file as read, its condensation, and how long
 //! each step took. The command line, the explorer and [`crate::Index`] all start here.
 
-use crate::graph::names::{UnknownVertex, suggestion};
 use crate::graph::scc::{self, Condensation};
 use crate::graph::{Graph, LoadedGraph, VertexNames, io, vertex_path};
 use anyhow::Result;
@@ -104,32 +103,12 @@ impl Workspace {
 
     /// The dense id of a vertex named by its file id, with an error a user understands.
     pub fn resolve(&self, file_id: u64) -> Result<u32> {
-        let n = self.loaded.graph.num_vertices();
-        self.loaded.names.resolve(file_id, n).ok_or_else(|| self.unknown(&UnknownVertex::NoSuchId(file_id)))
+        self.loaded.resolve(file_id)
     }
 
     /// The dense id of a vertex as a user typed it (its name in a named graph, its file id
     /// otherwise), with an error a user understands: an unknown name comes with the nearest names.
     pub fn vertex(&self, typed: &str) -> Result<u32> {
-        let n = self.loaded.graph.num_vertices();
-        self.loaded.names.find(typed, n).map_err(|e| self.unknown(&e))
-    }
-
-    /// Why a typed vertex is not one of this graph's, naming the file.
-    fn unknown(&self, why: &UnknownVertex) -> anyhow::Error {
-        let n = crate::format::plural(self.loaded.graph.num_vertices() as u64, "vertex", "vertices");
-        let file = self.loaded.path.display();
-        anyhow::anyhow!(match why {
-            UnknownVertex::NoSuchId(id) => {
-                let ids = self.loaded.names.describe_ids(self.loaded.graph.num_vertices());
-                format!("vertex {id} is not in {file}: {ids} ({n})")
-            }
-            UnknownVertex::NotAnId(typed) => {
-                format!("`{typed}` is not a vertex of {file}: its vertices are numbered ({n})")
-            }
-            UnknownVertex::NoSuchName { name, nearest, examples } => {
-                format!("no vertex is named `{name}` in {file} ({n}){}", suggestion(name, nearest, examples))
-            }
-        })
+        self.loaded.vertex(typed)
     }
 }

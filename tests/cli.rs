@@ -429,6 +429,82 @@ fn bfs_compare_lists_every_engine_that_ran_with_its_frontiers() {
 }
 
 #[test]
+fn sssp_reports_distances_and_a_path_whose_weights_add_up() {
+    let roads = sample("roads.txt");
+    let v = json(&grail(&["sssp", &roads, "0", "5", "--json"]));
+    // 0 -2-> 2 -0-> 4 -5-> 5 ties with 0 2 1 3 5 and 0 2 4 3 5; 9 is reached by nothing.
+    assert_eq!(
+        (&v["weights"], &v["reached"], &v["max_distance"]),
+        (&Value::from("file"), &Value::from(9), &Value::from(11.0))
+    );
+    assert_eq!((&v["dst_distance"], &v["path"]), (&Value::from(7.0), &serde_json::json!([0, 2, 4, 5])));
+    assert_eq!(v["farthest"][0], serde_json::json!({"vertex": 7, "distance": 11.0}));
+    let v = json(&grail(&["sssp", &roads, "0", "9", "--engine", "delta", "--json"]));
+    assert_eq!((&v["engine"], &v["dst_distance"], &v["path"]), (&Value::from("delta"), &Value::Null, &Value::Null));
+    let v = json(&grail(&["sssp", &roads, "9", "--compare", "--json"]));
+    let engines = v["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 2);
+    assert!(engines.iter().all(|e| e["differences"] == 0), "{engines:?}");
+    let out = grail(&["sssp", &sample("kegg.gra"), "2", "--compare"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("kegg.gra has no weights: every edge weighs 1"));
+    let out = grail(&["sssp", &roads, "12"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("vertex 12 is not in"));
+}
+
+#[test]
+fn bad_weights_are_refused_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.txt");
+    for (text, message) in [
+        (
+            "3 2 directed\n0 1 1\n1 2 -4\n",
+            "w.txt:3: found negative weight \"-4\"; expected a weight of 0 or more (Dijkstra-family engines need non-negative weights)",
+        ),
+        ("3 2 directed\n0 1 inf\n1 2 1\n", "w.txt:2: found weight \"inf\"; expected a finite weight"),
+        ("3 2 directed\n0 1 1\n1 2 x\n", "w.txt:3: found \"x\"; expected a weight after `src dst`"),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        for command in ["sssp", "apsp"] {
+            let mut args = vec![command, file.to_str().unwrap()];
+            if command == "sssp" {
+                args.push("0");
+            }
+            let out = grail(&args);
+            assert_eq!(out.status.code(), Some(1));
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(message), "{err}");
+        }
+    }
+}
+
+#[test]
+fn apsp_methods_agree_and_out_writes_the_matrix() {
+    let roads = sample("roads.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("d.txt");
+    let matrices: Vec<Value> = ["sssp-all", "fw", "fw-blocked"]
+        .iter()
+        .map(|m| {
+            let v = json(&grail(&["apsp", &roads, "--method", m, "--out", out.to_str().unwrap(), "--json"]));
+            assert_eq!(v["reachable_pairs"], 50);
+            v["matrix"].clone()
+        })
+        .collect();
+    assert!(matrices.iter().all(|m| *m == matrices[0]));
+    assert_eq!(matrices[0][0], serde_json::json!([0.0, 3.0, 2.0, 5.0, 2.0, 7.0, 10.0, 11.0, 11.0, null]));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 12);
+    assert_eq!(lines[2], "0 3 2 5 2 7 10 11 11 inf");
+    let v = json(&grail(&["apsp", "--bench", "--sizes", "40,80", "--degrees", "2,8", "--json"]));
+    assert_eq!(v["rows"].as_array().unwrap().len(), 12);
+    assert!(v["rows"].as_array().unwrap().iter().all(|r| r["differences"] == 0));
+    assert_eq!(v["fastest"].as_array().unwrap().len(), 4);
+}
+
+#[test]
 fn bfs_auto_picks_the_source_that_reaches_the_most() {
     // 9 reaches every vertex of tiny-cycles; no other vertex does.
     let v = json(&grail(&["bfs", &sample("tiny-cycles.txt"), "auto", "--json"]));

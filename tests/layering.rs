@@ -94,7 +94,7 @@ const STACK: &[&[&str]] = &[
     &["src/selftest.rs", "src/fuzzing.rs", "src/reachability.rs"],
     &["src/backend/", "src/draw/", "src/exact_run/"],
     &["src/gpu/"],
-    &["src/exceptions/"],
+    &["src/exceptions/", "src/weighted/"],
     &["src/query/", "src/exact/"],
     &["src/index/"],
     &["src/workspace.rs"],

@@ -4,6 +4,7 @@
 //! type per command, shown through [`output::Output`]). Errors go
 //! to stderr with their whole context chain and a non-zero exit status.
 
+mod apsp;
 mod bench;
 mod bfs;
 mod closure;
@@ -21,6 +22,7 @@ mod output;
 mod query;
 mod scc;
 mod selftest;
+mod sssp;
 mod tui;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -78,6 +80,12 @@ pub enum Command {
     /// The transitive closure of the condensation (bit matrices, CPU or GPU): reachable pairs, time per
     /// phase, optionally the pairs; --bench compares the methods on random DAGs.
     Closure(closure::ClosureArgs),
+    /// Shortest distances by edge weight from one vertex (Dijkstra or delta-stepping), one shortest
+    /// path to a destination; --compare checks every engine against Dijkstra.
+    Sssp(sssp::SsspArgs),
+    /// Shortest distances between every pair of vertices (Dijkstra from every source, Floyd-Warshall
+    /// naive or blocked); --bench compares the methods on random weighted graphs.
+    Apsp(apsp::ApspArgs),
     /// Count false positives of random-order labels over every pair, exactly, for d = 1..dims (CPU or GPU).
     Exceptions(exceptions::ExceptionsArgs),
     /// Check the GPU back end against the CPU: identical labels, identical answers.
@@ -143,6 +151,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Bfs(args)) => bfs::run(args),
         Some(Command::Closure(args)) => closure::run(args),
+        Some(Command::Sssp(args)) => sssp::run(args),
+        Some(Command::Apsp(args)) => apsp::run(args),
         Some(Command::Exceptions(args)) => exceptions::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Tui(args)) => tui::run(args, cli.threads),

@@ -1,5 +1,5 @@
-//! Memory a closure method needs, said before anything is allocated, and refused with that figure
-//! when it does not fit.
+//! Memory a closure method (or an all-pairs shortest-path matrix) needs, said before anything is
+//! allocated, and refused with that figure when it does not fit.
 
 use crate::format::bytes;
 use anyhow::{Result, bail};
@@ -21,12 +21,23 @@ impl MemoryNeed {
     /// Fails, with both figures, when `self` does not fit in `available` bytes of `place` (None: the
     /// system does not say, so the allocation itself will tell).
     pub fn check(&self, available: Option<u64>, place: &str) -> Result<()> {
+        self.check_task(
+            available,
+            place,
+            "the closure",
+            "`grail closure --stream` counts the pairs 64 sources a word without storing the matrix, or take a \
+             smaller graph",
+        )
+    }
+
+    /// [`check`](Self::check) for another computation: `task` names it in the message, `instead`
+    /// says what to do instead.
+    pub fn check_task(&self, available: Option<u64>, place: &str, task: &str, instead: &str) -> Result<()> {
         let Some(available) = available else { return Ok(()) };
         let usable = (available as f64 * USABLE_SHARE) as u64;
         if self.bytes > usable {
             bail!(
-                "the closure needs {} ({}) but {place} has {} ({} usable); `grail closure --stream` counts \
-                 the pairs 64 sources a word without storing the matrix, or take a smaller graph",
+                "{task} needs {} ({}) but {place} has {} ({} usable); {instead}",
                 bytes(self.bytes),
                 self.what,
                 bytes(available),

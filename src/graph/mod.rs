@@ -16,7 +16,9 @@ pub mod stats;
 pub mod subgraph;
 pub mod topo;
 pub mod vertex_path;
+pub mod weighted_graph;
 
 pub use csr::{Csr, Graph};
 pub use loaded::LoadedGraph;
 pub use names::VertexNames;
+pub use weighted_graph::{Weight, WeightOrigin, WeightedGraph};

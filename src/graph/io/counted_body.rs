@@ -1,8 +1,9 @@
 //! The body shared by the formats whose header announces the vertex and edge counts (plain header,
 //! weighted, Matrix Market): `src dst [ignored columns]` lines on ids `base..base + n`, exactly as
-//! many as announced.
+//! many as announced. Reachability reads `src dst` alone ([`CountedBody::read_graph`]); the weighted
+//! commands also read the weight column ([`CountedBody::for_each_line`], from `weights.rs`).
 
-use super::scan::{Ctx, Lines};
+use super::scan::{Ctx, Lines, Tokens};
 use crate::graph::Graph;
 use crate::graph::load_report::{Reading, graph_noting_repeats};
 use anyhow::Result;
@@ -21,13 +22,43 @@ pub struct CountedBody<'h> {
     pub noun: (&'h str, &'h str),
     /// The header's line, so a count mismatch can point back at it.
     pub header_line: usize,
+    /// What the column after `src dst` holds: only the weighted commands read it.
+    pub weights: WeightColumn,
+}
+
+/// What a counted format's third column holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightColumn {
+    /// No weights: a plain header file, a Matrix Market `pattern`.
+    Absent,
+    /// One number per line, the same both ways on a mirrored line (weighted files, Matrix Market
+    /// `real`, `double` and `integer` matrices that are general, symmetric or hermitian).
+    Value,
+    /// One number, the mirrored entry's being its negation (a `skew-symmetric` Matrix Market matrix).
+    Negated,
+    /// Two numbers per line (a `complex` Matrix Market matrix): not a weight.
+    Complex,
 }
 
 impl CountedBody<'static> {
     /// The body of the formats with an `n m ...` header and `src dst` lines on 0-based ids, `#` and
     /// `%` comments (plain header, weighted).
     pub fn edges(n: usize, count: u64, both_directions: bool, header_line: usize) -> Self {
-        CountedBody { n, count, base: 0, both_directions, comment_markers: b"#%", noun: ("edge", "edges"), header_line }
+        CountedBody {
+            n,
+            count,
+            base: 0,
+            both_directions,
+            comment_markers: b"#%",
+            noun: ("edge", "edges"),
+            header_line,
+            weights: WeightColumn::Absent,
+        }
+    }
+
+    /// The same body, its third column holding `weights`.
+    pub fn with_weights(self, weights: WeightColumn) -> Self {
+        CountedBody { weights, ..self }
     }
 }
 
@@ -56,6 +87,27 @@ impl CountedBody<'_> {
         // The announced count is only a hint for the allocation: a lying header must not make us
         // reserve gigabytes before the body proves it.
         let mut edges = Vec::with_capacity((self.count as usize).min(1 << 24) * per_line);
+        self.for_each_line(lines, ctx, |number, src, dst, _| {
+            if src == dst {
+                reading.self_loop(number as u64, u64::from(src) + self.base);
+            }
+            edges.push((src, dst));
+            if self.both_directions {
+                edges.push((dst, src));
+            }
+            Ok(())
+        })?;
+        Ok(edges)
+    }
+
+    /// Calls `each(line number, src, dst, the line's remaining tokens)` on every data line of the
+    /// body (dense ids), checking the ids and that there are exactly as many lines as announced.
+    pub fn for_each_line<'a>(
+        &self,
+        lines: &mut Lines<'a>,
+        ctx: Ctx,
+        mut each: impl FnMut(usize, u32, u32, Tokens<'a>) -> Result<()>,
+    ) -> Result<()> {
         let mut seen = 0u64;
         while let Some(line) = lines.next_data(self.comment_markers) {
             if seen == self.count {
@@ -69,13 +121,7 @@ impl CountedBody<'_> {
             let mut tokens = line.tokens();
             let src = ctx.vertex(line.number, tokens.next(), self.base, self.n)?;
             let dst = ctx.vertex(line.number, tokens.next(), self.base, self.n)?;
-            if src == dst {
-                reading.self_loop(line.number as u64, u64::from(src) + self.base);
-            }
-            edges.push((src, dst));
-            if self.both_directions {
-                edges.push((dst, src));
-            }
+            each(line.number, src, dst, tokens)?;
             seen += 1;
         }
         if seen != self.count {
@@ -86,6 +132,6 @@ impl CountedBody<'_> {
                 format!("{} (header on line {})", self.count, self.header_line),
             ));
         }
-        Ok(edges)
+        Ok(())
     }
 }

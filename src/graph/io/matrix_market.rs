@@ -1,10 +1,11 @@
 //! Matrix Market coordinate files: the banner `%%MatrixMarket matrix coordinate <field> <symmetry>`,
 //! `%` comments, the size line `rows cols nnz`, then `nnz` entries `i j [value...]`, 1-based.
-//! Entry (i, j) is the edge i -> j; values are not used. A `symmetric`, `skew-symmetric` or
+//! Entry (i, j) is the edge i -> j; its value is the edge's weight for the weighted commands
+//! (`weights.rs`), and unused otherwise. A `symmetric`, `skew-symmetric` or
 //! `hermitian` matrix stores one triangle, so each entry adds both directions. The matrix must be
 //! square. Vertex names are `Offset(1)`: file id i is dense id i - 1.
 
-use super::counted_body::CountedBody;
+use super::counted_body::{CountedBody, WeightColumn};
 use super::scan::{Ctx, Lines, show};
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
@@ -30,7 +31,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
 
 /// The banner and the size line: what the body must hold.
 pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'static>> {
-    let both_directions = read_banner(lines, ctx)?;
+    let (both_directions, weights) = read_banner(lines, ctx)?;
     let Some(size) = lines.next_data(b"%") else {
         return Err(ctx.err(lines.end_line(), "found the end of the file", "the size line `rows cols nnz`"));
     };
@@ -56,11 +57,12 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
         comment_markers: b"%",
         noun: ("entry", "entries"),
         header_line: size.number,
+        weights,
     })
 }
 
-/// Checks the banner; returns whether entries stand for both directions.
-fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<bool> {
+/// Checks the banner; returns whether entries stand for both directions, and what their values are.
+fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<(bool, WeightColumn)> {
     const EXPECTED: &str = "`%%MatrixMarket matrix coordinate <field> <symmetry>`";
     let Some(line) = lines.next_nonblank() else {
         return Err(ctx.err(1, "found an empty file", EXPECTED));
@@ -76,9 +78,15 @@ fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<bool> {
     expect(&[BANNER], EXPECTED)?;
     expect(&[b"matrix"], "`matrix`")?;
     expect(&[b"coordinate"], "`coordinate` (dense `array` matrices are not graphs)")?;
-    expect(&FIELDS, "a field: real, double, integer, complex or pattern")?;
+    let field = expect(&FIELDS, "a field: real, double, integer, complex or pattern")?;
     let symmetry = expect(&[&[GENERAL], &MIRRORED[..]].concat(), "general, symmetric, skew-symmetric or hermitian")?;
-    Ok(symmetry != GENERAL)
+    let weights = match (&field[..], &symmetry[..]) {
+        (b"pattern", _) => WeightColumn::Absent,
+        (b"complex", _) => WeightColumn::Complex,
+        (_, b"skew-symmetric") => WeightColumn::Negated,
+        _ => WeightColumn::Value,
+    };
+    Ok((symmetry != GENERAL, weights))
 }
 
 #[cfg(test)]

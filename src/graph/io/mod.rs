@@ -23,6 +23,7 @@ mod scan;
 mod sniff;
 pub mod watch;
 mod weighted;
+mod weights;
 mod write;
 
 #[cfg(test)]
@@ -34,6 +35,7 @@ pub use named::{quoted, split_fields};
 pub use read::read_bytes;
 pub use sniff::sniff;
 pub use watch::{LoadCancelled, Watch};
+pub use weights::{load_weighted, parse_weighted};
 pub use write::write;
 
 use super::LoadedGraph;

@@ -1,8 +1,9 @@
 //! The transitive-closure report's format: a header `n m directed` (or `undirected`: every edge
-//! then goes both ways), then `m` lines `src dst weight` on 0-based ids. The weight is not used.
+//! then goes both ways), then `m` lines `src dst weight` on 0-based ids. The weight is read by the
+//! weighted commands only (`weights.rs`); reachability ignores it.
 //! Blank lines and `#`/`%` comment lines are skipped anywhere.
 
-use super::counted_body::CountedBody;
+use super::counted_body::{CountedBody, WeightColumn};
 use super::scan::{Ctx, Lines, show};
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
@@ -55,7 +56,7 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
             "the end of the header",
         ));
     }
-    Ok(CountedBody::edges(n, m, direction == Direction::Undirected, header.number))
+    Ok(CountedBody::edges(n, m, direction == Direction::Undirected, header.number).with_weights(WeightColumn::Value))
 }
 
 #[cfg(test)]

@@ -1,0 +1,325 @@
+//! `grail apsp`: shortest distances between every pair of vertices (Dijkstra from every source,
+//! Floyd-Warshall naive or blocked), refused with the memory it would take when the matrix does
+//! not fit; `--out` writes the matrix; `--bench`: every method on random weighted digraphs of
+//! growing size and density, checked equal, with the fastest named.
+
+use super::common::table;
+use super::output::{Output, Report};
+use crate::format::{bytes, duration, plural, thousands};
+use crate::graph::io::{Format, load_weighted};
+use crate::graph::{WeightOrigin, WeightedGraph};
+use crate::weighted::ApspMethod;
+use crate::weighted::apsp::{self, DistanceMatrix, Tolerance};
+use crate::weighted::random::random_weighted;
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Largest matrix the human report prints whole.
+const PRINTED_SIDE: usize = 16;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  grail apsp sample-graphs/roads.txt --method fw-blocked\n  \
+                        grail apsp graph.txt --out distances.txt --json\n  \
+                        grail apsp --bench --sizes 250,500,1000 --degrees 4,64")]
+pub struct ApspArgs {
+    /// Graph file (weights as `grail sssp` reads them); not needed with --bench.
+    #[arg(value_name = "GRAPH", required_unless_present = "bench")]
+    pub graph: Option<PathBuf>,
+
+    /// Read the file in this format instead of guessing it from the content.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+
+    /// How the distances are computed.
+    #[arg(long, value_enum, default_value_t = ApspMethod::SsspAll)]
+    pub method: ApspMethod,
+
+    /// Write the matrix as text: one line per vertex, `inf` where there is no path.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Run every method on random weighted digraphs instead of one graph.
+    #[arg(long, conflicts_with_all = ["graph", "out", "method"])]
+    pub bench: bool,
+
+    /// --bench: vertex counts.
+    #[arg(long, value_delimiter = ',', default_values_t = [250usize, 500, 1000])]
+    pub sizes: Vec<usize>,
+
+    /// --bench: mean out-degrees.
+    #[arg(long, value_delimiter = ',', default_values_t = [4.0f64, 64.0])]
+    pub degrees: Vec<f64>,
+
+    /// --bench: weights are drawn from the integers 0..=this.
+    #[arg(long, default_value_t = 100)]
+    pub max_weight: u32,
+
+    /// --bench: the methods (default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub methods: Vec<ApspMethod>,
+
+    /// --bench: a method that took longer than this on one graph is skipped on larger ones.
+    #[arg(long, default_value_t = 20.0, value_name = "SECONDS")]
+    pub budget: f64,
+
+    /// --bench: seed of the graphs and their weights.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Serialize)]
+struct ApspReport {
+    file: String,
+    vertices: usize,
+    edges: usize,
+    weights: WeightOrigin,
+    notes: Vec<String>,
+    method: ApspMethod,
+    /// Memory of the matrix (said before it was allocated).
+    memory_bytes: u64,
+    seconds: f64,
+    /// Ordered pairs (u, v), u ≠ v, with a path from u to v.
+    reachable_pairs: u64,
+    /// The largest finite distance.
+    max_distance: f64,
+    out: Option<String>,
+    /// The matrix's rows (null: unreachable), when it has at most 16 vertices.
+    matrix: Option<Vec<Vec<Option<f64>>>>,
+    /// The vertices in the matrix's order (file ids or names), with the matrix.
+    order: Option<Vec<serde_json::Value>>,
+}
+
+pub fn run(args: ApspArgs) -> Result<()> {
+    if args.bench {
+        return bench(&args);
+    }
+    let path = args.graph.as_ref().context("a graph file is needed without --bench")?;
+    if let Some(out) = &args.out {
+        check_writable(out)?;
+    }
+    let graph = load_weighted(path, args.format).context("cannot load the weighted graph")?;
+    let notes = graph.notes();
+    for note in &notes {
+        eprintln!("note: {note}");
+    }
+    let n = graph.num_vertices();
+    let need = apsp::memory_need(n);
+    if args.output.human() {
+        eprintln!(
+            "{}: {}; {} needs {} ({})",
+            path.display(),
+            plural(n as u64, "vertex", "vertices"),
+            args.method.name(),
+            bytes(need.bytes),
+            need.what
+        );
+    }
+    let run = apsp::run(&graph, args.method)?;
+    let matrix = &run.matrix;
+    if let Some(out) = &args.out {
+        crate::graph::io::write_atomically(out, |file| {
+            let mut writer = std::io::BufWriter::new(file);
+            apsp::write_text(matrix, &graph.loaded.names, &mut writer)?;
+            std::io::Write::flush(&mut writer)
+        })?;
+    }
+    let small = n <= PRINTED_SIDE;
+    let names = &graph.loaded.names;
+    args.output.show(&ApspReport {
+        file: path.display().to_string(),
+        vertices: n,
+        edges: graph.num_edges(),
+        weights: graph.origin,
+        notes,
+        method: run.method,
+        memory_bytes: need.bytes,
+        seconds: run.seconds,
+        reachable_pairs: matrix.reachable_pairs(),
+        max_distance: matrix.values.iter().copied().filter(|d| d.is_finite()).fold(0.0, f64::max),
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+        matrix: small.then(|| {
+            (0..n as u32).map(|i| matrix.row(i).iter().map(|&d| Some(d).filter(|d| d.is_finite())).collect()).collect()
+        }),
+        order: small.then(|| (0..n as u32).map(|v| names.json_id(v)).collect()),
+    })
+}
+
+/// Refuses an output path that cannot be written before the work, not after.
+fn check_writable(out: &std::path::Path) -> Result<()> {
+    let folder = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if out.is_dir() {
+        bail!("{} is a folder, not a file name", out.display());
+    }
+    if !folder.is_dir() {
+        bail!("cannot create {}: {} is not a folder", out.display(), folder.display());
+    }
+    Ok(())
+}
+
+impl Report for ApspReport {
+    fn print(&self) {
+        let weights = match self.weights {
+            WeightOrigin::File | WeightOrigin::Generated => "weights from the file",
+            WeightOrigin::Unit => "every edge weighs 1",
+        };
+        let (vertices, edges) =
+            (plural(self.vertices as u64, "vertex", "vertices"), plural(self.edges as u64, "edge", "edges"));
+        println!("file      {} ({vertices}, {edges}; {weights})", self.file);
+        println!("method    {}   {}   memory {}", self.method.name(), duration(self.seconds), bytes(self.memory_bytes));
+        println!(
+            "pairs     {} reachable (u ≠ v); the longest distance {}",
+            thousands(self.reachable_pairs),
+            self.max_distance
+        );
+        if let Some(out) = &self.out {
+            println!("written   {out}");
+        }
+        if let (Some(matrix), Some(order)) = (&self.matrix, &self.order) {
+            println!();
+            let names: Vec<String> = order.iter().map(super::output::vertex_text).collect();
+            let header: Vec<&str> = std::iter::once("from \\ to").chain(names.iter().map(String::as_str)).collect();
+            let mut t = table(&header);
+            for (name, row) in names.iter().zip(matrix) {
+                let cells = row.iter().map(|d| d.map_or("·".to_string(), |d| d.to_string()));
+                t.add_row(std::iter::once(name.clone()).chain(cells).collect::<Vec<_>>());
+            }
+            println!("{t}");
+            println!("·: no path");
+        }
+    }
+}
+
+/// One benchmark row.
+#[derive(Serialize)]
+struct BenchRow {
+    graph: String,
+    vertices: usize,
+    edges: usize,
+    method: ApspMethod,
+    seconds: f64,
+    /// Pairs whose distance differs from the first method's on this graph (0: equal).
+    differences: u64,
+}
+
+#[derive(Serialize)]
+struct BenchReport {
+    threads: usize,
+    seed: u64,
+    max_weight: u32,
+    /// How the matrices were compared (integer weights: exactly).
+    tolerance: Tolerance,
+    rows: Vec<BenchRow>,
+    /// For each graph, the fastest method.
+    fastest: Vec<(String, ApspMethod)>,
+    skipped: Vec<String>,
+}
+
+fn bench(args: &ApspArgs) -> Result<()> {
+    let methods = if args.methods.is_empty() { ApspMethod::ALL.to_vec() } else { args.methods.clone() };
+    let (mut sizes, mut degrees) = (args.sizes.clone(), args.degrees.clone());
+    sizes.sort_unstable();
+    degrees.sort_by(f64::total_cmp);
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    let mut fastest = Vec::new();
+    let mut tolerance = Tolerance::Exact;
+    for &degree in &degrees {
+        // Methods over budget at this degree: skipped on the larger sizes.
+        let mut over: Vec<ApspMethod> = Vec::new();
+        for &n in &sizes {
+            let graph: WeightedGraph =
+                random_weighted(n, degree.min(n.saturating_sub(1) as f64), args.max_weight, args.seed)?;
+            let name = graph.loaded.path.display().to_string();
+            let graph_tolerance = apsp::tolerance(&graph);
+            if graph_tolerance != Tolerance::Exact {
+                tolerance = graph_tolerance;
+            }
+            let mut reference: Option<DistanceMatrix> = None;
+            let mut best: Option<(f64, ApspMethod)> = None;
+            for &method in &methods {
+                if over.contains(&method) {
+                    continue;
+                }
+                let run = apsp::run(&graph, method)?;
+                let differences = reference.as_ref().map_or(0, |r| apsp::differences(r, &run.matrix, graph_tolerance));
+                if args.output.human() {
+                    eprintln!("{name}: {} {}", method.name(), duration(run.seconds));
+                }
+                if best.is_none_or(|(s, _)| run.seconds < s) {
+                    best = Some((run.seconds, method));
+                }
+                if run.seconds > args.budget {
+                    over.push(method);
+                    let took = duration(run.seconds);
+                    skipped.push(format!("{} on larger graphs than {name}: {took} is over the budget", method.name()));
+                }
+                rows.push(BenchRow {
+                    graph: name.clone(),
+                    vertices: n,
+                    edges: graph.num_edges(),
+                    method,
+                    seconds: run.seconds,
+                    differences,
+                });
+                reference.get_or_insert(run.matrix);
+            }
+            if let Some((_, method)) = best {
+                fastest.push((name, method));
+            }
+        }
+    }
+    let report = BenchReport {
+        threads: rayon::current_num_threads(),
+        seed: args.seed,
+        max_weight: args.max_weight,
+        tolerance,
+        rows,
+        fastest,
+        skipped,
+    };
+    let disagree = report.rows.iter().any(|r| r.differences > 0);
+    args.output.show(&report)?;
+    if disagree {
+        return Err(super::exit::Disagreement("methods disagree on some distances (the rows marked NO)".into()).into());
+    }
+    Ok(())
+}
+
+impl Report for BenchReport {
+    fn print(&self) {
+        let compared = match self.tolerance {
+            Tolerance::Exact => "exactly".to_string(),
+            Tolerance::Relative(share) => format!("within a relative {share:.1e}"),
+        };
+        println!(
+            "threads {}   seed {}   weights 0..={}   distances compared {compared}",
+            self.threads, self.seed, self.max_weight
+        );
+        let mut t = table(&["graph", "vertices", "edges", "method", "time", "equal"]);
+        for r in &self.rows {
+            t.add_row(vec![
+                r.graph.clone(),
+                thousands(r.vertices as u64),
+                thousands(r.edges as u64),
+                r.method.name().to_string(),
+                duration(r.seconds),
+                if r.differences == 0 { "yes".into() } else { format!("NO ({} pairs)", thousands(r.differences)) },
+            ]);
+        }
+        println!("{t}");
+        for method in ApspMethod::ALL {
+            let won: Vec<&str> = self.fastest.iter().filter(|(_, m)| *m == method).map(|(g, _)| g.as_str()).collect();
+            if !won.is_empty() {
+                println!("fastest: {} on {}", method.name(), won.join(", "));
+            }
+        }
+        for s in &self.skipped {
+            println!("skipped {s}");
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! `grail sssp`: shortest distances from one vertex by edge weight (Dijkstra or delta-stepping), a
+//! summary of them, one shortest path to a destination, and `--compare`: every engine from the
+//! same source, checked equal to Dijkstra's distances bit for bit.
+
+use super::common::table;
+use super::output::{Output, Report, vertex_text};
+use crate::format::{duration, plural, thousands};
+use crate::graph::io::{Format, load_weighted};
+use crate::graph::{Weight, WeightOrigin, WeightedGraph};
+use crate::weighted::path::shortest_path;
+use crate::weighted::{Distances, SsspEngine, run_sssp};
+use anyhow::{Context, Result};
+use clap::Args;
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  grail sssp sample-graphs/roads.txt 0 5\n  grail sssp graph.txt 0 --engine delta --json\n  \
+                        grail sssp graph.mtx 1 --compare\n\n\
+                        Weights come from a weighted file (`n m directed`, then `src dst weight`) or a Matrix Market \
+                        real or integer matrix; any other file weighs every edge 1, and says so. Weights are finite \
+                        and not negative."
+)]
+pub struct SsspArgs {
+    /// Graph file: a weighted file or Matrix Market matrix for weights; any format `grail info`
+    /// reads otherwise (every edge then weighs 1).
+    #[arg(value_name = "GRAPH")]
+    pub graph: PathBuf,
+
+    /// Read the file in this format instead of guessing it from the content.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+
+    /// The source vertex (the file's id, or its name).
+    #[arg(value_name = "SRC")]
+    pub src: String,
+
+    /// A destination (the file's id, or its name): its distance and one shortest path are reported.
+    #[arg(value_name = "DST")]
+    pub dst: Option<String>,
+
+    /// Which engine computes the distances.
+    #[arg(long, value_enum, default_value_t = SsspEngine::Dijkstra)]
+    pub engine: SsspEngine,
+
+    /// Run every engine and check each one's distances equal Dijkstra's (exit status 3 if not).
+    #[arg(long, conflicts_with = "engine")]
+    pub compare: bool,
+
+    /// Delta-stepping's bucket width (default: 2 × mean weight / mean out-degree).
+    #[arg(long, value_name = "WIDTH")]
+    pub delta: Option<Weight>,
+
+    /// How many of the farthest reached vertices to list.
+    #[arg(long, default_value_t = 5, value_name = "K")]
+    pub top: usize,
+
+    #[command(flatten)]
+    pub output: Output,
+}
+
+/// One engine's run, as `--compare` reports it.
+#[derive(Serialize)]
+struct EngineRow {
+    engine: SsspEngine,
+    seconds: f64,
+    relaxations: u64,
+    /// A settled vertex for Dijkstra, a parallel round for delta-stepping.
+    steps: u64,
+    buckets: u64,
+    delta: Option<Weight>,
+    /// Vertices whose distance differs from Dijkstra's (0: equal, bit for bit).
+    differences: usize,
+}
+
+#[derive(Serialize)]
+struct Far {
+    vertex: serde_json::Value,
+    distance: Weight,
+}
+
+#[derive(Serialize)]
+struct SsspReport {
+    file: String,
+    vertices: usize,
+    edges: usize,
+    /// Where the weights came from: `file`, or `unit` (the file has none: every edge weighs 1).
+    weights: WeightOrigin,
+    /// What loading said about the weights (also printed on stderr).
+    notes: Vec<String>,
+    src: serde_json::Value,
+    engine: SsspEngine,
+    /// Delta-stepping's bucket width; null for Dijkstra.
+    delta: Option<Weight>,
+    seconds: f64,
+    relaxations: u64,
+    steps: u64,
+    /// Vertices at a finite distance from SRC, SRC included.
+    reached: u64,
+    max_distance: Weight,
+    /// Mean over the reached vertices (SRC's 0 included).
+    mean_distance: Weight,
+    /// The farthest reached vertices, farthest first.
+    farthest: Vec<Far>,
+    dst: Option<serde_json::Value>,
+    /// DST's distance; null when unreachable or no DST.
+    dst_distance: Option<Weight>,
+    /// A shortest path SRC..DST (file ids or names), its weights adding up to dst_distance; null
+    /// when unreachable or no DST.
+    path: Option<Vec<serde_json::Value>>,
+    /// With --compare: every engine, Dijkstra first.
+    engines: Vec<EngineRow>,
+}
+
+pub fn run(args: SsspArgs) -> Result<()> {
+    let spinner = super::common::spinner(format!("loading {}", args.graph.display()));
+    let graph = load_weighted(&args.graph, args.format);
+    spinner.finish_and_clear();
+    let graph = graph.context("cannot load the weighted graph")?;
+    let notes = graph.notes();
+    for note in &notes {
+        eprintln!("note: {note}");
+    }
+    let src = graph.vertex(&args.src).context("SRC is a vertex of the graph")?;
+    let dst = args.dst.as_deref().map(|d| graph.vertex(d)).transpose().context("DST is a vertex of the graph")?;
+    let engines = if args.compare { SsspEngine::ALL.to_vec() } else { vec![args.engine] };
+    let mut runs: Vec<Distances> = Vec::new();
+    for engine in engines {
+        runs.push(run_sssp(&graph, src, engine, args.delta)?);
+    }
+    let rows = if args.compare { compare_rows(&runs) } else { Vec::new() };
+    let reported = &runs[0];
+    let report = report(&args, &graph, reported, notes, dst, rows);
+    let differing: Vec<&str> = report.engines.iter().filter(|r| r.differences > 0).map(|r| r.engine.name()).collect();
+    args.output.show(&report)?;
+    if !differing.is_empty() {
+        let why = format!("engines whose distances differ from dijkstra's: {}", differing.join(", "));
+        return Err(super::exit::Disagreement(why).into());
+    }
+    Ok(())
+}
+
+/// `--compare`'s rows, each checked against the first run (Dijkstra's).
+fn compare_rows(runs: &[Distances]) -> Vec<EngineRow> {
+    runs.iter()
+        .map(|run| EngineRow {
+            engine: run.engine,
+            seconds: run.seconds,
+            relaxations: run.relaxations,
+            steps: run.steps,
+            buckets: run.buckets,
+            delta: run.delta,
+            differences: run.differences(&runs[0]),
+        })
+        .collect()
+}
+
+fn report(
+    args: &SsspArgs,
+    graph: &WeightedGraph,
+    run: &Distances,
+    notes: Vec<String>,
+    dst: Option<u32>,
+    engines: Vec<EngineRow>,
+) -> SsspReport {
+    let names = &graph.loaded.names;
+    let summary = run.summary(args.top);
+    let path = dst.and_then(|d| shortest_path(graph, run, d)).map(|p| p.iter().map(|&v| names.json_id(v)).collect());
+    SsspReport {
+        file: graph.loaded.path.display().to_string(),
+        vertices: graph.num_vertices(),
+        edges: graph.num_edges(),
+        weights: graph.origin,
+        notes,
+        src: names.json_id(run.source),
+        engine: run.engine,
+        delta: run.delta,
+        seconds: run.seconds,
+        relaxations: run.relaxations,
+        steps: run.steps,
+        reached: summary.reached,
+        max_distance: summary.max,
+        mean_distance: summary.mean,
+        farthest: summary.farthest.iter().map(|&(v, distance)| Far { vertex: names.json_id(v), distance }).collect(),
+        dst: dst.map(|d| names.json_id(d)),
+        dst_distance: dst.and_then(|d| run.to(d)),
+        path,
+        engines,
+    }
+}
+
+impl Report for SsspReport {
+    fn print(&self) {
+        let weights = match self.weights {
+            WeightOrigin::File | WeightOrigin::Generated => "weights from the file",
+            WeightOrigin::Unit => "every edge weighs 1",
+        };
+        let (vertices, edges) =
+            (plural(self.vertices as u64, "vertex", "vertices"), plural(self.edges as u64, "edge", "edges"));
+        println!("file      {} ({vertices}, {edges}; {weights})", self.file);
+        let src = vertex_text(&self.src);
+        let delta = self.delta.map_or(String::new(), |d| format!("   delta {}", round(d)));
+        println!("source    {src}   engine {}{delta}   {}", self.engine.name(), duration(self.seconds));
+        println!(
+            "reached   {} of {}; farthest at {}, mean {}",
+            thousands(self.reached),
+            thousands(self.vertices as u64),
+            self.max_distance,
+            round(self.mean_distance)
+        );
+        if !self.farthest.is_empty() {
+            let far: Vec<String> =
+                self.farthest.iter().map(|f| format!("{} at {}", vertex_text(&f.vertex), f.distance)).collect();
+            println!("farthest  {}", far.join(", "));
+        }
+        if let Some(dst) = self.dst.as_ref().map(vertex_text) {
+            match (&self.path, self.dst_distance) {
+                (Some(path), Some(distance)) => {
+                    let steps: Vec<String> = path.iter().map(vertex_text).collect();
+                    println!("{dst}         at distance {distance}: {}", steps.join(" -> "));
+                }
+                _ => println!("{dst}         not reachable from {src}"),
+            }
+        }
+        if !self.engines.is_empty() {
+            println!();
+            let mut t = table(&["engine", "time", "relaxations", "steps", "buckets", "equal"]);
+            for r in &self.engines {
+                t.add_row(vec![
+                    r.engine.name().to_string() + &r.delta.map_or(String::new(), |d| format!(" (delta {})", round(d))),
+                    duration(r.seconds),
+                    thousands(r.relaxations),
+                    thousands(r.steps),
+                    if r.buckets > 0 { thousands(r.buckets) } else { "-".into() },
+                    if r.differences == 0 {
+                        "yes".into()
+                    } else {
+                        format!("NO ({} differ)", thousands(r.differences as u64))
+                    },
+                ]);
+            }
+            println!("{t}");
+            println!("steps: a settled vertex for dijkstra, a round over a whole frontier (all cores) for delta");
+        }
+    }
+}
+
+/// A mean as printed: 4 significant decimals at most.
+fn round(x: Weight) -> String {
+    let text = format!("{x:.4}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}

@@ -1,0 +1,167 @@
+//! Loading a graph with its weights, for the shortest-path commands: the weighted format's third
+//! column and a Matrix Market `real`, `double` or `integer` matrix's values, read by the same
+//! header readers and line scanner as reachability (which never reads the column). Every other
+//! file, a `pattern` matrix and a `.grail` file give unit weights ([`WeightOrigin::Unit`]).
+//!
+//! A weight is a decimal number (`3`, `0.25`, `1e-3`); a negative one, an infinity, `NaN` or
+//! anything else is refused with the file and line.
+
+use super::counted_body::{CountedBody, WeightColumn};
+use super::scan::{Ctx, Lines, show};
+use super::{Format, binary, bounded, matrix_market, read, sniff, weighted};
+use crate::graph::weighted_graph::{Weight, WeightOrigin, WeightedGraph};
+use crate::graph::{LoadedGraph, VertexNames};
+use anyhow::Result;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The graph of the file at `path` with its weights (read as `format`, or the format its content
+/// says). Errors name the file and line.
+pub fn load_weighted(path: &Path, format: Option<Format>) -> Result<WeightedGraph> {
+    bounded::check_regular(path, "graphs")?;
+    if format == Some(Format::Grail) || binary::is_binary(path) {
+        return Ok(WeightedGraph::unit(super::load(path, format)?));
+    }
+    let bytes = read::read_bytes(path)?;
+    let source = path.display().to_string();
+    parse_weighted(&bytes, &source, format)
+}
+
+/// [`load_weighted`] on a file's bytes (already gunzipped); `source` names it in messages.
+pub fn parse_weighted(bytes: &[u8], source: &str, format: Option<Format>) -> Result<WeightedGraph> {
+    let format = format.unwrap_or_else(|| sniff(bytes));
+    let ctx = Ctx { source };
+    let mut lines = Lines::new(bytes);
+    let (body, names) = match format {
+        Format::Weighted => (weighted::read_header(&mut lines, ctx)?, VertexNames::Dense),
+        Format::MatrixMarket => (matrix_market::read_header(&mut lines, ctx)?, VertexNames::Offset(1)),
+        _ => {
+            let (graph, names, format, report) = super::parse(bytes, source, Some(format))?;
+            let loaded =
+                LoadedGraph { graph: Arc::new(graph), names, format, path: source.into(), report: Some(report) };
+            return Ok(WeightedGraph::unit(loaded));
+        }
+    };
+    let (edges, origin) = read_weighted_body(&body, &mut lines, ctx)?;
+    WeightedGraph::from_edges_read(body.n, edges, origin, (names, format, source.into()))
+}
+
+/// `(src, dst, weight)` on dense ids.
+type WeightedEdge = (u32, u32, Weight);
+
+/// The body's edges with their weights (both directions of a mirrored line), and where the
+/// weights came from.
+fn read_weighted_body(body: &CountedBody, lines: &mut Lines, ctx: Ctx) -> Result<(Vec<WeightedEdge>, WeightOrigin)> {
+    if body.weights == WeightColumn::Complex {
+        return Err(ctx.err(
+            body.header_line,
+            "found a `complex` matrix, whose entries are not weights",
+            "a `real`, `double` or `integer` matrix (or `pattern`: every edge weighs 1)",
+        ));
+    }
+    let per_line = if body.both_directions { 2 } else { 1 };
+    // The announced count is only a hint: a lying header must not reserve gigabytes.
+    let mut edges = Vec::with_capacity((body.count as usize).min(1 << 24) * per_line);
+    body.for_each_line(lines, ctx, |number, src, dst, mut rest| {
+        let weight = match body.weights {
+            WeightColumn::Absent => 1.0,
+            _ => weight(ctx, number, rest.next())?,
+        };
+        edges.push((src, dst, weight));
+        if body.both_directions {
+            if body.weights == WeightColumn::Negated && weight != 0.0 && src != dst {
+                return Err(ctx.err(
+                    number,
+                    format!(
+                        "found weight {weight} in a skew-symmetric matrix, whose mirrored entry weighs {}",
+                        -weight
+                    ),
+                    "weights of 0 there (Dijkstra-family engines need non-negative weights)",
+                ));
+            }
+            edges.push((dst, src, weight));
+        }
+        Ok(())
+    })?;
+    let origin = if body.weights == WeightColumn::Absent { WeightOrigin::Unit } else { WeightOrigin::File };
+    Ok((edges, origin))
+}
+
+/// One weight: a finite decimal number of 0 or more (`-0` read as 0).
+fn weight(ctx: Ctx, line: usize, token: Option<&[u8]>) -> Result<Weight> {
+    const EXPECTED: &str = "a weight after `src dst` (a number such as 3 or 0.25)";
+    let Some(token) = token else {
+        return Err(ctx.err(line, "found the end of the line", EXPECTED));
+    };
+    match std::str::from_utf8(token).ok().and_then(|text| text.parse::<Weight>().ok()) {
+        None => Err(ctx.err(line, format!("found {}", show(token)), EXPECTED)),
+        Some(w) if !w.is_finite() => Err(ctx.err(line, format!("found weight {}", show(token)), "a finite weight")),
+        Some(w) if w < 0.0 => Err(ctx.err(
+            line,
+            format!("found negative weight {}", show(token)),
+            "a weight of 0 or more (Dijkstra-family engines need non-negative weights)",
+        )),
+        Some(w) => Ok(w + 0.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<WeightedGraph> {
+        parse_weighted(text.as_bytes(), "w.txt", None)
+    }
+
+    fn error(text: &str) -> String {
+        parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn weighted_files_keep_their_weights() {
+        let g = parse("3 3 directed\n0 1 2.5\n# c\n1 2 0\n0 1 1\n").unwrap();
+        assert_eq!(g.origin, WeightOrigin::File);
+        assert_eq!((g.weight(0, 1), g.weight(1, 2)), (Some(1.0), Some(0.0)));
+        assert_eq!(g.merged_duplicates, 1);
+        let g = parse("2 1 undirected\n0 1 7\n").unwrap();
+        assert_eq!((g.weight(0, 1), g.weight(1, 0)), (Some(7.0), Some(7.0)));
+    }
+
+    #[test]
+    fn matrix_market_values_are_weights() {
+        let g = parse("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 0.5\n3 2 4\n").unwrap();
+        assert_eq!(g.loaded.names, VertexNames::Offset(1));
+        assert_eq!((g.weight(1, 0), g.weight(0, 1), g.weight(2, 1)), (Some(0.5), Some(0.5), Some(4.0)));
+        let g = parse("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n").unwrap();
+        assert_eq!((g.origin, g.weight(0, 1)), (WeightOrigin::Unit, Some(1.0)));
+        let e = error("%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 1 0\n");
+        assert!(e.starts_with("w.txt:2: found a `complex` matrix"), "{e}");
+        let e = error("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 3\n");
+        assert!(e.starts_with("w.txt:3: found weight 3 in a skew-symmetric matrix"), "{e}");
+    }
+
+    #[test]
+    fn bad_weights_name_the_line() {
+        let e = error("3 2 directed\n0 1 1\n1 2 -2\n");
+        assert_eq!(
+            e,
+            "w.txt:3: found negative weight \"-2\"; expected a weight of 0 or more (Dijkstra-family engines need \
+             non-negative weights)"
+        );
+        assert_eq!(error("2 1 directed\n0 1 NaN\n"), "w.txt:2: found weight \"NaN\"; expected a finite weight");
+        assert_eq!(error("2 1 directed\n0 1 1e400\n"), "w.txt:2: found weight \"1e400\"; expected a finite weight");
+        assert_eq!(
+            error("2 1 directed\n0 1 heavy\n"),
+            "w.txt:2: found \"heavy\"; expected a weight after `src dst` (a number such as 3 or 0.25)"
+        );
+        assert!(error("2 1 directed\n0 1\n").starts_with("w.txt:2: found the end of the line"));
+    }
+
+    #[test]
+    fn other_formats_weigh_one() {
+        let g = parse("0 1\n1 2\n").unwrap();
+        assert_eq!(g.origin, WeightOrigin::Unit);
+        assert_eq!(g.weights(), [1.0, 1.0]);
+        assert_eq!(g.loaded.format, Format::EdgeList);
+    }
+}
