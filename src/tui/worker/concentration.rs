@@ -59,6 +59,16 @@ impl BackgroundConcentration {
     }
 }
 
+/// The worker going away (the explorer closing) stops the count: nobody is left to show it, and it
+/// would hold the cores the process's other work (or the next session in the same process) needs.
+impl Drop for BackgroundConcentration {
+    fn drop(&mut self) {
+        if let Some((_, cancel)) = self.current.take() {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +121,10 @@ mod tests {
         let last = bg.current.as_ref().map(|(_, c)| Arc::clone(c)).unwrap();
         bg.follow(&ws, None, &out);
         assert!(last.load(Ordering::Relaxed) && bg.current.is_none());
+        // Dropped with a count in flight: the count is cancelled.
+        bg.follow(&ws, Some(Arc::clone(&a)), &out);
+        let in_flight = bg.current.as_ref().map(|(_, c)| Arc::clone(c)).unwrap();
+        drop(bg);
+        assert!(in_flight.load(Ordering::Relaxed), "dropping the worker cancels its count");
     }
 }
