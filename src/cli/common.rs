@@ -45,15 +45,21 @@ impl GraphArgs {
         let ws = Workspace::open(&self.graph, self.format);
         spinner.finish_and_clear();
         let ws = ws?;
+        self.check_strict(&ws.loaded)?;
+        Ok(ws)
+    }
+
+    /// With `--strict`, an error naming the loader report's anomalies, if it has any.
+    pub fn check_strict(&self, loaded: &crate::graph::LoadedGraph) -> Result<()> {
         if self.strict
-            && let Some(report) = &ws.loaded.report
+            && let Some(report) = &loaded.report
         {
             let found = report.anomaly_sentences();
             if !found.is_empty() {
                 anyhow::bail!("{} (--strict): {}", self.graph.display(), found.join("; "));
             }
         }
-        Ok(ws)
+        Ok(())
     }
 }
 

@@ -3,9 +3,9 @@
 
 use super::common::{GraphArgs, value_name};
 use crate::format::plural;
-use crate::graph::VertexNames;
 use crate::graph::io::{self, Format};
 use crate::graph::subgraph::{self, Extract};
+use crate::graph::{Graph, VertexNames};
 use anyhow::{Result, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -93,6 +93,25 @@ fn what_is_lost(format: Format, names: &VertexNames) -> Option<String> {
     }
 }
 
+/// The vertices an edge list (or CSV) cannot hold: one with no edge is written nowhere, and only
+/// dense ids come back from the writer's `N vertices` comment (sparse ids and names are numbered by
+/// first appearance when read).
+fn isolated_lost(graph: &Graph, names: &VertexNames, format: Format) -> Option<String> {
+    let restored = matches!(names, VertexNames::Dense | VertexNames::Offset(_));
+    if restored || !matches!(written_format(format, names), Format::EdgeList | Format::Named) {
+        return None;
+    }
+    let n = graph.num_vertices() as u32;
+    let isolated: Vec<u32> = (0..n).filter(|&v| graph.children(v).is_empty() && graph.parents(v).is_empty()).collect();
+    let first = isolated.first()?;
+    Some(format!(
+        "{} not in the file (e.g. {}): an edge list names vertices only through their edges; write .grail to keep {}",
+        plural(isolated.len() as u64, "vertex without an edge is", "vertices without an edge are"),
+        names.label(*first),
+        if isolated.len() == 1 { "it" } else { "them" }
+    ))
+}
+
 pub fn run(args: ConvertArgs) -> Result<()> {
     if args.around.is_some() || args.scc.is_some() {
         return run_part(args);
@@ -102,6 +121,7 @@ pub fn run(args: ConvertArgs) -> Result<()> {
     }
     // Converting keeps the graph as it is (cycles included): no condensation.
     let loaded = io::load(&args.input.graph, args.input.format)?;
+    args.input.check_strict(&loaded)?;
     let format = output_format(&args.out, args.to);
     io::write(&args.out, &loaded.graph, &loaded.names, format)?;
     println!(
@@ -114,6 +134,9 @@ pub fn run(args: ConvertArgs) -> Result<()> {
         plural(loaded.graph.num_edges() as u64, "edge", "edges")
     );
     if let Some(lost) = what_is_lost(format, &loaded.names) {
+        println!("{lost}");
+    }
+    if let Some(lost) = isolated_lost(&loaded.graph, &loaded.names, format) {
         println!("{lost}");
     }
     Ok(())
@@ -153,7 +176,7 @@ fn run_part(args: ConvertArgs) -> Result<()> {
                 bail!("--scc {rank}: {why}");
             };
             let what = format!("{}strongly connected component #{rank}", if part.left_out { "part of " } else { "" });
-            (part, what, "the component has more members; the smallest ids were kept")
+            (part, what, "the component has more members; its first ones in vertex order were kept (see grail scc)")
         }
         (None, None) => unreachable!("run_part is called with --around or --scc"),
     };
@@ -170,6 +193,9 @@ fn run_part(args: ConvertArgs) -> Result<()> {
     );
     if part.left_out {
         println!("--max {}: {cut}", part.vertices.len());
+    }
+    if let Some(lost) = isolated_lost(&part.graph, &names, format) {
+        println!("{lost}");
     }
     if names.table().is_some() {
         if let Some(lost) = what_is_lost(format, &names) {

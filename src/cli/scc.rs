@@ -15,7 +15,7 @@ const MEMBERS_SHOWN: usize = 10;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  grail scc edges.txt\n  grail scc graph.gra --top 3 --members --json\n\nA cycle is a path in file ids from the component's smallest member back to it, one of the shortest."
+    after_help = "Examples:\n  grail scc edges.txt\n  grail scc graph.gra --top 3 --members --json\n\nMembers are listed in vertex order: by id, or in the order the file first names them where ids were renumbered or are names. The cycle is one of the shortest through the first member, from it back to it."
 )]
 pub struct SccArgs {
     #[command(flatten)]
@@ -51,7 +51,8 @@ struct ComponentReport {
     /// The component's vertex in the condensation DAG (its id there, not its rank).
     condensation_vertex: u32,
     size: u32,
-    /// File ids (or names), ascending by dense id; all of them when `members_complete`.
+    /// File ids (or names) in vertex order (by id; by first appearance where ids were renumbered);
+    /// all of them when `members_complete`.
     members: Vec<serde_json::Value>,
     members_complete: bool,
     /// File ids (or names), from the smallest member back to it.

@@ -83,6 +83,12 @@ pub fn quoted(name: &str) -> String {
     }
 }
 
+/// The name inside a [`quoted`] one: `"O""Brien"` is `O"Brien`; None when `typed` is not quoted.
+fn unquoted(typed: &str) -> Option<String> {
+    let inner = typed.strip_prefix('"')?.strip_suffix('"')?;
+    Some(inner.replace("\"\"", "\""))
+}
+
 impl VertexNames {
     /// Builds a remapping from the original id of each dense vertex.
     pub fn remapped(original: Vec<u64>) -> VertexNames {
@@ -185,7 +191,9 @@ impl VertexNames {
     pub fn find(&self, typed: &str, n: usize) -> Result<u32, UnknownVertex> {
         let typed = typed.trim();
         if let VertexNames::Named(table) = self {
-            return table.find(typed).filter(|&v| (v as usize) < n).ok_or_else(|| UnknownVertex::NoSuchName {
+            // A name typed the way it is shown ([`quoted`]) is found too: `"Smith, J"` is `Smith, J`.
+            let found = table.find(typed).or_else(|| unquoted(typed).and_then(|name| table.find(&name)));
+            return found.filter(|&v| (v as usize) < n).ok_or_else(|| UnknownVertex::NoSuchName {
                 name: typed.to_string(),
                 nearest: table.nearest(typed, SUGGESTIONS).into_iter().map(str::to_string).collect(),
                 examples: (0..table.len().min(n).min(EXAMPLES) as u32).map(|v| table.name(v).to_string()).collect(),
@@ -255,6 +263,8 @@ mod tests {
         for (v, label) in shown.iter().enumerate() {
             assert_eq!(crate::graph::io::split_fields(label), vec![odd[v].to_string()]);
             assert_eq!(names.find(odd[v], 5), Ok(v as u32));
+            // Typed as shown, quotes and all (a shell passes `'"say ""hi"""'` so), it is found too.
+            assert_eq!(names.find(label, 5), Ok(v as u32), "{label}");
         }
         // JSON and the plain form keep the raw name.
         assert_eq!((names.json_id(0), names.plain(0)), (serde_json::json!("Turing, Alan"), "Turing, Alan".to_string()));

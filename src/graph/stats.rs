@@ -25,15 +25,17 @@ pub struct GraphStats {
     /// Edges of the condensation (the edges between components).
     pub dag_edges: u64,
     /// Components without parents in the condensation.
+    #[serde(rename = "root_components")]
     pub roots: u64,
     /// Components without children in the condensation.
+    #[serde(rename = "leaf_components")]
     pub leaves: u64,
     /// Components with neither parents nor children in the condensation.
     pub isolated: u64,
     /// Number of topological levels of the condensation (longest path + 1; 0 when empty).
     pub depth: u64,
     /// Components on each topological level, level 0 (the roots) first; `depth` entries.
-    pub vertices_per_level: Vec<u64>,
+    pub components_per_level: Vec<u64>,
     /// The largest out-degree of the graph as loaded.
     pub max_out_degree: u64,
     /// `edges / vertices` (0 for an empty graph).
@@ -68,9 +70,9 @@ pub fn compute(original: &Graph, condensation: &Condensation) -> GraphStats {
     let dag = &condensation.dag;
     let level = &condensation.levels;
     let depth = level.par_iter().max().map_or(0, |&l| u64::from(l) + 1);
-    let mut vertices_per_level = vec![0u64; depth as usize];
+    let mut components_per_level = vec![0u64; depth as usize];
     for &l in level {
-        vertices_per_level[l as usize] += 1;
+        components_per_level[l as usize] += 1;
     }
     let dag_vertices = dag.num_vertices() as u32;
     let (roots, leaves, isolated) = (0..dag_vertices)
@@ -94,7 +96,7 @@ pub fn compute(original: &Graph, condensation: &Condensation) -> GraphStats {
         leaves,
         isolated,
         depth,
-        vertices_per_level,
+        components_per_level,
         max_out_degree: out.max,
         avg_out_degree: average,
         max_in_degree: inn.max,
@@ -178,8 +180,8 @@ impl GraphStats {
             ("components (SCC)", thousands(self.components)),
             ("largest component", thousands(self.largest_component)),
             ("DAG edges", thousands(self.dag_edges)),
-            ("roots", thousands(self.roots)),
-            ("leaves", thousands(self.leaves)),
+            ("root components", thousands(self.roots)),
+            ("leaf components", thousands(self.leaves)),
             ("isolated components", thousands(self.isolated)),
             ("depth (levels)", thousands(self.depth)),
             ("out-degree max / avg", format!("{} / {:.2}", thousands(self.max_out_degree), self.avg_out_degree)),
@@ -212,9 +214,9 @@ impl GraphStats {
 
     /// `(label, vertices)` per level, or per range of levels when there are more than fit.
     fn level_rows(&self) -> Vec<(String, u64)> {
-        let depth = self.vertices_per_level.len();
+        let depth = self.components_per_level.len();
         let per_row = depth.div_ceil(LEVEL_ROWS).max(1);
-        self.vertices_per_level
+        self.components_per_level
             .chunks(per_row)
             .enumerate()
             .map(|(row, chunk)| {
@@ -262,7 +264,7 @@ mod tests {
         assert_eq!((s.vertices, s.edges, s.components, s.largest_component, s.dag_edges), (6, 6, 6, 1, 6));
         assert_eq!((s.roots, s.leaves, s.isolated), (2, 2, 1));
         assert_eq!(s.depth, 4);
-        assert_eq!(s.vertices_per_level, vec![2, 2, 1, 1]);
+        assert_eq!(s.components_per_level, vec![2, 2, 1, 1]);
         assert_eq!((s.max_out_degree, s.max_in_degree), (3, 3));
         assert_eq!(s.avg_out_degree, 1.0);
         assert!(s.is_dag);
@@ -281,7 +283,7 @@ mod tests {
         assert!(!s.is_dag);
         assert_eq!((s.components, s.largest_component, s.dag_edges), (3, 3, 2));
         assert_eq!((s.roots, s.leaves, s.isolated, s.depth), (1, 1, 0, 3));
-        assert_eq!(s.vertices_per_level, vec![1, 1, 1]);
+        assert_eq!(s.components_per_level, vec![1, 1, 1]);
         assert_eq!((s.edges, s.max_out_degree, s.max_in_degree), (7, 2, 2));
     }
 

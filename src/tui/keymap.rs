@@ -95,7 +95,7 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Picture), &[ch('x')], Action::Reset, "reset", true),
     b(On(Tab::Picture), &[ch('+'), ch('=')], Action::ZoomIn, "zoom in", true),
     b(On(Tab::Picture), &[ch('-')], Action::ZoomOut, "zoom out", true),
-    b(On(Tab::Picture), &[ch('g')], Action::GoToVertex, "go to vertex id", true),
+    b(On(Tab::Picture), &[ch('g')], Action::GoToVertex, "go to a vertex", true),
     b(On(Tab::Picture), &[ch('z')], Action::FitView, "fit u and v (or the graph)", true),
     b(On(Tab::Picture), &[ch('['), ch('h')], Action::PrevDim, "previous dimension", true),
     b(On(Tab::Picture), &[ch(']'), ch('l')], Action::NextDim, "next dimension", true),

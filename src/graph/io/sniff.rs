@@ -16,11 +16,11 @@ const COMMENTS: &[u8] = b"#%";
 /// 4. first data line is a single integer, followed by a line `<digits>:` or by nothing →
 ///    [`Format::Gra`] without its optional magic line;
 /// 5. first data line is `n m directed` or `n m undirected` → [`Format::Weighted`];
-/// 6. first data line is exactly two integers `n m`, exactly `m` data lines follow, and `n > 0`
-///    unless `m = 0` (edges need vertices: `0 1` opens an edge list) → [`Format::Header`].
-///    This is ambiguous with an edge list whose first edge happens to be
-///    `u v` followed by exactly `v` more edges; the header reading wins, and `--format edge-list`
-///    says otherwise;
+/// 6. first data line is exactly two integers `n m`, exactly `m` data lines follow, each starting
+///    with two ids below `n`, and `n > 0` unless `m = 0` (edges need vertices: `0 1` opens an edge
+///    list) → [`Format::Header`]. This is ambiguous with an edge list whose first edge happens to be
+///    `u v` followed by exactly `v` more edges on vertices below `u`; the header reading wins, and
+///    `--format edge-list` says otherwise;
 /// 7. first data line's first or second whitespace-separated field holds anything but digits and
 ///    a leading sign (a name, a quoted field, `a,b`, a header line `source,target`) →
 ///    [`Format::Named`] (a number too large or negative stays the edge list's to refuse);
@@ -70,7 +70,7 @@ fn sniff_lines(lines: &mut Lines) -> Format {
             Format::Weighted
         }
         [Some(n), Some(m), None, None] => match (parse_u64(Some(n)), parse_u64(Some(m))) {
-            (Ok(n), Ok(m)) if (n > 0 || m == 0) && remaining_data_lines_equal(lines, m) => Format::Header,
+            (Ok(n), Ok(m)) if (n > 0 || m == 0) && remaining_edges_fit(lines, n, m) => Format::Header,
             _ if looks_numeric(Some(n)) && looks_numeric(Some(m)) => Format::EdgeList,
             _ => Format::Named,
         },
@@ -92,12 +92,15 @@ fn looks_like_vertex_line(line: Line) -> bool {
     digits > 0 && text[digits..].trim_ascii_start().starts_with(b":")
 }
 
-/// Whether exactly `m` data lines are left (stops counting as soon as there are more).
-fn remaining_data_lines_equal(lines: &mut Lines, m: u64) -> bool {
+/// Whether exactly `m` data lines are left, each starting with two ids below `n` (stops at the
+/// first line that does not fit).
+fn remaining_edges_fit(lines: &mut Lines, n: u64, m: u64) -> bool {
     let mut count = 0u64;
-    while lines.next_data(COMMENTS).is_some() {
+    while let Some(line) = lines.next_data(COMMENTS) {
         count += 1;
-        if count > m {
+        let mut tokens = line.tokens();
+        let below_n = |t: Option<&[u8]>| parse_u64(t).is_ok_and(|id| id < n);
+        if count > m || !below_n(tokens.next()) || !below_n(tokens.next()) {
             return false;
         }
     }
@@ -130,6 +133,13 @@ mod tests {
         for (text, format) in cases {
             assert_eq!(sniff(text.as_bytes()), format, "{text:?}");
         }
+    }
+
+    #[test]
+    fn two_integers_are_not_a_header_when_an_edge_names_a_vertex_beyond_n() {
+        // `1 2` then two edges: the count matches, but vertex 2 and 3 do not exist in a 1-vertex graph.
+        assert_eq!(sniff(b"1 2\n2 3\n3 4\n"), Format::EdgeList);
+        assert_eq!(sniff(b"5 2\n2 3\n3 4\n"), Format::Header);
     }
 
     #[test]

@@ -254,7 +254,12 @@ impl PictureState {
             let end = if delta > 0 { "the largest" } else { "the smallest" };
             return vec![Effect::Info(format!("already at {end} zoom level"))];
         }
-        self.viewport = Viewport::Manual(scene.zoom(view, zoom));
+        // The cursor's box stays in the middle when it was in view: a zoom keeps what is looked at.
+        let cursor = self.selected.filter(|&i| scene.shows(view, i)).and_then(|i| scene.picture.nodes.get(i));
+        self.viewport = match cursor {
+            Some(node) => Viewport::Centre { vertex: node.vertex, zoom },
+            None => Viewport::Manual(scene.zoom(view, zoom)),
+        };
         Vec::new()
     }
 

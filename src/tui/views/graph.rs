@@ -38,8 +38,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         row("components (SCC)", thousands(s.components)),
         row("largest component", thousands(s.largest_component)),
         row("is a DAG", if s.is_dag { "yes" } else { "no" }.into()),
-        row("roots", thousands(s.roots)),
-        row("leaves", thousands(s.leaves)),
+        row("root components", thousands(s.roots)),
+        row("leaf components", thousands(s.leaves)),
         row("isolated SCCs", thousands(s.isolated)),
         row("depth (levels)", thousands(s.depth)),
         row("out-degree max/avg", format!("{} / {:.2}", thousands(s.max_out_degree), s.avg_out_degree)),
@@ -260,7 +260,7 @@ fn fitted(kind: Anomaly, f: &Firsts, width: usize) -> String {
 /// level numbers on the x axis.
 fn levels_chart(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let per_level = &app.graph.stats.vertices_per_level;
+    let per_level = &app.graph.stats.components_per_level;
     // The y axis's width depends on the peak, and the peak (of summed levels) on the plot's width:
     // the peak of single levels is a lower bound, the total an upper one; size the axis for the total.
     let total: u64 = per_level.iter().sum();

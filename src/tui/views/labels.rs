@@ -96,6 +96,15 @@ fn gauge<'a>(ratio: f64, label: String, theme: &crate::tui::theme::Theme) -> Gau
     Gauge::default().ratio(ratio.clamp(0.0, 1.0)).label(label).gauge_style(theme.gauge()).use_unicode(true)
 }
 
+/// A row's levels, the virtual root's level shown apart (`26+1`) once a phase that walks it is
+/// done (a phase in progress may not have reached it yet).
+fn levels_cell(r: &crate::index::PhaseRow) -> String {
+    match r.levels_done {
+        done if done > 0 && r.done && r.phase.walks_virtual_root() => format!("{}+1", thousands(done as u64 - 1)),
+        done => thousands(done as u64),
+    }
+}
+
 fn phase_table(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let rows_all = &app.labels.phases.rows;
@@ -118,7 +127,7 @@ fn phase_table(frame: &mut Frame, area: Rect, app: &App) {
                 Line::raw(r.dim.to_string()),
                 Line::raw(r.phase.name()),
                 Line::from(state),
-                Line::raw(thousands(r.levels_done as u64)),
+                Line::raw(levels_cell(r)),
             ];
             if edges {
                 cells.push(Line::raw(thousands(r.edges_scanned)));
@@ -137,8 +146,11 @@ fn phase_table(frame: &mut Frame, area: Rect, app: &App) {
     widths.push(Constraint::Length(8));
     if rows_all.iter().any(|r| r.phase.walks_virtual_root()) {
         // On the top border, right of the title: the bottom one may say how many rows scrolled away.
-        let note =
-            if inner.width >= 50 { " tree phases: +1 level, the virtual root " } else { " +1 level: virtual root " };
+        let note = if inner.width >= 56 {
+            " +1: the DFS tree's virtual root, one level more "
+        } else {
+            " +1: the virtual root "
+        };
         block = block.title(Line::styled(note, theme.dim()).right_aligned());
     }
     let header = Row::new(titles).style(theme.title());
@@ -166,8 +178,8 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
         return;
     }
     let note = (f.averaged > 0).then(|| {
-        let averaged = plural(f.averaged as u64, "level", "levels");
-        super::chrome::wrap(&format!("{averaged} batched: bars show batch means"), inner.width as usize)
+        let averaged = plural(f.averaged as u64, "bar", "bars");
+        super::chrome::wrap(&format!("{averaged}: tiny levels run as one, averaged"), inner.width as usize)
     });
     let note = note.unwrap_or_default();
     let [title, chart, legend] =
@@ -198,11 +210,11 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(XAxis { layout, first, per: 1, prefix: "", style: theme.dim() }, x_axis);
     let legend_line = Line::from(vec![
         Span::styled(SMALL_SYMBOL, theme.small()),
-        Span::raw(format!(" small <{SMALL_DEGREE_LIMIT}  ")),
+        Span::raw(format!(" degree <{SMALL_DEGREE_LIMIT}  ")),
         Span::styled(MEDIUM_SYMBOL, theme.medium()),
-        Span::raw(format!(" medium ≤{LARGE_DEGREE_LIMIT}  ")),
+        Span::raw(format!(" ≤{LARGE_DEGREE_LIMIT}  ")),
         Span::styled(LARGE_SYMBOL, theme.large()),
-        Span::raw(format!(" large >{LARGE_DEGREE_LIMIT}")),
+        Span::raw(format!(" >{LARGE_DEGREE_LIMIT}")),
     ]);
     frame.render_widget(Paragraph::new(legend_line), legend);
 }

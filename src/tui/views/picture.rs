@@ -145,7 +145,7 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
         let resize = if result.whole { "" } else { "; < and > resize the neighbourhood" };
         lines.push(Line::styled(format!("Enter centres on the cursor{resize}"), theme.dim()));
         lines.push(Line::styled(
-            "arrows pan, + - zoom, z fits, g goes to an id, e writes SVG, p hides this panel",
+            "arrows pan, + - zoom, z fits, g goes to a vertex, e writes SVG, p hides this panel",
             theme.dim(),
         ));
     }

@@ -27,7 +27,7 @@ struct Level {
 
 /// Zoom levels, smallest first.
 const LEVELS: [Level; 6] = [
-    Level { boxed: false, detail: false, gap: 1, edge_rows: 1, name: "ids only" },
+    Level { boxed: false, detail: false, gap: 1, edge_rows: 1, name: "vertices only" },
     Level { boxed: false, detail: true, gap: 2, edge_rows: 2, name: "one-line boxes" },
     Level { boxed: true, detail: true, gap: 2, edge_rows: 2, name: "boxes" },
     Level { boxed: true, detail: true, gap: 4, edge_rows: 3, name: "boxes, spaced" },
