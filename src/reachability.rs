@@ -11,7 +11,7 @@ use crate::error::{Error, chain};
 use crate::graph::Graph;
 use crate::graph::names::UnknownVertex;
 use crate::index::{Labels, Order};
-use crate::query::explain::{self, Names};
+use crate::query::explain::{self, Names, component_label};
 use crate::query::{Decision, Engine, Method, Outcome, QueryIndex, Rule, RuleSet, Scratch};
 use crate::telemetry::{Backend, NullSink};
 use crate::workspace::Workspace;
@@ -128,7 +128,8 @@ impl Index {
         let decided = self.with_scratch(|scratch| self.engine().decide(du, dv, Method::default(), scratch, 0));
         let representative = self.representatives.get_or_init(|| self.ws.condensation.representatives());
         let shown = &self.ws.loaded.names;
-        let label = |c: u32| shown.label(representative[c as usize]);
+        let sizes = &self.ws.condensation.sizes;
+        let label = |c: u32| component_label(shown.label(representative[c as usize]), sizes[c as usize]);
         let names = Names { u: shown.label(du), v: shown.label(dv), vertex: &label };
         let decision = decided.decision;
         Ok(Explanation {

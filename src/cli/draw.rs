@@ -98,7 +98,9 @@ pub fn run(args: DrawArgs) -> Result<()> {
     let engine = Engine::new(ws.dag(), &labels, component).with_index(index.as_ref());
     let representative = ws.condensation.representatives();
     let shown = &ws.loaded.names;
-    let vertex = |c: u32| shown.label(representative[c as usize]);
+    let sizes = &ws.condensation.sizes;
+    let vertex =
+        |c: u32| crate::query::explain::component_label(shown.label(representative[c as usize]), sizes[c as usize]);
     let search: Option<SearchOverlay> = query.map(|(u, v)| {
         let names = Names { u: shown.label(u), v: shown.label(v), vertex: &vertex };
         search_overlay(&engine, u, v, &names).0

@@ -154,7 +154,8 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: &str, dst: &str
     let levels = [labels.level(cu), labels.level(cv)];
     let named = answer.path.iter().flatten().copied().chain(decision.named_vertices());
     let file_ids = named.map(|c| (c, shown_names.json_id(representative[c as usize]))).collect();
-    let vertex = |c: u32| shown_names.label(representative[c as usize]);
+    let sizes = &ws.condensation.sizes;
+    let vertex = |c: u32| explain::component_label(shown_names.label(representative[c as usize]), sizes[c as usize]);
     let names = Names { u: shown_names.label(u), v: shown_names.label(v), vertex: &vertex };
     let explanation = explain::sentence(&decision, &names);
     let trail = explain::trail(&decision, &names);

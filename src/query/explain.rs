@@ -17,6 +17,12 @@ pub struct Names<'a> {
     pub vertex: &'a dyn Fn(u32) -> String,
 }
 
+/// A DAG vertex (a strongly connected component) as the explanations name it: by the label of one
+/// of its vertices, with how many more it holds (`alice (+2 in its SCC)`).
+pub fn component_label(vertex: String, size: u32) -> String {
+    if size > 1 { format!("{vertex} (+{} in its SCC)", size - 1) } else { vertex }
+}
+
 impl Names<'static> {
     /// The query's ends as given and every other vertex by its DAG id: for graphs whose file ids
     /// are the DAG's own (a DAG with dense ids).

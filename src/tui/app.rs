@@ -486,7 +486,7 @@ impl App {
         let Some(&v) = self.representative.get(c as usize) else { return format!("c{c}") };
         let id = self.ws.loaded.names.label(v);
         let size = self.ws.condensation.sizes.get(c as usize).copied().unwrap_or(1);
-        if size > 1 { format!("{id} (+{} in its SCC)", size - 1) } else { id }
+        crate::query::explain::component_label(id, size)
     }
 
     /// How vertex `v` is shown: its file id, or its name in a named graph.

@@ -95,7 +95,11 @@ pub fn build(
         (Focus::Query { u, v }, Some(labels)) => {
             let engine = Engine::new(dag, labels, component).with_index(index);
             let names = &ws.loaded.names;
-            let vertex = |c: u32| members.first(c, 1).first().map_or_else(|| c.to_string(), |&v| names.label(v));
+            let sizes = &ws.condensation.sizes;
+            let vertex = |c: u32| {
+                let shown = members.first(c, 1).first().map_or_else(|| c.to_string(), |&v| names.label(v));
+                crate::query::explain::component_label(shown, sizes[c as usize])
+            };
             let shown = Names { u: names.label(u), v: names.label(v), vertex: &vertex };
             Some(search_overlay(&engine, u, v, &shown).0)
         }
