@@ -72,6 +72,9 @@ pub struct LoadReport {
     pub duplicate_edges: Firsts,
     /// Self-loops dropped, with their lines.
     pub self_loops: Firsts,
+    /// Vertices whose only edges were self-loops, dropped: they are left without an edge (file
+    /// ids, not lines).
+    pub loop_only_vertices: Firsts,
     /// Vertices the file declares (a header's count, `.gra`'s vertex count, the writer's comment),
     /// when it declares them.
     pub declared_vertices: Option<u64>,
@@ -98,6 +101,8 @@ pub enum Anomaly {
     SelfLoops,
     /// Vertex ids without an edge.
     UnusedIds,
+    /// Vertices left without an edge once their self-loops were dropped.
+    LoopOnly,
 }
 
 impl LoadReport {
@@ -107,6 +112,7 @@ impl LoadReport {
             (Anomaly::Duplicates, &self.duplicate_edges),
             (Anomaly::SelfLoops, &self.self_loops),
             (Anomaly::UnusedIds, &self.unused_ids),
+            (Anomaly::LoopOnly, &self.loop_only_vertices),
         ]
         .into_iter()
         .filter(|(_, f)| f.count > 0)
@@ -146,6 +152,9 @@ impl LoadReport {
         let ids = self.ids_sentence();
         let unused = or_none(Anomaly::UnusedIds, &self.unused_ids, "every id appears in an edge");
         out.push(format!("{vertices}; {ids}; {unused}"));
+        if self.loop_only_vertices.count > 0 {
+            out.push(describe(Anomaly::LoopOnly, &self.loop_only_vertices));
+        }
         if !self.columns.is_empty() {
             out.push(format!("header line read as column names: {}", self.columns.join(", ")));
         }
@@ -212,6 +221,11 @@ impl LoadReport {
                 (unused, low, high)
             })
             .reduce(|| (0, usize::MAX, 0), |a, b| (a.0 + b.0, a.1.min(b.1), a.2.max(b.2)));
+        let loop_only: Vec<u32> = loops.iter().copied().filter(|&v| isolated(v as usize)).collect();
+        let loop_only_vertices = Firsts {
+            count: loop_only.len() as u64,
+            first: loop_only.iter().take(FIRST).map(|&v| names.file_id(v)).collect(),
+        };
         let first_unused = if unused == 0 {
             Vec::new()
         } else {
@@ -251,6 +265,7 @@ impl LoadReport {
             edges_kept,
             duplicate_edges,
             self_loops: reading.self_loops,
+            loop_only_vertices,
             declared_vertices: reading.declared,
             vertices: n as u64,
             unused_ids: Firsts { count: unused, first: first_unused },
@@ -273,6 +288,14 @@ pub fn describe(kind: Anomaly, f: &Firsts) -> String {
         Anomaly::Duplicates => format!("{} ({})", count("duplicate edge", "duplicate edges"), at_lines(f)),
         Anomaly::SelfLoops => format!("{} ({})", count("self-loop", "self-loops"), at_lines(f)),
         Anomaly::UnusedIds => format!("{} ({})", count("id never in an edge", "ids never in an edge"), listed(f)),
+        Anomaly::LoopOnly => format!(
+            "{} ({})",
+            count(
+                "vertex only in self-loops, left without an edge",
+                "vertices only in self-loops, left without an edge"
+            ),
+            listed(f)
+        ),
     }
 }
 
