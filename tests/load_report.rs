@@ -36,7 +36,7 @@ fn sparse_ids_are_renumbered_and_a_loop_counts_as_appearing() {
     assert_eq!(r.numbering, Numbering::Renumbered);
     assert_eq!((r.vertices, r.id_range), (3, Some((7, 2000))));
     assert_eq!(r.unused_ids, firsts(0, &[]));
-    assert_eq!((r.self_loops.count, r.duplicate_edges), (1, firsts(1, &[3])));
+    assert_eq!((r.self_loops.count, &r.duplicate_edges), (1, &firsts(1, &[3])));
     // ... but, its loop dropped, 7 is left without an edge, and the report says so.
     assert_eq!(r.loop_only_vertices, firsts(1, &[7]));
     assert!(r.human_lines().iter().any(|l| l == "1 vertex only in self-loops, left without an edge (7)"));
