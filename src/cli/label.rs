@@ -166,14 +166,6 @@ impl Report for LabelReport {
 /// Why the tree phases' rows count one level and one vertex more than the others.
 const VIRTUAL_ROOT_NOTE: &str = "+1: subtree sizes and post-order walk the DFS tree from a virtual root above the roots, one level and one vertex more";
 
-/// `count`, with the virtual root's share shown apart (`26+1`) in the phases that walk it.
-fn plus_root(r: &PhaseRow, count: u64) -> String {
-    match count {
-        1.. if r.phase.walks_virtual_root() => format!("{}+1", thousands(count - 1)),
-        _ => thousands(count),
-    }
-}
-
 /// Per phase and dimension: levels, vertices, edges scanned, time.
 fn phase_table(rows: &[PhaseRow]) -> comfy_table::Table {
     let mut t = table(&["dim", "phase", "levels", "vertices", "edges scanned", "time"]);
@@ -181,8 +173,8 @@ fn phase_table(rows: &[PhaseRow]) -> comfy_table::Table {
         t.add_row(vec![
             r.dim.to_string(),
             r.phase.name().to_string(),
-            plus_root(r, r.levels_done as u64),
-            plus_root(r, r.vertices),
+            r.shown_with_root(r.levels_done as u64),
+            r.shown_with_root(r.vertices),
             thousands(r.edges_scanned),
             duration(r.seconds),
         ]);

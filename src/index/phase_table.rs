@@ -26,6 +26,18 @@ pub struct PhaseRow {
     pub done: bool,
 }
 
+impl PhaseRow {
+    /// `count` (of levels or vertices) for people: the virtual root's one shown apart (`26+1`) once
+    /// a phase that walks it is done (a phase in progress may not have reached it yet).
+    pub fn shown_with_root(&self, count: u64) -> String {
+        use crate::format::thousands;
+        match count {
+            1.. if self.done && self.phase.walks_virtual_root() => format!("{}+1", thousands(count - 1)),
+            _ => thousands(count),
+        }
+    }
+}
+
 /// Phase rows in the order the phases started.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PhaseTable {

@@ -96,15 +96,6 @@ fn gauge<'a>(ratio: f64, label: String, theme: &crate::tui::theme::Theme) -> Gau
     Gauge::default().ratio(ratio.clamp(0.0, 1.0)).label(label).gauge_style(theme.gauge()).use_unicode(true)
 }
 
-/// A row's levels, the virtual root's level shown apart (`26+1`) once a phase that walks it is
-/// done (a phase in progress may not have reached it yet).
-fn levels_cell(r: &crate::index::PhaseRow) -> String {
-    match r.levels_done {
-        done if done > 0 && r.done && r.phase.walks_virtual_root() => format!("{}+1", thousands(done as u64 - 1)),
-        done => thousands(done as u64),
-    }
-}
-
 fn phase_table(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let rows_all = &app.labels.phases.rows;
@@ -127,7 +118,7 @@ fn phase_table(frame: &mut Frame, area: Rect, app: &App) {
                 Line::raw(r.dim.to_string()),
                 Line::raw(r.phase.name()),
                 Line::from(state),
-                Line::raw(levels_cell(r)),
+                Line::raw(r.shown_with_root(r.levels_done as u64)),
             ];
             if edges {
                 cells.push(Line::raw(thousands(r.edges_scanned)));
