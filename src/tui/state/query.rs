@@ -281,6 +281,7 @@ mod tests {
                 ends: (0, 1),
                 checks: vec![Check::Component { u: 0, v: 1 }],
             },
+            weighted: None,
         };
         let mut state = QueryState::default();
         state.set_result(Box::new(result));

@@ -217,6 +217,20 @@ fn query_input_errors_are_messages() {
 }
 
 #[test]
+fn a_weighted_graph_gives_the_weighted_distance_beside_the_answer() {
+    let mut h = Harness::on_sample("roads.txt");
+    h.keys("3/0 5<Enter>");
+    h.settle();
+    let text = h.render(100, 30);
+    // 0 -> 2 -> 4 -> 5 weighs 2 + 0 + 5; 0 -> 2 -> 1 -> 3 -> 5 ties with it; 0 -> 1 -> 3 -> 5 weighs 8.
+    assert!(text.contains("weighted distance 7: shortest path 0 → 2 →"), "{text}");
+    // Unreachable: no distance line.
+    h.keys("/5 0<Enter>");
+    h.settle();
+    assert!(!h.render(100, 30).contains("weighted distance"));
+}
+
+#[test]
 fn query_prompt_completes_and_answers_names() {
     let mut h = Harness::on_sample("follows.csv");
     h.keys("3");

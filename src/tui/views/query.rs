@@ -100,6 +100,15 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult) -> Vec<Line<'a>> {
     if let Some(path) = &r.vertex_path {
         lines.push(Line::styled(path_text(app, path), theme.path()));
     }
+    match &r.weighted {
+        Some(Ok(w)) => {
+            // As `grail sssp` prints it: `3` for an integer, `2.5` otherwise.
+            let shortest = path_text(app, &w.path);
+            lines.push(Line::raw(format!("weighted distance {}: shortest {shortest}", w.distance)));
+        }
+        Some(Err(e)) => lines.push(Line::styled(format!("no weighted distance: {e}"), theme.warn())),
+        None => {}
+    }
     lines
 }
 

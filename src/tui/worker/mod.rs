@@ -10,6 +10,7 @@ mod msg;
 pub mod picture;
 mod query_index;
 mod resident_search;
+pub mod weighted_path;
 
 pub use batch::{BatchResult, BatchRow, BatchSpec, EXACT_BFS_QUERIES, QuerySource, RunSpec, expected_answers, export};
 pub use labeling::{LabelCmd, LabelConfig};
@@ -138,6 +139,8 @@ struct State {
     cycle: Option<(u32, Vec<u32>)>,
     /// The GPU batch search's device data, kept between runs on the same labels.
     resident_search: ResidentSearch,
+    /// The open file's edge weights, read by the first query that shows a weighted distance.
+    weights: weighted_path::Weights,
 }
 
 impl State {
@@ -156,6 +159,7 @@ impl State {
             exception_labels: None,
             cycle: None,
             resident_search: ResidentSearch::default(),
+            weights: weighted_path::Weights::default(),
         }
     }
 
@@ -251,6 +255,7 @@ impl State {
                 self.members = None;
                 self.exception_labels = None;
                 self.cycle = None;
+                self.weights = weighted_path::Weights::default();
                 self.session.clear();
                 self.send(Msg::LabelsCleared);
                 self.send(Msg::Loaded(Arc::clone(&self.ws), Box::new(facts)));
@@ -288,6 +293,8 @@ impl State {
             engine.decide(u, v, rules.default_method(), &mut scratch, TRACE_NODE_LIMIT);
         let (cu, cv) = decision.ends;
         let vertex_path = answer.path.as_ref().and_then(|p| ws.vertex_path(u, v, p));
+        // Reachability is decided without weights; the weighted distance is a line of its own.
+        let weighted = if answer.reachable { self.weights.answer(ws, u, v) } else { None };
         let result = QueryResult {
             u,
             v,
@@ -303,6 +310,7 @@ impl State {
             topo: index.as_deref().map(|index| (*index.topo(cu), *index.topo(cv))),
             dag_vertices: ws.dag().num_vertices(),
             decision,
+            weighted,
         };
         self.send(Msg::QueryDone(Box::new(result)));
     }
