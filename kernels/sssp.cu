@@ -23,6 +23,28 @@ __device__ __forceinline__ void sssp_count(u64 count, u64* total) {
     if (threadIdx.x % WARP_SIZE == 0 && count) atomicAdd(total, count);
 }
 
+// A slot in a queue whose length is `counter[0]`, for a lane that appends one entry: the lanes of
+// the warp that append at this point share one atomic (the leader reserves their slots, each
+// takes its rank among them), so a busy queue's counter sees a warp's worth of entries at a time.
+__device__ __forceinline__ u32 sssp_append(u32* counter) {
+    u32 active = __activemask();
+    u32 lane = threadIdx.x % WARP_SIZE;
+    u32 leader = __ffs(active) - 1;
+    u32 base = 0;
+    if (lane == leader) base = atomicAdd(counter, (u32)__popc(active));
+    base = __shfl_sync(active, base, leader);
+    return base + __popc(active & ((1u << lane) - 1u));
+}
+
+// Lowers `least[0]` to the smallest of this warp's `value`s (every lane of the warp calls it).
+__device__ __forceinline__ void sssp_least(u64 value, u64* least) {
+    for (u32 offset = WARP_SIZE / 2; offset > 0; offset /= 2) {
+        u64 other = __shfl_down_sync(0xffffffffu, value, offset);
+        value = other < value ? other : value;
+    }
+    if (threadIdx.x % WARP_SIZE == 0 && value != INF_BITS) atomicMin(least, value);
+}
+
 // Starts a run: every distance infinite but the source's 0; `updating` likewise; only the source
 // in `mask` (the two-phase engine's arrays; the near-far engine passes its own and ignores them).
 extern "C" __global__ void sssp_init(u64* cost, u64* updating, u32* mask, u32 n, u32 src) {
@@ -85,9 +107,9 @@ extern "C" __global__ void sssp_near_far_relax(const u32* queue, u32 count, cons
             u64 candidate = sssp_plus(du, weight[e]);
             if (candidate >= dist[v] || candidate >= atomicMin(&dist[v], candidate)) continue;
             if (candidate < threshold) {
-                if (atomicExch(&stamp[v], tag) != tag) near_next[atomicAdd(&counts[0], 1u)] = v;
+                if (atomicExch(&stamp[v], tag) != tag) near_next[sssp_append(&counts[0])] = v;
             } else if (atomicExch(&in_far[v], 1u) == 0u) {
-                far[atomicAdd(&counts[1], 1u)] = v;
+                far[sssp_append(&counts[1])] = v;
             }
         }
         scanned += coff[u + 1] - coff[u];
@@ -102,6 +124,7 @@ extern "C" __global__ void sssp_near_far_relax(const u32* queue, u32 count, cons
 // threshold past an empty stretch with it). `counts[0]` counts the near queue, `counts[1]` far_next.
 extern "C" __global__ void sssp_near_far_split(const u32* far, u32 count, const u64* dist, u64 low, u64 threshold,
                                                u32* in_far, u32* near, u32* far_next, u32* counts, u64* least) {
+    u64 smallest = INF_BITS;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
         u32 v = far[i];
         u64 d = dist[v];
@@ -109,10 +132,11 @@ extern "C" __global__ void sssp_near_far_split(const u32* far, u32 count, const 
             in_far[v] = 0;
         } else if (d < threshold) {
             in_far[v] = 0;
-            near[atomicAdd(&counts[0], 1u)] = v;
+            near[sssp_append(&counts[0])] = v;
         } else {
-            far_next[atomicAdd(&counts[1], 1u)] = v;
-            atomicMin(least, d);
+            far_next[sssp_append(&counts[1])] = v;
+            smallest = d < smallest ? d : smallest;
         }
     }
+    sssp_least(smallest, least);
 }

@@ -28,12 +28,15 @@ pub(super) fn sssp(graph: &WeightedGraph, src: u32, engine: SsspEngine, delta: W
     Ok(SsspRun { distances, upload_seconds: device.upload_seconds, device: gpu.info.name.clone() })
 }
 
-/// The matrix on the device, and the device's name.
-pub(super) fn apsp(graph: &WeightedGraph, method: ApspMethod) -> Result<(DistanceMatrix, String)> {
+/// The matrix on the device, its seconds from the upload to the download (the device's start-up
+/// not included), and the device's name.
+pub(super) fn apsp(graph: &WeightedGraph, method: ApspMethod) -> Result<(DistanceMatrix, f64, String)> {
     let module = match method {
         ApspMethod::GpuSsspAll => gpu::kernels::sssp::MODULE,
         _ => gpu::kernels::apsp::MODULE,
     };
     let gpu = gpu_for(method.name(), module)?;
-    Ok((gpu::apsp::run(gpu, graph, method)?, gpu.info.name.clone()))
+    let clock = std::time::Instant::now();
+    let matrix = gpu::apsp::run(gpu, graph, method)?;
+    Ok((matrix, clock.elapsed().as_secs_f64(), gpu.info.name.clone()))
 }

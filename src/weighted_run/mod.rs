@@ -6,7 +6,6 @@ use crate::graph::{Weight, WeightedGraph};
 use crate::weighted::apsp::{self, ApspRun};
 use crate::weighted::{ApspMethod, Distances, SsspEngine};
 use anyhow::Result;
-use std::time::Instant;
 
 // The GPU's side of each engine; a build without the `gpu` feature has one that says so.
 #[cfg(feature = "gpu")]
@@ -43,7 +42,8 @@ pub fn run_sssp(graph: &WeightedGraph, src: u32, engine: SsspEngine, delta: Opti
 
 /// One all-pairs run and where it ran.
 pub struct ApspDeviceRun {
-    /// The matrix and its seconds (for the GPU: the upload, the kernels and the download).
+    /// The matrix and its seconds (for the GPU: the upload, the kernels and the download, once the
+    /// device is open and its kernels loaded).
     pub run: ApspRun,
     /// `cpu` or the GPU's name.
     pub device: String,
@@ -56,7 +56,6 @@ pub fn run_apsp(graph: &WeightedGraph, method: ApspMethod) -> Result<ApspDeviceR
         return Ok(ApspDeviceRun { run: apsp::run(graph, method)?, device: "cpu".into() });
     }
     apsp::check_fits(graph.num_vertices(), crate::system::physical_memory_bytes())?;
-    let clock = Instant::now();
-    let (matrix, device) = device::apsp(graph, method)?;
-    Ok(ApspDeviceRun { run: ApspRun { method, matrix, seconds: clock.elapsed().as_secs_f64() }, device })
+    let (matrix, seconds, device) = device::apsp(graph, method)?;
+    Ok(ApspDeviceRun { run: ApspRun { method, matrix, seconds }, device })
 }

@@ -19,6 +19,6 @@ pub(super) fn sssp(_: &WeightedGraph, _: u32, engine: SsspEngine, _: Weight) -> 
     refuse(engine.name())
 }
 
-pub(super) fn apsp(_: &WeightedGraph, method: ApspMethod) -> Result<(DistanceMatrix, String)> {
+pub(super) fn apsp(_: &WeightedGraph, method: ApspMethod) -> Result<(DistanceMatrix, f64, String)> {
     refuse(method.name())
 }
