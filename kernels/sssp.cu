@@ -86,18 +86,21 @@ extern "C" __global__ void sssp_two_phase_update(u64* cost, const u64* updating,
     }
 }
 
-// Near-far, relaxation: a thread per vertex of the near queue relaxes its out-edges into `dist`
-// by an atomic minimum. A head it improves joins the next near queue when its new distance is
-// below `threshold` (bits), else the far pile. `stamp[v] == tag` marks v as already in the next
-// near queue and `in_far[v]` as already in the far pile, so each holds a vertex once (at most n
-// entries each): the queued entry reads the vertex's distance when it is processed, a later
+// Near-far, relaxation, round `round` of a batch the host queues without waiting: a thread per
+// vertex of the near queue (its length is `counts[1 + round]`, written by the round before)
+// relaxes its out-edges into `dist` by an atomic minimum. A head it improves joins the next near
+// queue (length `counts[2 + round]`) when its new distance is below `threshold` (bits), else the
+// far pile (length `counts[0]`; it keeps its entries). `stamp[v] == tag` marks v as already in the
+// next near queue and `in_far[v]` as already in the far pile, so each holds a vertex once (at most
+// n entries each): the queued entry reads the vertex's distance when it is processed, a later
 // launch, so it sees every improvement made before. A distance read during this launch may be
-// stale (larger): that only offers larger candidates, and the vertex that improved is queued again.
-// `counts[0]` counts the next near queue, `counts[1]` the far pile (it keeps its entries).
-extern "C" __global__ void sssp_near_far_relax(const u32* queue, u32 count, const u64* coff, const u32* cadj,
+// stale (larger): that only offers larger candidates, and the vertex that improved is queued
+// again. A round whose queue is empty appends nothing, so every later round of the batch is empty.
+extern "C" __global__ void sssp_near_far_relax(const u32* queue, u32 round, const u64* coff, const u32* cadj,
                                                const double* weight, u64* dist, u64 threshold, u32* near_next,
                                                u32* far, u32* stamp, u32 tag, u32* in_far, u32* counts,
                                                u64* relaxations) {
+    u32 count = counts[1 + round];
     u64 scanned = 0;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
         u32 u = queue[i];
@@ -107,9 +110,9 @@ extern "C" __global__ void sssp_near_far_relax(const u32* queue, u32 count, cons
             u64 candidate = sssp_plus(du, weight[e]);
             if (candidate >= dist[v] || candidate >= atomicMin(&dist[v], candidate)) continue;
             if (candidate < threshold) {
-                if (atomicExch(&stamp[v], tag) != tag) near_next[sssp_append(&counts[0])] = v;
+                if (atomicExch(&stamp[v], tag) != tag) near_next[sssp_append(&counts[2 + round])] = v;
             } else if (atomicExch(&in_far[v], 1u) == 0u) {
-                far[sssp_append(&counts[1])] = v;
+                far[sssp_append(&counts[0])] = v;
             }
         }
         scanned += coff[u + 1] - coff[u];

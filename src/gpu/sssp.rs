@@ -20,7 +20,10 @@
 //! with two buckets. A queue holds the vertices to relax, so an iteration costs the edges of its
 //! frontier rather than n; improved heads below the current threshold join the next near queue,
 //! the others a far pile, and when the near queue runs dry the threshold moves up by Δ (the CPU's
-//! [`crate::weighted::delta::choose_delta`]) and the pile is split. Why this rather than a
+//! [`crate::weighted::delta::choose_delta`]) and the pile is split. The host queues
+//! [`RELAX_BATCH`] rounds at a time, each reading its queue's length on the device, and reads the
+//! lengths back once per batch: on a small frontier a round is a few microseconds of kernel and a
+//! read-back waits far longer. Why this rather than a
 //! worklist Bellman-Ford: the threshold keeps the frontier to vertices near their final distance,
 //! so, as in delta-stepping, most vertices are relaxed about once instead of once per improvement;
 //! and why not many buckets: two keep the bookkeeping to one pile, split by one kernel.
@@ -37,6 +40,10 @@ use crate::weighted::{Distances, SsspEngine};
 use anyhow::{Result, bail, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig};
 use std::time::Instant;
+
+/// Near-far relaxation rounds queued at once: the host reads the queue lengths once per batch
+/// (each read waits for the device), and a round after the queue ran dry costs one empty launch.
+const RELAX_BATCH: u32 = 8;
 
 /// A weighted graph resident on the device, with the arrays of one engine, for runs from many
 /// sources.
@@ -57,6 +64,8 @@ pub struct DeviceSssp<'g> {
     /// Near-far: the near queue, the next one, the far pile, the next one, the stamps.
     queues: [CudaSlice<u32>; 5],
     counts: CudaSlice<u32>,
+    /// Near-far: the far pile's length, then each round's near queue length, for a batch.
+    batch: CudaSlice<u32>,
     relaxed: CudaSlice<u64>,
     least: CudaSlice<u64>,
     max_blocks: u32,
@@ -98,6 +107,7 @@ impl<'g> DeviceSssp<'g> {
             mask: ledger.zeros(stream, "mask", n)?,
             queues,
             counts: ledger.zeros(stream, "queue counts", 2)?,
+            batch: ledger.zeros(stream, "batch queue counts", RELAX_BATCH as usize + 2)?,
             relaxed: ledger.zeros(stream, "relaxations", 1)?,
             least: ledger.zeros(stream, "least far distance", 1)?,
             max_blocks: gpu.multiprocessors()? * 8,
@@ -188,7 +198,8 @@ impl<'g> DeviceSssp<'g> {
         }
     }
 
-    /// Near-far from `src`; returns the relaxation rounds and the thresholds that held work.
+    /// Near-far from `src`; returns the relaxation rounds whose queue held vertices and the
+    /// thresholds that held work.
     fn near_far(&mut self, src: u32) -> Result<(u64, u64)> {
         let (relax, split) = (SsspNearFarRelax::load(self.gpu)?, SsspNearFarSplit::load(self.gpu)?);
         let stream = self.gpu.stream.clone();
@@ -200,38 +211,43 @@ impl<'g> DeviceSssp<'g> {
         let (mut rounds, mut buckets, mut tag) = (0u64, 1u64, 0u32);
         loop {
             while near_count > 0 {
-                rounds += 1;
-                tag = tag.checked_add(1).ok_or_else(|| anyhow::anyhow!("more than 2^32 rounds"))?;
-                stream.memcpy_htod(&[0, far_count], &mut self.counts)?;
-                let config = grid(max_blocks, near_count);
-                let queue = near.slice(0..near_count as usize);
-                // SAFETY: grid-stride over the near_count < n queued vertices; coff holds n + 1
-                // offsets into cadj and weight (heads < n); dist, stamps and mask hold n. A vertex
-                // enters near_next once per tag and far once while its mask bit is set, so neither
-                // passes n entries; counts holds 2, relaxed 1.
-                unsafe {
-                    relax.launch(
-                        &stream,
-                        config,
-                        &queue,
-                        near_count,
-                        &self.coff,
-                        &self.cadj,
-                        &self.weight,
-                        &mut self.dist,
-                        threshold.to_bits(),
-                        near_next,
-                        far,
-                        stamps,
-                        tag,
-                        &mut self.mask,
-                        &mut self.counts,
-                        &mut self.relaxed,
-                    )
-                }?;
-                let counts = stream.clone_dtoh(&self.counts)?;
-                (near_count, far_count) = (counts[0], counts[1]);
-                std::mem::swap(near, near_next);
+                let mut lengths = [0u32; RELAX_BATCH as usize + 2];
+                (lengths[0], lengths[1]) = (far_count, near_count);
+                stream.memcpy_htod(&lengths, &mut self.batch)?;
+                for round in 0..RELAX_BATCH {
+                    tag = tag.checked_add(1).ok_or_else(|| anyhow::anyhow!("more than 2^32 rounds"))?;
+                    // The first round's length is known; a later one's may be up to n.
+                    let config = grid(max_blocks, if round == 0 { near_count } else { u32::MAX });
+                    // SAFETY: grid-stride over the queue's batch[1 + round] <= n vertices (< n);
+                    // coff holds n + 1 offsets into cadj and weight (heads < n); dist, stamps and
+                    // mask hold n. A vertex enters near_next once per tag and far once while its
+                    // mask entry is set, so neither passes n entries; round + 2 < the batch's
+                    // RELAX_BATCH + 2 lengths; relaxed holds 1.
+                    unsafe {
+                        relax.launch(
+                            &stream,
+                            config,
+                            near,
+                            round,
+                            &self.coff,
+                            &self.cadj,
+                            &self.weight,
+                            &mut self.dist,
+                            threshold.to_bits(),
+                            near_next,
+                            far,
+                            stamps,
+                            tag,
+                            &mut self.mask,
+                            &mut self.batch,
+                            &mut self.relaxed,
+                        )
+                    }?;
+                    std::mem::swap(near, near_next);
+                }
+                let lengths = stream.clone_dtoh(&self.batch)?;
+                rounds += lengths[1..=RELAX_BATCH as usize].iter().filter(|&&c| c > 0).count() as u64;
+                (far_count, near_count) = (lengths[0], lengths[RELAX_BATCH as usize + 1]);
             }
             if far_count == 0 {
                 return Ok((rounds, buckets));
