@@ -15,7 +15,7 @@
 //! - Every iteration still scans all n vertices twice, however few are masked, so a graph whose
 //!   shortest-path tree is deep costs n per level.
 //!
-//! `gpu-near-far` is the faster method: the near-far pile of Davidson, Baxter, Garland and Owens
+//! `gpu-near-far` is the work-efficient method: the near-far pile of Davidson, Baxter, Garland and Owens
 //! ("Work-efficient parallel GPU methods for single-source shortest paths", 2014), delta-stepping
 //! with two buckets. A queue holds the vertices to relax, so an iteration costs the edges of its
 //! frontier rather than n; improved heads below the current threshold join the next near queue,
@@ -26,7 +26,11 @@
 //! read-back waits far longer. Why this rather than a
 //! worklist Bellman-Ford: the threshold keeps the frontier to vertices near their final distance,
 //! so, as in delta-stepping, most vertices are relaxed about once instead of once per improvement;
-//! and why not many buckets: two keep the bookkeeping to one pile, split by one kernel.
+//! and why not many buckets: two keep the bookkeeping to one pile, split by one kernel. It
+//! relaxes about as many edges as Dijkstra, where two-phase relaxes a vertex's edges again after
+//! every improvement; but on graphs of a few million edges both are bound by the host's
+//! read-backs, not by edges, and two-phase's few iterations can take less time than near-far's
+//! rounds and splits (docs/BENCHMARKS.md, "Shortest paths").
 //!
 //! Both engines only ever lower a distance to `d(u) + w` and stop when no edge can lower one: the
 //! fixpoint every CPU engine reaches too ([`crate::weighted`] explains why it is the same bits).
