@@ -33,11 +33,13 @@ pub enum Kind {
 }
 
 /// CUDA types a parameter may have: (CUDA name, Rust type, whether it may be passed by value).
+/// `double` is a weight or a distance (`grail sssp`, `grail apsp`).
 /// `Node` is labeling.cu's four-u32 tree node, held on the Rust side in a u32 buffer of 4 per node;
 /// `Lanes` its table of the side-by-side dimensions' arrays, passed by value (`gpu::lane::LaneTable`).
-const TYPES: [(&str, &str, bool); 4] = [
+const TYPES: [(&str, &str, bool); 5] = [
     ("u32", "u32", true),
     ("u64", "u64", true),
+    ("double", "f64", true),
     ("Node", "u32", false),
     ("Lanes", "crate::gpu::lane::LaneTable", true),
 ];
@@ -172,8 +174,21 @@ fn type_name(kernel: &str) -> String {
 
 /// The Rust module of one kernel file: a launcher type per kernel.
 pub fn render_module(module: &str, kernels: &[Kernel]) -> String {
+    // Only the buffer traits some launcher takes (a module of kernels that all write their
+    // buffers has no `Buffer`).
+    let takes = |kind: fn(&Kind) -> bool| kernels.iter().any(|k| k.params.iter().any(|p| kind(&p.kind)));
+    let traits: Vec<&str> =
+        [("Buffer", takes(|k| matches!(k, Kind::Reads(_)))), ("BufferMut", takes(|k| matches!(k, Kind::Writes(_))))]
+            .into_iter()
+            .filter_map(|(name, used)| used.then_some(name))
+            .collect();
+    let uses = match traits.as_slice() {
+        [] => String::new(),
+        [one] => format!("use super::{one};\n"),
+        many => format!("use super::{{{}}};\n", many.join(", ")),
+    };
     let mut body = format!(
-        "use super::{{Buffer, BufferMut}};\n\
+        "{uses}\
          use anyhow::{{Context, Result}};\n\
          use cudarc::driver::{{CudaFunction, CudaStream, LaunchConfig, PushKernelArg}};\n\n\
          /// The module the kernels are loaded under.\n\

@@ -66,6 +66,7 @@ pub mod telemetry;
 #[cfg(feature = "tui")]
 mod tui;
 pub mod weighted;
+pub mod weighted_run;
 pub mod workspace;
 
 pub use error::Error;

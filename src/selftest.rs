@@ -85,9 +85,109 @@ pub fn run(
             check(file.display().to_string(), &ws)?;
         }
     }
-    for case in check_exact()? {
+    for case in check_exact()?.into_iter().chain(check_weighted()?) {
         report(&case);
         results.push(case);
+    }
+    Ok(results)
+}
+
+/// A weighted case: a generator's graph and its weights, `0..=max_weight` scaled by `scale` (1:
+/// integers, so every sum is exact; otherwise fractions, whose all-pairs sums are compared within
+/// the tolerance of [`crate::weighted::apsp::tolerance`]).
+fn weighted_case(spec: &str, max_weight: u32, scale: f64) -> Result<crate::graph::WeightedGraph> {
+    let generate = || spec.parse::<GeneratorSpec>()?.generate();
+    let name = format!("{spec} weights 0..={max_weight} x {scale}");
+    let integers = crate::weighted::random::with_random_weights(generate()?, max_weight, 1, &name)?;
+    if scale == 1.0 {
+        return Ok(integers);
+    }
+    let weights = integers.weights().iter().map(|w| w * scale).collect();
+    crate::graph::WeightedGraph::with_weights(generate()?, weights, &name)
+}
+
+/// The single-source cases: (generator spec, weights 0..=this, scale).
+pub const WEIGHTED_SSSP: [(&str, u32, f64); 6] = [
+    // Every weight 0: every reached vertex at distance 0.
+    ("digraph:n=20000,deg=3,seed=5", 0, 1.0),
+    // Few distinct weights: many ties; one giant strongly connected component.
+    ("digraph:n=20000,deg=4,seed=2", 3, 1.0),
+    // Mean degree 1: most vertices unreachable from any source.
+    ("digraph:n=20000,deg=1,seed=3", 100, 1.0),
+    // Hubs, and fractions whose sums round.
+    ("scalefree:n=20000,m=3,seed=3", 10, 0.1),
+    // A long path: thousands of iterations.
+    ("chain:n=3000", 5, 1.0),
+    ("random:n=20000,deg=5,seed=1", 1000, 1e-3),
+];
+
+/// The all-pairs cases: (generator spec, weights 0..=this, scale).
+pub const WEIGHTED_APSP: [(&str, u32, f64); 4] = [
+    ("digraph:n=300,deg=4,seed=7", 9, 1.0),
+    // Dense, and not a multiple of the 32-wide tiles.
+    ("digraph:n=181,deg=40,seed=8", 100, 1.0),
+    ("digraph:n=250,deg=1,seed=9", 0, 1.0),
+    ("digraph:n=200,deg=6,seed=10", 50, 0.3),
+];
+
+/// The GPU's shortest-path engines against the CPU: each single-source engine's distances equal
+/// Dijkstra's bit for bit from a few sources of [`WEIGHTED_SSSP`], and each all-pairs method's
+/// matrix equals Dijkstra from every source on [`WEIGHTED_APSP`] (within the stated tolerance for
+/// fractions). In a result, `queries` counts the comparisons made.
+pub fn check_weighted() -> Result<Vec<CaseResult>> {
+    use crate::weighted::apsp::{differences, sssp_all, tolerance};
+    use crate::weighted::{ApspMethod, SsspEngine, dijkstra::dijkstra};
+    use crate::weighted_run::{run_apsp, run_sssp};
+    let mut results = Vec::new();
+    for (spec, max_weight, scale) in WEIGHTED_SSSP {
+        let graph = weighted_case(spec, max_weight, scale)?;
+        let n = graph.num_vertices() as u32;
+        let (mut problems, mut checks) = (Vec::new(), 0);
+        for src in [0, n / 3, n - 1] {
+            let reference = dijkstra(&graph, src);
+            for engine in SsspEngine::ALL.into_iter().filter(|e| e.is_gpu()) {
+                let got = run_sssp(&graph, src, engine, None)?.distances;
+                checks += 1;
+                if let Some(v) = (0..n as usize).find(|&v| got.dist[v].to_bits() != reference.dist[v].to_bits()) {
+                    let differ = got.differences(&reference);
+                    problems.push(format!(
+                        "{} from {src}: {differ} distances differ; vertex {v} at {}, dijkstra says {}",
+                        engine.name(),
+                        got.dist[v],
+                        reference.dist[v]
+                    ));
+                }
+            }
+        }
+        results.push(CaseResult {
+            graph: format!("shortest paths: {}", graph.loaded.path.display()),
+            vertices: graph.num_vertices(),
+            edges: graph.num_edges(),
+            label_checks: 0,
+            queries: checks,
+            problems,
+        });
+    }
+    for (spec, max_weight, scale) in WEIGHTED_APSP {
+        let graph = weighted_case(spec, max_weight, scale)?;
+        let reference = sssp_all(&graph);
+        let (mut problems, mut checks) = (Vec::new(), 0);
+        for method in ApspMethod::ALL.into_iter().filter(|m| m.is_gpu()) {
+            let got = run_apsp(&graph, method)?.run.matrix;
+            checks += 1;
+            let differ = differences(&reference, &got, tolerance(&graph));
+            if differ > 0 {
+                problems.push(format!("{}: {differ} pairs differ from dijkstra from every source", method.name()));
+            }
+        }
+        results.push(CaseResult {
+            graph: format!("all pairs: {}", graph.loaded.path.display()),
+            vertices: graph.num_vertices(),
+            edges: graph.num_edges(),
+            label_checks: 0,
+            queries: checks,
+            problems,
+        });
     }
     Ok(results)
 }

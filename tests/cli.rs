@@ -442,8 +442,9 @@ fn sssp_reports_distances_and_a_path_whose_weights_add_up() {
     let v = json(&grail(&["sssp", &roads, "0", "9", "--engine", "delta", "--json"]));
     assert_eq!((&v["engine"], &v["dst_distance"], &v["path"]), (&Value::from("delta"), &Value::Null, &Value::Null));
     let v = json(&grail(&["sssp", &roads, "9", "--compare", "--json"]));
-    let engines = v["engines"].as_array().unwrap();
-    assert_eq!(engines.len(), 2);
+    let (engines, skipped) = (v["engines"].as_array().unwrap(), v["skipped"].as_array().unwrap());
+    assert_eq!(engines.len() + skipped.len(), 4, "every engine ran or says why not");
+    assert_eq!(skipped.len(), if grail::gpu::probe().is_ok() { 0 } else { 2 });
     assert!(engines.iter().all(|e| e["differences"] == 0), "{engines:?}");
     let out = grail(&["sssp", &sample("kegg.gra"), "2", "--compare"]);
     assert!(out.status.success());
@@ -499,7 +500,9 @@ fn apsp_methods_agree_and_out_writes_the_matrix() {
     assert_eq!(lines.len(), 12);
     assert_eq!(lines[2], "0 3 2 5 2 7 10 11 11 inf");
     let v = json(&grail(&["apsp", "--bench", "--sizes", "40,80", "--degrees", "2,8", "--json"]));
-    assert_eq!(v["rows"].as_array().unwrap().len(), 12);
+    let gpu = grail::gpu::probe().is_ok();
+    assert_eq!(v["rows"].as_array().unwrap().len(), if gpu { 24 } else { 12 });
+    assert_eq!(v["skipped"].as_array().unwrap().len(), if gpu { 0 } else { 1 }, "one line says why");
     assert!(v["rows"].as_array().unwrap().iter().all(|r| r["differences"] == 0));
     assert_eq!(v["fastest"].as_array().unwrap().len(), 4);
 }
@@ -656,19 +659,29 @@ fn closure_counts_pairs_of_file_vertices_and_writes_them() {
 
 #[test]
 fn gpu_engines_without_a_gpu_fail_with_the_reason() {
-    if grail::gpu::probe().is_ok() {
+    let Err(reason) = grail::gpu::probe() else {
         return;
-    }
+    };
     let graph = sample("tiny-cycles.txt");
     for args in [
         vec!["bfs", &graph, "9", "--engine", "gpu-scan"],
         vec!["closure", &graph, "--method", "gpu-squaring"],
         vec!["exceptions", &graph, "--device", "gpu"],
+        vec!["sssp", &graph, "9", "--engine", "gpu-two-phase"],
+        vec!["sssp", &graph, "9", "--engine", "gpu-near-far"],
+        vec!["apsp", &graph, "--method", "gpu-fw-blocked"],
     ] {
         let out = grail(&args);
         assert!(!out.status.success(), "{args:?} must not run on the CPU instead");
         assert!(String::from_utf8_lossy(&out.stderr).contains("needs an NVIDIA GPU"), "{args:?}");
     }
+    // --compare and --bench say in one line that the GPU rows were skipped, and why.
+    let out = grail(&["sssp", &sample("roads.txt"), "0", "--compare"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("skipped gpu-two-phase, gpu-near-far: {reason}")), "{text}");
+    let out = grail(&["apsp", "--bench", "--sizes", "20", "--degrees", "2"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("skipped gpu-fw, gpu-fw-blocked, gpu-sssp-all: {reason}")), "{text}");
 }
 
 #[test]

@@ -82,3 +82,39 @@ fn gpu_exact_engines_without_a_gpu_say_why() {
     let err = grail::exact_run::run_closure(ws.dag(), grail::exact::ClosureMethod::GpuBitParallel).err().unwrap();
     assert!(err.to_string().contains(&reason), "{err}");
 }
+
+#[test]
+fn gpu_shortest_paths_equal_the_cpu_or_skip_with_the_reason() {
+    if let Err(reason) = gpu::shared() {
+        eprintln!("skipped: {reason:#}");
+        return;
+    }
+    let results = grail::selftest::check_weighted().unwrap();
+    assert!(results.iter().all(|r| r.queries > 0), "every case compared something");
+    let failed: Vec<_> = results.iter().filter(|r| !r.problems.is_empty()).collect();
+    assert!(failed.is_empty(), "GPU shortest paths differ from the CPU: {failed:#?}");
+}
+
+/// Without a GPU, a GPU shortest-path engine is an error with the probe's reason, never a CPU run.
+#[test]
+fn gpu_shortest_paths_without_a_gpu_say_why() {
+    let Err(reason) = gpu::probe() else {
+        eprintln!("skipped: this machine has a GPU");
+        return;
+    };
+    use grail::weighted::{ApspMethod, SsspEngine};
+    let graph = grail::weighted::random::random_weighted(50, 3.0, 9, 1).unwrap();
+    for engine in SsspEngine::ALL.into_iter().filter(|e| e.is_gpu()) {
+        let err = grail::weighted_run::run_sssp(&graph, 0, engine, None).err().unwrap();
+        assert!(err.to_string().starts_with(engine.name()), "{err}");
+        assert!(err.to_string().contains(&reason), "{err}");
+    }
+    for method in ApspMethod::ALL.into_iter().filter(|m| m.is_gpu()) {
+        let err = grail::weighted_run::run_apsp(&graph, method).err().unwrap();
+        assert!(err.to_string().contains(&reason), "{err}");
+    }
+    assert_eq!(grail::weighted_run::gpu_reason(), Some(reason));
+    let cpu = grail::weighted_run::run_sssp(&graph, 0, SsspEngine::Delta, None).unwrap();
+    assert_eq!(cpu.device, "cpu");
+    assert_eq!(cpu.distances.differences(&grail::weighted::dijkstra::dijkstra(&graph, 0)), 0);
+}

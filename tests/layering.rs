@@ -92,7 +92,7 @@ const STACK: &[&[&str]] = &[
     &["src/cli/"],
     &["src/tui/"],
     &["src/selftest.rs", "src/fuzzing.rs", "src/reachability.rs"],
-    &["src/backend/", "src/draw/", "src/exact_run/"],
+    &["src/backend/", "src/draw/", "src/exact_run/", "src/weighted_run/"],
     &["src/gpu/"],
     &["src/exceptions/", "src/weighted/"],
     &["src/query/", "src/exact/"],

@@ -1,7 +1,8 @@
 //! `grail apsp`: shortest distances between every pair of vertices (Dijkstra from every source,
-//! Floyd-Warshall naive or blocked), refused with the memory it would take when the matrix does
-//! not fit; `--out` writes the matrix; `--bench`: every method on random weighted digraphs of
-//! growing size and density, checked equal, with the fastest named.
+//! Floyd-Warshall naive or blocked, on the CPU or the GPU), refused with the memory it would take
+//! when the matrix does not fit; `--out` writes the matrix; `--bench`: every method (the GPU's
+//! where there is one) on random weighted digraphs of growing size and density, checked equal,
+//! with the fastest named.
 
 use super::common::table;
 use super::output::{Output, Report};
@@ -11,6 +12,7 @@ use crate::graph::{WeightOrigin, WeightedGraph};
 use crate::weighted::ApspMethod;
 use crate::weighted::apsp::{self, DistanceMatrix, Tolerance};
 use crate::weighted::random::random_weighted;
+use crate::weighted_run::{gpu_reason, run_apsp};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
@@ -80,6 +82,8 @@ struct ApspReport {
     weights: WeightOrigin,
     notes: Vec<String>,
     method: ApspMethod,
+    /// `cpu` or the GPU's name.
+    device: String,
     /// Memory of the matrix (said before it was allocated).
     memory_bytes: u64,
     seconds: f64,
@@ -119,7 +123,8 @@ pub fn run(args: ApspArgs) -> Result<()> {
             need.what
         );
     }
-    let run = apsp::run(&graph, args.method)?;
+    let ran = run_apsp(&graph, args.method)?;
+    let run = &ran.run;
     let matrix = &run.matrix;
     if let Some(out) = &args.out {
         crate::graph::io::write_atomically(out, |file| {
@@ -137,6 +142,7 @@ pub fn run(args: ApspArgs) -> Result<()> {
         weights: graph.origin,
         notes,
         method: run.method,
+        device: ran.device.clone(),
         memory_bytes: need.bytes,
         seconds: run.seconds,
         reachable_pairs: matrix.reachable_pairs(),
@@ -170,7 +176,13 @@ impl Report for ApspReport {
         let (vertices, edges) =
             (plural(self.vertices as u64, "vertex", "vertices"), plural(self.edges as u64, "edge", "edges"));
         println!("file      {} ({vertices}, {edges}; {weights})", self.file);
-        println!("method    {}   {}   memory {}", self.method.name(), duration(self.seconds), bytes(self.memory_bytes));
+        let device = if self.device == "cpu" { String::new() } else { format!(" on {}", self.device) };
+        println!(
+            "method    {}{device}   {}   memory {}",
+            self.method.name(),
+            duration(self.seconds),
+            bytes(self.memory_bytes)
+        );
         println!(
             "pairs     {} reachable (u ≠ v); the longest distance {}",
             thousands(self.reachable_pairs),
@@ -201,6 +213,8 @@ struct BenchRow {
     vertices: usize,
     edges: usize,
     method: ApspMethod,
+    /// `cpu` or the GPU's name.
+    device: String,
     seconds: f64,
     /// Pairs whose distance differs from the first method's on this graph (0: equal).
     differences: u64,
@@ -220,12 +234,19 @@ struct BenchReport {
 }
 
 fn bench(args: &ApspArgs) -> Result<()> {
-    let methods = if args.methods.is_empty() { ApspMethod::ALL.to_vec() } else { args.methods.clone() };
+    let mut methods = if args.methods.is_empty() { ApspMethod::ALL.to_vec() } else { args.methods.clone() };
+    let mut skipped = Vec::new();
+    if let Some(reason) = gpu_reason()
+        && methods.iter().any(|m| m.is_gpu())
+    {
+        let names: Vec<&str> = methods.iter().filter(|m| m.is_gpu()).map(|m| m.name()).collect();
+        skipped.push(format!("{}: {reason}", names.join(", ")));
+        methods.retain(|m| !m.is_gpu());
+    }
     let (mut sizes, mut degrees) = (args.sizes.clone(), args.degrees.clone());
     sizes.sort_unstable();
     degrees.sort_by(f64::total_cmp);
     let mut rows = Vec::new();
-    let mut skipped = Vec::new();
     let mut fastest = Vec::new();
     let mut tolerance = Tolerance::Exact;
     for &degree in &degrees {
@@ -245,7 +266,8 @@ fn bench(args: &ApspArgs) -> Result<()> {
                 if over.contains(&method) {
                     continue;
                 }
-                let run = apsp::run(&graph, method)?;
+                let ran = run_apsp(&graph, method)?;
+                let run = ran.run;
                 let differences = reference.as_ref().map_or(0, |r| apsp::differences(r, &run.matrix, graph_tolerance));
                 if args.output.human() {
                     eprintln!("{name}: {} {}", method.name(), duration(run.seconds));
@@ -263,6 +285,7 @@ fn bench(args: &ApspArgs) -> Result<()> {
                     vertices: n,
                     edges: graph.num_edges(),
                     method,
+                    device: ran.device,
                     seconds: run.seconds,
                     differences,
                 });
@@ -300,13 +323,14 @@ impl Report for BenchReport {
             "threads {}   seed {}   weights 0..={}   distances compared {compared}",
             self.threads, self.seed, self.max_weight
         );
-        let mut t = table(&["graph", "vertices", "edges", "method", "time", "equal"]);
+        let mut t = table(&["graph", "vertices", "edges", "method", "device", "time", "equal"]);
         for r in &self.rows {
             t.add_row(vec![
                 r.graph.clone(),
                 thousands(r.vertices as u64),
                 thousands(r.edges as u64),
                 r.method.name().to_string(),
+                r.device.clone(),
                 duration(r.seconds),
                 if r.differences == 0 { "yes".into() } else { format!("NO ({} pairs)", thousands(r.differences)) },
             ]);

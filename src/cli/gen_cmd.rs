@@ -1,4 +1,4 @@
-//! `grail gen`: write a generated graph to a file.
+//! `grail gen`: write a generated graph to a file, with random integer weights on request.
 
 use super::common::spinner;
 use super::convert::output_format;
@@ -24,7 +24,8 @@ use std::time::Instant;
     fan:width=20000,layers=3,seed=1    wide layers, vertices of very high degree\n  \
     digraph:n=10000,deg=3,seed=1       random digraph with cycles\n\n\
 Examples:\n  grail gen random:n=1000000,deg=50,seed=7 --out r1m.gra\n  grail gen ladder:k=70 --out ladder.txt\n  \
-grail gen tree:n=1000,arity=2 --out tree.mtx --to matrix-market")]
+grail gen tree:n=1000,arity=2 --out tree.mtx --to matrix-market\n  \
+grail gen digraph:n=1000000,deg=8,seed=1 --max-weight 100 --out w1m.txt")]
 pub struct GenArgs {
     /// What to generate, as `kind:key=value,...` (see below).
     #[arg(value_name = "SPEC")]
@@ -36,8 +37,17 @@ pub struct GenArgs {
 
     /// Output format, any the readers read (default: from the extension, `.gra` → gra, else
     /// edge-list). Only the edge list keeps sparse vertex ids; the others number vertices densely.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with = "max_weight")]
     pub to: Option<Format>,
+
+    /// Write the weighted format (`n m directed`, then `src dst weight`) with weights drawn from
+    /// the integers 0..=this (for `grail sssp` and `grail apsp`).
+    #[arg(long, value_name = "W")]
+    pub max_weight: Option<u32>,
+
+    /// With --max-weight: the seed of the weights.
+    #[arg(long, default_value_t = 1, requires = "max_weight")]
+    pub weight_seed: u64,
 
     #[command(flatten)]
     pub output: Output,
@@ -49,6 +59,8 @@ struct GenReport {
     out: String,
     vertices: usize,
     edges: usize,
+    /// Weights drawn from 0..=this; null: no weights written.
+    max_weight: Option<u32>,
     generate_seconds: f64,
     write_seconds: f64,
 }
@@ -60,14 +72,22 @@ pub fn run(args: GenArgs) -> Result<()> {
     let generate_seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let graph = graph.with_context(|| format!("cannot generate {}", args.spec))?;
-    let format = output_format(&args.out, args.to);
+    let (vertices, edges) = (graph.num_vertices(), graph.num_edges());
     let start = Instant::now();
-    io::write(&args.out, &graph, &VertexNames::Dense, format)?;
+    match args.max_weight {
+        Some(max_weight) => {
+            let name = args.spec.to_string();
+            let weighted = crate::weighted::random::with_random_weights(graph, max_weight, args.weight_seed, &name)?;
+            io::write_weighted(&args.out, &weighted)?;
+        }
+        None => io::write(&args.out, &graph, &VertexNames::Dense, output_format(&args.out, args.to))?,
+    }
     let report = GenReport {
         spec: args.spec.to_string(),
         out: args.out.display().to_string(),
-        vertices: graph.num_vertices(),
-        edges: graph.num_edges(),
+        vertices,
+        edges,
+        max_weight: args.max_weight,
         generate_seconds,
         write_seconds: start.elapsed().as_secs_f64(),
     };
@@ -76,8 +96,9 @@ pub fn run(args: GenArgs) -> Result<()> {
 
 impl Report for GenReport {
     fn print(&self) {
+        let weights = self.max_weight.map_or(String::new(), |w| format!(" weighing 0..={w}"));
         println!(
-            "{}: {}, {}, generated in {}, written to {} in {}",
+            "{}: {}, {}{weights}, generated in {}, written to {} in {}",
             self.spec,
             plural(self.vertices as u64, "vertex", "vertices"),
             plural(self.edges as u64, "edge", "edges"),

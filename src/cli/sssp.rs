@@ -1,14 +1,16 @@
-//! `grail sssp`: shortest distances from one vertex by edge weight (Dijkstra or delta-stepping), a
-//! summary of them, one shortest path to a destination, and `--compare`: every engine from the
-//! same source, checked equal to Dijkstra's distances bit for bit.
+//! `grail sssp`: shortest distances from one vertex by edge weight (Dijkstra, delta-stepping, or on
+//! the GPU two-phase or near-far), a summary of them, one shortest path to a destination, and
+//! `--compare`: every engine from the same source (the GPU's where there is one), checked equal to
+//! Dijkstra's distances bit for bit.
 
 use super::common::table;
 use super::output::{Output, Report, vertex_text};
 use crate::format::{duration, plural, thousands};
 use crate::graph::io::{Format, load_weighted};
 use crate::graph::{Weight, WeightOrigin, WeightedGraph};
+use crate::weighted::SsspEngine;
 use crate::weighted::path::shortest_path;
-use crate::weighted::{Distances, SsspEngine, run_sssp};
+use crate::weighted_run::{SsspRun, gpu_reason, run_sssp};
 use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
@@ -17,6 +19,7 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 #[command(
     after_help = "Examples:\n  grail sssp sample-graphs/roads.txt 0 5\n  grail sssp graph.txt 0 --engine delta --json\n  \
+                        grail sssp graph.txt 0 --engine gpu-near-far\n  \
                         grail sssp graph.mtx 1 --compare\n\n\
                         Weights come from a weighted file (`n m directed`, then `src dst weight`) or a Matrix Market \
                         real or integer matrix; any other file weighs every edge 1, and says so. Weights are finite \
@@ -44,11 +47,13 @@ pub struct SsspArgs {
     #[arg(long, value_enum, default_value_t = SsspEngine::Dijkstra)]
     pub engine: SsspEngine,
 
-    /// Run every engine and check each one's distances equal Dijkstra's (exit status 3 if not).
+    /// Run every engine (GPU ones where there is a GPU) and check each one's distances equal
+    /// Dijkstra's (exit status 3 if not).
     #[arg(long, conflicts_with = "engine")]
     pub compare: bool,
 
-    /// Delta-stepping's bucket width (default: 2 × mean weight / mean out-degree).
+    /// Delta-stepping's bucket width, and gpu-near-far's threshold step (default: 2 × mean weight /
+    /// mean out-degree).
     #[arg(long, value_name = "WIDTH")]
     pub delta: Option<Weight>,
 
@@ -64,14 +69,26 @@ pub struct SsspArgs {
 #[derive(Serialize)]
 struct EngineRow {
     engine: SsspEngine,
+    /// `cpu` or the GPU's name.
+    device: String,
     seconds: f64,
+    /// Copying the graph to the device (0 on the CPU).
+    upload_seconds: f64,
     relaxations: u64,
-    /// A settled vertex for Dijkstra, a parallel round for delta-stepping.
+    /// A settled vertex for Dijkstra, a parallel round for delta-stepping, an iteration of two
+    /// kernels for gpu-two-phase, a launch over the near queue for gpu-near-far.
     steps: u64,
     buckets: u64,
     delta: Option<Weight>,
     /// Vertices whose distance differs from Dijkstra's (0: equal, bit for bit).
     differences: usize,
+}
+
+/// An engine `--compare` could not run here, and why.
+#[derive(Serialize)]
+struct Skipped {
+    engine: SsspEngine,
+    reason: String,
 }
 
 #[derive(Serialize)]
@@ -91,7 +108,9 @@ struct SsspReport {
     notes: Vec<String>,
     src: serde_json::Value,
     engine: SsspEngine,
-    /// Delta-stepping's bucket width; null for Dijkstra.
+    /// `cpu` or the GPU's name.
+    device: String,
+    /// The bucket width of delta-stepping, the threshold step of gpu-near-far; null otherwise.
     delta: Option<Weight>,
     seconds: f64,
     relaxations: u64,
@@ -109,8 +128,10 @@ struct SsspReport {
     /// A shortest path SRC..DST (file ids or names), its weights adding up to dst_distance; null
     /// when unreachable or no DST.
     path: Option<Vec<serde_json::Value>>,
-    /// With --compare: every engine, Dijkstra first.
+    /// With --compare: every engine that ran, Dijkstra first.
     engines: Vec<EngineRow>,
+    /// With --compare: engines that could not run here, and why.
+    skipped: Vec<Skipped>,
 }
 
 pub fn run(args: SsspArgs) -> Result<()> {
@@ -124,14 +145,23 @@ pub fn run(args: SsspArgs) -> Result<()> {
     }
     let src = graph.vertex(&args.src).context("SRC is a vertex of the graph")?;
     let dst = args.dst.as_deref().map(|d| graph.vertex(d)).transpose().context("DST is a vertex of the graph")?;
-    let engines = if args.compare { SsspEngine::ALL.to_vec() } else { vec![args.engine] };
-    let mut runs: Vec<Distances> = Vec::new();
+    let mut engines = if args.compare { SsspEngine::ALL.to_vec() } else { vec![args.engine] };
+    let mut skipped = Vec::new();
+    if args.compare
+        && let Some(reason) = gpu_reason()
+    {
+        skipped =
+            engines.iter().filter(|e| e.is_gpu()).map(|&engine| Skipped { engine, reason: reason.clone() }).collect();
+        engines.retain(|e| !e.is_gpu());
+    }
+    let mut runs: Vec<SsspRun> = Vec::new();
     for engine in engines {
         runs.push(run_sssp(&graph, src, engine, args.delta)?);
     }
     let rows = if args.compare { compare_rows(&runs) } else { Vec::new() };
     let reported = &runs[0];
-    let report = report(&args, &graph, reported, notes, dst, rows);
+    let mut report = report(&args, &graph, reported, notes, dst, rows);
+    report.skipped = skipped;
     let differing: Vec<&str> = report.engines.iter().filter(|r| r.differences > 0).map(|r| r.engine.name()).collect();
     args.output.show(&report)?;
     if !differing.is_empty() {
@@ -142,16 +172,21 @@ pub fn run(args: SsspArgs) -> Result<()> {
 }
 
 /// `--compare`'s rows, each checked against the first run (Dijkstra's).
-fn compare_rows(runs: &[Distances]) -> Vec<EngineRow> {
+fn compare_rows(runs: &[SsspRun]) -> Vec<EngineRow> {
     runs.iter()
-        .map(|run| EngineRow {
-            engine: run.engine,
-            seconds: run.seconds,
-            relaxations: run.relaxations,
-            steps: run.steps,
-            buckets: run.buckets,
-            delta: run.delta,
-            differences: run.differences(&runs[0]),
+        .map(|run| {
+            let d = &run.distances;
+            EngineRow {
+                engine: d.engine,
+                device: run.device.clone(),
+                seconds: d.seconds,
+                upload_seconds: run.upload_seconds,
+                relaxations: d.relaxations,
+                steps: d.steps,
+                buckets: d.buckets,
+                delta: d.delta,
+                differences: d.differences(&runs[0].distances),
+            }
         })
         .collect()
 }
@@ -159,12 +194,13 @@ fn compare_rows(runs: &[Distances]) -> Vec<EngineRow> {
 fn report(
     args: &SsspArgs,
     graph: &WeightedGraph,
-    run: &Distances,
+    ran: &SsspRun,
     notes: Vec<String>,
     dst: Option<u32>,
     engines: Vec<EngineRow>,
 ) -> SsspReport {
     let names = &graph.loaded.names;
+    let run = &ran.distances;
     let summary = run.summary(args.top);
     let path = dst.and_then(|d| shortest_path(graph, run, d)).map(|p| p.iter().map(|&v| names.json_id(v)).collect());
     SsspReport {
@@ -175,6 +211,7 @@ fn report(
         notes,
         src: names.json_id(run.source),
         engine: run.engine,
+        device: ran.device.clone(),
         delta: run.delta,
         seconds: run.seconds,
         relaxations: run.relaxations,
@@ -187,6 +224,7 @@ fn report(
         dst_distance: dst.and_then(|d| run.to(d)),
         path,
         engines,
+        skipped: Vec::new(),
     }
 }
 
@@ -201,7 +239,8 @@ impl Report for SsspReport {
         println!("file      {} ({vertices}, {edges}; {weights})", self.file);
         let src = vertex_text(&self.src);
         let delta = self.delta.map_or(String::new(), |d| format!("   delta {}", round(d)));
-        println!("source    {src}   engine {}{delta}   {}", self.engine.name(), duration(self.seconds));
+        let device = if self.device == "cpu" { String::new() } else { format!(" on {}", self.device) };
+        println!("source    {src}   engine {}{device}{delta}   {}", self.engine.name(), duration(self.seconds));
         println!(
             "reached   {} of {}; farthest at {}, mean {}",
             thousands(self.reached),
@@ -225,11 +264,13 @@ impl Report for SsspReport {
         }
         if !self.engines.is_empty() {
             println!();
-            let mut t = table(&["engine", "time", "relaxations", "steps", "buckets", "equal"]);
+            let mut t = table(&["engine", "device", "time", "upload", "relaxations", "steps", "buckets", "equal"]);
             for r in &self.engines {
                 t.add_row(vec![
                     r.engine.name().to_string() + &r.delta.map_or(String::new(), |d| format!(" (delta {})", round(d))),
+                    r.device.clone(),
                     duration(r.seconds),
+                    if r.device == "cpu" { "-".into() } else { duration(r.upload_seconds) },
                     thousands(r.relaxations),
                     thousands(r.steps),
                     if r.buckets > 0 { thousands(r.buckets) } else { "-".into() },
@@ -241,7 +282,12 @@ impl Report for SsspReport {
                 ]);
             }
             println!("{t}");
-            println!("steps: a settled vertex for dijkstra, a round over a whole frontier (all cores) for delta");
+            let steps: Vec<&str> = self.engines.iter().map(|r| step_meaning(r.engine)).collect();
+            println!("steps: {}", steps.join(", "));
+            if let Some(first) = self.skipped.first() {
+                let names: Vec<&str> = self.skipped.iter().map(|s| s.engine.name()).collect();
+                println!("skipped {}: {}", names.join(", "), first.reason);
+            }
         }
     }
 }
@@ -250,4 +296,14 @@ impl Report for SsspReport {
 fn round(x: Weight) -> String {
     let text = format!("{x:.4}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// What one of `engine`'s steps is, as the compare table's footnote says it.
+fn step_meaning(engine: SsspEngine) -> &'static str {
+    match engine {
+        SsspEngine::Dijkstra => "a settled vertex for dijkstra",
+        SsspEngine::Delta => "a round over a whole frontier (all cores) for delta",
+        SsspEngine::GpuTwoPhase => "an iteration of two kernels over every vertex for gpu-two-phase",
+        SsspEngine::GpuNearFar => "a kernel over the near queue for gpu-near-far",
+    }
 }

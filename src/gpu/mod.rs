@@ -2,6 +2,7 @@
 //! (the driver and NVRTC are loaded at run time, so every build has this code and a machine
 //! without a GPU gets a one-line reason from [`probe`] instead of a crash).
 
+pub(crate) mod apsp;
 pub(crate) mod context;
 pub(crate) mod exact_bfs;
 pub(crate) mod exact_closure;
@@ -17,6 +18,7 @@ pub(crate) mod pool;
 pub(crate) mod probe;
 pub(crate) mod search;
 pub(crate) mod search_index;
+pub(crate) mod sssp;
 pub(crate) mod staging;
 pub(crate) mod startup;
 pub(crate) mod timeline;

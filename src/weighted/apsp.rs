@@ -65,7 +65,7 @@ pub fn check_fits(n: usize, available: Option<u64>) -> Result<()> {
     )
 }
 
-/// Runs `method` on `graph`, after checking the matrix fits this machine's memory.
+/// Runs `method` (a CPU method) on `graph`, after checking the matrix fits this machine's memory.
 pub fn run(graph: &WeightedGraph, method: ApspMethod) -> Result<ApspRun> {
     let n = graph.num_vertices();
     check_fits(n, crate::system::physical_memory_bytes())?;
@@ -81,6 +81,7 @@ pub fn run(graph: &WeightedGraph, method: ApspMethod) -> Result<ApspRun> {
             }
             matrix
         }
+        gpu => anyhow::bail!("{} runs on the GPU: run it through `grail::weighted_run`", gpu.name()),
     };
     Ok(ApspRun { method, matrix, seconds: start.elapsed().as_secs_f64() })
 }

@@ -1,9 +1,10 @@
 //! The shortest-path engines a user picks by name (`grail sssp --engine`, `grail apsp --method`).
 //!
-//! GPU engines slot in here: a variant each, `is_gpu` true for it, and a chooser above `gpu` (as
-//! `exact_run` does for BFS) that runs it or refuses with the reason; [`crate::weighted::run_sssp`]
-//! and [`crate::weighted::apsp::run`] run the CPU engines, which every GPU engine is checked
-//! against. The names are on their own so that naming an engine needs no engine.
+//! The GPU engines are variants here too, `is_gpu` true for them; `crate::weighted_run` (above
+//! `gpu`, as `exact_run` is for BFS) runs them or refuses with the probe's reason;
+//! [`crate::weighted::run_sssp`] and [`crate::weighted::apsp::run`] run the CPU engines, which
+//! every GPU engine is checked against. The names are on their own so that naming an engine needs
+//! no engine.
 
 use serde::Serialize;
 
@@ -17,23 +18,32 @@ pub enum SsspEngine {
     /// All cores: delta-stepping (buckets of width delta; light edges relaxed in rounds until the
     /// bucket settles, then heavy edges once).
     Delta,
+    /// GPU: Harish and Narayanan's two kernels per iteration over every vertex (relax the masked
+    /// vertices into an updating cost by atomic minimum; copy improvements and mask them).
+    GpuTwoPhase,
+    /// GPU: near-far (delta-stepping with a near queue and a far pile): an iteration relaxes its
+    /// queue's edges only.
+    GpuNearFar,
 }
 
 impl SsspEngine {
     /// Every engine, the reference first.
-    pub const ALL: [SsspEngine; 2] = [SsspEngine::Dijkstra, SsspEngine::Delta];
+    pub const ALL: [SsspEngine; 4] =
+        [SsspEngine::Dijkstra, SsspEngine::Delta, SsspEngine::GpuTwoPhase, SsspEngine::GpuNearFar];
 
     /// The name `--engine` takes.
     pub fn name(self) -> &'static str {
         match self {
             SsspEngine::Dijkstra => "dijkstra",
             SsspEngine::Delta => "delta",
+            SsspEngine::GpuTwoPhase => "gpu-two-phase",
+            SsspEngine::GpuNearFar => "gpu-near-far",
         }
     }
 
-    /// True for the engines that run on the GPU (none yet).
+    /// True for the engines that run on the GPU.
     pub fn is_gpu(self) -> bool {
-        false
+        matches!(self, SsspEngine::GpuTwoPhase | SsspEngine::GpuNearFar)
     }
 }
 
@@ -49,11 +59,24 @@ pub enum ApspMethod {
     /// Floyd-Warshall in tiles of 64 × 64, three phases per pivot block (the diagonal tile, the
     /// pivot row and column, the rest), the tiles of each phase spread over every core.
     FwBlocked,
+    /// GPU: Floyd-Warshall, a launch per pivot over the whole matrix.
+    GpuFw,
+    /// GPU: Floyd-Warshall in tiles of 32 × 32 in shared memory, three phases per pivot tile.
+    GpuFwBlocked,
+    /// GPU: near-far from every source, the graph uploaded once.
+    GpuSsspAll,
 }
 
 impl ApspMethod {
-    /// Every method.
-    pub const ALL: [ApspMethod; 3] = [ApspMethod::SsspAll, ApspMethod::Fw, ApspMethod::FwBlocked];
+    /// Every method, the CPU's first.
+    pub const ALL: [ApspMethod; 6] = [
+        ApspMethod::SsspAll,
+        ApspMethod::Fw,
+        ApspMethod::FwBlocked,
+        ApspMethod::GpuFw,
+        ApspMethod::GpuFwBlocked,
+        ApspMethod::GpuSsspAll,
+    ];
 
     /// The name `--method` takes.
     pub fn name(self) -> &'static str {
@@ -61,11 +84,14 @@ impl ApspMethod {
             ApspMethod::SsspAll => "sssp-all",
             ApspMethod::Fw => "fw",
             ApspMethod::FwBlocked => "fw-blocked",
+            ApspMethod::GpuFw => "gpu-fw",
+            ApspMethod::GpuFwBlocked => "gpu-fw-blocked",
+            ApspMethod::GpuSsspAll => "gpu-sssp-all",
         }
     }
 
-    /// True for the methods that run on the GPU (none yet).
+    /// True for the methods that run on the GPU.
     pub fn is_gpu(self) -> bool {
-        false
+        matches!(self, ApspMethod::GpuFw | ApspMethod::GpuFwBlocked | ApspMethod::GpuSsspAll)
     }
 }

@@ -34,7 +34,7 @@ pub mod sssp;
 
 pub use distances::Distances;
 pub use engine::{ApspMethod, SsspEngine};
-pub use sssp::run_sssp;
+pub use sssp::{chosen_delta, run_sssp};
 
 #[cfg(test)]
 mod properties;

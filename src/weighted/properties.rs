@@ -62,7 +62,7 @@ proptest! {
         let oracle = petgraph_distances(n, &edges, src);
         prop_assert_eq!(&reference.dist, &oracle);
         check_paths(&graph, &reference)?;
-        for engine in SsspEngine::ALL {
+        for engine in SsspEngine::ALL.into_iter().filter(|e| !e.is_gpu()) {
             same(&run_sssp(&graph, src, engine, None).unwrap(), &reference)?;
         }
         for delta in [0.5, 1.0, 2.5, 1000.0] {
@@ -130,10 +130,10 @@ fn blocked_floyd_warshall_spans_several_tiles() {
 #[test]
 fn a_single_vertex_and_an_empty_graph() {
     let one = WeightedGraph::from_edges(1, vec![(0, 0, 3.0)], "p").unwrap();
-    for engine in SsspEngine::ALL {
+    for engine in SsspEngine::ALL.into_iter().filter(|e| !e.is_gpu()) {
         assert_eq!(run_sssp(&one, 0, engine, None).unwrap().dist, [0.0]);
     }
-    for method in ApspMethod::ALL {
+    for method in ApspMethod::ALL.into_iter().filter(|m| !m.is_gpu()) {
         assert_eq!(apsp::run(&one, method).unwrap().matrix.values, [0.0]);
     }
     let none = WeightedGraph::from_edges(0, vec![], "p").unwrap();

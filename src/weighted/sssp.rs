@@ -1,23 +1,27 @@
-//! Runs a single-source engine by name.
+//! Runs a single-source CPU engine by name (`crate::weighted_run` runs the GPU ones too).
 
 use super::{Distances, SsspEngine};
 use crate::graph::{Weight, WeightedGraph};
 use anyhow::{Result, bail};
 
-/// Runs `engine` from `src` (a dense id); `delta` overrides delta-stepping's bucket width.
+/// Runs `engine` (a CPU engine) from `src` (a dense id); `delta` overrides delta-stepping's bucket
+/// width.
 pub fn run_sssp(graph: &WeightedGraph, src: u32, engine: SsspEngine, delta: Option<Weight>) -> Result<Distances> {
     if src as usize >= graph.num_vertices() {
         bail!("vertex {src} is not in 0..{}", graph.num_vertices());
     }
     Ok(match engine {
         SsspEngine::Dijkstra => super::dijkstra::dijkstra(graph, src),
-        SsspEngine::Delta => {
-            let delta = match delta {
-                Some(d) if d > 0.0 && d.is_finite() => d,
-                Some(d) => bail!("delta is a bucket width: a finite number above 0, not {d}"),
-                None => super::delta::choose_delta(graph),
-            };
-            super::delta::delta_stepping(graph, src, delta)
-        }
+        SsspEngine::Delta => super::delta::delta_stepping(graph, src, chosen_delta(graph, delta)?),
+        gpu => bail!("{} runs on the GPU: run it through `grail::weighted_run`", gpu.name()),
     })
+}
+
+/// The bucket width `delta` gives (a finite number above 0), or the one chosen for `graph`.
+pub fn chosen_delta(graph: &WeightedGraph, delta: Option<Weight>) -> Result<Weight> {
+    match delta {
+        Some(d) if d > 0.0 && d.is_finite() => Ok(d),
+        Some(d) => bail!("delta is a bucket width: a finite number above 0, not {d}"),
+        None => Ok(super::delta::choose_delta(graph)),
+    }
 }

@@ -36,7 +36,7 @@ pub use read::read_bytes;
 pub use sniff::sniff;
 pub use watch::{LoadCancelled, Watch};
 pub use weights::{load_weighted, parse_weighted};
-pub use write::write;
+pub use write::{write, write_weighted};
 
 use super::LoadedGraph;
 use super::load_report::LoadReport;

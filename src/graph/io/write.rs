@@ -4,7 +4,7 @@
 use super::Format;
 use super::atomic_write::write_atomically;
 use super::edge_list::WRITER_COMMENT;
-use crate::graph::{Graph, VertexNames};
+use crate::graph::{Graph, VertexNames, WeightedGraph};
 use anyhow::Result;
 use flate2::{Compression, write::GzEncoder};
 use std::io::{BufWriter, Write};
@@ -38,6 +38,38 @@ pub fn write(path: &Path, graph: &Graph, names: &VertexNames, format: Format) ->
         } else {
             let mut out = BufWriter::with_capacity(1 << 16, file);
             emit(&mut out, graph, names, format)?;
+            out.flush()
+        }
+    })
+}
+
+/// Writes `graph` with its weights in the weighted format (`n m directed`, then `src dst weight`
+/// on dense ids, each weight as the shortest decimal that reads back as the same `f64`), gzip when
+/// the path ends in `.gz`: the whole file or, on any failure, the old one as it was.
+pub fn write_weighted(path: &Path, graph: &WeightedGraph) -> Result<()> {
+    let gzip = path.extension().is_some_and(|e| e == "gz");
+    let emit = |out: &mut dyn Write| -> std::io::Result<()> {
+        writeln!(out, "{} {} directed", graph.num_vertices(), graph.num_edges())?;
+        let mut number = itoa::Buffer::new();
+        for u in 0..graph.num_vertices() as u32 {
+            let (heads, weights) = graph.out_edges(u);
+            for (&v, &w) in heads.iter().zip(weights) {
+                out.write_all(number.format(u).as_bytes())?;
+                out.write_all(b" ")?;
+                out.write_all(number.format(v).as_bytes())?;
+                writeln!(out, " {w}")?;
+            }
+        }
+        Ok(())
+    };
+    write_atomically(path, |file| {
+        if gzip {
+            let mut out = BufWriter::with_capacity(1 << 16, GzEncoder::new(file, Compression::default()));
+            emit(&mut out)?;
+            out.into_inner().map_err(|e| e.into_error())?.finish()?.flush()
+        } else {
+            let mut out = BufWriter::with_capacity(1 << 16, file);
+            emit(&mut out)?;
             out.flush()
         }
     })
@@ -146,6 +178,21 @@ mod tests {
             let loaded = round_trip(file, &sample(), &VertexNames::Dense, Format::Gra);
             assert_eq!(*loaded.graph, sample(), "{file}");
             assert_eq!(loaded.names, VertexNames::Dense);
+        }
+    }
+
+    #[test]
+    fn weighted_graphs_round_trip_with_their_weights() {
+        let edges = vec![(0, 1, 0.1), (1, 2, 0.0), (2, 0, 1e-7), (0, 2, 3.0), (3, 1, 12345.5)];
+        let graph = WeightedGraph::from_edges(5, edges, "w").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        for file in ["w.txt", "w.txt.gz"] {
+            let path = dir.path().join(file);
+            write_weighted(&path, &graph).unwrap();
+            let back = super::super::load_weighted(&path, None).unwrap();
+            assert_eq!(back.num_vertices(), 5, "{file}");
+            assert_eq!(*back.graph(), *graph.graph(), "{file}");
+            assert_eq!(back.weights(), graph.weights(), "{file}");
         }
     }
 
