@@ -2,8 +2,8 @@
 //! per pivot over the whole matrix) and blocked (three phases per pivot tile: the diagonal tile,
 //! the pivot row and column, the rest, each tile in shared memory), and near-far from every source
 //! on the resident graph. Each returns the matrix of [`crate::weighted::apsp`], which it is
-//! tested against. The matrix is checked against the device's free memory before anything is
-//! allocated.
+//! tested against. Floyd-Warshall's matrix is checked against the device's free memory before
+//! anything is allocated.
 
 use super::context::Gpu;
 use super::kernels::apsp::{ApspFwCross, ApspFwDiagonal, ApspFwPivot, ApspFwRest};
@@ -31,10 +31,13 @@ pub fn check_fits(gpu: &Gpu, n: usize) -> Result<()> {
     )
 }
 
-/// The matrix of `graph` by `method` (a GPU method), after checking it fits the device.
+/// The matrix of `graph` by `method` (a GPU method), after checking that Floyd-Warshall's matrix
+/// fits the device (near-far from every source holds the graph there and one row at a time).
 pub fn run(gpu: &Gpu, graph: &WeightedGraph, method: ApspMethod) -> Result<DistanceMatrix> {
     let n = graph.num_vertices();
-    check_fits(gpu, n)?;
+    if method != ApspMethod::GpuSsspAll {
+        check_fits(gpu, n)?;
+    }
     if n == 0 {
         return Ok(DistanceMatrix { n, values: Vec::new() });
     }

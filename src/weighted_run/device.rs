@@ -1,11 +1,10 @@
 //! The GPU's side of the shortest-path engines: each opens the shared device with the kernel module
 //! it needs (so its time holds none of the start-up), or says why a GPU engine cannot run here.
 
-use super::SsspRun;
 use crate::gpu::{self, Gpu};
 use crate::graph::{Weight, WeightedGraph};
 use crate::weighted::apsp::DistanceMatrix;
-use crate::weighted::{ApspMethod, SsspEngine};
+use crate::weighted::{ApspMethod, Distances, SsspEngine};
 use anyhow::{Result, anyhow};
 
 /// The GPU with the kernel module `module` ready, or why a GPU engine cannot run here.
@@ -21,11 +20,17 @@ pub fn gpu_reason() -> Option<String> {
     gpu::availability().as_ref().err().cloned()
 }
 
-pub(super) fn sssp(graph: &WeightedGraph, src: u32, engine: SsspEngine, delta: Weight) -> Result<SsspRun> {
+/// The distances on the device, the upload's seconds, and the device's name.
+pub(super) fn sssp(
+    graph: &WeightedGraph,
+    src: u32,
+    engine: SsspEngine,
+    delta: Weight,
+) -> Result<(Distances, f64, String)> {
     let gpu = gpu_for(engine.name(), gpu::kernels::sssp::MODULE)?;
     let mut device = gpu::sssp::DeviceSssp::new(gpu, graph, engine, delta)?;
     let distances = device.run(src)?;
-    Ok(SsspRun { distances, upload_seconds: device.upload_seconds, device: gpu.info.name.clone() })
+    Ok((distances, device.upload_seconds, gpu.info.name.clone()))
 }
 
 /// The matrix on the device, its seconds from the upload to the download (the device's start-up

@@ -34,7 +34,8 @@ pub fn run_sssp(graph: &WeightedGraph, src: u32, engine: SsspEngine, delta: Opti
     anyhow::ensure!((src as usize) < graph.num_vertices(), "vertex {src} is not in 0..{}", graph.num_vertices());
     if engine.is_gpu() {
         let delta = crate::weighted::chosen_delta(graph, delta)?;
-        return device::sssp(graph, src, engine, delta);
+        let (distances, upload_seconds, device) = device::sssp(graph, src, engine, delta)?;
+        return Ok(SsspRun { distances, upload_seconds, device });
     }
     let distances = crate::weighted::run_sssp(graph, src, engine, delta)?;
     Ok(SsspRun { distances, upload_seconds: 0.0, device: "cpu".into() })
@@ -50,7 +51,7 @@ pub struct ApspDeviceRun {
 }
 
 /// The all-pairs matrix of `graph` by `method`, after checking it fits this machine's memory (and
-/// for a GPU method the device's).
+/// for a GPU Floyd-Warshall the device's).
 pub fn run_apsp(graph: &WeightedGraph, method: ApspMethod) -> Result<ApspDeviceRun> {
     if !method.is_gpu() {
         return Ok(ApspDeviceRun { run: apsp::run(graph, method)?, device: "cpu".into() });

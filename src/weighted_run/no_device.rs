@@ -1,9 +1,8 @@
 //! A build without the `gpu` feature: every GPU engine answers with the reason it cannot run.
 
-use super::SsspRun;
 use crate::graph::{Weight, WeightedGraph};
 use crate::weighted::apsp::DistanceMatrix;
-use crate::weighted::{ApspMethod, SsspEngine};
+use crate::weighted::{ApspMethod, Distances, SsspEngine};
 use anyhow::Result;
 
 /// Why GPU engines cannot run here: this build has no GPU back end.
@@ -15,7 +14,7 @@ fn refuse<T>(what: &str) -> Result<T> {
     anyhow::bail!("{what} needs an NVIDIA GPU: {}", crate::constants::NO_GPU_SUPPORT)
 }
 
-pub(super) fn sssp(_: &WeightedGraph, _: u32, engine: SsspEngine, _: Weight) -> Result<SsspRun> {
+pub(super) fn sssp(_: &WeightedGraph, _: u32, engine: SsspEngine, _: Weight) -> Result<(Distances, f64, String)> {
     refuse(engine.name())
 }
 
