@@ -169,13 +169,7 @@ fn check_writable(out: &std::path::Path) -> Result<()> {
 
 impl Report for ApspReport {
     fn print(&self) {
-        let weights = match self.weights {
-            WeightOrigin::File | WeightOrigin::Generated => "weights from the file",
-            WeightOrigin::Unit => "every edge weighs 1",
-        };
-        let (vertices, edges) =
-            (plural(self.vertices as u64, "vertex", "vertices"), plural(self.edges as u64, "edge", "edges"));
-        println!("file      {} ({vertices}, {edges}; {weights})", self.file);
+        println!("{}", super::sssp::file_line(&self.file, self.vertices, self.edges, self.weights));
         let device = if self.device == "cpu" { String::new() } else { format!(" on {}", self.device) };
         println!(
             "method    {}{device}   {}   memory {}",

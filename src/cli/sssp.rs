@@ -228,15 +228,20 @@ fn report(
     }
 }
 
+/// `file      roads.txt (10 vertices, 15 edges; weights from the file)`: the first line of
+/// `grail sssp` and `grail apsp`.
+pub(super) fn file_line(file: &str, vertices: usize, edges: usize, weights: WeightOrigin) -> String {
+    let weights = match weights {
+        WeightOrigin::File | WeightOrigin::Generated => "weights from the file",
+        WeightOrigin::Unit => "every edge weighs 1",
+    };
+    let (vertices, edges) = (plural(vertices as u64, "vertex", "vertices"), plural(edges as u64, "edge", "edges"));
+    format!("file      {file} ({vertices}, {edges}; {weights})")
+}
+
 impl Report for SsspReport {
     fn print(&self) {
-        let weights = match self.weights {
-            WeightOrigin::File | WeightOrigin::Generated => "weights from the file",
-            WeightOrigin::Unit => "every edge weighs 1",
-        };
-        let (vertices, edges) =
-            (plural(self.vertices as u64, "vertex", "vertices"), plural(self.edges as u64, "edge", "edges"));
-        println!("file      {} ({vertices}, {edges}; {weights})", self.file);
+        println!("{}", file_line(&self.file, self.vertices, self.edges, self.weights));
         let src = vertex_text(&self.src);
         let delta = self.delta.map_or(String::new(), |d| format!("   delta {}", round(d)));
         let device = if self.device == "cpu" { String::new() } else { format!(" on {}", self.device) };
