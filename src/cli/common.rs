@@ -32,7 +32,8 @@ pub struct GraphArgs {
     pub format: Option<Format>,
 
     /// Refuse a text file with duplicate edges, self-loops or ids never in an edge (exit status 1),
-    /// naming the first lines of each; the loader otherwise merges, drops and keeps them silently.
+    /// naming the first lines of each; without it the loader merges duplicates, drops self-loops and
+    /// keeps unused ids as isolated vertices, and `grail info` reports what it did.
     #[arg(long)]
     pub strict: bool,
 }

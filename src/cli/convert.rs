@@ -135,6 +135,7 @@ pub fn run(args: ConvertArgs) -> Result<()> {
     );
     if let Some(lost) = what_is_lost(format, &loaded.names) {
         println!("{lost}");
+        println!("{}", write_map(&args.out, &loaded.names, loaded.graph.num_vertices(), format)?);
     }
     if let Some(lost) = isolated_lost(&loaded.graph, &loaded.names, format) {
         println!("{lost}");
@@ -208,5 +209,19 @@ fn run_part(args: ConvertArgs) -> Result<()> {
             value_name(&format)
         );
     }
+    if what_is_lost(format, &names).is_some() {
+        println!("{}", write_map(&args.out, &names, part.graph.num_vertices(), format)?);
+    }
     Ok(())
+}
+
+/// Writes the numbers' names (or file ids) beside `out`, whose format numbers vertices densely,
+/// and says where.
+fn write_map(out: &Path, names: &VertexNames, n: usize, format: Format) -> Result<String> {
+    let path = io::id_map_path(out);
+    // Matrix Market numbers vertices from 1, every other dense format from 0.
+    let first = if format == Format::MatrixMarket { 1 } else { 0 };
+    io::write_id_map(&path, names, n, first)?;
+    let column = if names.table().is_some() { "name" } else { "file id" };
+    Ok(format!("each vertex's number in {} and its {column}: {}", out.display(), path.display()))
 }

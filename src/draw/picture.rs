@@ -84,14 +84,6 @@ impl PictureNode {
             _ => None,
         }
     }
-
-    /// Both lines, for renderers that fit them on one.
-    pub fn one_line(&self) -> String {
-        match self.detail() {
-            Some(detail) => format!("{} {detail}", self.title()),
-            None => self.title(),
-        }
-    }
 }
 
 /// One edge between two boxes (indices into [`Picture::nodes`]).
@@ -231,6 +223,6 @@ mod tests {
         n.step = Some(StepVertex { size: Some(3), post: Some(5), ..StepVertex::default() });
         assert_eq!(n.detail().as_deref(), Some("[·, 5]"));
         n.interval = Some(Interval { low: 1, post: 5 });
-        assert_eq!(n.one_line(), "⊘ 7 d1 [1, 5]");
+        assert_eq!(n.detail().as_deref(), Some("[1, 5]"));
     }
 }

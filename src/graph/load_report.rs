@@ -90,6 +90,21 @@ pub struct LoadReport {
     pub numbering: Numbering,
     /// The column names of a named edge list's header line (empty without one).
     pub columns: Vec<String>,
+    /// How a named (or comma/tab separated) edge list splits its fields, chosen from its first
+    /// data line; None for the other formats.
+    pub separator: Option<SeparatorChoice>,
+    /// Lines that also hold another separator outside quotes (a tab or a comma where the file
+    /// splits at commas or spaces): it was read as part of a name.
+    pub other_separator_lines: Firsts,
+}
+
+/// The separator a named edge list was split at, and the line it was chosen from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeparatorChoice {
+    /// `tab`, `comma` or `spaces`.
+    pub separator: &'static str,
+    /// The first line that is not blank or a comment, which chose it.
+    pub chosen_at_line: u64,
 }
 
 /// One kind of finding that `--strict` refuses.
@@ -103,6 +118,8 @@ pub enum Anomaly {
     UnusedIds,
     /// Vertices left without an edge once their self-loops were dropped.
     LoopOnly,
+    /// Lines holding a separator other than the file's, read as part of a name.
+    OtherSeparator,
 }
 
 impl LoadReport {
@@ -113,6 +130,7 @@ impl LoadReport {
             (Anomaly::SelfLoops, &self.self_loops),
             (Anomaly::UnusedIds, &self.unused_ids),
             (Anomaly::LoopOnly, &self.loop_only_vertices),
+            (Anomaly::OtherSeparator, &self.other_separator_lines),
         ]
         .into_iter()
         .filter(|(_, f)| f.count > 0)
@@ -154,6 +172,21 @@ impl LoadReport {
         out.push(format!("{vertices}; {ids}; {unused}"));
         if self.loop_only_vertices.count > 0 {
             out.push(describe(Anomaly::LoopOnly, &self.loop_only_vertices));
+        }
+        if let Some(choice) = &self.separator {
+            let mut sentence = format!(
+                "fields split at {} (chosen from line {}, the first line not a comment)",
+                match choice.separator {
+                    "tab" => "tabs",
+                    "comma" => "commas",
+                    _ => "runs of spaces",
+                },
+                choice.chosen_at_line
+            );
+            if self.other_separator_lines.count > 0 {
+                sentence += &format!("; {}", describe(Anomaly::OtherSeparator, &self.other_separator_lines));
+            }
+            out.push(sentence);
         }
         if !self.columns.is_empty() {
             out.push(format!("header line read as column names: {}", self.columns.join(", ")));
@@ -277,6 +310,8 @@ impl LoadReport {
                 VertexNames::Named(_) => Numbering::Named,
             },
             columns: reading.columns,
+            separator: reading.separator,
+            other_separator_lines: reading.other_separator_lines,
         }
     }
 }
@@ -295,6 +330,14 @@ pub fn describe(kind: Anomaly, f: &Firsts) -> String {
                 "vertices only in self-loops, left without an edge"
             ),
             listed(f)
+        ),
+        Anomaly::OtherSeparator => format!(
+            "{} ({})",
+            count(
+                "line also holds another separator outside quotes, read as part of a name",
+                "lines also hold another separator outside quotes, read as part of a name"
+            ),
+            at_lines(f)
         ),
     }
 }
@@ -335,6 +378,10 @@ pub(crate) struct Reading {
     pub declared: Option<u64>,
     /// A named edge list's column names, when its first data line was a header.
     pub columns: Vec<String>,
+    /// A named edge list's separator and the line that chose it.
+    pub separator: Option<SeparatorChoice>,
+    /// A named edge list's lines holding another separator outside quotes.
+    pub other_separator_lines: Firsts,
 }
 
 impl Reading {

@@ -251,7 +251,8 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
     }
 }
 
-/// The picture's one-line caption: `3 ⇝ 9? no (all rules), decided by label-cut (dimension 1): L(9) ⊄ L(3) in dimension 1`.
+/// The picture's one-line caption: `3 ⇝ 9? no (all rules), decided by label-cut: L(9) ⊄ L(3) in dimension 1`
+/// (the reading names the dimension or order that decided, once).
 pub fn caption(decision: &Decision, names: &Names) -> String {
     let how = match decision.decisive() {
         Check::Search { expanded, dead_ends, pruned, .. } => format!(
@@ -268,7 +269,7 @@ pub fn caption(decision: &Decision, names: &Names) -> String {
             names.v,
             thousands(u64::from(pv[*o]))
         ),
-        _ => format!("{}: {}", rule_with_witness(decision), reading(decision.decisive(), names)),
+        _ => format!("{}: {}", decision.rule(), reading(decision.decisive(), names)),
     };
     format!("{} ⇝ {}? {} ({} rules), decided by {how}", names.u, names.v, verdict_word(decision), decision.rules)
 }

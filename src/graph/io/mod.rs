@@ -14,6 +14,7 @@ mod edge_list;
 mod format;
 mod gra;
 mod header;
+mod id_map;
 mod matrix_market;
 mod named;
 mod numbering;
@@ -31,6 +32,7 @@ mod dataset_tests;
 
 pub use atomic_write::write_atomically;
 pub use format::Format;
+pub use id_map::{id_map_path, write_id_map};
 pub use named::{quoted, split_fields};
 pub use read::read_bytes;
 pub use sniff::sniff;

@@ -16,7 +16,7 @@
 
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Line, Lines};
-use crate::graph::load_report::{Reading, graph_noting_repeats};
+use crate::graph::load_report::{Reading, SeparatorChoice, graph_noting_repeats};
 use crate::graph::name_table::NameTable;
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
@@ -57,6 +57,14 @@ impl Separator {
         if comma { Separator::Comma } else { Separator::Spaces }
     }
 
+    fn name(self) -> &'static str {
+        match self {
+            Separator::Tab => "tab",
+            Separator::Comma => "comma",
+            Separator::Spaces => "spaces",
+        }
+    }
+
     fn csv(self) -> csv::ReaderBuilder {
         let mut builder = csv::ReaderBuilder::new();
         builder.has_headers(false).flexible(true).trim(csv::Trim::All);
@@ -95,7 +103,18 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut separator = None;
     let mut pairs: Vec<(String, String, usize)> = Vec::new();
     while let Some(line) = lines.next_data(COMMENTS) {
-        let separator = *separator.get_or_insert_with(|| Separator::of(line.text));
+        let separator = *separator.get_or_insert_with(|| {
+            reading.separator = Some(SeparatorChoice {
+                separator: Separator::of(line.text).name(),
+                chosen_at_line: line.number as u64,
+            });
+            Separator::of(line.text)
+        });
+        // A line whose own choice is another tab or comma: that character stays inside a name.
+        let own = Separator::of(line.text);
+        if own != separator && own != Separator::Spaces {
+            reading.other_separator_lines.note(line.number as u64);
+        }
         let (source, target) = fields(line, separator, ctx)?;
         if pairs.is_empty() && reading.columns.is_empty() && is_header(&source, &target) {
             reading.columns = vec![source, target];
@@ -217,6 +236,7 @@ fn named(pairs: &[(String, String, usize)], ctx: Ctx) -> Result<Numbered> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::load_report::Firsts;
 
     fn read(text: &str) -> Result<(Graph, VertexNames, Reading)> {
         parse(text.as_bytes(), Ctx { source: "g.csv" })
@@ -259,6 +279,18 @@ mod tests {
         // Not column words: the first line is an edge.
         let (g, _, reading) = read("from,bob\nbob,carol\n").unwrap();
         assert_eq!((g.num_edges(), reading.columns.len()), (2, 0));
+    }
+
+    #[test]
+    fn the_separator_and_lines_holding_another_are_noted() {
+        let (_, names, reading) = read("# x\nalice bob\ncarol,dave eve\n\"f,g\" h\n").unwrap();
+        let choice = reading.separator.unwrap();
+        assert_eq!((choice.separator, choice.chosen_at_line), ("spaces", 2));
+        // Line 3's comma stays in a name; line 4's is quoted, so it is not another separator.
+        assert_eq!(reading.other_separator_lines, Firsts { count: 1, first: vec![3] });
+        assert_eq!(names.plain(2), "carol,dave");
+        let (_, _, reading) = read("a,b\nb\tc,d\n").unwrap();
+        assert_eq!((reading.separator.unwrap().separator, reading.other_separator_lines.first), ("comma", vec![2]));
     }
 
     #[test]

@@ -168,18 +168,21 @@ impl QueryState {
     pub fn submit(&mut self, text: &str, ws: &Workspace, config: LabelConfig) -> Effect {
         self.input = text.trim().to_string();
         let parts = split_fields(&self.input);
+        let named = ws.loaded.names.table().is_some();
+        // A name holding a space or a comma splits the line unless it is quoted, as it is shown.
+        let quote_hint = if named { QUOTE_HINT } else { "" };
         let [a, b] = parts.as_slice() else {
-            let example = match ws.loaded.names.table() {
-                Some(_) => "type two vertex names, like: alice bob",
-                None => "type two vertex ids, like: 2 1",
+            let example = match named {
+                true => format!("type two vertex names, like: alice bob{quote_hint}"),
+                false => "type two vertex ids, like: 2 1".to_string(),
             };
-            return Effect::Error(self.with_shown(example.into(), ws));
+            return Effect::Error(self.with_shown(example, ws));
         };
         let parse = |s: &str| -> Result<u32, String> {
-            if ws.loaded.names.table().is_none() && s.parse::<u64>().is_err() {
+            if !named && s.parse::<u64>().is_err() {
                 return Err(format!("'{s}' is not a vertex id (a whole number)"));
             }
-            ws.vertex(s).map_err(|e| format!("{e:#}"))
+            ws.vertex(s).map_err(|e| format!("{e:#}{quote_hint}"))
         };
         match (parse(a), parse(b)) {
             (Ok(u), Ok(v)) => Effect::Job(Job::Query { u, v, config, rules: self.rules }),
@@ -206,6 +209,9 @@ impl QueryState {
         self.result = Some(result);
     }
 }
+
+/// How to type a name that holds a separator, added to a named graph's prompt errors.
+const QUOTE_HINT: &str = " (a name holding a space or a comma is typed in quotes: \"Turing, Alan\" bob)";
 
 /// Whether node `i` has children in the pre-order list.
 pub fn has_children(nodes: &[TraceNode], i: usize) -> bool {

@@ -58,6 +58,32 @@ fn off_screen(state: &PictureState) -> Option<String> {
     }
 }
 
+/// The cursor's drawn parents and children not wholly in the view: an edge that leaves the
+/// screen then says where it goes.
+fn neighbours_out_of_view(state: &PictureState, cursor: usize) -> Option<String> {
+    let (scene, view, result) = (state.scene()?, state.view()?, state.result.as_ref()?);
+    let picture = &result.picture;
+    let mut hidden = Vec::new();
+    for edge in &picture.edges {
+        let (other, role) = match (edge.from == cursor, edge.to == cursor) {
+            (true, false) => (edge.to, "child"),
+            (false, true) => (edge.from, "parent"),
+            _ => continue,
+        };
+        if !scene.shows(view, other) {
+            hidden.push(format!("{} ({role})", picture.nodes.get(other)?.name()));
+        }
+    }
+    if hidden.is_empty() {
+        return None;
+    }
+    let count = hidden.len();
+    hidden.truncate(3);
+    let more = if count > hidden.len() { format!(" and {} more", count - hidden.len()) } else { String::new() };
+    let neighbours = crate::format::plural(count as u64, "neighbour", "neighbours");
+    Some(format!("  {neighbours} not wholly in view: {}{more}; arrows pan, z fits", hidden.join(", ")))
+}
+
 /// Which labels an exception is drawn with, and how they compare with the Labels tab's settings.
 fn exception_labels(app: &App, dims: usize, seed: u64) -> Vec<Line<'static>> {
     let theme = &app.theme;
@@ -136,6 +162,9 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
             if node.member_count > 1 {
                 let count = crate::format::plural(node.member_count as u64, "vertex", "vertices");
                 lines.push(Line::raw(format!("  a strongly connected component of {count}")));
+            }
+            if let Some(text) = state.selected.and_then(|i| neighbours_out_of_view(state, i)) {
+                lines.push(Line::styled(text, theme.accent()));
             }
         }
         lines.push(Line::raw(""));

@@ -85,8 +85,8 @@ impl Grid {
     pub fn new(picture: &Picture, zoom: usize) -> Grid {
         let level = LEVELS[zoom.min(ZOOM_LEVELS - 1)];
         let short_markers = zoom == 0;
-        let text = |n: &crate::draw::PictureNode| if level.detail { n.one_line() } else { n.title() };
-        let labels: Vec<String> = picture.nodes.iter().map(|n| shorten(&text(n))).collect();
+        let labels: Vec<String> =
+            picture.nodes.iter().map(|n| fit_label(n.title(), if level.detail { n.detail() } else { None })).collect();
         let mut widths = vec![1i64; picture.columns as usize];
         // Columns keep room for the widest interval a box can come to show, so that boxes filling
         // in level by level do not move the layout (or change the fitted zoom).
@@ -187,11 +187,42 @@ fn marker_text(cut: &CutMarker, short: bool) -> String {
     format!("+{}{arrow}", crate::format::thousands(cut.hidden))
 }
 
+/// A box's text within [`MAX_LABEL`]: a long title (a component's members) is shortened before
+/// the interval after it, which is what the boxes are there to show.
+fn fit_label(title: String, detail: Option<String>) -> String {
+    let Some(detail) = detail else { return shorten(&title) };
+    let room = MAX_LABEL.saturating_sub(detail.chars().count() + 1);
+    if room < 4 {
+        return shorten(&format!("{title} {detail}"));
+    }
+    let title = if title.chars().count() <= room { title } else { shorten_to(&title, room) };
+    format!("{title} {detail}")
+}
+
 fn shorten(text: &str) -> String {
-    if text.chars().count() <= MAX_LABEL {
+    shorten_to(text, MAX_LABEL)
+}
+
+fn shorten_to(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
         return text.to_string();
     }
-    let mut short: String = text.chars().take(MAX_LABEL - 1).collect();
+    let mut short: String = text.chars().take(max - 1).collect();
     short.push('…');
     short
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_title_gives_way_to_the_interval() {
+        let members = "↻ {alice, bob, carol}".to_string();
+        let fitted = fit_label(members.clone(), Some("[1, 22]".into()));
+        assert_eq!(fitted, "↻ {alice, bob, … [1, 22]");
+        assert_eq!(fitted.chars().count(), MAX_LABEL);
+        assert_eq!(fit_label("7".into(), Some("[1, 5]".into())), "7 [1, 5]");
+        assert_eq!(fit_label(members, None), "↻ {alice, bob, carol}");
+    }
 }
