@@ -224,6 +224,20 @@ fn render_kernel(kernel: &Kernel) -> String {
             }
         }
     }
+    // A kernel named `..._cooperative` synchronises its whole grid, so it is launched
+    // cooperatively (every block resident at once, or the launch fails) and says how many blocks a
+    // multiprocessor holds, for sizing its grid.
+    let cooperative = kernel.name.ends_with("_cooperative");
+    let launch_call = if cooperative { "args.launch_cooperative(config)" } else { "args.launch(config)" };
+    let resident = if cooperative {
+        "\n\
+         \x20   /// Blocks of `block` threads (no dynamic shared memory) one multiprocessor holds at once.\n\
+         \x20   pub fn resident_blocks(&self, block: u32) -> Result<u32> {\n\
+         \x20       Ok(self.0.occupancy_max_active_blocks_per_multiprocessor(block, 0, None)?)\n\
+         \x20   }\n"
+    } else {
+        ""
+    };
     format!(
         "\n/// `{name}({signature})`.\n\
          pub struct {ty}(CudaFunction);\n\n\
@@ -250,10 +264,11 @@ fn render_kernel(kernel: &Kernel) -> String {
          {pushes}\
          \x20       // SAFETY: the arguments are the kernel's parameters, in its order and with its types\n\
          \x20       // (this launcher is generated from its signature); the caller keeps the rest of the contract.\n\
-         \x20       let launched = unsafe {{ args.launch(config) }};\n\
+         \x20       let launched = unsafe {{ {launch_call} }};\n\
          \x20       launched.with_context(|| format!(\"cannot launch the {{}} kernel\", Self::NAME))?;\n\
          \x20       Ok(())\n\
          \x20   }}\n\
+         {resident}\
          }}\n",
         name = kernel.name,
         signature = declarations.join(", "),

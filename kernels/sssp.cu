@@ -86,60 +86,141 @@ extern "C" __global__ void sssp_two_phase_update(u64* cost, const u64* updating,
     }
 }
 
-// Near-far, relaxation, round `round` of a batch the host queues without waiting: a thread per
-// vertex of the near queue (its length is `counts[1 + round]`, written by the round before)
-// relaxes its out-edges into `dist` by an atomic minimum. A head it improves joins the next near
-// queue (length `counts[2 + round]`) when its new distance is below `threshold` (bits), else the
-// far pile (length `counts[0]`; it keeps its entries). `stamp[v] == tag` marks v as already in the
-// next near queue and `in_far[v]` as already in the far pile, so each holds a vertex once (at most
-// n entries each): the queued entry reads the vertex's distance when it is processed, a later
-// launch, so it sees every improvement made before. A distance read during this launch may be
-// stale (larger): that only offers larger candidates, and the vertex that improved is queued
-// again. A round whose queue is empty appends nothing, so every later round of the batch is empty.
-extern "C" __global__ void sssp_near_far_relax(const u32* queue, u32 round, const u64* coff, const u32* cadj,
-                                               const double* weight, u64* dist, u64 threshold, u32* near_next,
-                                               u32* far, u32* stamp, u32 tag, u32* in_far, u32* counts,
-                                               u64* relaxations) {
-    u32 count = counts[1 + round];
-    u64 scanned = 0;
-    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
-        u32 u = queue[i];
-        u64 du = dist[u];
-        for (u64 e = coff[u]; e < coff[u + 1]; e++) {
-            u32 v = cadj[e];
-            u64 candidate = sssp_plus(du, weight[e]);
-            if (candidate >= dist[v] || candidate >= atomicMin(&dist[v], candidate)) continue;
-            if (candidate < threshold) {
-                if (atomicExch(&stamp[v], tag) != tag) near_next[sssp_append(&counts[2 + round])] = v;
-            } else if (atomicExch(&in_far[v], 1u) == 0u) {
-                far[sssp_append(&counts[0])] = v;
-            }
-        }
-        scanned += coff[u + 1] - coff[u];
+// Near-far (src/gpu/sssp.rs) in one launch, a grid-wide barrier between rounds instead of a kernel
+// boundary and a read-back, so a round costs its edges and one barrier (a few microseconds) rather
+// than a launch and a host round trip. A round: a thread per vertex u of the near queue relaxes
+// u's out-edges into `dist` by an atomic minimum; a head it improves joins the next near queue when
+// its new distance is below the threshold, else the far pile. `stamp[v] == tag` (the round's) marks
+// v as already in the next near queue and `in_far[v]` as already in a far pile, so each holds a
+// vertex once (at most n entries each); a queued vertex's distance is read when it is processed,
+// after the barrier, so it carries every improvement made before. A distance read during a round
+// may be stale (larger): that only offers larger candidates, and the vertex that improved is
+// queued again. When the near queue runs dry, a split moves the threshold up by delta: a far
+// vertex below the old threshold was already relaxed as near, one below the new joins the near
+// queue, the others stay (in the other pile) and offer their distance to `least`, which moves the
+// threshold past an empty stretch.
+// Launched cooperatively (`_cooperative`), so every block is resident and the barrier cannot hang.
+//
+// State in `ctl` (zeroed by the host, but the first near count, 1 for the source in `near_a`):
+//   ctl[0..3]   near queue lengths, rotating: round r reads ctl[r % 3], appends to ctl[(r + 1) % 3],
+//               and one thread zeroes ctl[(r + 2) % 3], which every thread read a round earlier and
+//               which round r + 1 appends to, after the barrier that ends round r;
+//   ctl[3..5]   far pile lengths, by pile: relaxing appends to the current pile, a split moves it
+//               into the other one and the emptied length is zeroed after everyone read it;
+//   ctl[5]      the barrier's arrivals (it only grows: barrier k is passed when it reaches k·blocks);
+//   ctl[6..8]   rounds that held vertices, thresholds that held work (written by block 0, thread 0).
+// Everything another block writes during the launch (queues, piles, distances, lengths) is read
+// with __ldcg, past this multiprocessor's L1, which is not kept coherent with the others' writes.
+
+#define NF_ROUNDS 6
+#define NF_BUCKETS 7
+#define NF_BARRIER 5
+
+// Every block waits until all `gridDim.x` blocks arrive; writes before it are seen after it.
+__device__ __forceinline__ void nf_barrier(u32* arrivals, u32& passed) {
+    __syncthreads();
+    passed += 1;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(arrivals, 1u);
+        u32 goal = passed * gridDim.x;
+        while (*(volatile u32*)arrivals < goal) __nanosleep(32);
+        __threadfence();
     }
-    sssp_count(scanned, relaxations);
+    __syncthreads();
 }
 
-// Near-far, split (once the near queue is empty): the threshold moved from `low` to `threshold`.
-// Each far vertex leaves the pile: below `low` it was already relaxed as near (an improvement
-// below the old threshold queued it there), below `threshold` it joins the near queue, and
-// otherwise it stays, in `far_next`, and offers its distance to `least[0]` (the host moves the
-// threshold past an empty stretch with it). `counts[0]` counts the near queue, `counts[1]` far_next.
-extern "C" __global__ void sssp_near_far_split(const u32* far, u32 count, const u64* dist, u64 low, u64 threshold,
-                                               u32* in_far, u32* near, u32* far_next, u32* counts, u64* least) {
-    u64 smallest = INF_BITS;
-    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
-        u32 v = far[i];
-        u64 d = dist[v];
-        if (d < low) {
-            in_far[v] = 0;
-        } else if (d < threshold) {
-            in_far[v] = 0;
-            near[sssp_append(&counts[0])] = v;
-        } else {
-            far_next[sssp_append(&counts[1])] = v;
-            smallest = d < smallest ? d : smallest;
+extern "C" __global__ void sssp_near_far_cooperative(const u64* coff, const u32* cadj, const double* weight,
+                                                     u64* dist, double delta, u32* near_a, u32* near_b,
+                                                     u32* far_a, u32* far_b, u32* stamp, u32* in_far,
+                                                     u32* ctl, u64* least, u64* relaxations) {
+    u32 tid = blockIdx.x * blockDim.x + threadIdx.x, threads = gridDim.x * blockDim.x;
+    bool leader = tid == 0;
+    u32 passed = 0, round = 0, pile = 0, tag = 0;
+    u32* near[2] = {near_a, near_b};
+    u32* far[2] = {far_a, far_b};
+    double threshold = delta;
+    u64 scanned = 0;
+    for (;;) {
+        // Relaxation rounds until the near queue is empty.
+        for (;;) {
+            u32 count = __ldcg(&ctl[round % 3]);
+            if (count == 0) break;
+            if (leader) {
+                ctl[(round + 2) % 3] = 0;
+                ctl[NF_ROUNDS] += 1;
+            }
+            tag += 1;
+            const u32* queue = near[round & 1];
+            u32* next = near[(round + 1) & 1];
+            u64 bits = (u64)__double_as_longlong(threshold);
+            for (u32 i = tid; i < count; i += threads) {
+                u32 u = __ldcg(&queue[i]);
+                u64 du = __ldcg(&dist[u]);
+                for (u64 e = coff[u]; e < coff[u + 1]; e++) {
+                    u32 v = cadj[e];
+                    u64 candidate = sssp_plus(du, weight[e]);
+                    if (candidate >= __ldcg(&dist[v]) || candidate >= atomicMin(&dist[v], candidate)) continue;
+                    if (candidate < bits) {
+                        if (atomicExch(&stamp[v], tag) != tag) next[sssp_append(&ctl[(round + 1) % 3])] = v;
+                    } else if (atomicExch(&in_far[v], 1u) == 0u) {
+                        far[pile][sssp_append(&ctl[3 + pile])] = v;
+                    }
+                }
+                scanned += coff[u + 1] - coff[u];
+            }
+            round += 1;
+            nf_barrier(&ctl[NF_BARRIER], passed);
+        }
+        // The near queue ctl[round % 3] is empty (every thread read 0); the far pile holds the rest.
+        u32 far_count = __ldcg(&ctl[3 + pile]);
+        if (far_count == 0) break;
+        // Everyone has read the zero length before the split appends to it.
+        nf_barrier(&ctl[NF_BARRIER], passed);
+        double next_threshold = threshold + delta;
+        for (;;) {
+            // Split the pile at [threshold, next_threshold): below, already relaxed as near; inside,
+            // to the near queue of round `round`; above, to the other pile, offering its distance
+            // to `least`.
+            u64 low = (u64)__double_as_longlong(threshold), high = (u64)__double_as_longlong(next_threshold);
+            u64 smallest = INF_BITS;
+            u32* queue = near[round & 1];
+            for (u32 i = tid; i < far_count; i += threads) {
+                u32 v = __ldcg(&far[pile][i]);
+                u64 d = __ldcg(&dist[v]);
+                if (d < low) {
+                    in_far[v] = 0;
+                } else if (d < high) {
+                    in_far[v] = 0;
+                    queue[sssp_append(&ctl[round % 3])] = v;
+                } else {
+                    far[1 - pile][sssp_append(&ctl[4 - pile])] = v;
+                    smallest = d < smallest ? d : smallest;
+                }
+            }
+            sssp_least(smallest, least);
+            nf_barrier(&ctl[NF_BARRIER], passed);
+            pile = 1 - pile;
+            threshold = next_threshold;
+            u32 near_count = __ldcg(&ctl[round % 3]);
+            far_count = __ldcg(&ctl[3 + pile]);
+            u64 lowest = __ldcg(least);
+            // Everyone has read the lengths and the least distance before they are reset.
+            nf_barrier(&ctl[NF_BARRIER], passed);
+            if (leader) {
+                ctl[4 - pile] = 0;
+                *least = INF_BITS;
+                if (near_count > 0) ctl[NF_BUCKETS] += 1;
+            }
+            if (near_count > 0 || far_count == 0) break;
+            // An empty stretch: past the least far distance (at least to the next number above it).
+            double l = __longlong_as_double((long long)lowest);
+            double moved = l + delta;
+            double above = __longlong_as_double((long long)(lowest + 1));
+            next_threshold = moved > above ? moved : above;
+            // The resets are seen before the next split appends.
+            nf_barrier(&ctl[NF_BARRIER], passed);
         }
     }
-    sssp_least(smallest, least);
+    sssp_count(scanned, relaxations);
 }

@@ -12,7 +12,7 @@ use super::sssp::DeviceSssp;
 use crate::constants::BLOCK_THREADS;
 use crate::graph::WeightedGraph;
 use crate::weighted::apsp::{DistanceMatrix, adjacency_matrix, memory_need};
-use crate::weighted::delta::choose_delta;
+use crate::weighted::delta::near_far_delta;
 use crate::weighted::{ApspMethod, SsspEngine};
 use anyhow::{Result, bail};
 use cudarc::driver::{CudaSlice, LaunchConfig};
@@ -44,7 +44,7 @@ pub fn run(gpu: &Gpu, graph: &WeightedGraph, method: ApspMethod) -> Result<Dista
     match method {
         ApspMethod::GpuFw | ApspMethod::GpuFwBlocked => floyd_warshall(gpu, graph, method),
         ApspMethod::GpuSsspAll => {
-            let mut device = DeviceSssp::new(gpu, graph, SsspEngine::GpuNearFar, choose_delta(graph))?;
+            let mut device = DeviceSssp::new(gpu, graph, SsspEngine::GpuNearFar, near_far_delta(graph))?;
             let mut values = Vec::with_capacity(n * n);
             for src in 0..n as u32 {
                 values.extend(device.run(src)?.dist);

@@ -20,23 +20,21 @@
 //! with two buckets. A queue holds the vertices to relax, so an iteration costs the edges of its
 //! frontier rather than n; improved heads below the current threshold join the next near queue,
 //! the others a far pile, and when the near queue runs dry the threshold moves up by Δ (the CPU's
-//! [`crate::weighted::delta::choose_delta`]) and the pile is split. The host queues
-//! [`RELAX_BATCH`] rounds at a time, each reading its queue's length on the device, and reads the
-//! lengths back once per batch: on a small frontier a round is a few microseconds of kernel and a
-//! read-back waits far longer. Why this rather than a
-//! worklist Bellman-Ford: the threshold keeps the frontier to vertices near their final distance,
-//! so, as in delta-stepping, most vertices are relaxed about once instead of once per improvement;
-//! and why not many buckets: two keep the bookkeeping to one pile, split by one kernel. It
-//! relaxes about as many edges as Dijkstra, where two-phase relaxes a vertex's edges again after
-//! every improvement; but on graphs of a few million edges both are bound by the host's
-//! read-backs, not by edges, and two-phase's few iterations can take less time than near-far's
-//! rounds and splits (docs/BENCHMARKS.md, "Shortest paths").
+//! [`crate::weighted::delta::choose_delta`]) and the pile is split. The whole method runs in one
+//! cooperative launch (every block resident), with a grid-wide barrier between rounds: a round on a
+//! small frontier is a few microseconds of kernel, and a launch and a read-back per round, or per
+//! few rounds, would cost far more than its work. Why this rather than a worklist Bellman-Ford: the
+//! threshold keeps the frontier to vertices near their final distance, so, as in delta-stepping,
+//! most vertices are relaxed about once instead of once per improvement; and why not many buckets:
+//! two keep the bookkeeping to one pile. It relaxes about as many edges as Dijkstra, where
+//! two-phase relaxes a vertex's edges again after every improvement and pays a read-back per
+//! iteration (docs/BENCHMARKS.md, "Shortest paths").
 //!
 //! Both engines only ever lower a distance to `d(u) + w` and stop when no edge can lower one: the
 //! fixpoint every CPU engine reaches too ([`crate::weighted`] explains why it is the same bits).
 
 use super::context::Gpu;
-use super::kernels::sssp::{SsspInit, SsspNearFarRelax, SsspNearFarSplit, SsspTwoPhaseRelax, SsspTwoPhaseUpdate};
+use super::kernels::sssp::{SsspInit, SsspNearFarCooperative, SsspTwoPhaseRelax, SsspTwoPhaseUpdate};
 use super::memory::Ledger;
 use crate::constants::BLOCK_THREADS;
 use crate::graph::{Weight, WeightedGraph};
@@ -45,9 +43,16 @@ use anyhow::{Result, bail, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig};
 use std::time::Instant;
 
-/// Near-far relaxation rounds queued at once: the host reads the queue lengths once per batch
-/// (each read waits for the device), and a round after the queue ran dry costs one empty launch.
-const RELAX_BATCH: u32 = 8;
+/// The near-far kernel's control words (`ctl` in kernels/sssp.cu): three rotating near queue
+/// lengths, two far pile lengths, the barrier, the rounds and the buckets.
+const CONTROL_WORDS: usize = 8;
+/// Where the kernel counts the rounds that held vertices, and the thresholds after the first that
+/// held work.
+const ROUNDS_AT: usize = 6;
+const BUCKETS_AT: usize = 7;
+/// Blocks per multiprocessor of the near-far launch (docs/BENCHMARKS.md, "Shortest paths": on an
+/// H200, 2 ran the 4M-vertex digraph in 12 ms where every resident block took 20).
+const NEAR_FAR_BLOCKS_PER_SM: u32 = 2;
 
 /// A weighted graph resident on the device, with the arrays of one engine, for runs from many
 /// sources.
@@ -67,9 +72,8 @@ pub struct DeviceSssp<'g> {
     mask: CudaSlice<u32>,
     /// Near-far: the near queue, the next one, the far pile, the next one, the stamps.
     queues: [CudaSlice<u32>; 5],
-    counts: CudaSlice<u32>,
-    /// Near-far: the far pile's length, then each round's near queue length, for a batch.
-    batch: CudaSlice<u32>,
+    /// Near-far: the kernel's control words.
+    control: CudaSlice<u32>,
     relaxed: CudaSlice<u64>,
     least: CudaSlice<u64>,
     max_blocks: u32,
@@ -110,8 +114,7 @@ impl<'g> DeviceSssp<'g> {
             updating: ledger.zeros(stream, "updating costs", n)?,
             mask: ledger.zeros(stream, "mask", n)?,
             queues,
-            counts: ledger.zeros(stream, "queue counts", 2)?,
-            batch: ledger.zeros(stream, "batch queue counts", RELAX_BATCH as usize + 2)?,
+            control: ledger.zeros(stream, "near-far control words", CONTROL_WORDS)?,
             relaxed: ledger.zeros(stream, "relaxations", 1)?,
             least: ledger.zeros(stream, "least far distance", 1)?,
             max_blocks: gpu.multiprocessors()? * 8,
@@ -202,100 +205,52 @@ impl<'g> DeviceSssp<'g> {
         }
     }
 
-    /// Near-far from `src`; returns the relaxation rounds whose queue held vertices and the
-    /// thresholds that held work.
+    /// Near-far from `src`, in one cooperative launch; returns the relaxation rounds whose queue
+    /// held vertices and the thresholds that held work.
     fn near_far(&mut self, src: u32) -> Result<(u64, u64)> {
-        let (relax, split) = (SsspNearFarRelax::load(self.gpu)?, SsspNearFarSplit::load(self.gpu)?);
+        let kernel = SsspNearFarCooperative::load(self.gpu)?;
         let stream = self.gpu.stream.clone();
-        let max_blocks = self.max_blocks;
-        let [near, near_next, far, far_next, stamps] = &mut self.queues;
-        stream.memcpy_htod(&[src], &mut near.slice_mut(0..1))?;
-        let (mut near_count, mut far_count) = (1u32, 0u32);
-        let mut threshold = self.delta;
-        let (mut rounds, mut buckets, mut tag) = (0u64, 1u64, 0u32);
-        loop {
-            while near_count > 0 {
-                let mut lengths = [0u32; RELAX_BATCH as usize + 2];
-                (lengths[0], lengths[1]) = (far_count, near_count);
-                stream.memcpy_htod(&lengths, &mut self.batch)?;
-                for round in 0..RELAX_BATCH {
-                    tag = tag.checked_add(1).ok_or_else(|| anyhow::anyhow!("more than 2^32 rounds"))?;
-                    // The first round's length is known; a later one's may be up to n.
-                    let config = grid(max_blocks, if round == 0 { near_count } else { u32::MAX });
-                    // SAFETY: grid-stride over the queue's batch[1 + round] <= n vertices (< n);
-                    // coff holds n + 1 offsets into cadj and weight (heads < n); dist, stamps and
-                    // mask hold n. A vertex enters near_next once per tag and far once while its
-                    // mask entry is set, so neither passes n entries; round + 2 < the batch's
-                    // RELAX_BATCH + 2 lengths; relaxed holds 1.
-                    unsafe {
-                        relax.launch(
-                            &stream,
-                            config,
-                            near,
-                            round,
-                            &self.coff,
-                            &self.cadj,
-                            &self.weight,
-                            &mut self.dist,
-                            threshold.to_bits(),
-                            near_next,
-                            far,
-                            stamps,
-                            tag,
-                            &mut self.mask,
-                            &mut self.batch,
-                            &mut self.relaxed,
-                        )
-                    }?;
-                    std::mem::swap(near, near_next);
-                }
-                let lengths = stream.clone_dtoh(&self.batch)?;
-                rounds += lengths[1..=RELAX_BATCH as usize].iter().filter(|&&c| c > 0).count() as u64;
-                (far_count, near_count) = (lengths[0], lengths[RELAX_BATCH as usize + 1]);
-            }
-            if far_count == 0 {
-                return Ok((rounds, buckets));
-            }
-            // Move the threshold up by delta, or, when that leaves the near queue empty, past the
-            // least far distance (at least to the next number above it, so the split moves it).
-            let mut next = threshold + self.delta;
-            loop {
-                stream.memcpy_htod(&[0u32, 0], &mut self.counts)?;
-                stream.memcpy_htod(&[Weight::INFINITY.to_bits()], &mut self.least)?;
-                let config = grid(max_blocks, far_count);
-                let pile = far.slice(0..far_count as usize);
-                // SAFETY: grid-stride over the far_count <= n piled vertices (distinct, < n);
-                // each lands in near or far_next once (n entries each); mask holds n, counts 2.
-                unsafe {
-                    split.launch(
-                        &stream,
-                        config,
-                        &pile,
-                        far_count,
-                        &self.dist,
-                        threshold.to_bits(),
-                        next.to_bits(),
-                        &mut self.mask,
-                        near,
-                        far_next,
-                        &mut self.counts,
-                        &mut self.least,
-                    )
-                }?;
-                let counts = stream.clone_dtoh(&self.counts)?;
-                (near_count, far_count) = (counts[0], counts[1]);
-                std::mem::swap(far, far_next);
-                threshold = next;
-                if near_count > 0 || far_count == 0 {
-                    break;
-                }
-                let least = Weight::from_bits(stream.clone_dtoh(&self.least)?[0]);
-                next = (least + self.delta).max(Weight::from_bits(least.to_bits() + 1));
-            }
-            if near_count > 0 {
-                buckets += 1;
-            }
-        }
+        let [near_a, near_b, far_a, far_b, stamps] = &mut self.queues;
+        stream.memcpy_htod(&[src], &mut near_a.slice_mut(0..1))?;
+        // The first near queue holds the source; every other length, the barrier and the counters
+        // start at 0.
+        let mut ctl = [0u32; CONTROL_WORDS];
+        ctl[0] = 1;
+        stream.memcpy_htod(&ctl, &mut self.control)?;
+        stream.memcpy_htod(&[Weight::INFINITY.to_bits()], &mut self.least)?;
+        // Every block resident at once (the kernel waits for all of them at each barrier), and few
+        // of them: a round's queue is often small, and a barrier's cost grows with its blocks.
+        let per_multiprocessor = kernel.resident_blocks(BLOCK_THREADS)?.min(NEAR_FAR_BLOCKS_PER_SM);
+        let blocks = (self.gpu.multiprocessors()? * per_multiprocessor).max(1);
+        let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 };
+        // SAFETY: grid-stride over queues of at most n vertices (< n): a vertex enters a near queue
+        // once per round (stamps) and a far pile once while its in-far flag (mask) is set, so no
+        // queue or pile passes its n entries; coff holds n + 1 offsets into cadj and weight (heads
+        // < n); dist, stamps and mask hold n; control CONTROL_WORDS; least and relaxed 1. A
+        // cooperative launch with at most the resident blocks, which the barrier needs.
+        unsafe {
+            kernel.launch(
+                &stream,
+                config,
+                &self.coff,
+                &self.cadj,
+                &self.weight,
+                &mut self.dist,
+                self.delta,
+                near_a,
+                near_b,
+                far_a,
+                far_b,
+                stamps,
+                &mut self.mask,
+                &mut self.control,
+                &mut self.least,
+                &mut self.relaxed,
+            )
+        }?;
+        let ctl = stream.clone_dtoh(&self.control)?;
+        // The first threshold's bucket holds the source; the kernel counts those after it.
+        Ok((u64::from(ctl[ROUNDS_AT]), 1 + u64::from(ctl[BUCKETS_AT])))
     }
 }
 

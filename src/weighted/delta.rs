@@ -45,6 +45,13 @@ pub fn choose_delta(graph: &WeightedGraph) -> Weight {
     if delta > 0.0 && delta.is_finite() { delta } else { 1.0 }
 }
 
+/// The GPU near-far threshold's step when none is given: four bucket widths of [`choose_delta`].
+/// A GPU round costs a grid barrier's latency (about 10 µs) however small its frontier, so fewer,
+/// fuller rounds pay for the edges they relax again (docs/BENCHMARKS.md, "Shortest paths").
+pub fn near_far_delta(graph: &WeightedGraph) -> Weight {
+    4.0 * choose_delta(graph)
+}
+
 /// The distances from `src` with buckets of width `delta` (finite, above 0).
 pub fn delta_stepping(graph: &WeightedGraph, src: u32, delta: Weight) -> Distances {
     let start = Instant::now();

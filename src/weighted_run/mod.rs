@@ -33,7 +33,10 @@ pub struct SsspRun {
 pub fn run_sssp(graph: &WeightedGraph, src: u32, engine: SsspEngine, delta: Option<Weight>) -> Result<SsspRun> {
     anyhow::ensure!((src as usize) < graph.num_vertices(), "vertex {src} is not in 0..{}", graph.num_vertices());
     if engine.is_gpu() {
-        let delta = crate::weighted::chosen_delta(graph, delta)?;
+        let delta = match delta {
+            Some(_) => crate::weighted::chosen_delta(graph, delta)?,
+            None => crate::weighted::delta::near_far_delta(graph),
+        };
         let (distances, upload_seconds, device) = device::sssp(graph, src, engine, delta)?;
         return Ok(SsspRun { distances, upload_seconds, device });
     }
