@@ -6,7 +6,7 @@ use crate::format::plural;
 use crate::graph::io::{self, Format};
 use crate::graph::subgraph::{self, Extract};
 use crate::graph::{Graph, VertexNames};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -136,6 +136,8 @@ pub fn run(args: ConvertArgs) -> Result<()> {
     if let Some(lost) = what_is_lost(format, &loaded.names) {
         println!("{lost}");
         println!("{}", write_map(&args.out, &loaded.names, loaded.graph.num_vertices(), format)?);
+    } else {
+        remove_stale_map(&args.out)?;
     }
     if let Some(lost) = isolated_lost(&loaded.graph, &loaded.names, format) {
         println!("{lost}");
@@ -211,6 +213,19 @@ fn run_part(args: ConvertArgs) -> Result<()> {
     }
     if what_is_lost(format, &names).is_some() {
         println!("{}", write_map(&args.out, &names, part.graph.num_vertices(), format)?);
+    } else {
+        remove_stale_map(&args.out)?;
+    }
+    Ok(())
+}
+
+/// Removes the table an earlier conversion left beside `out` (this one keeps the ids, so the table
+/// would describe another graph), and says so.
+fn remove_stale_map(out: &Path) -> Result<()> {
+    let path = io::id_map_path(out);
+    if io::is_id_map(&path) {
+        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+        println!("removed {}: an earlier conversion's table, which does not describe this file", path.display());
     }
     Ok(())
 }

@@ -62,8 +62,8 @@ pub enum Command {
     Label(label::LabelArgs),
     /// Answer reachability queries: one pair, a query file, or N random pairs.
     Query(query::QueryArgs),
-    /// Where the cycles are: the largest strongly connected components, their members and one
-    /// shortest cycle each, in file ids.
+    /// Where the cycles are: the largest strongly connected components, their members and a
+    /// shortest cycle through each one's first member, in file ids.
     Scc(scc::SccArgs),
     /// Generate a graph: random DAGs like the papers' home-made ones, chains, trees, ladders, ...
     Gen(gen_cmd::GenArgs),

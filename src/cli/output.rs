@@ -50,7 +50,8 @@ pub fn print_json(value: &impl Serialize) -> Result<()> {
 /// table shows it: the name without JSON's quotes.
 pub fn vertex_text(id: &serde_json::Value) -> String {
     match id {
-        serde_json::Value::String(name) => name.clone(),
+        // A name is shown as it is typed back: quoted where it holds a space, a comma or a quote.
+        serde_json::Value::String(name) => crate::graph::io::quoted(name),
         other => other.to_string(),
     }
 }

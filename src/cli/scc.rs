@@ -1,5 +1,5 @@
 //! `grail scc`: where the cycles are: the largest strongly connected components, their members and
-//! one shortest cycle each, in the file's own vertex ids.
+//! a shortest cycle through each one's first member, in the file's own vertex ids.
 
 use super::common::GraphArgs;
 use super::output::{Output, Report, vertex_text};
@@ -114,7 +114,7 @@ impl Report for SccReport {
             thousands(self.vertices)
         );
         println!();
-        println!("{:>4}  {:>10}  {:<40}  shortest cycle", "#", "size", "members");
+        println!("{:>4}  {:>10}  {:<40}  a shortest cycle through the first member", "#", "size", "members");
         for (rank, c) in self.largest.iter().enumerate() {
             let mut members = c.members.iter().map(vertex_text).collect::<Vec<_>>().join(" ");
             if !c.members_complete {

@@ -96,6 +96,8 @@ pub struct LoadReport {
     /// Lines that also hold another separator outside quotes (a tab or a comma where the file
     /// splits at commas or spaces): it was read as part of a name.
     pub other_separator_lines: Firsts,
+    /// Lines of a named edge list with more than two fields: those after the second were not read.
+    pub extra_field_lines: Firsts,
 }
 
 /// The separator a named edge list was split at, and the line it was chosen from.
@@ -120,6 +122,8 @@ pub enum Anomaly {
     LoopOnly,
     /// Lines holding a separator other than the file's, read as part of a name.
     OtherSeparator,
+    /// Lines with more than two fields, the rest not read.
+    ExtraFields,
 }
 
 impl LoadReport {
@@ -131,6 +135,7 @@ impl LoadReport {
             (Anomaly::UnusedIds, &self.unused_ids),
             (Anomaly::LoopOnly, &self.loop_only_vertices),
             (Anomaly::OtherSeparator, &self.other_separator_lines),
+            (Anomaly::ExtraFields, &self.extra_field_lines),
         ]
         .into_iter()
         .filter(|(_, f)| f.count > 0)
@@ -149,8 +154,8 @@ impl LoadReport {
             format!("{} {what}{at}", thousands(f.count))
         };
         let mut out = vec![format!(
-            "{} lines: {} data, {} header, {}, {}",
-            thousands(self.lines),
+            "{}: {} data, {} header, {}, {}",
+            crate::format::plural(self.lines, "line", "lines"),
             thousands(self.data_lines),
             thousands(self.header_lines),
             lines_of(&self.comment_lines, "comment"),
@@ -173,18 +178,14 @@ impl LoadReport {
         if self.loop_only_vertices.count > 0 {
             out.push(describe(Anomaly::LoopOnly, &self.loop_only_vertices));
         }
-        if let Some(choice) = &self.separator {
-            let mut sentence = format!(
-                "fields split at {} (chosen from line {}, the first line not a comment)",
-                match choice.separator {
-                    "tab" => "tabs",
-                    "comma" => "commas",
-                    _ => "runs of spaces",
-                },
-                choice.chosen_at_line
-            );
-            if self.other_separator_lines.count > 0 {
-                sentence += &format!("; {}", describe(Anomaly::OtherSeparator, &self.other_separator_lines));
+        if let Some(mut sentence) = self.separator_sentence() {
+            for (kind, found) in [
+                (Anomaly::OtherSeparator, &self.other_separator_lines),
+                (Anomaly::ExtraFields, &self.extra_field_lines),
+            ] {
+                if found.count > 0 {
+                    sentence += &format!("; {}", describe(kind, found));
+                }
             }
             out.push(sentence);
         }
@@ -192,6 +193,20 @@ impl LoadReport {
             out.push(format!("header line read as column names: {}", self.columns.join(", ")));
         }
         out
+    }
+
+    /// `fields split at commas (chosen from line 2, ...)` for a named edge list; None otherwise.
+    pub fn separator_sentence(&self) -> Option<String> {
+        let choice = self.separator.as_ref()?;
+        let split = match choice.separator {
+            "tab" => "tabs",
+            "comma" => "commas",
+            _ => "runs of spaces",
+        };
+        Some(format!(
+            "fields split at {split} (chosen from line {}, the first line not a comment)",
+            choice.chosen_at_line
+        ))
     }
 
     /// The lines by kind, short: `14 lines: 12 data, 2 comment` (kinds with none left out, but the
@@ -312,6 +327,7 @@ impl LoadReport {
             columns: reading.columns,
             separator: reading.separator,
             other_separator_lines: reading.other_separator_lines,
+            extra_field_lines: reading.extra_field_lines,
         }
     }
 }
@@ -330,6 +346,14 @@ pub fn describe(kind: Anomaly, f: &Firsts) -> String {
                 "vertices only in self-loops, left without an edge"
             ),
             listed(f)
+        ),
+        Anomaly::ExtraFields => format!(
+            "{} ({})",
+            count(
+                "line has more than two fields, those after the second not read",
+                "lines have more than two fields, those after the second not read"
+            ),
+            at_lines(f)
         ),
         Anomaly::OtherSeparator => format!(
             "{} ({})",
@@ -382,6 +406,8 @@ pub(crate) struct Reading {
     pub separator: Option<SeparatorChoice>,
     /// A named edge list's lines holding another separator outside quotes.
     pub other_separator_lines: Firsts,
+    /// A named edge list's lines with more than two fields.
+    pub extra_field_lines: Firsts,
 }
 
 impl Reading {

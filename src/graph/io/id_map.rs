@@ -5,7 +5,7 @@
 use super::atomic_write::write_atomically;
 use crate::graph::VertexNames;
 use anyhow::Result;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Where the table for `out` goes: beside it, `NAME.ids.csv` (`g.gra` → `g.gra.ids.csv`).
@@ -29,6 +29,16 @@ pub fn write_id_map(path: &Path, names: &VertexNames, n: usize, first_number: u6
     })
 }
 
+/// Whether the file at `path` is such a table (its first line is the header this module writes):
+/// one left beside a file that a later conversion wrote in a format that keeps the ids.
+pub fn is_id_map(path: &Path) -> bool {
+    use std::io::BufRead;
+    let Ok(file) = std::fs::File::open(path) else { return false };
+    let mut first = String::new();
+    std::io::BufReader::new(file).take(64).read_line(&mut first).is_ok()
+        && matches!(first.trim_end(), "number,name" | "number,file_id")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -46,5 +56,8 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "number,name\n0,alice\n1,\"Lovelace, Ada\"\n");
         write_id_map(&path, &VertexNames::remapped(vec![700, 5]), 2, 1).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "number,file_id\n1,700\n2,5\n");
+        assert!(is_id_map(&path));
+        std::fs::write(&path, "source,target\n").unwrap();
+        assert!(!is_id_map(&path));
     }
 }

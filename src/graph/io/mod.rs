@@ -32,7 +32,7 @@ mod dataset_tests;
 
 pub use atomic_write::write_atomically;
 pub use format::Format;
-pub use id_map::{id_map_path, write_id_map};
+pub use id_map::{id_map_path, is_id_map, write_id_map};
 pub use named::{quoted, split_fields};
 pub use read::read_bytes;
 pub use sniff::sniff;

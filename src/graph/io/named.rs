@@ -1,5 +1,6 @@
 //! Edge lists whose vertices are names: `source<sep>target` per line, the separator a tab, a comma
-//! or spaces, fields optionally quoted (`"New York",Boston`), extra columns ignored.
+//! or spaces, fields optionally quoted (`"New York",Boston`), extra columns not read (the load
+//! report lists their lines).
 //!
 //! The rules, in order:
 //! - Lines are records: blank lines and lines starting with `#` or `%` are skipped (a name that
@@ -103,19 +104,22 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut separator = None;
     let mut pairs: Vec<(String, String, usize)> = Vec::new();
     while let Some(line) = lines.next_data(COMMENTS) {
-        let separator = *separator.get_or_insert_with(|| {
+        let (separator, chosen_at) = *separator.get_or_insert_with(|| {
             reading.separator = Some(SeparatorChoice {
                 separator: Separator::of(line.text).name(),
                 chosen_at_line: line.number as u64,
             });
-            Separator::of(line.text)
+            (Separator::of(line.text), line.number)
         });
         // A line whose own choice is another tab or comma: that character stays inside a name.
         let own = Separator::of(line.text);
         if own != separator && own != Separator::Spaces {
             reading.other_separator_lines.note(line.number as u64);
         }
-        let (source, target) = fields(line, separator, ctx)?;
+        let (source, target, extra) = fields(line, separator, chosen_at, ctx)?;
+        if extra {
+            reading.extra_field_lines.note(line.number as u64);
+        }
         if pairs.is_empty() && reading.columns.is_empty() && is_header(&source, &target) {
             reading.columns = vec![source, target];
             continue;
@@ -144,14 +148,16 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     Ok((graph, names, reading))
 }
 
-/// The first two fields of a data line.
-fn fields(line: Line, separator: Separator, ctx: Ctx) -> Result<(String, String)> {
+/// The first two fields of a data line, and whether it has more (the file's `separator` was
+/// chosen from line `chosen_at`).
+fn fields(line: Line, separator: Separator, chosen_at: usize, ctx: Ctx) -> Result<(String, String, bool)> {
     let mut reader = separator.csv().from_reader(line.text);
     let mut record = csv::ByteRecord::new();
     let found = reader
         .read_byte_record(&mut record)
         .map_err(|e| ctx.err(line.number, format!("found {e}"), "a comma, tab or space separated line"))?;
     let mut wanted = Vec::with_capacity(2);
+    let present = record.iter().filter(|f| separator != Separator::Spaces || !f.is_empty()).count();
     for field in record.iter().filter(|f| separator != Separator::Spaces || !f.is_empty()).take(2) {
         let Ok(text) = std::str::from_utf8(field) else {
             return Err(ctx.err(line.number, "found a name that is not UTF-8 text", "UTF-8 names"));
@@ -162,19 +168,34 @@ fn fields(line: Line, separator: Separator, ctx: Ctx) -> Result<(String, String)
         wanted.push(text.to_string());
     }
     match (found, <[String; 2]>::try_from(wanted)) {
-        (true, Ok([source, target])) => Ok((source, target)),
-        (_, Err(got)) => Err(ctx.err(
-            line.number,
-            format!("found {} field{}", got.len(), if got.len() == 1 { "" } else { "s" }),
-            format!(
-                "two: `source{}target`",
-                match separator {
-                    Separator::Tab => "<tab>",
-                    Separator::Comma => ",",
-                    Separator::Spaces => " ",
-                }
-            ),
-        )),
+        (true, Ok([source, target])) => Ok((source, target, present > 2)),
+        (_, Err(got)) => {
+            // Say which separator the file is split at, and where it was chosen: a line written
+            // with another one is the usual cause.
+            let own = Separator::of(line.text);
+            let other = if own != separator && own != Separator::Spaces {
+                format!("; this line holds a {} outside quotes", if own == Separator::Tab { "tab" } else { "comma" })
+            } else {
+                String::new()
+            };
+            Err(ctx.err(
+                line.number,
+                format!("found {} field{}", got.len(), if got.len() == 1 { "" } else { "s" }),
+                format!(
+                    "two: `source{}target` (the file is split at {}, chosen from line {chosen_at}{other})",
+                    match separator {
+                        Separator::Tab => "<tab>",
+                        Separator::Comma => ",",
+                        Separator::Spaces => " ",
+                    },
+                    match separator {
+                        Separator::Tab => "tabs",
+                        Separator::Comma => "commas",
+                        Separator::Spaces => "spaces",
+                    }
+                ),
+            ))
+        }
         (false, Ok(_)) => Err(ctx.err(line.number, "found no fields", "`source target`")),
     }
 }
@@ -322,7 +343,10 @@ mod tests {
     #[test]
     fn errors_name_the_line() {
         let e = |text: &str| read(text).unwrap_err().to_string();
-        assert_eq!(e("a,b\nc\n"), "g.csv:2: found 1 field; expected two: `source,target`");
+        assert_eq!(
+            e("a,b\nc\n"),
+            "g.csv:2: found 1 field; expected two: `source,target` (the file is split at commas, chosen from line 1)"
+        );
         assert_eq!(
             e("a\tb\nc\t\n"),
             "g.csv:2: found an empty name; expected a vertex name in each of the first two fields"

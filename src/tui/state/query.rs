@@ -167,6 +167,10 @@ impl QueryState {
     /// where a name holds one) against the graph.
     pub fn submit(&mut self, text: &str, ws: &Workspace, config: LabelConfig) -> Effect {
         self.input = text.trim().to_string();
+        if self.input.matches('"').count() % 2 == 1 {
+            let error = "a quote is not closed: a name holding a space or a comma is typed as \"Turing, Alan\"";
+            return Effect::Error(self.with_shown(error.into(), ws));
+        }
         let parts = split_fields(&self.input);
         let named = ws.loaded.names.table().is_some();
         // A name holding a space or a comma splits the line unless it is quoted, as it is shown.

@@ -480,7 +480,7 @@ fn the_frontier_chart_says_which_levels_it_drew_at_a_span_average() {
     h.app.labels.apply(&Event::PhaseStarted { dim, phase });
     h.app.labels.apply(&Event::LevelDone { dim, phase, level: 0, span: 6, queues, edges_scanned: 0, seconds: 0.0 });
     let text = h.render(80, 24);
-    assert!(text.contains("│6 bars: tiny levels run as one, averaged"), "{text}");
+    assert!(text.contains("│6 of 6 levels ran in spans: averaged"), "{text}");
 }
 
 #[test]

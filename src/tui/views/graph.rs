@@ -107,6 +107,13 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     match &g.loader {
         Some(r) => {
             lines.push(Line::from(r.lines_summary()));
+            lines.push(Line::styled(cut(r.ids_sentence(), width), theme.dim()));
+            if let Some(sentence) = r.separator_sentence() {
+                lines.push(Line::styled(cut(sentence, width), theme.dim()));
+            }
+            if !r.columns.is_empty() {
+                lines.push(Line::styled(cut(format!("header line: {}", r.columns.join(", ")), width), theme.dim()));
+            }
             let anomalies = r.anomalies();
             if anomalies.is_empty() {
                 lines.push(Line::styled("no duplicates, self-loops or unused ids", theme.dim()));

@@ -169,8 +169,14 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
         return;
     }
     let note = (f.averaged > 0).then(|| {
-        let averaged = plural(f.averaged as u64, "bar", "bars");
-        super::chrome::wrap(&format!("{averaged}: tiny levels run as one, averaged"), inner.width as usize)
+        // Each level keeps its own bar; a level run together with other tiny ones shows the run's
+        // average, which is all the pipeline measured of it.
+        let text = format!(
+            "{} of {} levels ran in spans: averaged",
+            thousands(f.averaged as u64),
+            thousands(f.levels.len() as u64)
+        );
+        super::chrome::wrap(&text, inner.width as usize)
     });
     let note = note.unwrap_or_default();
     let [title, chart, legend] =

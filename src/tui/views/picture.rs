@@ -70,8 +70,8 @@ fn neighbours_out_of_view(state: &PictureState, cursor: usize) -> Option<String>
             (false, true) => (edge.from, "parent"),
             _ => continue,
         };
-        if !scene.shows(view, other) {
-            hidden.push(format!("{} ({role})", picture.nodes.get(other)?.name()));
+        if let Some(side) = scene.beyond(view, other) {
+            hidden.push(format!("{} ({role}, {side})", picture.nodes.get(other)?.name()));
         }
     }
     if hidden.is_empty() {
@@ -81,7 +81,10 @@ fn neighbours_out_of_view(state: &PictureState, cursor: usize) -> Option<String>
     hidden.truncate(3);
     let more = if count > hidden.len() { format!(" and {} more", count - hidden.len()) } else { String::new() };
     let neighbours = crate::format::plural(count as u64, "neighbour", "neighbours");
-    Some(format!("  {neighbours} not wholly in view: {}{more}; arrows pan, z fits", hidden.join(", ")))
+    Some(format!(
+        "  {neighbours} not wholly in view: {}{more}; arrows pan there, j/k step the cursor through the vertices",
+        hidden.join(", ")
+    ))
 }
 
 /// Which labels an exception is drawn with, and how they compare with the Labels tab's settings.

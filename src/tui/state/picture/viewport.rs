@@ -152,6 +152,31 @@ impl Scene<'_> {
         self.clamp(View { zoom, x: scale(view.x, w, cw, nw), y: scale(view.y, h, ch, nh) })
     }
 
+    /// Where node `index`'s box lies outside `view`: `left`, `right`, `above`, `below` or two of
+    /// them (`above, left`); None when it is wholly in view.
+    pub fn beyond(&self, view: View, index: usize) -> Option<String> {
+        if self.shows(view, index) {
+            return None;
+        }
+        let (w, h) = self.room();
+        let r = self.node(view.zoom, index)?;
+        let vertical = if r.y < view.y {
+            Some("above")
+        } else if r.y + r.height > view.y + h {
+            Some("below")
+        } else {
+            None
+        };
+        let horizontal = if r.x < view.x {
+            Some("left")
+        } else if r.x + r.width > view.x + w {
+            Some("right")
+        } else {
+            None
+        };
+        Some([vertical, horizontal].into_iter().flatten().collect::<Vec<_>>().join(", "))
+    }
+
     /// Whether node `index`'s box is wholly in `view`.
     pub fn shows(&self, view: View, index: usize) -> bool {
         let (w, h) = self.room();
