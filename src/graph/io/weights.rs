@@ -1,14 +1,15 @@
 //! Loading a graph with its weights, for the shortest-path commands: the weighted format's third
 //! column and a Matrix Market `real`, `double` or `integer` matrix's values, read by the same
-//! header readers and line scanner as reachability (which never reads the column). Every other
-//! file, a `pattern` matrix and a `.grail` file give unit weights ([`WeightOrigin::Unit`]).
+//! header readers and line scanner as reachability (which never reads the column), and a `.grail`
+//! file's weights section. Every other file, a `pattern` matrix and a `.grail` file without
+//! weights give unit weights ([`WeightOrigin::Unit`]).
 //!
 //! A weight is a decimal number (`3`, `0.25`, `1e-3`); a negative one, an infinity, `NaN` or
 //! anything else is refused with the file and line.
 
 use super::counted_body::{CountedBody, WeightColumn};
 use super::scan::{Ctx, Lines, show};
-use super::{Format, binary, bounded, matrix_market, read, sniff, weighted};
+use super::{Format, binary, binary_weights, bounded, matrix_market, read, sniff, weighted};
 use crate::graph::weighted_graph::{Weight, WeightOrigin, WeightedGraph};
 use crate::graph::{LoadedGraph, VertexNames};
 use anyhow::Result;
@@ -20,7 +21,11 @@ use std::sync::Arc;
 pub fn load_weighted(path: &Path, format: Option<Format>) -> Result<WeightedGraph> {
     bounded::check_regular(path, "graphs")?;
     if format == Some(Format::Grail) || binary::is_binary(path) {
-        return Ok(WeightedGraph::unit(super::load(path, format)?));
+        let loaded = super::load(path, format)?;
+        return match binary_weights::read_weights(path)? {
+            Some(weights) => WeightedGraph::with_file_weights(loaded, weights),
+            None => Ok(WeightedGraph::unit(loaded)),
+        };
     }
     let bytes = read::read_bytes(path)?;
     let source = path.display().to_string();
