@@ -520,8 +520,10 @@ fn check_header(h: &Header) -> Result<(), Why> {
         return Err(corrupt("a DAG whose condensation differs from it"));
     }
     let last_names = if h.version >= 2 { NAMES_NAMED } else { NAMES_REMAPPED };
-    let known_flags = if h.version >= WEIGHTS_VERSION { FLAG_DAG | FLAG_WEIGHTS } else { FLAG_DAG };
-    if h.flags & !known_flags != 0 || h.names > last_names {
+    if h.has_weights() && h.version < WEIGHTS_VERSION {
+        return Err(corrupt(format!("weights flagged in a version {} file, which holds none", h.version)));
+    }
+    if h.flags & !(FLAG_DAG | FLAG_WEIGHTS) != 0 || h.names > last_names {
         return Err(corrupt(format!("unknown flags {:#x} or names kind {}", h.flags, h.names)));
     }
     Ok(())
