@@ -276,14 +276,19 @@ impl Report for SsspReport {
         let delta = self.delta.map_or(String::new(), |d| format!("   delta {}", round(d)));
         let device = if self.device == "cpu" { String::new() } else { format!(" on {}", self.device) };
         println!("source    {src}   engine {}{device}{delta}   {}", self.engine.name(), duration(self.seconds));
-        println!(
-            "reached   {} of {}; farthest at {}, mean {}",
-            thousands(self.reached),
-            thousands(self.vertices as u64),
-            self.max_distance,
-            round(self.mean_distance)
-        );
-        if !self.farthest.is_empty() {
+        if self.reached <= 1 {
+            let edges = if self.vertices > 1 { ": it has no path to another vertex" } else { "" };
+            println!("reached   only {src} itself, of {}{edges}", thousands(self.vertices as u64));
+        } else {
+            println!(
+                "reached   {} of {}; farthest at {}, mean {}",
+                thousands(self.reached),
+                thousands(self.vertices as u64),
+                self.max_distance,
+                round(self.mean_distance)
+            );
+        }
+        if self.reached > 1 && !self.farthest.is_empty() {
             let far: Vec<String> =
                 self.farthest.iter().map(|f| format!("{} at {}", vertex_text(&f.vertex), f.distance)).collect();
             println!("farthest  {}", far.join(", "));
@@ -321,8 +326,11 @@ impl Report for SsspReport {
             println!("steps: {}", steps.join(", "));
             if let Some(delta) = self.delta_given {
                 let used: Vec<&str> = self.delta_used_by.iter().map(|e| e.name()).collect();
+                let unused: Vec<&str> =
+                    self.engines.iter().filter(|r| !r.engine.takes_delta()).map(|r| r.engine.name()).collect();
                 let used = if used.is_empty() { "no engine that ran".to_string() } else { used.join(" and ") };
-                println!("--delta {delta}: used by {used}; the others take no bucket width");
+                let takes = if unused.len() == 1 { "takes" } else { "take" };
+                println!("--delta {delta}: used by {used}; {} {takes} no bucket width", unused.join(" and "));
             }
             if let Some(first) = self.skipped.first() {
                 let names: Vec<&str> = self.skipped.iter().map(|s| s.engine.name()).collect();

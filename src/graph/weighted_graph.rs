@@ -129,7 +129,7 @@ impl WeightedGraph {
         let steps = self.num_vertices().saturating_sub(1) as f64;
         if !(max * steps).is_finite() {
             bail!(
-                "{}: weights up to {max} on {} vertices: a path's length could pass the largest number \
+                "{}: weights up to {max:e} on {} vertices: a path's length could pass the largest number \
                  (about 1.8e308); scale the weights down",
                 self.loaded.path.display(),
                 self.num_vertices()
