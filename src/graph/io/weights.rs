@@ -72,6 +72,12 @@ fn read_weighted_body(body: &CountedBody, lines: &mut Lines, ctx: Ctx) -> Result
             WeightColumn::Absent => 1.0,
             _ => weight(ctx, number, rest.next())?,
         };
+        // Which number weighs the edge must not be a guess.
+        if body.weights != WeightColumn::Absent
+            && let Some(extra) = rest.next()
+        {
+            return Err(ctx.err(number, format!("found {} after the weight", show(extra)), "the end of the line"));
+        }
         edges.push((src, dst, weight));
         if body.both_directions {
             if body.weights == WeightColumn::Negated && weight != 0.0 && src != dst {
@@ -160,6 +166,10 @@ mod tests {
             "w.txt:2: found \"heavy\"; expected a weight after `src dst` (a number such as 3 or 0.25)"
         );
         assert!(error("2 1 directed\n0 1\n").starts_with("w.txt:2: found the end of the line"));
+        assert_eq!(
+            error("3 2 directed\n0 1 1\n1 2 1 9\n"),
+            "w.txt:3: found \"9\" after the weight; expected the end of the line"
+        );
     }
 
     #[test]
