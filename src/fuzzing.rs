@@ -42,10 +42,11 @@ pub fn file(data: &[u8]) {
     });
 }
 
-/// Opens `data` as a `.grail` file.
+/// Opens `data` as a `.grail` file, and reads it with its weights.
 pub fn grail(data: &[u8]) {
     with_file(data, |path| {
         let _ = io::binary::open(path);
+        let _ = io::load_weighted(path, Some(io::Format::Grail));
     });
 }
 

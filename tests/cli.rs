@@ -966,3 +966,88 @@ fn scc_refuses_to_list_no_component() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--top") && err.contains("0"), "{err}");
 }
+
+/// The fields of an sssp report that come from the distances (not the file's name or the time).
+fn distance_fields(v: &Value) -> Vec<Value> {
+    ["weights", "reached", "max_distance", "mean_distance", "farthest", "dst_distance", "path"]
+        .iter()
+        .map(|k| v[*k].clone())
+        .collect()
+}
+
+#[test]
+fn grail_files_keep_the_weights_and_convert_says_where_they_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let roads = sample("roads.txt");
+    let said = String::from_utf8(grail(&["convert", &roads, &path("roads.grail")]).stdout).unwrap();
+    assert!(said.contains("(grail): 10 vertices, 15 edges with their weights"), "{said}");
+    let text = json(&grail(&["sssp", &roads, "0", "5", "--json"]));
+    for file in ["roads.grail", "roads.mtx", "back.txt"] {
+        if file == "roads.mtx" {
+            let said = String::from_utf8(grail(&["convert", &roads, &path(file)]).stdout).unwrap();
+            assert!(said.contains("with their weights"), "{said}");
+        }
+        if file == "back.txt" {
+            let out = grail(&["convert", &path("roads.grail"), &path(file), "--to", "weighted"]);
+            assert!(out.status.success());
+        }
+        // Matrix Market numbers vertices from 1.
+        let (src, dst) = if file == "roads.mtx" { ("1", "6") } else { ("0", "5") };
+        let v = json(&grail(&["sssp", &path(file), src, dst, "--json"]));
+        if file == "roads.mtx" {
+            assert_eq!((&v["dst_distance"], &v["path"]), (&Value::from(7.0), &serde_json::json!([1, 3, 5, 6])));
+        } else {
+            assert_eq!(distance_fields(&v), distance_fields(&text), "{file}");
+        }
+        assert_eq!(v["notes"], serde_json::json!([]), "{file}: no note of missing weights");
+    }
+    // Reachability opens the weighted .grail file as the graph it was converted from.
+    let v = json(&grail(&["info", &path("roads.grail"), "--json"]));
+    assert_eq!((&v["vertices"], &v["edges"]), (&Value::from(10), &Value::from(15)));
+    // A format without a weight column says that the weights are dropped.
+    let said = String::from_utf8(grail(&["convert", &path("roads.grail"), &path("roads.gra")]).stdout).unwrap();
+    assert!(said.contains("the weights are dropped: gra holds none; write --to weighted, .mtx or .grail"), "{said}");
+    // A part keeps the weights of its edges.
+    let out = grail(&["convert", &roads, &path("part.grail"), "--around", "2", "--depth", "1"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("4 vertices, 4 edges with their weights"));
+    let v = json(&grail(&["sssp", &path("part.grail"), "0", "4", "--json"]));
+    assert_eq!((&v["dst_distance"], &v["path"]), (&Value::from(2.0), &serde_json::json!([0, 2, 4])));
+    // gen writes its weights into a .grail file, and refuses a format without weights.
+    let v =
+        json(&grail(&["gen", "digraph:n=30,deg=3,seed=2", "--max-weight", "9", "--out", &path("g.grail"), "--json"]));
+    assert_eq!(v["max_weight"], 9);
+    let v = json(&grail(&["sssp", &path("g.grail"), "0", "--compare", "--json"]));
+    assert_eq!(v["weights"], "file");
+    assert!(v["engines"].as_array().unwrap().iter().all(|e| e["differences"] == 0));
+    let out = grail(&["gen", "chain:n=3", "--max-weight", "9", "--out", &path("c.gra"), "--to", "gra"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--to gra: that format holds no weights"));
+}
+
+#[test]
+fn options_a_command_does_not_use_are_refused_or_said() {
+    let roads = sample("roads.txt");
+    for engine in ["dijkstra", "gpu-two-phase"] {
+        let out = grail(&["sssp", &roads, "0", "--engine", engine, "--delta", "2"]);
+        assert_eq!(out.status.code(), Some(1), "{engine}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("--delta 2: {engine} takes no bucket width; --delta is for delta and gpu-near-far")),
+            "{err}"
+        );
+    }
+    let v = json(&grail(&["sssp", &roads, "0", "--engine", "delta", "--delta", "2", "--json"]));
+    assert_eq!(v["delta"], 2.0);
+    let v = json(&grail(&["sssp", &roads, "0", "--compare", "--delta", "2", "--json"]));
+    let used: Vec<&str> = v["delta_used_by"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
+    assert_eq!(used, if grail::gpu::probe().is_ok() { vec!["delta", "gpu-near-far"] } else { vec!["delta"] });
+    let human = String::from_utf8(grail(&["sssp", &roads, "0", "--compare", "--delta", "2"]).stdout).unwrap();
+    assert!(human.contains("--delta 2: used by delta"), "{human}");
+    let out = grail(&["apsp", &roads, "--seed", "3", "--sizes", "9"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--sizes, --seed apply only with --bench"), "{err}");
+    let out = grail(&["apsp", "--bench", "--format", "gra"]);
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+}

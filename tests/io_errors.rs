@@ -1,7 +1,8 @@
 //! Bad input through the public reader API: every error names the file and line
 //! (`FILE:LINE: <found>; expected <what>`), and nothing panics, whatever the bytes.
 
-use grail::graph::io::{Format, load, parse};
+use grail::graph::WeightOrigin;
+use grail::graph::io::{Format, load, load_weighted, parse};
 use proptest::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -358,16 +359,84 @@ fn named_vertices_round_trip_through_grail_files() {
 }
 
 #[test]
-fn version_1_grail_files_still_open() {
-    // Version 1 is version 2 without named vertices: the same bytes with the old version number.
+fn older_grail_files_still_open() {
+    // Version 2 is version 3 without weights, version 1 is version 2 without named vertices: a
+    // file without either is the same bytes with the old version number.
     let dir = tempfile::tempdir().unwrap();
-    let (_, mut bytes) = grail_file(&dir);
-    assert_eq!(bytes[8..12], 2u32.to_le_bytes());
-    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
-    let path = temp_file(&dir, "old.grail", &resealed(bytes));
-    let old = load(&path, None).unwrap();
+    let (_, bytes) = grail_file(&dir);
+    assert_eq!(bytes[8..12], 3u32.to_le_bytes());
     let original = load(&dir.path().join("g.txt"), None).unwrap();
-    assert_eq!((old.graph.as_ref(), &old.names), (original.graph.as_ref(), &original.names));
+    for version in [1u32, 2] {
+        let mut old = bytes.clone();
+        old[8..12].copy_from_slice(&version.to_le_bytes());
+        let path = temp_file(&dir, "old.grail", &resealed(old));
+        let old = load(&path, None).unwrap();
+        assert_eq!((old.graph.as_ref(), &old.names), (original.graph.as_ref(), &original.names), "version {version}");
+        let weighted = load_weighted(&path, None).unwrap();
+        assert_eq!((weighted.origin, weighted.weights()), (WeightOrigin::Unit, &[1.0; 5][..]), "version {version}");
+    }
+}
+
+/// A `.grail` file of a small weighted graph (a cycle 0 -> 1 -> 2 -> 0 and 2 -> 3), and its bytes.
+fn weighted_grail_file(dir: &tempfile::TempDir) -> (PathBuf, Vec<u8>) {
+    let text = temp_file(dir, "w.txt", b"4 4 directed\n0 1 2.5\n1 2 0\n2 0 7\n2 3 1e-3\n");
+    let weighted = load_weighted(&text, None).unwrap();
+    let path = dir.path().join("w.grail");
+    grail::graph::io::write_weighted(&path, &weighted, Format::Grail).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+fn weights_error(dir: &tempfile::TempDir, bytes: &[u8]) -> String {
+    let path = temp_file(dir, "bad.grail", bytes);
+    match load_weighted(&path, None) {
+        Ok(g) => panic!("accepted corrupt weights {:?}", g.weights()),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn grail_files_keep_their_weights_apart_from_the_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, bytes) = weighted_grail_file(&dir);
+    let weighted = load_weighted(&path, None).unwrap();
+    assert_eq!(weighted.origin, WeightOrigin::File);
+    assert_eq!(weighted.weights(), [2.5, 0.0, 7.0, 0.001]);
+    assert_eq!((weighted.weight(2, 3), weighted.weight(2, 0)), (Some(0.001), Some(7.0)));
+    // The 4 weights and their checksum close the file; the graph's checksum comes before them.
+    let weights_at = bytes.len() - 8 - 4 * 8;
+    assert_eq!(bytes[weights_at..weights_at + 8], 2.5f64.to_le_bytes());
+    let graph_sum = weights_at - 8;
+    assert_eq!(bytes[graph_sum..weights_at], block_checksum(&bytes[..graph_sum]));
+    // Reachability reads the graph only: damaged weights do not stop it, and weighted commands
+    // refuse them, naming the file.
+    let mut flipped = bytes.clone();
+    flipped[weights_at + 3] ^= 0x40;
+    let path = temp_file(&dir, "bad.grail", &flipped);
+    assert_eq!(load(&path, None).unwrap().graph.as_ref(), weighted.graph());
+    let e = weights_error(&dir, &flipped);
+    assert!(e.contains("bad.grail: corrupt .grail file (weights: checksum mismatch"), "{e}");
+    // A negative weight under a valid checksum.
+    let mut negative = bytes.clone();
+    negative[weights_at + 8..weights_at + 16].copy_from_slice(&(-1.0f64).to_le_bytes());
+    let sum = block_checksum(&negative[weights_at..weights_at + 32]);
+    negative[weights_at + 32..].copy_from_slice(&sum);
+    let e = weights_error(&dir, &negative);
+    assert!(e.contains("bad.grail: corrupt .grail file (weights: edge 1 weighs -1, not a finite number"), "{e}");
+    // Truncated inside the weights: refused by every command, since the header fixes the length.
+    let e = weights_error(&dir, &bytes[..bytes.len() - 12]);
+    assert!(e.contains("bad.grail: corrupt .grail file (truncated: the header implies"), "{e}");
+    let e = grail_error(&dir, &bytes[..bytes.len() - 12]);
+    assert!(e.contains("bad.grail: corrupt .grail file (truncated"), "{e}");
+    // A file with weights marked as an older version is refused, not read without them.
+    let mut old = bytes.clone();
+    old[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let sealed = [&old[..graph_sum], &block_checksum(&old[..graph_sum])[..], &old[weights_at..]].concat();
+    let e = grail_error(&dir, &sealed);
+    assert!(
+        e.contains("bad.grail: corrupt .grail file (weights flagged in a version 2 file, which holds none)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -383,7 +452,7 @@ fn corrupt_grail_files_are_explained() {
     let mut version = good.clone();
     version[8] = 99;
     let e = grail_error(&dir, &version);
-    assert!(e.contains("format version 99; this build reads versions 1 to 2 (a newer grail wrote it"), "{e}");
+    assert!(e.contains("format version 99; this build reads versions 1 to 3 (a newer grail wrote it"), "{e}");
 
     let truncated = grail_error(&dir, &good[..good.len() - 9]);
     assert!(truncated.contains("corrupt .grail file (truncated: the header implies"), "{truncated}");
@@ -457,6 +526,10 @@ fn fuzz_seeds() -> Vec<Vec<u8>> {
                 seeds.push(std::fs::read(&path).unwrap());
             }
         }
+        let weighted = grail::weighted::random::with_random_weights(graph.clone(), 9, 1, "w").unwrap();
+        let path = dir.path().join(format!("{i}.weighted.grail"));
+        grail::graph::io::write_weighted(&path, &weighted, Format::Grail).unwrap();
+        seeds.push(std::fs::read(&path).unwrap());
         let scc = grail::graph::scc::condense(&std::sync::Arc::new(graph.clone()));
         let labels = grail::index::dfs::label(&scc.dag, 2, grail::index::Order::Lex).unwrap();
         let path = dir.path().join(format!("{i}.grailidx"));

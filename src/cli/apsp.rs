@@ -43,32 +43,33 @@ pub struct ApspArgs {
     pub out: Option<PathBuf>,
 
     /// Run every method on random weighted digraphs instead of one graph.
-    #[arg(long, conflicts_with_all = ["graph", "out", "method"])]
+    #[arg(long, conflicts_with_all = ["graph", "out", "method", "format"])]
     pub bench: bool,
 
-    /// --bench: vertex counts.
-    #[arg(long, value_delimiter = ',', default_values_t = [250usize, 500, 1000])]
-    pub sizes: Vec<usize>,
+    /// --bench: vertex counts [default: 250,500,1000].
+    #[arg(long, value_delimiter = ',', value_name = "N,...")]
+    pub sizes: Option<Vec<usize>>,
 
-    /// --bench: mean out-degrees.
-    #[arg(long, value_delimiter = ',', default_values_t = [4.0f64, 64.0])]
-    pub degrees: Vec<f64>,
+    /// --bench: mean out-degrees [default: 4,64].
+    #[arg(long, value_delimiter = ',', value_name = "D,...")]
+    pub degrees: Option<Vec<f64>>,
 
-    /// --bench: weights are drawn from the integers 0..=this.
-    #[arg(long, default_value_t = 100)]
-    pub max_weight: u32,
+    /// --bench: weights are drawn from the integers 0..=this [default: 100].
+    #[arg(long, value_name = "W")]
+    pub max_weight: Option<u32>,
 
-    /// --bench: the methods (default: all).
+    /// --bench: the methods [default: all].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub methods: Vec<ApspMethod>,
 
-    /// --bench: a method that took longer than this on one graph is skipped on larger ones.
-    #[arg(long, default_value_t = 20.0, value_name = "SECONDS")]
-    pub budget: f64,
+    /// --bench: a method that took longer than this on one graph is skipped on larger ones
+    /// [default: 20].
+    #[arg(long, value_name = "SECONDS")]
+    pub budget: Option<f64>,
 
-    /// --bench: seed of the graphs and their weights.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// --bench: seed of the graphs and their weights [default: 1].
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
 
     #[command(flatten)]
     pub output: Output,
@@ -98,9 +99,32 @@ struct ApspReport {
     order: Option<Vec<serde_json::Value>>,
 }
 
+/// The options only --bench uses, those given.
+fn bench_options_given(args: &ApspArgs) -> Vec<&'static str> {
+    [
+        ("--sizes", args.sizes.is_some()),
+        ("--degrees", args.degrees.is_some()),
+        ("--max-weight", args.max_weight.is_some()),
+        ("--methods", !args.methods.is_empty()),
+        ("--budget", args.budget.is_some()),
+        ("--seed", args.seed.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(name, given)| given.then_some(name))
+    .collect()
+}
+
 pub fn run(args: ApspArgs) -> Result<()> {
     if args.bench {
         return bench(&args);
+    }
+    let given = bench_options_given(&args);
+    if !given.is_empty() {
+        bail!(
+            "{} {} only with --bench (one graph is computed by --method)",
+            given.join(", "),
+            if given.len() == 1 { "applies" } else { "apply" }
+        );
     }
     let path = args.graph.as_ref().context("a graph file is needed without --bench")?;
     if let Some(out) = &args.out {
@@ -237,7 +261,10 @@ fn bench(args: &ApspArgs) -> Result<()> {
         skipped.push(format!("{}: {reason}", names.join(", ")));
         methods.retain(|m| !m.is_gpu());
     }
-    let (mut sizes, mut degrees) = (args.sizes.clone(), args.degrees.clone());
+    let mut sizes = args.sizes.clone().unwrap_or_else(|| vec![250, 500, 1000]);
+    let mut degrees = args.degrees.clone().unwrap_or_else(|| vec![4.0, 64.0]);
+    let (max_weight, seed, budget) =
+        (args.max_weight.unwrap_or(100), args.seed.unwrap_or(1), args.budget.unwrap_or(20.0));
     sizes.sort_unstable();
     degrees.sort_by(f64::total_cmp);
     let mut rows = Vec::new();
@@ -247,8 +274,7 @@ fn bench(args: &ApspArgs) -> Result<()> {
         // Methods over budget at this degree: skipped on the larger sizes.
         let mut over: Vec<ApspMethod> = Vec::new();
         for &n in &sizes {
-            let graph: WeightedGraph =
-                random_weighted(n, degree.min(n.saturating_sub(1) as f64), args.max_weight, args.seed)?;
+            let graph: WeightedGraph = random_weighted(n, degree.min(n.saturating_sub(1) as f64), max_weight, seed)?;
             let name = graph.loaded.path.display().to_string();
             let graph_tolerance = apsp::tolerance(&graph);
             if graph_tolerance != Tolerance::Exact {
@@ -269,7 +295,7 @@ fn bench(args: &ApspArgs) -> Result<()> {
                 if best.is_none_or(|(s, _)| run.seconds < s) {
                     best = Some((run.seconds, method));
                 }
-                if run.seconds > args.budget {
+                if run.seconds > budget {
                     over.push(method);
                     let took = duration(run.seconds);
                     skipped.push(format!("{} on larger graphs than {name}: {took} is over the budget", method.name()));
@@ -290,15 +316,8 @@ fn bench(args: &ApspArgs) -> Result<()> {
             }
         }
     }
-    let report = BenchReport {
-        threads: rayon::current_num_threads(),
-        seed: args.seed,
-        max_weight: args.max_weight,
-        tolerance,
-        rows,
-        fastest,
-        skipped,
-    };
+    let report =
+        BenchReport { threads: rayon::current_num_threads(), seed, max_weight, tolerance, rows, fastest, skipped };
     let disagree = report.rows.iter().any(|r| r.differences > 0);
     args.output.show(&report)?;
     if disagree {

@@ -5,7 +5,7 @@ use super::common::{GraphArgs, value_name};
 use crate::format::plural;
 use crate::graph::io::{self, Format};
 use crate::graph::subgraph::{self, Extract};
-use crate::graph::{Graph, VertexNames};
+use crate::graph::{Graph, LoadedGraph, VertexNames, Weight, WeightOrigin, WeightedGraph};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -123,16 +123,27 @@ pub fn run(args: ConvertArgs) -> Result<()> {
     let loaded = io::load(&args.input.graph, args.input.format)?;
     args.input.check_strict(&loaded)?;
     let format = output_format(&args.out, args.to);
-    io::write(&args.out, &loaded.graph, &loaded.names, format)?;
+    let weights = file_weights(&loaded);
+    let whole = |weighted: &WeightedGraph| {
+        anyhow::ensure!(
+            weighted.graph() == loaded.graph.as_ref(),
+            "{}: the file changed while it was read",
+            loaded.path.display()
+        );
+        Ok(weighted.weights().to_vec())
+    };
+    let kept = write_keeping_weights(&args.out, (&loaded.graph, &loaded.names, format), weights, whole)?;
     println!(
-        "{} ({}) → {} ({}): {}, {}",
+        "{} ({}) → {} ({}): {}, {}{}",
         args.input.graph.display(),
         value_name(&loaded.format),
         args.out.display(),
         value_name(&written_format(format, &loaded.names)),
         plural(loaded.graph.num_vertices() as u64, "vertex", "vertices"),
-        plural(loaded.graph.num_edges() as u64, "edge", "edges")
+        plural(loaded.graph.num_edges() as u64, "edge", "edges"),
+        kept.suffix()
     );
+    kept.say();
     if let Some(lost) = what_is_lost(format, &loaded.names) {
         println!("{lost}");
         println!("{}", write_map(&args.out, &loaded.names, loaded.graph.num_vertices(), format)?);
@@ -143,6 +154,80 @@ pub fn run(args: ConvertArgs) -> Result<()> {
         println!("{lost}");
     }
     Ok(())
+}
+
+/// The weights of the file `loaded` was read from: None when it holds none, else the graph read
+/// again with them (reading for reachability skips them), or why they cannot be used (a negative
+/// weight, a damaged `.grail` weights section, ...): the graph is then written without them.
+fn file_weights(loaded: &LoadedGraph) -> Option<Result<WeightedGraph, String>> {
+    if !loaded.format.holds_weights() {
+        return None;
+    }
+    match io::load_weighted(&loaded.path, Some(loaded.format)) {
+        Ok(weighted) if weighted.origin == WeightOrigin::Unit => None,
+        Ok(weighted) => Some(Ok(weighted)),
+        Err(e) => Some(Err(format!("{e:#}"))),
+    }
+}
+
+/// Writes `graph` with the weights `weights_of` gives when the file had usable weights and
+/// `format` holds them, else without; says whether they were kept, or why not.
+fn write_keeping_weights(
+    out: &Path,
+    (graph, names, format): (&Graph, &VertexNames, Format),
+    weights: Option<Result<WeightedGraph, String>>,
+    weights_of: impl FnOnce(&WeightedGraph) -> Result<Vec<Weight>>,
+) -> Result<WeightsKept> {
+    match weights {
+        None => io::write(out, graph, names, format).map(|()| WeightsKept::NoneRead),
+        Some(Ok(weighted)) if format.holds_weights() => {
+            io::write_with_weights(out, graph, names, &weights_of(&weighted)?, format)?;
+            Ok(WeightsKept::Kept)
+        }
+        Some(Ok(_)) => {
+            io::write(out, graph, names, format)?;
+            let why = format!("{} holds none; write --to weighted, .mtx or .grail to keep them", value_name(&format));
+            Ok(WeightsKept::Dropped(why))
+        }
+        Some(Err(why)) => io::write(out, graph, names, format).map(|()| WeightsKept::Dropped(why)),
+    }
+}
+
+/// What became of the input's weights.
+enum WeightsKept {
+    /// The input holds none.
+    NoneRead,
+    /// Written with the graph.
+    Kept,
+    /// Not written, and why.
+    Dropped(String),
+}
+
+impl WeightsKept {
+    /// What the first line adds after the edge count.
+    fn suffix(&self) -> &'static str {
+        if matches!(self, WeightsKept::Kept) { " with their weights" } else { "" }
+    }
+
+    /// Prints why the weights were dropped, if they were.
+    fn say(&self) {
+        if let WeightsKept::Dropped(why) = self {
+            println!("the weights are dropped: {why}");
+        }
+    }
+}
+
+/// The weights of `part`'s edges (positions in `part.vertices`), taken from the whole graph's.
+fn part_weights(whole: &WeightedGraph, part: &Extract) -> Result<Vec<Weight>> {
+    part.graph
+        .edges()
+        .map(|(u, v)| {
+            let (u, v) = (part.vertices[u as usize], part.vertices[v as usize]);
+            whole.weight(u, v).with_context(|| {
+                format!("{}: the file changed while it was read (edge {u} -> {v})", whole.loaded.path.display())
+            })
+        })
+        .collect()
 }
 
 /// `--around` or `--scc`: the part chosen, written with the file's ids where the format keeps them.
@@ -185,15 +270,18 @@ fn run_part(args: ConvertArgs) -> Result<()> {
     };
     let format = output_format(&args.out, args.to);
     let names = subgraph::names_of(&ws.loaded.names, &part.vertices);
-    io::write(&args.out, &part.graph, &names, format)?;
+    let weights = file_weights(&ws.loaded);
+    let kept = write_keeping_weights(&args.out, (&part.graph, &names, format), weights, |w| part_weights(w, &part))?;
     println!(
-        "{} → {} ({}): {}, {}: {what}",
+        "{} → {} ({}): {}, {}{}: {what}",
         args.input.graph.display(),
         args.out.display(),
         value_name(&written_format(format, &names)),
         plural(part.graph.num_vertices() as u64, "vertex", "vertices"),
         plural(part.graph.num_edges() as u64, "edge", "edges"),
+        kept.suffix()
     );
+    kept.say();
     if part.left_out {
         println!("--max {}: {cut}", part.vertices.len());
     }

@@ -35,13 +35,15 @@ pub struct GenArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: PathBuf,
 
-    /// Output format, any the readers read (default: from the extension, `.gra` → gra, else
-    /// edge-list). Only the edge list keeps sparse vertex ids; the others number vertices densely.
-    #[arg(long, value_enum, conflicts_with = "max_weight")]
+    /// Output format, any the readers read (default: from the extension, `.gra` → gra, `.mtx` →
+    /// matrix-market, `.grail` → grail, else edge-list, or weighted with --max-weight). Only the
+    /// edge list keeps sparse vertex ids; the others number vertices densely.
+    #[arg(long, value_enum)]
     pub to: Option<Format>,
 
-    /// Write the weighted format (`n m directed`, then `src dst weight`) with weights drawn from
-    /// the integers 0..=this (for `grail sssp` and `grail apsp`).
+    /// Draw a weight per edge from the integers 0..=this (for `grail sssp` and `grail apsp`),
+    /// written in a format that holds weights: the weighted format (`n m directed`, then `src dst
+    /// weight`; the default), Matrix Market (`.mtx`, a `real` matrix) or `.grail`.
     #[arg(long, value_name = "W")]
     pub max_weight: Option<u32>,
 
@@ -77,8 +79,9 @@ pub fn run(args: GenArgs) -> Result<()> {
     match args.max_weight {
         Some(max_weight) => {
             let name = args.spec.to_string();
+            let format = weighted_format(&args)?;
             let weighted = crate::weighted::random::with_random_weights(graph, max_weight, args.weight_seed, &name)?;
-            io::write_weighted(&args.out, &weighted)?;
+            io::write_weighted(&args.out, &weighted, format)?;
         }
         None => io::write(&args.out, &graph, &VertexNames::Dense, output_format(&args.out, args.to))?,
     }
@@ -92,6 +95,22 @@ pub fn run(args: GenArgs) -> Result<()> {
         write_seconds: start.elapsed().as_secs_f64(),
     };
     args.output.show(&report)
+}
+
+/// The format --max-weight writes: `--to` when it holds weights, else `.grail` → grail, `.mtx` →
+/// matrix-market, anything else → weighted.
+fn weighted_format(args: &GenArgs) -> Result<Format> {
+    match args.to {
+        Some(to) if !to.holds_weights() => anyhow::bail!(
+            "--to {}: that format holds no weights; --max-weight writes weighted, matrix-market or grail",
+            super::common::value_name(&to)
+        ),
+        Some(to) => Ok(to),
+        None => Ok(match output_format(&args.out, None) {
+            format @ (Format::Grail | Format::MatrixMarket) => format,
+            _ => Format::Weighted,
+        }),
+    }
 }
 
 impl Report for GenReport {

@@ -53,7 +53,8 @@ pub struct SsspArgs {
     pub compare: bool,
 
     /// Delta-stepping's bucket width, and gpu-near-far's threshold step (default: 2 × mean weight /
-    /// mean out-degree).
+    /// mean out-degree); refused with an engine that takes none (with --compare, only those two use
+    /// it, and the report says so).
     #[arg(long, value_name = "WIDTH")]
     pub delta: Option<Weight>,
 
@@ -132,9 +133,33 @@ struct SsspReport {
     engines: Vec<EngineRow>,
     /// With --compare: engines that could not run here, and why.
     skipped: Vec<Skipped>,
+    /// The --delta given (null: none), and the engines that ran with it.
+    delta_given: Option<Weight>,
+    delta_used_by: Vec<SsspEngine>,
+}
+
+/// Refuses `--delta` with an engine that takes no bucket width, before the graph is read.
+fn check_delta(args: &SsspArgs) -> Result<()> {
+    if let Some(delta) = args.delta
+        && !args.compare
+        && !args.engine.takes_delta()
+    {
+        anyhow::bail!(
+            "--delta {delta}: {} takes no bucket width; --delta is for {}",
+            args.engine.name(),
+            delta_engines().join(" and ")
+        );
+    }
+    Ok(())
+}
+
+/// The names of the engines that take `--delta`.
+fn delta_engines() -> Vec<&'static str> {
+    SsspEngine::ALL.iter().filter(|e| e.takes_delta()).map(|e| e.name()).collect()
 }
 
 pub fn run(args: SsspArgs) -> Result<()> {
+    check_delta(&args)?;
     let spinner = super::common::spinner(format!("loading {}", args.graph.display()));
     let graph = load_weighted(&args.graph, args.format);
     spinner.finish_and_clear();
@@ -223,6 +248,11 @@ fn report(
         dst: dst.map(|d| names.json_id(d)),
         dst_distance: dst.and_then(|d| run.to(d)),
         path,
+        delta_given: args.delta,
+        delta_used_by: args
+            .delta
+            .map(|_| engines.iter().map(|r| r.engine).filter(|e| e.takes_delta()).collect())
+            .unwrap_or_default(),
         engines,
         skipped: Vec::new(),
     }
@@ -246,14 +276,19 @@ impl Report for SsspReport {
         let delta = self.delta.map_or(String::new(), |d| format!("   delta {}", round(d)));
         let device = if self.device == "cpu" { String::new() } else { format!(" on {}", self.device) };
         println!("source    {src}   engine {}{device}{delta}   {}", self.engine.name(), duration(self.seconds));
-        println!(
-            "reached   {} of {}; farthest at {}, mean {}",
-            thousands(self.reached),
-            thousands(self.vertices as u64),
-            self.max_distance,
-            round(self.mean_distance)
-        );
-        if !self.farthest.is_empty() {
+        if self.reached <= 1 {
+            let edges = if self.vertices > 1 { ": it has no path to another vertex" } else { "" };
+            println!("reached   only {src} itself, of {}{edges}", thousands(self.vertices as u64));
+        } else {
+            println!(
+                "reached   {} of {}; farthest at {}, mean {}",
+                thousands(self.reached),
+                thousands(self.vertices as u64),
+                self.max_distance,
+                round(self.mean_distance)
+            );
+        }
+        if self.reached > 1 && !self.farthest.is_empty() {
             let far: Vec<String> =
                 self.farthest.iter().map(|f| format!("{} at {}", vertex_text(&f.vertex), f.distance)).collect();
             println!("farthest  {}", far.join(", "));
@@ -289,6 +324,14 @@ impl Report for SsspReport {
             println!("{t}");
             let steps: Vec<&str> = self.engines.iter().map(|r| step_meaning(r.engine)).collect();
             println!("steps: {}", steps.join(", "));
+            if let Some(delta) = self.delta_given {
+                let used: Vec<&str> = self.delta_used_by.iter().map(|e| e.name()).collect();
+                let unused: Vec<&str> =
+                    self.engines.iter().filter(|r| !r.engine.takes_delta()).map(|r| r.engine.name()).collect();
+                let used = if used.is_empty() { "no engine that ran".to_string() } else { used.join(" and ") };
+                let takes = if unused.len() == 1 { "takes" } else { "take" };
+                println!("--delta {delta}: used by {used}; {} {takes} no bucket width", unused.join(" and "));
+            }
             if let Some(first) = self.skipped.first() {
                 let names: Vec<&str> = self.skipped.iter().map(|s| s.engine.name()).collect();
                 println!("skipped {}: {}", names.join(", "), first.reason);

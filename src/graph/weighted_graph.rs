@@ -52,6 +52,18 @@ impl WeightedGraph {
         WeightedGraph { loaded, weights, origin: WeightOrigin::Unit, merged_duplicates: 0, self_loops: 0 }
     }
 
+    /// `loaded` with the weights its file stores (a `.grail` file's), in the order of its children
+    /// CSR; refused, naming the file, when the count is wrong or a path's length could overflow.
+    pub(crate) fn with_file_weights(loaded: LoadedGraph, weights: Vec<Weight>) -> Result<WeightedGraph> {
+        if weights.len() != loaded.graph.num_edges() {
+            bail!("{}: {} weights for {} edges", loaded.path.display(), weights.len(), loaded.graph.num_edges());
+        }
+        let weights = weights.into_iter().map(|w| w + 0.0).collect();
+        let built = WeightedGraph { loaded, weights, origin: WeightOrigin::File, merged_duplicates: 0, self_loops: 0 };
+        built.check_sums()?;
+        Ok(built)
+    }
+
     /// `graph` with `weights` given in the order of its children CSR (a generator's), named `name`.
     pub fn with_weights(graph: Graph, weights: Vec<Weight>, name: &str) -> Result<WeightedGraph> {
         if weights.len() != graph.num_edges() {
@@ -117,7 +129,7 @@ impl WeightedGraph {
         let steps = self.num_vertices().saturating_sub(1) as f64;
         if !(max * steps).is_finite() {
             bail!(
-                "{}: weights up to {max} on {} vertices: a path's length could pass the largest number \
+                "{}: weights up to {max:e} on {} vertices: a path's length could pass the largest number \
                  (about 1.8e308); scale the weights down",
                 self.loaded.path.display(),
                 self.num_vertices()

@@ -45,6 +45,12 @@ impl SsspEngine {
     pub fn is_gpu(self) -> bool {
         matches!(self, SsspEngine::GpuTwoPhase | SsspEngine::GpuNearFar)
     }
+
+    /// True for the engines that use a bucket width (`--delta`): delta-stepping's buckets and
+    /// near-far's threshold step.
+    pub fn takes_delta(self) -> bool {
+        matches!(self, SsspEngine::Delta | SsspEngine::GpuNearFar)
+    }
 }
 
 /// An all-pairs method (`grail apsp --method`).

@@ -1,12 +1,14 @@
 //! `.grail` binary graph files: the graph as read and its condensation, laid out so that opening
 //! one is a memory map and a few checks, never a parse. The layout is in `docs/FORMATS.md`.
 //!
-//! Version 2, every integer little-endian, every section starting at a multiple of 8:
+//! Version 3, every integer little-endian, every section starting at a multiple of 8:
 //! ```text
 //! offset  size      field
 //!      0     8      magic "GRAILGRF"
-//!      8     4      format version (2; version 1 files, the same without names, still open)
-//!     12     4      flags: bit 0 = the graph is a DAG (its condensation is itself: no DAG sections)
+//!      8     4      format version (3; versions 1 and 2, the same without weights, and version 1
+//!                   without names, still open)
+//!     12     4      flags: bit 0 = the graph is a DAG (its condensation is itself: no DAG sections);
+//!                   bit 1 = edge weights follow the checksum (version 3 only)
 //!     16     8      n: vertices of the graph
 //!     24     8      m: edges of the graph
 //!     32     8      c: components (= n for a DAG)
@@ -20,10 +22,16 @@
 //!                   offsets 8(c+1), targets 4d, DAG parents offsets 8(c+1), targets 4d; levels of
 //!                   the DAG 4c; if remapped: the file id of each vertex 8n; if named: where each
 //!                   vertex's name ends 8n, then the names' UTF-8 text, one after another
-//!  end-8     8      checksum (below)
+//!            8      checksum (below) of everything before it
+//!           8m      if weighted: the weight of each edge (`f64`), in the children targets' order
+//!            8      if weighted: the checksum of the weights
 //! ```
 //! Each section is padded with zeros to a multiple of 8 bytes. The header fixes the file's exact
 //! length, so a truncated or padded file is refused before anything is mapped as an array.
+//!
+//! The weights come after the graph's checksum so that opening the graph (every reachability
+//! command) maps, checks and hashes the graph's bytes only: the weights are read, and their own
+//! checksum verified, by [`super::binary_weights`] when a weighted command asks for them.
 //!
 //! The checksum is XXH3-64 over the XXH3-64 digests (8 bytes little-endian each) of the
 //! [`CHECKSUM_BLOCK`]-byte blocks of everything before it: the same strength as one XXH3 over the
@@ -51,14 +59,19 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 /// The first eight bytes of every `.grail` graph file.
 pub const MAGIC: &[u8; 8] = b"GRAILGRF";
 /// The format version this build writes (it also reads every version from [`OLDEST_VERSION`]).
-pub const FORMAT_VERSION: u32 = 2;
-/// The oldest format version this build reads: version 1 is version 2 without named vertices.
+pub const FORMAT_VERSION: u32 = 3;
+/// The oldest format version this build reads: version 2 is version 3 without weights, version 1
+/// is version 2 without named vertices.
 pub const OLDEST_VERSION: u32 = 1;
+/// The first version whose files may hold edge weights.
+const WEIGHTS_VERSION: u32 = 3;
 /// Bytes per checksum block.
 pub const CHECKSUM_BLOCK: usize = 1 << 22;
-const HEADER_BYTES: u64 = 64;
+/// Bytes of the header.
+pub(super) const HEADER_BYTES: u64 = 64;
 const CHECKSUM_BYTES: u64 = 8;
 const FLAG_DAG: u32 = 1;
+const FLAG_WEIGHTS: u32 = 2;
 const NAMES_DENSE: u32 = 0;
 const NAMES_OFFSET: u32 = 1;
 const NAMES_REMAPPED: u32 = 2;
@@ -75,7 +88,7 @@ pub fn is_binary(path: &Path) -> bool {
 
 /// The numbers in a header.
 #[derive(Clone, Copy, Debug)]
-struct Header {
+pub(super) struct Header {
     version: u32,
     flags: u32,
     n: u64,
@@ -89,6 +102,16 @@ struct Header {
 impl Header {
     fn is_dag(&self) -> bool {
         self.flags & FLAG_DAG != 0
+    }
+
+    /// Whether the file holds a weight per edge after the graph's checksum.
+    pub(super) fn has_weights(&self) -> bool {
+        self.flags & FLAG_WEIGHTS != 0
+    }
+
+    /// Edges of the graph (one weight each in a weighted file).
+    pub(super) fn edges(&self) -> u64 {
+        self.m
     }
 
     /// The sections in file order: (name, element size, count).
@@ -119,15 +142,22 @@ impl Header {
         s
     }
 
-    /// Start of each section and the file's total length; None when the sizes overflow.
-    fn layout(&self) -> Option<(Vec<u64>, u64)> {
+    /// Where each section starts and where the checksums and the file end; None when the sizes
+    /// overflow.
+    pub(super) fn layout(&self) -> Option<Layout> {
         let mut at = HEADER_BYTES;
         let mut starts = Vec::new();
         for (_, size, count) in self.sections() {
             starts.push(at);
             at = at.checked_add(count.checked_mul(size)?.checked_next_multiple_of(8)?)?;
         }
-        Some((starts, at.checked_add(CHECKSUM_BYTES)?))
+        let graph_end = at.checked_add(CHECKSUM_BYTES)?;
+        let end = if self.has_weights() {
+            graph_end.checked_add(self.m.checked_mul(8)?)?.checked_add(CHECKSUM_BYTES)?
+        } else {
+            graph_end
+        };
+        Some(Layout { starts, checksum_at: at, end })
     }
 
     fn to_bytes(self) -> [u8; HEADER_BYTES as usize] {
@@ -142,7 +172,7 @@ impl Header {
         raw
     }
 
-    fn from_bytes(raw: &[u8]) -> Header {
+    pub(super) fn from_bytes(raw: &[u8]) -> Header {
         let u32_at = |at: usize| u32::from_le_bytes(raw[at..at + 4].try_into().expect("4 bytes"));
         let u64_at = |at: usize| u64::from_le_bytes(raw[at..at + 8].try_into().expect("8 bytes"));
         Header {
@@ -158,15 +188,54 @@ impl Header {
     }
 }
 
-/// Writes the graph and its condensation to `path`, whole or not at all ([`super::write_atomically`]).
-pub fn save(path: &Path, graph: &Graph, names: &VertexNames, condensation: &Condensation) -> Result<()> {
+/// Where a file's parts lie, from its header.
+pub(super) struct Layout {
+    /// The start of each of the header's sections, in file order.
+    starts: Vec<u64>,
+    /// Where the graph's checksum lies (the weights, if any, start 8 bytes after).
+    pub(super) checksum_at: u64,
+    /// The file's length.
+    pub(super) end: u64,
+}
+
+impl Layout {
+    /// The bytes a reachability command maps: everything up to the graph's checksum, included.
+    fn graph_bytes(&self) -> u64 {
+        self.checksum_at + CHECKSUM_BYTES
+    }
+}
+
+/// Writes the graph, its condensation and, if given, one weight per edge (in the order of the
+/// children CSR) to `path`, whole or not at all ([`super::write_atomically`]).
+pub fn save(
+    path: &Path,
+    graph: &Graph,
+    names: &VertexNames,
+    condensation: &Condensation,
+    weights: Option<&[f64]>,
+) -> Result<()> {
     if cfg!(target_endian = "big") {
         bail!("{}: .grail files are little-endian and this machine is not", path.display());
     }
-    super::write_atomically(path, |file| write_file(file, graph, names, condensation))
+    if let Some(weights) = weights {
+        anyhow::ensure!(
+            weights.len() == graph.num_edges(),
+            "{}: {} weights for {} edges",
+            path.display(),
+            weights.len(),
+            graph.num_edges()
+        );
+    }
+    super::write_atomically(path, |file| write_file(file, graph, names, condensation, weights))
 }
 
-fn write_file(file: &File, graph: &Graph, names: &VertexNames, condensation: &Condensation) -> std::io::Result<()> {
+fn write_file(
+    file: &File,
+    graph: &Graph,
+    names: &VertexNames,
+    condensation: &Condensation,
+    weights: Option<&[f64]>,
+) -> std::io::Result<()> {
     let dag = &condensation.dag;
     let is_dag = condensation.is_identity();
     let (names_kind, base) = match names {
@@ -177,7 +246,7 @@ fn write_file(file: &File, graph: &Graph, names: &VertexNames, condensation: &Co
     };
     let header = Header {
         version: FORMAT_VERSION,
-        flags: if is_dag { FLAG_DAG } else { 0 },
+        flags: if is_dag { FLAG_DAG } else { 0 } | if weights.is_some() { FLAG_WEIGHTS } else { 0 },
         n: graph.num_vertices() as u64,
         m: graph.num_edges() as u64,
         c: dag.num_vertices() as u64,
@@ -209,6 +278,13 @@ fn write_file(file: &File, graph: &Graph, names: &VertexNames, condensation: &Co
     let checksum = out.finish();
     let mut inner = out.inner;
     inner.write_all(&checksum.to_le_bytes())?;
+    if let Some(weights) = weights {
+        let mut out = BlockHasher::new(inner);
+        write_section(&mut out, bytemuck::cast_slice(weights))?;
+        let checksum = out.finish();
+        inner = out.inner;
+        inner.write_all(&checksum.to_le_bytes())?;
+    }
     inner.flush()
 }
 
@@ -260,7 +336,7 @@ impl<W: Write> Write for BlockHasher<W> {
 }
 
 /// The checksum of `bytes`, its blocks hashed in parallel.
-fn checksum(bytes: &[u8]) -> u64 {
+pub(super) fn checksum(bytes: &[u8]) -> u64 {
     let digests: Vec<u64> = bytes.par_chunks(CHECKSUM_BLOCK).map(xxh3_64).collect();
     let mut all = Xxh3::new();
     for d in digests {
@@ -275,11 +351,20 @@ pub fn open(path: &Path) -> Result<(LoadedGraph, Condensation)> {
     if cfg!(target_endian = "big") {
         bail!("{shown}: .grail files are little-endian and this machine is not");
     }
-    let file = super::bounded::open_regular(path, "graphs")?;
+    let mut file = super::bounded::open_regular(path, "graphs")?;
     let file_bytes = file.metadata().with_context(|| format!("reading metadata of {shown}"))?.len();
+    // A weighted file's weights are not mapped: only a weighted command reads them. Whatever the
+    // header says is checked again on the map, which is the whole file when the header is unusable.
+    let mut head = Vec::with_capacity(HEADER_BYTES as usize);
+    (&mut file).take(HEADER_BYTES).read_to_end(&mut head).with_context(|| format!("cannot read {shown}"))?;
+    let mapped = match header_of(&head) {
+        Ok(header) => header.layout().map_or(file_bytes, |l| l.graph_bytes().min(file_bytes)),
+        Err(_) => file_bytes,
+    };
     // SAFETY: the map is read-only; like every program that maps files, this one assumes nobody
     // truncates or rewrites the file while it is open (grail itself replaces files by renaming).
-    let map = unsafe { MmapOptions::new().populate().map(&file) }.with_context(|| format!("cannot map {shown}"))?;
+    let map = unsafe { MmapOptions::new().len(mapped as usize).populate().map(&file) }
+        .with_context(|| format!("cannot map {shown}"))?;
     let map = Arc::new(map);
     let (graph, names, condensation) = decode(&map, file_bytes).map_err(|why| anyhow::anyhow!("{shown}: {why}"))?;
     let loaded = LoadedGraph { graph, names, format: Format::Grail, path: path.to_path_buf(), report: None };
@@ -289,18 +374,20 @@ pub fn open(path: &Path) -> Result<(LoadedGraph, Condensation)> {
 /// Why a file is not a valid `.grail` file, in words.
 type Why = String;
 
-fn corrupt(what: impl std::fmt::Display) -> Why {
+pub(super) fn corrupt(what: impl std::fmt::Display) -> Why {
     format!("corrupt .grail file ({what})")
 }
 
-fn decode(map: &Arc<Mmap>, file_bytes: u64) -> Result<(Arc<Graph>, VertexNames, Condensation), Why> {
-    if map.len() < MAGIC.len() || &map[..MAGIC.len()] != MAGIC {
+/// The header at the start of `bytes` (a file's first bytes), checked: the magic, a version this
+/// build reads, flags and names it knows. Says nothing yet of the file's length.
+pub(super) fn header_of(bytes: &[u8]) -> Result<Header, Why> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(format!("not a .grail graph file (it does not start with {:?})", "GRAILGRF"));
     }
-    if (map.len() as u64) < HEADER_BYTES + CHECKSUM_BYTES {
+    if (bytes.len() as u64) < HEADER_BYTES {
         return Err(corrupt("truncated inside the header"));
     }
-    let header = Header::from_bytes(&map[..HEADER_BYTES as usize]);
+    let header = Header::from_bytes(&bytes[..HEADER_BYTES as usize]);
     if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&header.version) {
         return Err(format!(
             ".grail format version {}; this build reads versions {OLDEST_VERSION} to {FORMAT_VERSION} \
@@ -309,12 +396,30 @@ fn decode(map: &Arc<Mmap>, file_bytes: u64) -> Result<(Arc<Graph>, VertexNames, 
         ));
     }
     check_header(&header)?;
-    let (starts, expected) = header.layout().ok_or_else(|| corrupt("impossible sizes in the header"))?;
-    if expected != file_bytes || map.len() as u64 != file_bytes {
-        let what = if file_bytes < expected { "truncated" } else { "trailing bytes" };
+    Ok(header)
+}
+
+/// The layout `header` implies, checked against the file's length.
+pub(super) fn layout_of(header: &Header, file_bytes: u64) -> Result<Layout, Why> {
+    let layout = header.layout().ok_or_else(|| corrupt("impossible sizes in the header"))?;
+    if layout.end != file_bytes {
+        let (what, expected) = (if file_bytes < layout.end { "truncated" } else { "trailing bytes" }, layout.end);
         return Err(corrupt(format!("{what}: the header implies {expected} bytes, the file has {file_bytes}")));
     }
-    let body = &map[..map.len() - CHECKSUM_BYTES as usize];
+    Ok(layout)
+}
+
+fn decode(map: &Arc<Mmap>, file_bytes: u64) -> Result<(Arc<Graph>, VertexNames, Condensation), Why> {
+    if (map.len() as u64) < HEADER_BYTES + CHECKSUM_BYTES && map.starts_with(MAGIC) {
+        return Err(corrupt("truncated inside the header"));
+    }
+    let header = header_of(map)?;
+    let layout = layout_of(&header, file_bytes)?;
+    if map.len() as u64 != layout.graph_bytes() {
+        return Err(corrupt("the file changed while it was opened"));
+    }
+    let starts = layout.starts;
+    let body = &map[..layout.checksum_at as usize];
     let stored = u64::from_le_bytes(map[body.len()..].try_into().expect("8 bytes"));
     if checksum(body) != stored {
         return Err(corrupt("checksum mismatch: the file was changed or damaged after it was written"));
@@ -415,7 +520,10 @@ fn check_header(h: &Header) -> Result<(), Why> {
         return Err(corrupt("a DAG whose condensation differs from it"));
     }
     let last_names = if h.version >= 2 { NAMES_NAMED } else { NAMES_REMAPPED };
-    if h.flags & !FLAG_DAG != 0 || h.names > last_names {
+    if h.has_weights() && h.version < WEIGHTS_VERSION {
+        return Err(corrupt(format!("weights flagged in a version {} file, which holds none", h.version)));
+    }
+    if h.flags & !(FLAG_DAG | FLAG_WEIGHTS) != 0 || h.names > last_names {
         return Err(corrupt(format!("unknown flags {:#x} or names kind {}", h.flags, h.names)));
     }
     Ok(())

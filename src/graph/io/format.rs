@@ -27,6 +27,12 @@ pub enum Format {
 }
 
 impl Format {
+    /// Whether a file of this format can hold a weight per edge: the weighted format's third
+    /// column, a Matrix Market `real` matrix's values, a `.grail` file's weights section.
+    pub fn holds_weights(self) -> bool {
+        matches!(self, Format::Weighted | Format::MatrixMarket | Format::Grail)
+    }
+
     /// The name `--format` takes.
     pub fn name(self) -> &'static str {
         match self {

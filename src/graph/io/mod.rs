@@ -7,6 +7,7 @@
 
 pub mod atomic_write;
 pub mod binary;
+mod binary_weights;
 pub mod bounded;
 mod chunk_parse;
 mod counted_body;
@@ -38,7 +39,7 @@ pub use read::read_bytes;
 pub use sniff::sniff;
 pub use watch::{LoadCancelled, Watch};
 pub use weights::{load_weighted, parse_weighted};
-pub use write::{write, write_weighted};
+pub use write::{write, write_weighted, write_with_weights};
 
 use super::LoadedGraph;
 use super::load_report::LoadReport;

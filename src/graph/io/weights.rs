@@ -1,14 +1,15 @@
 //! Loading a graph with its weights, for the shortest-path commands: the weighted format's third
 //! column and a Matrix Market `real`, `double` or `integer` matrix's values, read by the same
-//! header readers and line scanner as reachability (which never reads the column). Every other
-//! file, a `pattern` matrix and a `.grail` file give unit weights ([`WeightOrigin::Unit`]).
+//! header readers and line scanner as reachability (which never reads the column), and a `.grail`
+//! file's weights section. Every other file, a `pattern` matrix and a `.grail` file without
+//! weights give unit weights ([`WeightOrigin::Unit`]).
 //!
 //! A weight is a decimal number (`3`, `0.25`, `1e-3`); a negative one, an infinity, `NaN` or
 //! anything else is refused with the file and line.
 
 use super::counted_body::{CountedBody, WeightColumn};
 use super::scan::{Ctx, Lines, show};
-use super::{Format, binary, bounded, matrix_market, read, sniff, weighted};
+use super::{Format, binary, binary_weights, bounded, matrix_market, read, sniff, weighted};
 use crate::graph::weighted_graph::{Weight, WeightOrigin, WeightedGraph};
 use crate::graph::{LoadedGraph, VertexNames};
 use anyhow::Result;
@@ -20,7 +21,11 @@ use std::sync::Arc;
 pub fn load_weighted(path: &Path, format: Option<Format>) -> Result<WeightedGraph> {
     bounded::check_regular(path, "graphs")?;
     if format == Some(Format::Grail) || binary::is_binary(path) {
-        return Ok(WeightedGraph::unit(super::load(path, format)?));
+        let loaded = super::load(path, format)?;
+        return match binary_weights::read_weights(path)? {
+            Some(weights) => WeightedGraph::with_file_weights(loaded, weights),
+            None => Ok(WeightedGraph::unit(loaded)),
+        };
     }
     let bytes = read::read_bytes(path)?;
     let source = path.display().to_string();
@@ -67,6 +72,12 @@ fn read_weighted_body(body: &CountedBody, lines: &mut Lines, ctx: Ctx) -> Result
             WeightColumn::Absent => 1.0,
             _ => weight(ctx, number, rest.next())?,
         };
+        // Which number weighs the edge must not be a guess.
+        if body.weights != WeightColumn::Absent
+            && let Some(extra) = rest.next()
+        {
+            return Err(ctx.err(number, format!("found {} after the weight", show(extra)), "the end of the line"));
+        }
         edges.push((src, dst, weight));
         if body.both_directions {
             if body.weights == WeightColumn::Negated && weight != 0.0 && src != dst {
@@ -155,6 +166,10 @@ mod tests {
             "w.txt:2: found \"heavy\"; expected a weight after `src dst` (a number such as 3 or 0.25)"
         );
         assert!(error("2 1 directed\n0 1\n").starts_with("w.txt:2: found the end of the line"));
+        assert_eq!(
+            error("3 2 directed\n0 1 1\n1 2 1 9\n"),
+            "w.txt:3: found \"9\" after the weight; expected the end of the line"
+        );
     }
 
     #[test]

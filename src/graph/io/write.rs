@@ -4,7 +4,7 @@
 use super::Format;
 use super::atomic_write::write_atomically;
 use super::edge_list::WRITER_COMMENT;
-use crate::graph::{Graph, VertexNames, WeightedGraph};
+use crate::graph::{Graph, VertexNames, Weight, WeightedGraph};
 use anyhow::Result;
 use flate2::{Compression, write::GzEncoder};
 use std::io::{BufWriter, Write};
@@ -22,89 +22,115 @@ use std::path::Path;
 ///
 /// `.grail` ([`Format::Grail`]) holds the condensation too, so it is computed here.
 pub fn write(path: &Path, graph: &Graph, names: &VertexNames, format: Format) -> Result<()> {
+    write_any(path, graph, names, None, format)
+}
+
+/// [`write`] with one weight per edge, in the order of the children CSR, in a format that holds
+/// weights ([`Format::holds_weights`]): the weighted format's third column, a Matrix Market `real
+/// general` matrix's values, a `.grail` file's weights section.
+pub fn write_with_weights(
+    path: &Path,
+    graph: &Graph,
+    names: &VertexNames,
+    weights: &[Weight],
+    format: Format,
+) -> Result<()> {
+    anyhow::ensure!(format.holds_weights(), "{}: a {format} file holds no weights", path.display());
+    anyhow::ensure!(
+        weights.len() == graph.num_edges(),
+        "{}: {} weights for {} edges",
+        path.display(),
+        weights.len(),
+        graph.num_edges()
+    );
+    write_any(path, graph, names, Some(weights), format)
+}
+
+/// Writes a weighted graph with its weights in `format` ([`write_with_weights`]); each weight is
+/// written as the shortest decimal that reads back as the same `f64`.
+pub fn write_weighted(path: &Path, graph: &WeightedGraph, format: Format) -> Result<()> {
+    write_with_weights(path, graph.graph(), &graph.loaded.names, graph.weights(), format)
+}
+
+fn write_any(
+    path: &Path,
+    graph: &Graph,
+    names: &VertexNames,
+    weights: Option<&[Weight]>,
+    format: Format,
+) -> Result<()> {
+    let gzip = path.extension().is_some_and(|e| e == "gz");
     if format == Format::Grail {
-        let gzip = path.extension().is_some_and(|e| e == "gz");
         anyhow::ensure!(!gzip, "{}: .grail files are not compressed (they are memory-mapped)", path.display());
         // Cloning a graph shares its arrays.
         let condensation = crate::graph::scc::condense(&std::sync::Arc::new(graph.clone()));
-        return super::binary::save(path, graph, names, &condensation);
+        return super::binary::save(path, graph, names, &condensation, weights);
     }
-    let gzip = path.extension().is_some_and(|e| e == "gz");
     write_atomically(path, |file| {
         if gzip {
             let mut out = BufWriter::with_capacity(1 << 16, GzEncoder::new(file, Compression::default()));
-            emit(&mut out, graph, names, format)?;
+            emit(&mut out, graph, names, weights, format)?;
             out.into_inner().map_err(|e| e.into_error())?.finish()?.flush()
         } else {
             let mut out = BufWriter::with_capacity(1 << 16, file);
-            emit(&mut out, graph, names, format)?;
+            emit(&mut out, graph, names, weights, format)?;
             out.flush()
         }
     })
 }
 
-/// Writes `graph` with its weights in the weighted format (`n m directed`, then `src dst weight`
-/// on dense ids, each weight as the shortest decimal that reads back as the same `f64`), gzip when
-/// the path ends in `.gz`: the whole file or, on any failure, the old one as it was.
-pub fn write_weighted(path: &Path, graph: &WeightedGraph) -> Result<()> {
-    let gzip = path.extension().is_some_and(|e| e == "gz");
-    let emit = |out: &mut dyn Write| -> std::io::Result<()> {
-        writeln!(out, "{} {} directed", graph.num_vertices(), graph.num_edges())?;
-        let mut number = itoa::Buffer::new();
-        for u in 0..graph.num_vertices() as u32 {
-            let (heads, weights) = graph.out_edges(u);
-            for (&v, &w) in heads.iter().zip(weights) {
-                out.write_all(number.format(u).as_bytes())?;
-                out.write_all(b" ")?;
-                out.write_all(number.format(v).as_bytes())?;
-                writeln!(out, " {w}")?;
-            }
-        }
-        Ok(())
-    };
-    write_atomically(path, |file| {
-        if gzip {
-            let mut out = BufWriter::with_capacity(1 << 16, GzEncoder::new(file, Compression::default()));
-            emit(&mut out)?;
-            out.into_inner().map_err(|e| e.into_error())?.finish()?.flush()
-        } else {
-            let mut out = BufWriter::with_capacity(1 << 16, file);
-            emit(&mut out)?;
-            out.flush()
-        }
-    })
-}
-
-fn emit(out: &mut impl Write, graph: &Graph, names: &VertexNames, format: Format) -> std::io::Result<()> {
+fn emit(
+    out: &mut impl Write,
+    graph: &Graph,
+    names: &VertexNames,
+    weights: Option<&[Weight]>,
+    format: Format,
+) -> std::io::Result<()> {
     let (n, m) = (graph.num_vertices(), graph.num_edges());
     match format {
         Format::Gra => emit_gra(out, graph),
         Format::EdgeList => emit_edge_list(out, graph, names),
         Format::MatrixMarket => {
-            writeln!(out, "%%MatrixMarket matrix coordinate pattern general\n{n} {n} {m}")?;
-            emit_edges(out, graph, 1, "")
+            let field = if weights.is_some() { "real" } else { "pattern" };
+            writeln!(out, "%%MatrixMarket matrix coordinate {field} general\n{n} {n} {m}")?;
+            emit_edges(out, graph, 1, weights.map(Column::Each).unwrap_or(Column::None))
         }
         Format::Weighted => {
             writeln!(out, "{n} {m} directed")?;
-            emit_edges(out, graph, 0, " 1")
+            emit_edges(out, graph, 0, weights.map(Column::Each).unwrap_or(Column::Unit))
         }
         Format::Header => {
             writeln!(out, "{n} {m}")?;
-            emit_edges(out, graph, 0, "")
+            emit_edges(out, graph, 0, Column::None)
         }
         Format::Named => emit_named(out, graph, names),
         Format::Grail => unreachable!("written by binary::save"),
     }
 }
 
-/// `src dst` per edge on dense ids plus `base`, each line ending in `suffix` (a weight column).
-fn emit_edges(out: &mut impl Write, graph: &Graph, base: u64, suffix: &str) -> std::io::Result<()> {
+/// The weight column of `src dst` lines.
+#[derive(Clone, Copy)]
+enum Column<'a> {
+    /// No column.
+    None,
+    /// `1` on every line.
+    Unit,
+    /// Each edge's weight, in the order of the children CSR.
+    Each(&'a [Weight]),
+}
+
+/// `src dst` per edge on dense ids plus `base`, then the weight column.
+fn emit_edges(out: &mut impl Write, graph: &Graph, base: u64, column: Column) -> std::io::Result<()> {
     let mut number = itoa::Buffer::new();
-    for (u, v) in graph.edges() {
+    for (i, (u, v)) in graph.edges().enumerate() {
         out.write_all(number.format(u as u64 + base).as_bytes())?;
         out.write_all(b" ")?;
         out.write_all(number.format(v as u64 + base).as_bytes())?;
-        out.write_all(suffix.as_bytes())?;
+        match column {
+            Column::None => {}
+            Column::Unit => out.write_all(b" 1")?,
+            Column::Each(weights) => write!(out, " {}", weights[i])?,
+        }
         out.write_all(b"\n")?;
     }
     Ok(())
@@ -155,6 +181,7 @@ fn emit_named(out: &mut impl Write, graph: &Graph, names: &VertexNames) -> std::
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::WeightOrigin;
     use crate::graph::io::{load, read_bytes};
     use proptest::prelude::*;
 
@@ -186,14 +213,18 @@ mod tests {
         let edges = vec![(0, 1, 0.1), (1, 2, 0.0), (2, 0, 1e-7), (0, 2, 3.0), (3, 1, 12345.5)];
         let graph = WeightedGraph::from_edges(5, edges, "w").unwrap();
         let dir = tempfile::tempdir().unwrap();
-        for file in ["w.txt", "w.txt.gz"] {
+        let formats = [Format::Weighted, Format::Weighted, Format::MatrixMarket, Format::MatrixMarket, Format::Grail];
+        for (file, format) in ["w.txt", "w.txt.gz", "w.mtx", "w.mtx.gz", "w.grail"].into_iter().zip(formats) {
             let path = dir.path().join(file);
-            write_weighted(&path, &graph).unwrap();
+            write_weighted(&path, &graph, format).unwrap();
             let back = super::super::load_weighted(&path, None).unwrap();
             assert_eq!(back.num_vertices(), 5, "{file}");
             assert_eq!(*back.graph(), *graph.graph(), "{file}");
             assert_eq!(back.weights(), graph.weights(), "{file}");
+            assert_eq!((back.origin, back.loaded.format), (WeightOrigin::File, format), "{file}");
         }
+        let e = write_weighted(&dir.path().join("w.gra"), &graph, Format::Gra).unwrap_err().to_string();
+        assert!(e.ends_with("w.gra: a gra file holds no weights"), "{e}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! needs them (once per graph) and only by this job. Reading the file again numbers its vertices as
 //! the open graph's reader did, so a vertex is the same in both.
 
-use crate::graph::io::{Format, load_weighted};
+use crate::graph::io::load_weighted;
 use crate::graph::{WeightOrigin, WeightedGraph};
 use crate::weighted::dijkstra::dijkstra;
 use crate::weighted::path::shortest_path;
@@ -46,7 +46,7 @@ impl Weights {
 /// The file's weights, when its format can hold them and it does.
 fn read_weights(ws: &Workspace) -> Result<Option<WeightedGraph>, String> {
     let loaded = &ws.loaded;
-    if !matches!(loaded.format, Format::Weighted | Format::MatrixMarket) {
+    if !loaded.format.holds_weights() {
         return Ok(None);
     }
     let graph = load_weighted(&loaded.path, Some(loaded.format)).map_err(|e| format!("{e:#}"))?;
@@ -77,6 +77,23 @@ mod tests {
         let answer = weights.answer(&ws, 0, 2).expect("weights").expect("readable");
         assert_eq!(answer, WeightedAnswer { distance: 3.0, path: vec![0, 1, 2] });
         assert_eq!(weights.answer(&ws, 2, 0), None, "unreachable: no distance");
+    }
+
+    #[test]
+    fn a_grail_file_gives_its_stored_weights() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = dir.path().join("w.txt");
+        std::fs::write(&text, "3 3 directed\n0 1 1\n1 2 2\n0 2 5\n").unwrap();
+        let binary = dir.path().join("w.grail");
+        let weighted = load_weighted(&text, None).unwrap();
+        crate::graph::io::write_weighted(&binary, &weighted, crate::graph::io::Format::Grail).unwrap();
+        let ws = Workspace::open(&binary, None).unwrap();
+        let answer = Weights::default().answer(&ws, 0, 2).expect("weights").expect("readable");
+        assert_eq!(answer, WeightedAnswer { distance: 3.0, path: vec![0, 1, 2] });
+        crate::graph::io::write(&binary, weighted.graph(), &weighted.loaded.names, crate::graph::io::Format::Grail)
+            .unwrap();
+        let ws = Workspace::open(&binary, None).unwrap();
+        assert_eq!(Weights::default().answer(&ws, 0, 2), None, "a .grail file without weights");
     }
 
     #[test]
