@@ -219,6 +219,11 @@ impl PictureState {
         if result.whole && result.request.focus == Focus::Whole {
             targets.clear();
         }
+        // A neighbourhood starts with the cursor on the vertex it is drawn around, so that the side
+        // panel names that vertex's neighbours out of view.
+        if self.selected.is_none() && !result.whole && !matches!(result.request.focus, Focus::Query { .. }) {
+            self.selected = targets.first().copied();
+        }
         self.targets = targets;
         self.dim = result.request.dim;
         self.result = Some(result);
