@@ -107,7 +107,7 @@ extern "C" __global__ void sssp_two_phase_update(u64* cost, const u64* updating,
 //               which round r + 1 appends to, after the barrier that ends round r;
 //   ctl[3..5]   far pile lengths, by pile: relaxing appends to the current pile, a split moves it
 //               into the other one and the emptied length is zeroed after everyone read it;
-//   ctl[5]      the barrier's arrivals (it only grows: barrier k is passed when it reaches k·blocks);
+//   ctl[5]      the barrier's arrivals, and ctl[8] its generation (see nf_barrier);
 //   ctl[6..8]   rounds that held vertices, thresholds that held work (written by block 0, thread 0).
 // Everything another block writes during the launch (queues, piles, distances, lengths) is read
 // with __ldcg, past this multiprocessor's L1, which is not kept coherent with the others' writes.
@@ -115,16 +115,23 @@ extern "C" __global__ void sssp_two_phase_update(u64* cost, const u64* updating,
 #define NF_ROUNDS 6
 #define NF_BUCKETS 7
 #define NF_BARRIER 5
+#define NF_GENERATION 8
 
-// Every block waits until all `gridDim.x` blocks arrive; writes before it are seen after it.
-__device__ __forceinline__ void nf_barrier(u32* arrivals, u32& passed) {
+// Every block waits until all `gridDim.x` blocks arrive; writes before it are seen after it. The
+// last block to arrive resets the count and moves the generation on, which releases the others:
+// they compare it for equality with the one they arrived in, so its wrapping around is harmless.
+__device__ __forceinline__ void nf_barrier(u32* arrivals, u32* generation) {
     __syncthreads();
-    passed += 1;
     if (threadIdx.x == 0) {
+        u32 arrived_in = *(volatile u32*)generation;
         __threadfence();
-        atomicAdd(arrivals, 1u);
-        u32 goal = passed * gridDim.x;
-        while (*(volatile u32*)arrivals < goal) __nanosleep(32);
+        if (atomicAdd(arrivals, 1u) == gridDim.x - 1) {
+            atomicExch(arrivals, 0u);
+            __threadfence();
+            atomicAdd(generation, 1u);
+        } else {
+            while (*(volatile u32*)generation == arrived_in) __nanosleep(32);
+        }
         __threadfence();
     }
     __syncthreads();
@@ -136,7 +143,7 @@ extern "C" __global__ void sssp_near_far_cooperative(const u64* coff, const u32*
                                                      u32* ctl, u64* least, u64* relaxations) {
     u32 tid = blockIdx.x * blockDim.x + threadIdx.x, threads = gridDim.x * blockDim.x;
     bool leader = tid == 0;
-    u32 passed = 0, round = 0, pile = 0, tag = 0;
+    u32 round = 0, pile = 0, tag = 0;
     u32* near[2] = {near_a, near_b};
     u32* far[2] = {far_a, far_b};
     double threshold = delta;
@@ -170,13 +177,13 @@ extern "C" __global__ void sssp_near_far_cooperative(const u64* coff, const u32*
                 scanned += coff[u + 1] - coff[u];
             }
             round += 1;
-            nf_barrier(&ctl[NF_BARRIER], passed);
+            nf_barrier(&ctl[NF_BARRIER], &ctl[NF_GENERATION]);
         }
         // The near queue ctl[round % 3] is empty (every thread read 0); the far pile holds the rest.
         u32 far_count = __ldcg(&ctl[3 + pile]);
         if (far_count == 0) break;
         // Everyone has read the zero length before the split appends to it.
-        nf_barrier(&ctl[NF_BARRIER], passed);
+        nf_barrier(&ctl[NF_BARRIER], &ctl[NF_GENERATION]);
         double next_threshold = threshold + delta;
         for (;;) {
             // Split the pile at [threshold, next_threshold): below, already relaxed as near; inside,
@@ -199,14 +206,14 @@ extern "C" __global__ void sssp_near_far_cooperative(const u64* coff, const u32*
                 }
             }
             sssp_least(smallest, least);
-            nf_barrier(&ctl[NF_BARRIER], passed);
+            nf_barrier(&ctl[NF_BARRIER], &ctl[NF_GENERATION]);
             pile = 1 - pile;
             threshold = next_threshold;
             u32 near_count = __ldcg(&ctl[round % 3]);
             far_count = __ldcg(&ctl[3 + pile]);
             u64 lowest = __ldcg(least);
             // Everyone has read the lengths and the least distance before they are reset.
-            nf_barrier(&ctl[NF_BARRIER], passed);
+            nf_barrier(&ctl[NF_BARRIER], &ctl[NF_GENERATION]);
             if (leader) {
                 ctl[4 - pile] = 0;
                 *least = INF_BITS;
@@ -219,7 +226,7 @@ extern "C" __global__ void sssp_near_far_cooperative(const u64* coff, const u32*
             double above = __longlong_as_double((long long)(lowest + 1));
             next_threshold = moved > above ? moved : above;
             // The resets are seen before the next split appends.
-            nf_barrier(&ctl[NF_BARRIER], passed);
+            nf_barrier(&ctl[NF_BARRIER], &ctl[NF_GENERATION]);
         }
     }
     sssp_count(scanned, relaxations);

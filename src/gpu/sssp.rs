@@ -44,8 +44,10 @@ use cudarc::driver::{CudaSlice, LaunchConfig};
 use std::time::Instant;
 
 /// The near-far kernel's control words (`ctl` in kernels/sssp.cu): three rotating near queue
-/// lengths, two far pile lengths, the barrier, the rounds and the buckets.
-const CONTROL_WORDS: usize = 8;
+/// lengths, two far pile lengths, the barrier's arrivals, the rounds, the buckets and the barrier's
+/// generation.
+const CONTROL_WORDS: usize = 9;
+const GENERATION_AT: usize = 8;
 /// Where the kernel counts the rounds that held vertices, and the thresholds after the first that
 /// held work.
 const ROUNDS_AT: usize = 6;
@@ -216,6 +218,8 @@ impl<'g> DeviceSssp<'g> {
         // start at 0.
         let mut ctl = [0u32; CONTROL_WORDS];
         ctl[0] = 1;
+        // The barrier's generation starts just below its wrap, so every run crosses it.
+        ctl[GENERATION_AT] = u32::MAX - 2;
         stream.memcpy_htod(&ctl, &mut self.control)?;
         stream.memcpy_htod(&[Weight::INFINITY.to_bits()], &mut self.least)?;
         // Every block resident at once (the kernel waits for all of them at each barrier), and few
