@@ -63,7 +63,7 @@ pub enum Command {
     /// Answer reachability queries: one pair, a query file, or N random pairs.
     Query(query::QueryArgs),
     /// Where the cycles are: the largest strongly connected components, their members and a
-    /// shortest cycle through each one's first member, in file ids.
+    /// shortest cycle of each, in file ids.
     Scc(scc::SccArgs),
     /// Generate a graph: random DAGs like the papers' home-made ones, chains, trees, ladders, ...
     Gen(gen_cmd::GenArgs),

@@ -1,5 +1,5 @@
 //! `grail scc`: where the cycles are: the largest strongly connected components, their members and
-//! a shortest cycle through each one's first member, in the file's own vertex ids.
+//! a shortest cycle of each, in the file's own vertex ids.
 
 use super::common::GraphArgs;
 use super::output::{Output, Report, vertex_text};
@@ -15,7 +15,7 @@ const MEMBERS_SHOWN: usize = 10;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  grail scc edges.txt\n  grail scc graph.gra --top 3 --members --json\n\nMembers are listed in vertex order: by id, or in the order the file first names them where ids were renumbered or are names. The cycle is one of the shortest through the first member, from it back to it."
+    after_help = "Examples:\n  grail scc edges.txt\n  grail scc graph.gra --top 3 --members --json\n\nMembers are listed in vertex order: by id, or in the order the file first names them where ids were renumbered or are names. The cycle is a shortest of the component (a search from every member, within a budget; a component too large for it gets the shortest found and says so), from its smallest vertex back to it."
 )]
 pub struct SccArgs {
     #[command(flatten)]
@@ -55,8 +55,11 @@ struct ComponentReport {
     /// all of them when `members_complete`.
     members: Vec<serde_json::Value>,
     members_complete: bool,
-    /// File ids (or names), from the smallest member back to it.
+    /// File ids (or names) of a shortest cycle, from its smallest vertex back to it.
     cycle: Vec<serde_json::Value>,
+    /// Whether `cycle` is a shortest of the whole component (false: the component was too large to
+    /// search from every member, and it is the shortest found).
+    cycle_is_shortest: bool,
 }
 
 pub fn run(args: SccArgs) -> Result<()> {
@@ -91,6 +94,7 @@ fn report(file: &str, ws: &crate::workspace::Workspace, found: &Cycles) -> SccRe
                 members: ids(&c.members),
                 members_complete: c.members.len() == c.size as usize,
                 cycle: ids(&c.cycle),
+                cycle_is_shortest: c.shortest_in_component,
             })
             .collect(),
     }
@@ -114,13 +118,16 @@ impl Report for SccReport {
             thousands(self.vertices)
         );
         println!();
-        println!("{:>4}  {:>10}  {:<40}  a shortest cycle through the first member", "#", "size", "members");
+        println!("{:>4}  {:>10}  {:<40}  a shortest cycle", "#", "size", "members");
         for (rank, c) in self.largest.iter().enumerate() {
             let mut members = c.members.iter().map(vertex_text).collect::<Vec<_>>().join(" ");
             if !c.members_complete {
-                members += &format!(" ... ({} more)", c.size as usize - c.members.len());
+                members += &format!(" ... ({} more)", thousands(u64::from(c.size) - c.members.len() as u64));
             }
-            let cycle = c.cycle.iter().map(vertex_text).collect::<Vec<_>>().join(" -> ");
+            let mut cycle = c.cycle.iter().map(vertex_text).collect::<Vec<_>>().join(" -> ");
+            if !c.cycle_is_shortest {
+                cycle += "  (the shortest found: the component is too large to search whole)";
+            }
             println!("{:>4}  {:>10}  {members:<40}  {cycle}", rank + 1, thousands(u64::from(c.size)));
         }
         if (self.largest.len() as u64) < self.cyclic_components {

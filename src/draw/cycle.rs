@@ -18,7 +18,7 @@ pub const CYCLE_SHOWN: usize = 12;
 pub fn mark_cycle(
     picture: &mut Picture,
     component: u32,
-    cycle: &[u32],
+    (cycle, shortest): (&[u32], bool),
     members: &ComponentMembers,
     names: &VertexNames,
 ) {
@@ -40,11 +40,11 @@ pub fn mark_cycle(
     node.cycle = ring.len();
     let mut notes = vec![cycle_note(ring, names)];
     if count > ring.len() {
-        notes.push(format!(
-            "a shortest cycle through its smallest member: {} of the component's {}",
-            ring.len(),
-            plural(count as u64, "vertex", "vertices")
-        ));
+        let which = match shortest {
+            true => "a shortest cycle of the component",
+            false => "the shortest cycle found through its first members (the component is too large to search whole)",
+        };
+        notes.push(format!("{which}: {} of its {}", ring.len(), plural(count as u64, "vertex", "vertices")));
     }
     let unlisted = count - listed.len();
     if ring.len() > listed.len() {
@@ -92,7 +92,7 @@ fn cycle_note(ring: &[u32], names: &VertexNames) -> String {
 mod tests {
     use super::*;
     use crate::draw::{ComponentMembers, Sources, Subgraph, build};
-    use crate::graph::cycles::shortest_cycle;
+    use crate::graph::cycles::shortest_cycle_of;
     use crate::graph::{Graph, scc::condense};
     use std::sync::Arc;
 
@@ -111,9 +111,9 @@ mod tests {
         let sources = Sources { members: &members, names: &names, ..Sources::bare(&c.dag) };
         let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "tiny").unwrap();
         let big = c.component[1];
-        let cycle = shortest_cycle(&graph, &c.component, 1);
-        assert_eq!(cycle, [1, 2, 3, 1]);
-        mark_cycle(&mut picture, big, &cycle, &members, &names);
+        let (cycle, shortest) = shortest_cycle_of(&graph, &c.component, &members.first(big, usize::MAX), u64::MAX);
+        assert_eq!((cycle.as_slice(), shortest), ([1, 2, 3, 1].as_slice(), true));
+        mark_cycle(&mut picture, big, (&cycle, shortest), &members, &names);
         let node = &picture.nodes[picture.node_of(big).unwrap()];
         assert_eq!((node.state, node.name()), (NodeState::Cycle, "{101→102→103}".to_string()));
         assert_eq!(picture.notes[0], "cycle: 101 → 102 → 103 → 101");
@@ -125,9 +125,10 @@ mod tests {
 
     #[test]
     fn long_cycles_and_large_components_say_what_is_left_out() {
-        // One cycle 0 -> 1 -> ... -> 19 -> 0, plus 20 <-> 0: a component of 21 vertices.
+        // The cycle 0 -> 1 -> ... -> 19 -> 0, and the longer way 19 -> 20 -> 0: a component of 21
+        // vertices whose shortest cycle has 20.
         let mut edges: Vec<(u32, u32)> = (0..20).map(|v| (v, (v + 1) % 20)).collect();
-        edges.extend([(20, 0), (0, 20)]);
+        edges.extend([(19, 20), (20, 0)]);
         let graph = Arc::new(Graph::from_edges(21, &edges).unwrap());
         let c = condense(&graph);
         let members = ComponentMembers::new(&c);
@@ -136,10 +137,10 @@ mod tests {
         let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "ring").unwrap();
         // The long way round, to see the note cut it short.
         let ring: Vec<u32> = (0..20).chain([0]).collect();
-        mark_cycle(&mut picture, c.component[0], &ring, &members, &names);
+        mark_cycle(&mut picture, c.component[0], (&ring, true), &members, &names);
         assert_eq!(picture.nodes[0].name(), "{0→1→2→3→…, +17}");
         assert_eq!(picture.notes[0], "cycle: 0 → 1 → 2 → 3 → 4 → 5 → 6 → 7 → 8 → 9 → 10 → 11 → … (8 more) → 0");
-        assert_eq!(picture.notes[1], "a shortest cycle through its smallest member: 20 of the component's 21 vertices");
+        assert_eq!(picture.notes[1], "a shortest cycle of the component: 20 of its 21 vertices");
         assert_eq!(picture.notes[2], "its box lists the cycle's first 4 (→…); +17 not listed");
     }
 
@@ -160,9 +161,9 @@ mod tests {
         let names = VertexNames::Dense;
         let sources = Sources { members: &members, names: &names, ..Sources::bare(&c.dag) };
         let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "star").unwrap();
-        mark_cycle(&mut picture, big, &[5, 2, 6, 5], &members, &names);
+        mark_cycle(&mut picture, big, (&[5, 2, 6, 5], true), &members, &names);
         assert_eq!(picture.nodes[0].name(), "{5→2→6, 0, +4}");
-        assert_eq!(picture.notes[1], "a shortest cycle through its smallest member: 3 of the component's 8 vertices");
+        assert_eq!(picture.notes[1], "a shortest cycle of the component: 3 of its 8 vertices");
         assert_eq!(picture.notes[2], "its box lists the cycle, then 1 other member; +4 not listed");
     }
 
@@ -173,7 +174,7 @@ mod tests {
         let members = ComponentMembers::new(&c);
         let sources = Sources { members: &members, ..Sources::bare(&c.dag) };
         let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "tiny").unwrap();
-        mark_cycle(&mut picture, c.component[9], &[9], &members, &VertexNames::Dense);
+        mark_cycle(&mut picture, c.component[9], (&[9], true), &members, &VertexNames::Dense);
         assert_eq!(picture.notes[0], "9 lies on no cycle");
         assert!(picture.nodes.iter().all(|n| n.state != NodeState::Cycle));
     }

@@ -52,7 +52,7 @@ impl ComponentMembers {
             ComponentMembers::Identity => vec![c].into_iter().take(limit).collect(),
             ComponentMembers::Grouped { offsets, members } => {
                 let (start, end) = (offsets[c as usize] as usize, offsets[c as usize + 1] as usize);
-                members[start..end.min(start + limit)].to_vec()
+                members[start..end.min(start.saturating_add(limit))].to_vec()
             }
         }
     }

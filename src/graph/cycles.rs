@@ -1,9 +1,11 @@
 //! Where a graph's cycles are: its largest strongly connected components (those of two or more
-//! vertices), their members, and one shortest cycle through each component's smallest member.
+//! vertices), their members, and one shortest cycle of each: a breadth-first search inside the
+//! component from each member in turn, each stopping at the length of the shortest found so far,
+//! within a budget of edge visits; past it, the shortest found (through the first members, the
+//! smallest included) is given and said to be only that.
 
 use super::Graph;
 use super::scc::Condensation;
-use super::vertex_path::shortest_path_to;
 use std::collections::HashMap;
 
 /// One strongly connected component of two or more vertices.
@@ -16,9 +18,16 @@ pub struct CyclicComponent {
     /// Its vertices (dense ids, ascending): all of them, or the first of them when the caller
     /// asked for fewer.
     pub members: Vec<u32>,
-    /// A shortest cycle through its smallest member, as the path `s, ..., s` (dense ids).
+    /// A shortest cycle, as the path `s, ..., s` (dense ids), `s` the smallest member it passes.
     pub cycle: Vec<u32>,
+    /// Whether `cycle` is a shortest of the whole component; false when the search ran out of its
+    /// budget and `cycle` is only the shortest through the members it searched from.
+    pub shortest_in_component: bool,
 }
+
+/// Edge visits the search for one component's shortest cycle may spend: past them it settles for
+/// the shortest found so far (always through the smallest member, searched first).
+pub const CYCLE_SEARCH_BUDGET: u64 = 20_000_000;
 
 /// The cyclic components of a graph, largest first.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,8 +41,7 @@ pub struct Cycles {
 }
 
 /// The `top` largest cyclic components of `graph` (condensed as `condensation`), each with its first
-/// `members` vertices (`None`: all) and one shortest cycle, found by a breadth-first search inside
-/// the component from its smallest member back to itself.
+/// `members` vertices (`None`: all) and one shortest cycle ([`shortest_cycle_of`]).
 pub fn largest_cyclic(graph: &Graph, condensation: &Condensation, top: usize, members: Option<usize>) -> Cycles {
     let sizes = &condensation.sizes;
     let mut cyclic: Vec<u32> = (0..sizes.len() as u32).filter(|&c| sizes[c as usize] > 1).collect();
@@ -42,44 +50,85 @@ pub fn largest_cyclic(graph: &Graph, condensation: &Condensation, top: usize, me
     cyclic.sort_unstable_by_key(|&c| (std::cmp::Reverse(sizes[c as usize]), c));
     cyclic.truncate(top);
     let slot: HashMap<u32, usize> = cyclic.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-    let mut lists: Vec<Vec<u32>> = vec![Vec::new(); cyclic.len()];
-    let mut smallest = vec![u32::MAX; cyclic.len()];
+    // Every member of each listed component, ascending (the cycle search starts from each).
+    let mut all: Vec<Vec<u32>> = vec![Vec::new(); cyclic.len()];
     if !slot.is_empty() {
         for (v, c) in condensation.component.iter().enumerate() {
             if let Some(&i) = slot.get(c) {
-                smallest[i] = smallest[i].min(v as u32);
-                if members.is_none_or(|m| lists[i].len() < m) {
-                    lists[i].push(v as u32);
-                }
+                all[i].push(v as u32);
             }
         }
     }
     let largest = cyclic
         .iter()
-        .zip(lists)
-        .zip(smallest)
-        .map(|((&component, members), start)| CyclicComponent {
-            component,
-            size: sizes[component as usize],
-            members,
-            cycle: shortest_cycle(graph, &condensation.component, start),
+        .zip(all)
+        .map(|(&component, all)| {
+            let (cycle, shortest_in_component) =
+                shortest_cycle_of(graph, &condensation.component, &all, CYCLE_SEARCH_BUDGET);
+            let listed = members.map_or(all.len(), |m| m.min(all.len()));
+            CyclicComponent {
+                component,
+                size: sizes[component as usize],
+                members: all[..listed].to_vec(),
+                cycle,
+                shortest_in_component,
+            }
         })
         .collect();
     Cycles { cyclic_components, vertices_in_cycles, largest }
 }
 
-/// A shortest cycle through `start`, inside its component: `start, ..., start`, or just `[start]`
-/// when no cycle passes through it.
-pub fn shortest_cycle(graph: &Graph, component: &[u32], start: u32) -> Vec<u32> {
-    let home = component[start as usize];
-    let back_to_start = |u: u32| graph.children(u).binary_search(&start).is_ok();
-    match shortest_path_to(graph, start, |c| component[c as usize] == home, back_to_start) {
-        Some(mut path) => {
-            path.push(start);
-            path
+/// A shortest cycle of the component whose members (ascending) are `members`, as the path
+/// `s, ..., s` from its smallest member `s`, and whether it is a shortest of the whole component:
+/// a breadth-first search from each member in turn finds the shortest cycle through it, cut off
+/// at the length of the best so far; after the first search, none starts once `budget` edge visits
+/// are spent (the answer is then the shortest through the members searched, and says so).
+pub fn shortest_cycle_of(graph: &Graph, component: &[u32], members: &[u32], budget: u64) -> (Vec<u32>, bool) {
+    let Some(&first) = members.first() else { return (Vec::new(), true) };
+    let home = component[first as usize];
+    // Per vertex: the search (index into `members`) that reached it last, and its parent there.
+    let n = graph.num_vertices();
+    let (mut search, mut parent) = (vec![u32::MAX; n], vec![0u32; n]);
+    let mut best: Option<Vec<u32>> = None;
+    let mut spent = 0u64;
+    let mut queue = std::collections::VecDeque::new();
+    for (k, &s) in members.iter().enumerate() {
+        if k > 0 && spent >= budget {
+            return (best.unwrap_or_else(|| vec![first]), false);
         }
-        None => vec![start],
+        let k = k as u32;
+        let limit = best.as_ref().map_or(usize::MAX, |c| c.len() - 1);
+        queue.clear();
+        queue.push_back((s, 0usize));
+        search[s as usize] = k;
+        'search: while let Some((x, depth)) = queue.pop_front() {
+            // A cycle through x back to s has depth + 1 edges: none shorter than the best is left.
+            if depth + 1 >= limit {
+                break;
+            }
+            for &c in graph.children(x) {
+                spent += 1;
+                if c == s {
+                    // s, then the tree path down to x, then back to s.
+                    let mut down = vec![x];
+                    while *down.last().unwrap_or(&s) != s {
+                        let at = *down.last().unwrap_or(&s);
+                        down.push(parent[at as usize]);
+                    }
+                    down.reverse();
+                    down.push(s);
+                    best = Some(down);
+                    break 'search;
+                }
+                if component[c as usize] == home && search[c as usize] != k {
+                    search[c as usize] = k;
+                    parent[c as usize] = x;
+                    queue.push_back((c, depth + 1));
+                }
+            }
+        }
     }
+    (best.unwrap_or_else(|| vec![first]), true)
 }
 
 #[cfg(test)]
@@ -115,6 +164,15 @@ mod tests {
         assert_eq!(c.largest.len(), 1);
         assert_eq!((c.largest[0].size, &c.largest[0].members), (4, &vec![0, 1]));
         assert_eq!(c.largest[0].cycle, vec![0, 5, 0]);
+    }
+
+    #[test]
+    fn the_shortest_cycle_need_not_pass_the_smallest_member() {
+        // 0 -> 1 -> 2 -> 3 -> 4 -> 0 (five edges) and the chord 3 -> 2 (a 2-cycle through 2, 3).
+        let (g, c) = cycles(5, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (3, 2)], 10, None);
+        assert_eq!((c.largest[0].cycle.clone(), c.largest[0].shortest_in_component), (vec![2, 3, 2], true));
+        // With no budget, only the smallest member is searched from: said so.
+        assert_eq!(shortest_cycle_of(&g, &[0; 5], &[0, 1, 2, 3, 4], 0), (vec![0, 1, 2, 3, 4, 0], false));
     }
 
     #[test]
@@ -168,15 +226,20 @@ mod tests {
             let found: Vec<&Vec<u32>> = c.largest.iter().map(|x| &x.members).collect();
             prop_assert_eq!(found, expected.iter().collect::<Vec<_>>());
             for comp in &c.largest {
-                let s = comp.members[0];
                 let cycle = &comp.cycle;
-                prop_assert_eq!((cycle[0], *cycle.last().unwrap()), (s, s));
+                let ring = &cycle[..cycle.len() - 1];
+                // A closed walk from its smallest vertex, inside the component.
+                prop_assert_eq!((cycle[0], *cycle.last().unwrap()), (*ring.iter().min().unwrap(), cycle[0]));
+                prop_assert!(ring.iter().all(|v| comp.members.contains(v)), "{:?} leaves the component", cycle);
                 for w in cycle.windows(2) {
                     prop_assert!(g.children(w[0]).contains(&w[1]), "{:?} is not a path", cycle);
                 }
-                // Shortest: one more than the distance from s to the nearest parent of s.
-                let best = g.parents(s).iter().filter_map(|&p| reach[s as usize][p as usize]).min().unwrap() + 1;
-                prop_assert_eq!(cycle.len() as u32 - 1, best);
+                // Shortest of the component: over its members m, one more than the distance from m
+                // to its nearest parent.
+                let through = |m: u32| g.parents(m).iter().filter_map(|&p| reach[m as usize][p as usize]).min();
+                let girth = comp.members.iter().filter_map(|&m| through(m)).min().unwrap() + 1;
+                prop_assert_eq!(cycle.len() as u32 - 1, girth);
+                prop_assert!(comp.shortest_in_component);
             }
         }
     }

@@ -135,8 +135,9 @@ struct State {
     false_positives: BackgroundConcentration,
     /// The last exception's labels the picture drew, by `(dims, seed)` (dropped with the graph).
     exception_labels: Option<((usize, u64), Arc<Labels>)>,
-    /// The last component whose cycle the picture drew, and that cycle (dropped with the graph).
-    cycle: Option<(u32, Vec<u32>)>,
+    /// The last component whose cycle the picture drew, that cycle, and whether it is a shortest
+    /// of the component (dropped with the graph).
+    cycle: Option<(u32, Vec<u32>, bool)>,
     /// The GPU batch search's device data, kept between runs on the same labels.
     resident_search: ResidentSearch,
     /// The open file's edge weights, read by the first query that shows a weighted distance.
@@ -366,16 +367,18 @@ impl State {
         };
         self.busy("drawing the picture", false);
         let members = self.members.get_or_insert_with(|| ComponentMembers::new(&self.ws.condensation));
-        // A component's shortest cycle, through its smallest member as the Graph tab lists it:
-        // found once, kept while the picture is redrawn around it.
+        // A component's shortest cycle, the one the Graph tab lists: found once, kept while the
+        // picture is redrawn around it.
         let cycle = match request.focus {
             Focus::Cycle(c) if (c as usize) < self.ws.condensation.num_components() => {
-                if self.cycle.as_ref().is_none_or(|(of, _)| *of != c) {
-                    let start = members.first(c, 1)[0];
-                    let cycle = cycles::shortest_cycle(&self.ws.loaded.graph, &self.ws.condensation.component, start);
-                    self.cycle = Some((c, cycle));
+                if self.cycle.as_ref().is_none_or(|(of, _, _)| *of != c) {
+                    let all = members.first(c, usize::MAX);
+                    let (graph, component) = (&self.ws.loaded.graph, &self.ws.condensation.component);
+                    let (cycle, shortest) =
+                        cycles::shortest_cycle_of(graph, component, &all, cycles::CYCLE_SEARCH_BUDGET);
+                    self.cycle = Some((c, cycle, shortest));
                 }
-                self.cycle.as_ref().map(|(_, cycle)| cycle.as_slice())
+                self.cycle.as_ref().map(|(_, cycle, shortest)| (cycle.as_slice(), *shortest))
             }
             _ => None,
         };

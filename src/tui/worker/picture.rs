@@ -19,8 +19,8 @@ pub enum Focus {
     Whole,
     /// The neighbourhood of one DAG vertex (a component; on small graphs the whole graph is drawn).
     Component(u32),
-    /// As `Component`, for a component of several vertices, with one shortest cycle through its
-    /// smallest member marked on its box.
+    /// As `Component`, for a component of several vertices, with one shortest cycle marked on its
+    /// box.
     Cycle(u32),
     /// A query's two vertices (dense original ids, as the Query tab uses), with its search laid
     /// over the picture.
@@ -71,7 +71,7 @@ pub fn build(
     labels: Option<&Labels>,
     index: Option<&QueryIndex>,
     snapshot: Option<&Snapshot>,
-    cycle: Option<&[u32]>,
+    cycle: Option<(&[u32], bool)>,
     request: PictureRequest,
 ) -> Result<PictureResult> {
     let dag = ws.dag();
