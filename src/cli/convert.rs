@@ -30,8 +30,8 @@ pub struct ConvertArgs {
     #[arg(long, value_enum)]
     pub to: Option<Format>,
 
-    /// Write only the neighbourhood of this vertex (file id): its ancestors and descendants up to
-    /// `--depth` edges away, at most `--max` vertices, with every edge among them.
+    /// Write only the neighbourhood of this vertex (its file id, or its name): its ancestors and
+    /// descendants up to `--depth` edges away, at most `--max` vertices, with every edge among them.
     #[arg(long, value_name = "V", conflicts_with = "scc")]
     pub around: Option<String>,
 
