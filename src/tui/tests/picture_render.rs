@@ -86,7 +86,7 @@ fn render(picture: &Picture, width: u16, height: u16, no_color: bool) -> (String
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    (out, buffer)
+    (super::common::masked(&out), buffer)
 }
 
 #[test]
