@@ -253,6 +253,20 @@ fn query_prompt_completes_and_answers_names() {
 }
 
 #[test]
+fn a_name_with_a_comma_is_typed_in_quotes_and_the_prompt_says_so() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("3/erin Lovelace, Ada<Enter>");
+    let text = h.render(120, 30);
+    assert!(text.contains("no vertex is named `erin Lovelace`"), "{text}");
+    assert!(text.contains("typed in quotes"), "{text}");
+    assert!(h.app.outbox.is_empty());
+    h.keys("/erin \"Lovelace, Ada<Enter>");
+    let text = h.render(120, 30);
+    assert!(text.contains("a quote is not closed"), "{text}");
+    assert!(h.app.outbox.is_empty());
+}
+
+#[test]
 fn batch_screen() {
     let mut h = Harness::new();
     h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>2000<Enter>r");
