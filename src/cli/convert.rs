@@ -144,12 +144,7 @@ pub fn run(args: ConvertArgs) -> Result<()> {
         kept.suffix()
     );
     kept.say();
-    if let Some(lost) = what_is_lost(format, &loaded.names) {
-        println!("{lost}");
-        println!("{}", write_map(&args.out, &loaded.names, loaded.graph.num_vertices(), format)?);
-    } else {
-        remove_stale_map(&args.out)?;
-    }
+    account_for_ids(&args.out, &loaded.names, loaded.graph.num_vertices(), format, true)?;
     if let Some(lost) = isolated_lost(&loaded.graph, &loaded.names, format) {
         println!("{lost}");
     }
@@ -288,21 +283,29 @@ fn run_part(args: ConvertArgs) -> Result<()> {
     if let Some(lost) = isolated_lost(&part.graph, &names, format) {
         println!("{lost}");
     }
-    if names.table().is_some() {
-        if let Some(lost) = what_is_lost(format, &names) {
-            println!("{lost}");
-        }
-    } else if !matches!(format, Format::EdgeList | Format::Grail) {
+    let named = names.table().is_some();
+    if !named && !matches!(format, Format::EdgeList | Format::Grail) {
         println!(
             "ids renumbered 0 to {} in ascending order ({} numbers vertices densely); an edge list (.txt) keeps the file's ids",
             part.vertices.len().saturating_sub(1),
             value_name(&format)
         );
     }
-    if what_is_lost(format, &names).is_some() {
-        println!("{}", write_map(&args.out, &names, part.graph.num_vertices(), format)?);
-    } else {
-        remove_stale_map(&args.out)?;
+    // A part's renumbered ids were just described; its names are described as the whole file's.
+    account_for_ids(&args.out, &names, part.graph.num_vertices(), format, named)
+}
+
+/// Where `format` loses the names or file ids: says so (when `say`) and writes the table of them
+/// beside `out`; where it keeps them, removes a table an earlier conversion left there.
+fn account_for_ids(out: &Path, names: &VertexNames, n: usize, format: Format, say: bool) -> Result<()> {
+    match what_is_lost(format, names) {
+        Some(lost) => {
+            if say {
+                println!("{lost}");
+            }
+            println!("{}", write_map(out, names, n, format)?);
+        }
+        None => remove_stale_map(out)?,
     }
     Ok(())
 }

@@ -218,15 +218,21 @@ pub fn save(
         bail!("{}: .grail files are little-endian and this machine is not", path.display());
     }
     if let Some(weights) = weights {
-        anyhow::ensure!(
-            weights.len() == graph.num_edges(),
-            "{}: {} weights for {} edges",
-            path.display(),
-            weights.len(),
-            graph.num_edges()
-        );
+        check_weight_count(path, graph, weights)?;
     }
     super::write_atomically(path, |file| write_file(file, graph, names, condensation, weights))
+}
+
+/// That `weights` holds one weight per edge of `graph`, to be written to `path`.
+pub(super) fn check_weight_count(path: &Path, graph: &Graph, weights: &[f64]) -> Result<()> {
+    anyhow::ensure!(
+        weights.len() == graph.num_edges(),
+        "{}: {} weights for {} edges",
+        path.display(),
+        weights.len(),
+        graph.num_edges()
+    );
+    Ok(())
 }
 
 fn write_file(

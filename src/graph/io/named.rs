@@ -104,15 +104,13 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut separator = None;
     let mut pairs: Vec<(String, String, usize)> = Vec::new();
     while let Some(line) = lines.next_data(COMMENTS) {
-        let (separator, chosen_at) = *separator.get_or_insert_with(|| {
-            reading.separator = Some(SeparatorChoice {
-                separator: Separator::of(line.text).name(),
-                chosen_at_line: line.number as u64,
-            });
-            (Separator::of(line.text), line.number)
-        });
-        // A line whose own choice is another tab or comma: that character stays inside a name.
+        // The line's own choice: the file's, from the first data line; on a later line another tab
+        // or comma, that character stays inside a name.
         let own = Separator::of(line.text);
+        let (separator, chosen_at) = *separator.get_or_insert_with(|| {
+            reading.separator = Some(SeparatorChoice { separator: own.name(), chosen_at_line: line.number as u64 });
+            (own, line.number)
+        });
         if own != separator && own != Separator::Spaces {
             reading.other_separator_lines.note(line.number as u64);
         }
@@ -157,8 +155,12 @@ fn fields(line: Line, separator: Separator, chosen_at: usize, ctx: Ctx) -> Resul
         .read_byte_record(&mut record)
         .map_err(|e| ctx.err(line.number, format!("found {e}"), "a comma, tab or space separated line"))?;
     let mut wanted = Vec::with_capacity(2);
-    let present = record.iter().filter(|f| separator != Separator::Spaces || !f.is_empty()).count();
-    for field in record.iter().filter(|f| separator != Separator::Spaces || !f.is_empty()).take(2) {
+    let mut present = 0;
+    for field in record.iter().filter(|f| separator != Separator::Spaces || !f.is_empty()) {
+        present += 1;
+        if present > 2 {
+            continue;
+        }
         let Ok(text) = std::str::from_utf8(field) else {
             return Err(ctx.err(line.number, "found a name that is not UTF-8 text", "UTF-8 names"));
         };

@@ -36,13 +36,7 @@ pub fn write_with_weights(
     format: Format,
 ) -> Result<()> {
     anyhow::ensure!(format.holds_weights(), "{}: a {format} file holds no weights", path.display());
-    anyhow::ensure!(
-        weights.len() == graph.num_edges(),
-        "{}: {} weights for {} edges",
-        path.display(),
-        weights.len(),
-        graph.num_edges()
-    );
+    super::binary::check_weight_count(path, graph, weights)?;
     write_any(path, graph, names, Some(weights), format)
 }
 

@@ -160,20 +160,18 @@ impl Scene<'_> {
         }
         let (w, h) = self.room();
         let r = self.node(view.zoom, index)?;
-        let vertical = if r.y < view.y {
-            Some("above")
-        } else if r.y + r.height > view.y + h {
-            Some("below")
-        } else {
-            None
+        // Along one axis: before the view's start, past its end, or within.
+        let side = |at: i64, size: i64, start: i64, room: i64, [before, after]: [&'static str; 2]| {
+            if at < start {
+                Some(before)
+            } else if at + size > start + room {
+                Some(after)
+            } else {
+                None
+            }
         };
-        let horizontal = if r.x < view.x {
-            Some("left")
-        } else if r.x + r.width > view.x + w {
-            Some("right")
-        } else {
-            None
-        };
+        let vertical = side(r.y, r.height, view.y, h, ["above", "below"]);
+        let horizontal = side(r.x, r.width, view.x, w, ["left", "right"]);
         Some([vertical, horizontal].into_iter().flatten().collect::<Vec<_>>().join(", "))
     }
 
