@@ -19,6 +19,22 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
+/// The whole numbers `low..=high` as a reader says them: `0 to 9`, or `5` for one, or `none` when
+/// `high < low`; so that no message uses Rust's half-open `0..10`. No thousands separators: these
+/// are ids, and a comma would read as a list.
+pub fn span(low: u64, high: u64) -> String {
+    match high.cmp(&low) {
+        std::cmp::Ordering::Less => "none".to_string(),
+        std::cmp::Ordering::Equal => low.to_string(),
+        std::cmp::Ordering::Greater => format!("{low} to {high}"),
+    }
+}
+
+/// The ids of `n` vertices: `0 to 9` for ten, `none` for zero.
+pub fn ids(n: u64) -> String {
+    if n == 0 { "none".to_string() } else { span(0, n - 1) }
+}
+
 /// Seconds in the unit that reads best: `812 µs`, `45.3 ms`, `2.41 s`.
 pub fn duration(seconds: f64) -> String {
     if seconds < 1e-3 {
@@ -58,6 +74,11 @@ mod tests {
     fn formats() {
         assert_eq!(thousands(0), "0");
         assert_eq!(thousands(999), "999");
+        assert_eq!(span(0, 9), "0 to 9");
+        assert_eq!(span(3, 3), "3");
+        assert_eq!(span(4, 3), "none");
+        assert_eq!(ids(10), "0 to 9");
+        assert_eq!(ids(0), "none");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1_595_444), "1,595,444");
         assert_eq!(duration(0.0452), "45.2 ms");

@@ -97,7 +97,7 @@ pub fn run(
 /// the tolerance of [`crate::weighted::apsp::tolerance`]).
 fn weighted_case(spec: &str, max_weight: u32, scale: f64) -> Result<crate::graph::WeightedGraph> {
     let generate = || spec.parse::<GeneratorSpec>()?.generate();
-    let name = format!("{spec} weights 0..={max_weight} x {scale}");
+    let name = format!("{spec} weights 0 to {max_weight} x {scale}");
     let integers = crate::weighted::random::with_random_weights(generate()?, max_weight, 1, &name)?;
     if scale == 1.0 {
         return Ok(integers);

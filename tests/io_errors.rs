@@ -36,19 +36,19 @@ fn gzip(data: &[u8]) -> Vec<u8> {
 #[test]
 fn vertex_id_out_of_range() {
     let gra = error_of(b"graph_for_greach\n3\n0: 1 #\n1: 3 #\n2: #\n", None);
-    assert_eq!(gra, "bad.txt:4: found vertex 3; expected a vertex id in 0..3");
+    assert_eq!(gra, "bad.txt:4: found vertex 3; expected a vertex id from 0 to 2");
     let header = error_of(b"2 1\n0 2\n", Some(Format::Header));
-    assert_eq!(header, "bad.txt:2: found vertex 2; expected a vertex id in 0..2");
+    assert_eq!(header, "bad.txt:2: found vertex 2; expected a vertex id from 0 to 1");
     let mm = error_of(b"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n", None);
-    assert_eq!(mm, "bad.txt:3: found vertex 3; expected a vertex id in 1..3");
+    assert_eq!(mm, "bad.txt:3: found vertex 3; expected a vertex id from 1 to 2");
     let weighted = error_of(b"2 1 directed\n5 0 1.0\n", None);
-    assert_eq!(weighted, "bad.txt:2: found vertex 5; expected a vertex id in 0..2");
+    assert_eq!(weighted, "bad.txt:2: found vertex 5; expected a vertex id from 0 to 1");
 }
 
 #[test]
 fn negative_numbers() {
     let gra = error_of(b"graph_for_greach\n2\n0: -1 #\n1: #\n", None);
-    assert_eq!(gra, "bad.txt:3: found negative number \"-1\"; expected a vertex id in 0..2");
+    assert_eq!(gra, "bad.txt:3: found negative number \"-1\"; expected a vertex id from 0 to 1");
     let edges = error_of(b"0 1\n-4 2\n", None);
     assert_eq!(edges, "bad.txt:2: found negative number \"-4\"; expected a source vertex id");
     let count = error_of(b"graph_for_greach\n-2\n", None);
@@ -105,7 +105,7 @@ fn non_utf8_bytes() {
     // Where a number is expected they are an error naming the line, escaped.
     assert_eq!(error_of(b"0 1\n1 \xff2\n", None), "bad.txt:2: found \"\\xff2\"; expected a target vertex id");
     let gra = error_of(b"graph_for_greach\n2\n0: 1 #\n1: \xc3\xa9 #\n", None);
-    assert_eq!(gra, "bad.txt:4: found \"\\xc3\\xa9\"; expected a vertex id in 0..2");
+    assert_eq!(gra, "bad.txt:4: found \"\\xc3\\xa9\"; expected a vertex id from 0 to 1");
 }
 
 #[test]
@@ -254,7 +254,7 @@ fn a_failed_load_names_the_path() {
     let dir = tempfile::tempdir().unwrap();
     let path = temp_file(&dir, "g.gra", b"graph_for_greach\n2\n0: 5 #\n1: #\n");
     let e = format!("{:#}", load(&path, None).unwrap_err());
-    assert_eq!(e, format!("{}:3: found vertex 5; expected a vertex id in 0..2", path.display()));
+    assert_eq!(e, format!("{}:3: found vertex 5; expected a vertex id from 0 to 1", path.display()));
     assert!(load(&dir.path().join("missing.gra"), None).is_err());
 }
 
@@ -476,7 +476,7 @@ fn corrupt_grail_files_are_explained() {
     let targets_at = 64 + 8 * 6; // after the 6 children offsets of the 5 vertices
     target[targets_at..targets_at + 4].copy_from_slice(&77u32.to_le_bytes());
     let e = grail_error(&dir, &resealed(target));
-    assert!(e.contains("CSR target out of range"), "{e}");
+    assert!(e.contains("a CSR target is not one of the vertices 0 to 4"), "{e}");
     // The condensation is a chain of 4 components (levels 0, 1, 2, 3, then the 5 vertex ids of
     // 8 bytes and the checksum): the last one put on level 1 is refused.
     let mut level = good.clone();

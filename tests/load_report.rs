@@ -91,6 +91,26 @@ fn counted_formats_with_every_anomaly() {
 }
 
 #[test]
+fn fields_beyond_a_counted_formats_columns_are_reported() {
+    for (text, format, extra) in [
+        ("3 3 directed\n0 1 5 x\n1 2 3\n2 0 1 2 3\n", Format::Weighted, firsts(2, &[2, 4])),
+        ("3 2\n0 1 7\n1 2\n", Format::Header, firsts(1, &[2])),
+        (
+            "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 0.5\n2 3 1 9\n",
+            Format::MatrixMarket,
+            firsts(1, &[4]),
+        ),
+        ("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 4\n", Format::MatrixMarket, firsts(1, &[3])),
+        ("%%MatrixMarket matrix coordinate complex general\n3 3 1\n1 2 4 5\n", Format::MatrixMarket, firsts(0, &[])),
+    ] {
+        let (_, _, _, r) = parse(text.as_bytes(), "t", Some(format)).unwrap();
+        assert_eq!(r.extra_field_lines, extra, "{text:?}");
+        let said = r.human_lines().join("\n");
+        assert_eq!(said.contains("more fields than the format's columns"), extra.count > 0, "{said}");
+    }
+}
+
+#[test]
 fn a_clean_file_has_no_anomalies() {
     let r = report("0 1\n1 2\n");
     assert!(r.anomalies().is_empty());
@@ -127,15 +147,19 @@ fn many_blocks_give_the_same_report() {
 fn the_id_sentence_is_true_for_every_format() {
     // A `.gra` whose vertex 0 is in no edge: the ids are the declared ones, not those in edges.
     let gra = report("graph_for_greach\n3\n0: #\n1: 2 #\n2: #\n");
-    assert_eq!(gra.ids_sentence(), "ids 0..=2 declared");
-    assert!(gra.human_lines()[2].ends_with("ids 0..=2 declared; 1 id never in an edge (0)"), "{:?}", gra.human_lines());
+    assert_eq!(gra.ids_sentence(), "ids 0 to 2 declared");
+    assert!(
+        gra.human_lines()[2].ends_with("ids 0 to 2 declared; 1 id never in an edge (0)"),
+        "{:?}",
+        gra.human_lines()
+    );
     // An edge list keeps dense ids, from 0 whatever the smallest id in an edge.
-    assert_eq!(report("2 3\n3 4\n4 2\n").ids_sentence(), "file ids 0..=4 kept as the vertex ids");
+    assert_eq!(report("2 3\n3 4\n4 2\n").ids_sentence(), "file ids 0 to 4 kept as the vertex ids");
     assert_eq!(
         report("1000 2000\n7 7\n").ids_sentence(),
-        "sparse file ids 7..=2000 renumbered 0..=2 by first appearance"
+        "sparse file ids 7 to 2000 renumbered 0 to 2 by first appearance"
     );
     let mm = report("%%MatrixMarket matrix coordinate pattern general\n4 4 1\n2 3\n");
-    assert_eq!(mm.ids_sentence(), "file ids 1..=4, vertex = file id - 1");
-    assert_eq!(report("alice bob\n").ids_sentence(), "named vertices, numbered 0..=1 by first appearance");
+    assert_eq!(mm.ids_sentence(), "file ids 1 to 4, vertex = file id - 1");
+    assert_eq!(report("alice bob\n").ids_sentence(), "named vertices, numbered 0 to 1 by first appearance");
 }

@@ -333,7 +333,7 @@ impl Report for BenchReport {
             Tolerance::Relative(share) => format!("within a relative {share:.1e}"),
         };
         println!(
-            "threads {}   seed {}   weights 0..={}   distances compared {compared}",
+            "threads {}   seed {}   weights 0 to {}   distances compared {compared}",
             self.threads, self.seed, self.max_weight
         );
         let mut t = table(&["graph", "vertices", "edges", "method", "device", "time", "equal"]);

@@ -233,7 +233,7 @@ impl Report for BfsReport {
             match (&self.path, self.dst_level) {
                 (Some(path), Some(level)) => {
                     let steps: Vec<String> = path.iter().map(vertex_text).collect();
-                    println!("{dst}        at level {level}: {}", steps.join(" -> "));
+                    println!("{dst}        at level {level}: {}", steps.join(" → "));
                 }
                 _ => println!("{dst}        not reachable from {src}"),
             }

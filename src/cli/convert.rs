@@ -39,8 +39,8 @@ pub struct ConvertArgs {
     #[arg(long, default_value_t = 2, value_name = "K", requires = "around")]
     pub depth: u32,
 
-    /// The most vertices written with `--around` (default 1000) or `--scc` (default: all members,
-    /// else the smallest ids).
+    /// The most vertices written with `--around` (default 1000) or `--scc` (default: all members;
+    /// cut, its shortest cycle first, then the smallest ids).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max: Option<u64>,
 
@@ -259,7 +259,11 @@ fn run_part(args: ConvertArgs) -> Result<()> {
                 bail!("--scc {rank}: {why}");
             };
             let what = format!("{}strongly connected component #{rank}", if part.left_out { "part of " } else { "" });
-            (part, what, "the component has more members; its first ones in vertex order were kept (see grail scc)")
+            (
+                part,
+                what,
+                "the component has more members; its shortest cycle was kept first, then its members in vertex order (see grail scc)",
+            )
         }
         (None, None) => unreachable!("run_part is called with --around or --scc"),
     };

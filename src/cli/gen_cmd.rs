@@ -115,7 +115,7 @@ fn weighted_format(args: &GenArgs) -> Result<Format> {
 
 impl Report for GenReport {
     fn print(&self) {
-        let weights = self.max_weight.map_or(String::new(), |w| format!(" weighing 0..={w}"));
+        let weights = self.max_weight.map_or(String::new(), |w| format!(" weighing 0 to {w}"));
         println!(
             "{}: {}, {}{weights}, generated in {}, written to {} in {}",
             self.spec,

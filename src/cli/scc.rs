@@ -124,7 +124,7 @@ impl Report for SccReport {
             if !c.members_complete {
                 members += &format!(" ... ({} more)", thousands(u64::from(c.size) - c.members.len() as u64));
             }
-            let mut cycle = c.cycle.iter().map(vertex_text).collect::<Vec<_>>().join(" -> ");
+            let mut cycle = c.cycle.iter().map(vertex_text).collect::<Vec<_>>().join(" → ");
             if !c.cycle_is_shortest {
                 cycle += "  (the shortest found: the component is too large to search whole)";
             }

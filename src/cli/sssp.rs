@@ -297,7 +297,7 @@ impl Report for SsspReport {
             match (&self.path, self.dst_distance) {
                 (Some(path), Some(distance)) => {
                     let steps: Vec<String> = path.iter().map(vertex_text).collect();
-                    println!("{dst}         at distance {distance}: {}", steps.join(" -> "));
+                    println!("{dst}         at distance {distance}: {}", steps.join(" → "));
                 }
                 _ => println!("{dst}         not reachable from {src}"),
             }

@@ -129,7 +129,7 @@ impl<'g> DeviceSssp<'g> {
 
     /// The distances from `src` (a vertex of the uploaded graph).
     pub fn run(&mut self, src: u32) -> Result<Distances> {
-        ensure!(src < self.n, "vertex {src} is not in 0..{}", self.n);
+        ensure!(src < self.n, "vertex {src} is not one of the vertices {}", crate::format::ids(u64::from(self.n)));
         let clock = Instant::now();
         let stream = self.gpu.stream.clone();
         stream.memset_zeros(&mut self.relaxed)?;

@@ -38,7 +38,7 @@ impl Csr {
         }
         let n = offsets.len() - 1;
         if targets.par_chunks(EDGE_BLOCK).any(|c| c.iter().any(|&t| t as usize >= n)) {
-            bail!("CSR target out of range 0..{n}");
+            bail!("a CSR target is not one of the vertices {}", crate::format::ids(n as u64));
         }
         Ok(Csr { offsets, targets })
     }
@@ -125,7 +125,7 @@ impl Csr {
             .par_iter()
             .find_map_first(|piece| piece.iter().find(|&&(u, v)| u as usize >= n || v as usize >= n).copied());
         if let Some((u, v)) = outside {
-            bail!("edge {u} -> {v} names a vertex outside 0..{n}");
+            bail!("edge {u} → {v} names a vertex outside {}", crate::format::ids(n as u64));
         }
         Ok(children_from_pieces(n, &pieces))
     }

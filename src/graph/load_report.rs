@@ -96,7 +96,8 @@ pub struct LoadReport {
     /// Lines that also hold another separator outside quotes (a tab or a comma where the file
     /// splits at commas or spaces): it was read as part of a name.
     pub other_separator_lines: Firsts,
-    /// Lines of a named edge list with more than two fields: those after the second were not read.
+    /// Lines with more fields than the format has columns (`src dst` for a named edge list, `src
+    /// dst weight` for a weighted file, ...): the extra ones were not read.
     pub extra_field_lines: Firsts,
 }
 
@@ -122,7 +123,7 @@ pub enum Anomaly {
     LoopOnly,
     /// Lines holding a separator other than the file's, read as part of a name.
     OtherSeparator,
-    /// Lines with more than two fields, the rest not read.
+    /// Lines with more fields than the format has columns, the extra ones not read.
     ExtraFields,
 }
 
@@ -188,6 +189,8 @@ impl LoadReport {
                 }
             }
             out.push(sentence);
+        } else if self.extra_field_lines.count > 0 {
+            out.push(describe(Anomaly::ExtraFields, &self.extra_field_lines));
         }
         if !self.columns.is_empty() {
             out.push(format!("header line read as column names: {}", self.columns.join(", ")));
@@ -226,18 +229,20 @@ impl LoadReport {
         let Some(last) = self.vertices.checked_sub(1) else {
             return "no vertices".to_string();
         };
+        let span = crate::format::span;
+        let all = span(0, last);
         match self.numbering {
-            Numbering::Named => format!("named vertices, numbered 0..={last} by first appearance"),
-            Numbering::Kept if self.declared_vertices.is_some() => format!("ids 0..={last} declared"),
-            Numbering::Kept => format!("file ids 0..={last} kept as the vertex ids"),
+            Numbering::Named => format!("named vertices, numbered {all} by first appearance"),
+            Numbering::Kept if self.declared_vertices.is_some() => format!("ids {all} declared"),
+            Numbering::Kept => format!("file ids {all} kept as the vertex ids"),
             Numbering::Offset { offset } => {
-                format!("file ids {offset}..={}, vertex = file id - {offset}", last + offset)
+                format!("file ids {}, vertex = file id - {offset}", span(offset, last + offset))
             }
             Numbering::Renumbered => match self.id_range {
                 Some((low, high)) => {
-                    format!("sparse file ids {low}..={high} renumbered 0..={last} by first appearance")
+                    format!("sparse file ids {} renumbered {all} by first appearance", span(low, high))
                 }
-                None => format!("file ids renumbered 0..={last} by first appearance"),
+                None => format!("file ids renumbered {all} by first appearance"),
             },
         }
     }
@@ -350,8 +355,8 @@ pub fn describe(kind: Anomaly, f: &Firsts) -> String {
         Anomaly::ExtraFields => format!(
             "{} ({})",
             count(
-                "line has more than two fields, those after the second not read",
-                "lines have more than two fields, those after the second not read"
+                "line has more fields than the format's columns, the extra ones not read",
+                "lines have more fields than the format's columns, the extra ones not read"
             ),
             at_lines(f)
         ),
@@ -406,7 +411,7 @@ pub(crate) struct Reading {
     pub separator: Option<SeparatorChoice>,
     /// A named edge list's lines holding another separator outside quotes.
     pub other_separator_lines: Firsts,
-    /// A named edge list's lines with more than two fields.
+    /// Lines with more fields than the format's columns.
     pub extra_field_lines: Firsts,
 }
 

@@ -154,24 +154,25 @@ impl VertexNames {
     }
 
     /// Which file ids the `n` vertices have, for an error about an id that is not one of them:
-    /// `0..=9`, `1..=10 (vertex = file id - 1)`, or for renumbered ids the ids themselves when few
+    /// `0 to 9`, `1 to 10 (vertex = file id - 1)`, or for renumbered ids the ids themselves when few
     /// (`0, 1, 2, 10, 11, renumbered`) and their range otherwise.
     pub fn describe_ids(&self, n: usize) -> String {
         let Some(last) = (n as u64).checked_sub(1) else {
             return "there are no vertices".to_string();
         };
+        let span = crate::format::span;
         match self {
-            VertexNames::Dense => format!("its vertex ids are 0..={last}"),
-            VertexNames::Offset(b) => format!("its file ids are {b}..={} (vertex = file id - {b})", last + b),
+            VertexNames::Dense => format!("its vertex ids are {}", span(0, last)),
+            VertexNames::Offset(b) => format!("its file ids are {} (vertex = file id - {b})", span(*b, last + b)),
             VertexNames::Remapped { original, .. } => {
                 let mut ids = original.clone();
                 ids.sort_unstable();
                 if ids.len() <= IDS_LISTED {
                     let listed: Vec<String> = ids.iter().map(u64::to_string).collect();
-                    format!("its file ids are {}, renumbered 0..={last}", listed.join(", "))
+                    format!("its file ids are {}, renumbered {}", listed.join(", "), span(0, last))
                 } else {
                     let (low, high) = (ids[0], ids[ids.len() - 1]);
-                    format!("its file ids lie in {low}..={high} (sparse, renumbered 0..={last})")
+                    format!("its file ids lie in {} (sparse, renumbered {})", span(low, high), span(0, last))
                 }
             }
             VertexNames::Named(_) => "its vertices are named".to_string(),
@@ -274,12 +275,12 @@ mod tests {
 
     #[test]
     fn a_missing_id_comes_with_the_ids_there_are() {
-        assert_eq!(VertexNames::Dense.describe_ids(10), "its vertex ids are 0..=9");
-        assert_eq!(VertexNames::Offset(1).describe_ids(10), "its file ids are 1..=10 (vertex = file id - 1)");
+        assert_eq!(VertexNames::Dense.describe_ids(10), "its vertex ids are 0 to 9");
+        assert_eq!(VertexNames::Offset(1).describe_ids(10), "its file ids are 1 to 10 (vertex = file id - 1)");
         let sparse = VertexNames::remapped(vec![0, 1, 2, 10, 11]);
-        assert_eq!(sparse.describe_ids(5), "its file ids are 0, 1, 2, 10, 11, renumbered 0..=4");
+        assert_eq!(sparse.describe_ids(5), "its file ids are 0, 1, 2, 10, 11, renumbered 0 to 4");
         let many = VertexNames::remapped((0..20).map(|i| i * 100).collect());
-        assert_eq!(many.describe_ids(20), "its file ids lie in 0..=1900 (sparse, renumbered 0..=19)");
+        assert_eq!(many.describe_ids(20), "its file ids lie in 0 to 1900 (sparse, renumbered 0 to 19)");
         assert_eq!(VertexNames::Dense.describe_ids(0), "there are no vertices");
     }
 }

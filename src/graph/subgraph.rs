@@ -58,16 +58,24 @@ pub fn around(graph: &Graph, v: u32, depth: u32, max: usize) -> Extract {
 }
 
 /// The `rank`-th largest component of two or more vertices (1 = the largest), numbered as
-/// `grail scc` lists them, with at most `max` of its members (the smallest ids); `None` when the
-/// graph has fewer such components.
+/// `grail scc` lists them, with at most `max` of its members (its shortest cycle's first, then the
+/// smallest ids); `None` when the graph has fewer such components.
 pub fn component(graph: &Graph, condensation: &Condensation, rank: usize, max: Option<usize>) -> Option<Extract> {
     if rank == 0 {
         return None;
     }
-    let found = cycles::largest_cyclic(graph, condensation, rank, max);
+    let found = cycles::largest_cyclic(graph, condensation, rank, None);
     let c = found.largest.get(rank - 1)?;
-    let left_out = c.members.len() < c.size as usize;
-    Some(induced(graph, c.members.clone(), left_out))
+    let max = max.unwrap_or(usize::MAX);
+    if c.members.len() <= max {
+        return Some(induced(graph, c.members.clone(), false));
+    }
+    // Cut by `max`: its shortest cycle first (the cycle closes on its first vertex), so the part
+    // still shows why the vertices are one component, then the other members in vertex order.
+    let cycle = &c.cycle[..c.cycle.len().saturating_sub(1)];
+    let on_cycle: std::collections::HashSet<u32> = cycle.iter().copied().collect();
+    let rest = c.members.iter().copied().filter(|v| !on_cycle.contains(v));
+    Some(induced(graph, cycle.iter().copied().chain(rest).take(max).collect(), true))
 }
 
 /// The subgraph induced by `vertices` (any order, no repeats): every edge of `graph` between two of
@@ -156,8 +164,11 @@ mod tests {
         assert_eq!((second.vertices, second.graph.num_edges()), (vec![3, 4], 2));
         assert!(component(&g, &c, 3, None).is_none());
         assert!(component(&g, &c, 0, None).is_none());
+        // Cut, the part keeps the shortest cycle (0 → 5 → 0) first, then members by id.
         let cut = component(&g, &c, 1, Some(2)).unwrap();
-        assert_eq!((cut.vertices, cut.left_out), (vec![0, 1], true));
+        assert_eq!((cut.vertices, cut.graph.num_edges(), cut.left_out), (vec![0, 5], 2, true));
+        let cut = component(&g, &c, 1, Some(3)).unwrap();
+        assert_eq!((cut.vertices, cut.left_out), (vec![0, 1, 5], true));
     }
 
     #[test]

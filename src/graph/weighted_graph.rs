@@ -95,7 +95,10 @@ impl WeightedGraph {
         (names, format, path): (VertexNames, Format, PathBuf),
     ) -> Result<WeightedGraph> {
         if let Some(&(u, v, w)) = edges.iter().find(|&&(u, v, w)| u as usize >= n || v as usize >= n || !is_weight(w)) {
-            bail!("edge {u} -> {v} of weight {w} is not on vertices 0..{n} with a finite weight of 0 or more");
+            bail!(
+                "edge {u} → {v} of weight {w} is not on vertices {} with a finite weight of 0 or more",
+                crate::format::ids(n as u64)
+            );
         }
         let before = edges.len() as u64;
         edges.retain(|&(u, v, _)| u != v);

@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 /// width.
 pub fn run_sssp(graph: &WeightedGraph, src: u32, engine: SsspEngine, delta: Option<Weight>) -> Result<Distances> {
     if src as usize >= graph.num_vertices() {
-        bail!("vertex {src} is not in 0..{}", graph.num_vertices());
+        bail!("vertex {src} is not one of the vertices {}", crate::format::ids(graph.num_vertices() as u64));
     }
     Ok(match engine {
         SsspEngine::Dijkstra => super::dijkstra::dijkstra(graph, src),

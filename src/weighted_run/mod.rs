@@ -31,7 +31,11 @@ pub struct SsspRun {
 /// The distances from `src` (a dense id) by `engine`; `delta` overrides the bucket width of
 /// delta-stepping and of the near-far threshold's step.
 pub fn run_sssp(graph: &WeightedGraph, src: u32, engine: SsspEngine, delta: Option<Weight>) -> Result<SsspRun> {
-    anyhow::ensure!((src as usize) < graph.num_vertices(), "vertex {src} is not in 0..{}", graph.num_vertices());
+    anyhow::ensure!(
+        (src as usize) < graph.num_vertices(),
+        "vertex {src} is not one of the vertices {}",
+        crate::format::ids(graph.num_vertices() as u64)
+    );
     if engine.is_gpu() {
         let delta = match delta {
             Some(_) => crate::weighted::chosen_delta(graph, delta)?,

@@ -73,6 +73,10 @@ pub struct Notes {
     pub duplicates: u64,
     /// `.gra`: the first [`FIRST`] lines with a repeated target.
     pub first_duplicates: Vec<u32>,
+    /// Counted bodies: lines with more fields than the format's columns.
+    pub extra_fields: u64,
+    /// The first [`FIRST`] of those lines.
+    pub first_extra_fields: Vec<u32>,
 }
 
 impl Notes {
@@ -83,6 +87,14 @@ impl Notes {
             self.first_loops.push(line);
         }
         self.loop_vertices.push(file_id);
+    }
+
+    #[cold]
+    fn extra_fields(&mut self, line: u32) {
+        self.extra_fields += 1;
+        if self.first_extra_fields.len() < FIRST {
+            self.first_extra_fields.push(line);
+        }
     }
 }
 
@@ -230,6 +242,8 @@ pub struct CountedSpec {
     pub base: u64,
     pub both_directions: bool,
     pub comment_markers: &'static [u8],
+    /// The weight columns after `src dst` (0 to 2); a line with more fields is noted.
+    pub columns_after_ids: usize,
 }
 
 /// Edges of a chunk of `src dst ...` lines.
@@ -254,7 +268,13 @@ fn data_line<'a>(line: &'a [u8], markers: &[u8]) -> Option<&'a [u8]> {
     (!markers.contains(&line[first])).then_some(&line[first..])
 }
 
-/// Parses a counted body's `src dst [ignored...]` lines into dense pairs.
+/// How many whitespace-separated fields `rest` holds.
+#[inline]
+fn fields_after(rest: &[u8]) -> usize {
+    rest.split(|&b| is_space(b)).filter(|field| !field.is_empty()).count()
+}
+
+/// Parses a counted body's `src dst [weight columns]` lines into dense pairs.
 pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
     let mut out = PairsChunk { narrow: Vec::with_capacity(bytes.len() / 8), ..PairsChunk::default() };
     let dense = |v: u64| v.checked_sub(spec.base).filter(|&d| d < spec.n).map(|d| d as u32);
@@ -269,6 +289,9 @@ pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
         let dst = dense(number(text, &mut at)?)?;
         if src == dst {
             out.notes.self_loop(index as u32, u64::from(src) + spec.base);
+        }
+        if fields_after(&text[at..]) > spec.columns_after_ids {
+            out.notes.extra_fields(index as u32);
         }
         out.narrow.push((src, dst));
         if spec.both_directions {
@@ -336,7 +359,7 @@ mod tests {
 
     #[test]
     fn counted_and_edge_list_lines() {
-        let spec = CountedSpec { n: 3, base: 1, both_directions: true, comment_markers: b"%" };
+        let spec = CountedSpec { n: 3, base: 1, both_directions: true, comment_markers: b"%", columns_after_ids: 0 };
         let c = counted(b"% c\n1 3 0.5\n\n2 2\n", spec).unwrap();
         assert_eq!((c.lines, c.narrow), (2, vec![(0, 2), (2, 0), (1, 1), (1, 1)]));
         assert!(counted(b"0 1\n", spec).is_none(), "below the base");

@@ -1,7 +1,8 @@
 //! The body shared by the formats whose header announces the vertex and edge counts (plain header,
-//! weighted, Matrix Market): `src dst [ignored columns]` lines on ids `base..base + n`, exactly as
-//! many as announced. Reachability reads `src dst` alone ([`CountedBody::read_graph`]); the weighted
-//! commands also read the weight column ([`CountedBody::for_each_line`], from `weights.rs`).
+//! weighted, Matrix Market): `src dst [weight columns]` lines on ids `base..base + n`, exactly as
+//! many as announced. Reachability reads `src dst` alone ([`CountedBody::read_graph`]) and notes
+//! lines with more fields than the format's columns; the weighted commands also read the weight
+//! column and refuse such lines ([`CountedBody::for_each_line`], from `weights.rs`).
 
 use super::scan::{Ctx, Lines, Tokens};
 use crate::graph::Graph;
@@ -63,6 +64,15 @@ impl CountedBody<'static> {
 }
 
 impl CountedBody<'_> {
+    /// The columns a line holds after `src dst`: its weight's numbers.
+    pub fn columns_after_ids(&self) -> usize {
+        match self.weights {
+            WeightColumn::Absent => 0,
+            WeightColumn::Value | WeightColumn::Negated => 1,
+            WeightColumn::Complex => 2,
+        }
+    }
+
     /// `1 edge`, `2 edges`.
     fn lines(&self, count: u64) -> String {
         crate::format::plural(count, self.noun.0, self.noun.1)
@@ -87,7 +97,12 @@ impl CountedBody<'_> {
         // The announced count is only a hint for the allocation: a lying header must not make us
         // reserve gigabytes before the body proves it.
         let mut edges = Vec::with_capacity((self.count as usize).min(1 << 24) * per_line);
-        self.for_each_line(lines, ctx, |number, src, dst, _| {
+        let columns_after_ids = self.columns_after_ids();
+        self.for_each_line(lines, ctx, |number, src, dst, mut rest| {
+            // Reachability reads no weight; what lies beyond the format's columns is reported.
+            if rest.nth(columns_after_ids).is_some() {
+                reading.extra_field_lines.note(number as u64);
+            }
             if src == dst {
                 reading.self_loop(number as u64, u64::from(src) + self.base);
             }

@@ -56,6 +56,6 @@ mod tests {
     #[test]
     fn ids_must_be_below_n() {
         let e = parse_str("3 1\n0 3\n").unwrap_err().to_string();
-        assert_eq!(e, "h.txt:2: found vertex 3; expected a vertex id in 0..3");
+        assert_eq!(e, "h.txt:2: found vertex 3; expected a vertex id from 0 to 2");
     }
 }

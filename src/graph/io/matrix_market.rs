@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn indices_are_one_based() {
         let e = parse_str("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n0 1\n").unwrap_err().to_string();
-        assert_eq!(e, "m.mtx:3: found vertex 0; expected a vertex id in 1..3");
+        assert_eq!(e, "m.mtx:3: found vertex 0; expected a vertex id from 1 to 2");
     }
 
     #[test]

@@ -74,6 +74,7 @@ fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
             base: body.base,
             both_directions: body.both_directions,
             comment_markers: body.comment_markers,
+            columns_after_ids: body.columns_after_ids(),
         },
         count: body.count,
         names,
@@ -363,6 +364,10 @@ fn read_notes<'a>(head: HeadNotes, notes: impl Iterator<Item = &'a mut Notes>) -
         }
         reading.duplicates.count += notes.duplicates - notes.first_duplicates.len() as u64;
         reading.nonloop_pairs += notes.nonloop_pairs;
+        for &line in &notes.first_extra_fields {
+            reading.extra_field_lines.note(start + u64::from(line));
+        }
+        reading.extra_field_lines.count += notes.extra_fields - notes.first_extra_fields.len() as u64;
         start += u64::from(notes.lines);
     }
     reading.lines = start - 1;

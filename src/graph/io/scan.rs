@@ -274,11 +274,11 @@ impl Ctx<'_> {
     /// A vertex id `base..base + n`, returned as the dense id `id - base`.
     #[inline]
     pub fn vertex(&self, line: usize, token: Option<&[u8]>, base: u64, n: usize) -> anyhow::Result<u32> {
-        let end = base + n as u64;
-        let id = self.number(line, token, format_args!("a vertex id in {base}..{end}"))?;
+        let ids = crate::format::span(base, (base + n as u64).wrapping_sub(1));
+        let id = self.number(line, token, format_args!("a vertex id from {ids}"))?;
         match id.checked_sub(base) {
             Some(dense) if dense < n as u64 => Ok(dense as u32),
-            _ => Err(self.err(line, format!("found vertex {id}"), format_args!("a vertex id in {base}..{end}"))),
+            _ => Err(self.err(line, format!("found vertex {id}"), format_args!("a vertex id from {ids}"))),
         }
     }
 }
@@ -358,7 +358,7 @@ mod tests {
     fn errors_name_file_line_found_and_expected() {
         let ctx = Ctx { source: "g.txt" };
         let e = ctx.vertex(3, Some(b"12"), 0, 10).unwrap_err();
-        assert_eq!(e.to_string(), "g.txt:3: found vertex 12; expected a vertex id in 0..10");
+        assert_eq!(e.to_string(), "g.txt:3: found vertex 12; expected a vertex id from 0 to 9");
         let e = ctx.number(4, Some(b"\xc3\xa9"), "a count").unwrap_err();
         assert_eq!(e.to_string(), "g.txt:4: found \"\\xc3\\xa9\"; expected a count");
         assert_eq!(ctx.vertex(1, Some(b"1"), 1, 1).unwrap(), 0);

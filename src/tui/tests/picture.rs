@@ -461,8 +461,8 @@ fn the_graph_tab_draws_the_chosen_component_with_its_cycle() {
     h.keys("jj");
     assert_eq!((h.app.graph.selected, h.app.graph.chosen()), (1, Some(component(6))));
     let text = h.render(80, 24);
-    assert!(text.contains("› 2 vertices: 6 -> 7 -> 6"), "{text}");
-    assert!(text.contains("  3 vertices: 1 -> 2 -> 3 -> 1"), "{text}");
+    assert!(text.contains("› 2 vertices: 6 → 7 → 6"), "{text}");
+    assert!(text.contains("  3 vertices: 1 → 2 → 3 → 1"), "{text}");
 
     h.keys("<Enter>");
     assert_eq!((h.app.tab, h.app.picture.focus), (Tab::Picture, Focus::Cycle(component(6))));

@@ -59,8 +59,8 @@ fn graph_screen_lists_the_loader_anomalies_and_the_cycles() {
     let text = h.render(80, 24);
     assert!(text.contains("no duplicates, self-loops or unused ids"), "{text}");
     assert!(text.contains("2 cyclic components, 5 vertices in all"), "{text}");
-    assert!(text.contains("3 vertices: 1 -> 2 -> 3 -> 1"), "{text}");
-    assert!(text.contains("2 vertices: 6 -> 7 -> 6"), "{text}");
+    assert!(text.contains("3 vertices: 1 → 2 → 3 → 1"), "{text}");
+    assert!(text.contains("2 vertices: 6 → 7 → 6"), "{text}");
 }
 
 #[test]
@@ -72,7 +72,7 @@ fn a_cycle_too_long_for_its_row_ends_in_an_ellipsis() {
     std::fs::write(&path, edges).unwrap();
     let mut h = Harness::on(crate::workspace::Workspace::open(&path, None).unwrap());
     let text = h.render(80, 24);
-    let row = text.lines().find(|l| l.contains("40 vertices: 0 -> 1 -> 2")).expect("the cycle's row");
+    let row = text.lines().find(|l| l.contains("40 vertices: 0 → 1 → 2")).expect("the cycle's row");
     assert!(row.contains('…'), "a cut row says so: {row}");
 }
 
@@ -504,8 +504,8 @@ fn the_exceptions_pairs_fit_a_narrow_panel_whole() {
     h.settle();
     let text = h.render(80, 24);
     assert!(text.contains("╭ Pairs (j/k, Enter: picture) ─"), "{text}");
-    assert!(text.contains(": nested in dim 0..4          │"), "rows end whole: {text}");
+    assert!(text.contains(": nested in dim 0 to 4        │"), "rows end whole: {text}");
     let wide = h.render(200, 60);
     assert!(wide.contains("False-positive pairs (j/k choose, Enter shows on the picture)"), "{wide}");
-    assert!(wide.contains(": nested in dimensions 0..4, yet unreachable"), "{wide}");
+    assert!(wide.contains(": nested in dimensions 0 to 4, yet unreachable"), "{wide}");
 }

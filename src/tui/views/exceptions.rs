@@ -123,7 +123,7 @@ fn pairs(frame: &mut Frame, area: Rect, app: &App) {
         .skip(first)
         .take(rows)
         .map(|(i, &(u, v, k))| {
-            let dims = if k == 1 { "0".to_string() } else { format!("0..{}", k - 1) };
+            let dims = crate::format::span(0, k as u64 - 1);
             let pair = format!("{} ⇝ {}", app.component_name(u), app.component_name(v));
             let word = if k == 1 { "dimension" } else { "dimensions" };
             let text = fit(vec![

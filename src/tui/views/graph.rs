@@ -140,7 +140,7 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     let sizes: Vec<String> = g.components.iter().map(|c| thousands(u64::from(c.size))).collect();
     let widest = sizes.iter().map(String::len).max().unwrap_or(0);
     for (i, (size, c)) in sizes.iter().zip(&g.components).enumerate() {
-        let path = c.cycle.iter().map(|&v| names.label(v)).collect::<Vec<_>>().join(" -> ");
+        let path = c.cycle.iter().map(|&v| names.label(v)).collect::<Vec<_>>().join(" → ");
         let text = cut(format!("{}{size:>widest$} vertices: {path}", cursor(i == g.selected)), width);
         lines.push(Line::styled(text, if i == g.selected { theme.selected() } else { theme.text() }));
     }

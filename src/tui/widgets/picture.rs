@@ -164,12 +164,15 @@ impl PictureView<'_> {
                 for pass in [EdgeKind::Other, EdgeKind::Tree, EdgeKind::Path] {
                     for (kind, dim, points) in lines.iter().filter(|l| l.0 == pass) {
                         let color = colour(*kind, *dim);
+                        // Without colour, tree edges are dashed so they differ from the path's.
+                        let dashed = no_color && *kind == EdgeKind::Tree;
                         for pair in points.windows(2) {
-                            let ((x1, y1), (x2, y2)) = (pair[0], pair[1]);
-                            ctx.draw(&CanvasLine { x1, y1: -y1, x2, y2: -y2, color });
-                            if kind.is_bold() {
-                                let (x1, x2) = (x1 + 1.0, x2 + 1.0);
+                            for ((x1, y1), (x2, y2)) in pieces(pair[0], pair[1], dashed) {
                                 ctx.draw(&CanvasLine { x1, y1: -y1, x2, y2: -y2, color });
+                                if kind.is_bold() {
+                                    let (x1, x2) = (x1 + 1.0, x2 + 1.0);
+                                    ctx.draw(&CanvasLine { x1, y1: -y1, x2, y2: -y2, color });
+                                }
                             }
                         }
                     }
@@ -240,11 +243,12 @@ impl PictureView<'_> {
             } else {
                 Style::default().fg(terminal_colour(kind.style().colour))
             };
-            let name = match kind {
-                EdgeKind::Tree => format!(" tree d{}", self.picture.dim),
-                _ => " path".to_string(),
+            let (glyph, name) = match kind {
+                EdgeKind::Tree if self.no_color => ("┇", format!(" tree d{}", self.picture.dim)),
+                EdgeKind::Tree => ("⣿", format!(" tree d{}", self.picture.dim)),
+                _ => ("⣿", " path".to_string()),
             };
-            entries.push(vec![("⣿".to_string(), colour), (name, Style::default())]);
+            entries.push(vec![(glyph.to_string(), colour), (name, Style::default())]);
         }
         if legend.components {
             // The glyph the boxes drawn at this zoom use for a component.
@@ -274,6 +278,18 @@ impl PictureView<'_> {
             x += 2;
         }
     }
+}
+
+/// The stretch from `a` to `b` whole, or cut into dashes of 3 dots with gaps of 3.
+fn pieces(a: (f64, f64), b: (f64, f64), dashed: bool) -> Vec<((f64, f64), (f64, f64))> {
+    const DASH: f64 = 3.0;
+    let length = (b.0 - a.0).hypot(b.1 - a.1);
+    if !dashed || length <= DASH {
+        return vec![(a, b)];
+    }
+    let at = |t: f64| (a.0 + (b.0 - a.0) * t / length, a.1 + (b.1 - a.1) * t / length);
+    let starts = (0..).map(|k| f64::from(k) * 2.0 * DASH).take_while(|&t| t < length);
+    starts.map(|t| (at(t), at((t + DASH - 1.0).min(length)))).collect()
 }
 
 /// An edge to draw: its kind, whether it is dimmed, its points in Braille dots.
