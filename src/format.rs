@@ -35,6 +35,16 @@ pub fn ids(n: u64) -> String {
     if n == 0 { "none".to_string() } else { span(0, n - 1) }
 }
 
+/// A measured number with at most four decimals and no trailing zeros (`3.2667`, `7`), in
+/// scientific notation when four decimals would show a small one as 0 (`1.000e-9`).
+pub fn decimal(x: f64) -> String {
+    if x != 0.0 && x.abs() < 1e-3 {
+        return format!("{x:.3e}");
+    }
+    let text = format!("{x:.4}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// Seconds in the unit that reads best: `812 µs`, `45.3 ms`, `2.41 s`.
 pub fn duration(seconds: f64) -> String {
     if seconds < 1e-3 {
@@ -79,6 +89,10 @@ mod tests {
         assert_eq!(span(4, 3), "none");
         assert_eq!(ids(10), "0 to 9");
         assert_eq!(ids(0), "none");
+        assert_eq!(
+            (decimal(3.26666), decimal(7.0), decimal(1e-9), decimal(0.0)),
+            ("3.2667".into(), "7".into(), "1.000e-9".into(), "0".into())
+        );
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1_595_444), "1,595,444");
         assert_eq!(duration(0.0452), "45.2 ms");

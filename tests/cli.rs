@@ -451,7 +451,35 @@ fn sssp_reports_distances_and_a_path_whose_weights_add_up() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("kegg.gra has no weights: every edge weighs 1"));
     let out = grail(&["sssp", &roads, "12"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("vertex 12 is not in"));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("SRC must be a vertex of the graph: vertex 12 is not in"), "{said}");
+}
+
+#[test]
+fn a_column_the_format_does_not_read_is_named_where_weights_were_wanted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("el3.txt");
+    std::fs::write(&file, "0 1 5\n1 2 1\n0 2 9\n").unwrap();
+    let out = grail(&["sssp", file.to_str().unwrap(), "0", "2"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(
+            "el3.txt has no weights: every edge weighs 1 (3 lines from line 1 hold a column this format does not read"
+        ),
+        "{said}"
+    );
+    let info = grail(&["info", file.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        said.contains("3 lines have more fields than the format's columns, the extra ones not read (lines 1, 2, 3)"),
+        "{said}"
+    );
+    assert_eq!(grail(&["info", file.to_str().unwrap(), "--strict"]).status.code(), Some(1));
+    // A mistyped direction is the weighted format's header, refused, not an edge 3 → 2.
+    std::fs::write(&file, "3 2 direct\n0 1 5\n1 2 3\n").unwrap();
+    let out = grail(&["info", file.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("el3.txt:1: found \"direct\"; expected `directed` or `undirected`"), "{said}");
 }
 
 #[test]
@@ -514,7 +542,7 @@ fn bfs_auto_picks_the_source_that_reaches_the_most() {
     assert_eq!((&v["src"], &v["auto_source"], &v["reached"]), (&Value::from(9), &Value::from(true), &Value::from(10)));
     let out = grail(&["bfs", &sample("tiny-cycles.txt"), "somewhere"]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("SRC is a vertex of the graph or `auto`: `somewhere` is not a vertex of "), "{err}");
+    assert!(err.contains("SRC must be a vertex of the graph or `auto`: `somewhere` is not a vertex of "), "{err}");
 }
 
 /// `grail exceptions` counts over the condensation's pairs what a brute force over every pair

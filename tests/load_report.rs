@@ -102,8 +102,11 @@ fn fields_beyond_a_counted_formats_columns_are_reported() {
         ),
         ("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 4\n", Format::MatrixMarket, firsts(1, &[3])),
         ("%%MatrixMarket matrix coordinate complex general\n3 3 1\n1 2 4 5\n", Format::MatrixMarket, firsts(0, &[])),
+        ("# c\n0 1 5\n1 2\n2 3 x y\n", Format::EdgeList, firsts(2, &[2, 4])),
     ] {
         let (_, _, _, r) = parse(text.as_bytes(), "t", Some(format)).unwrap();
+        let (_, _, _, sequential) = parse_sequentially(text.as_bytes(), "t", Some(format)).unwrap();
+        assert_eq!(r, sequential, "{text:?}");
         assert_eq!(r.extra_field_lines, extra, "{text:?}");
         let said = r.human_lines().join("\n");
         assert_eq!(said.contains("more fields than the format's columns"), extra.count > 0, "{said}");

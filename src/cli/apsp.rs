@@ -298,7 +298,11 @@ fn bench(args: &ApspArgs) -> Result<()> {
                 if run.seconds > budget {
                     over.push(method);
                     let took = duration(run.seconds);
-                    skipped.push(format!("{} on larger graphs than {name}: {took} is over the budget", method.name()));
+                    let budget = duration(budget);
+                    skipped.push(format!(
+                        "{} on larger graphs than {name}: {took} is over the budget of {budget}",
+                        method.name()
+                    ));
                 }
                 rows.push(BenchRow {
                     graph: name.clone(),

@@ -138,7 +138,7 @@ pub fn run(args: BfsArgs) -> Result<()> {
     let ws = args.graph.open()?;
     let graph = &ws.loaded.graph;
     let src = match &args.src {
-        Source::Vertex(typed) => ws.vertex(typed).context("SRC is a vertex of the graph or `auto`")?,
+        Source::Vertex(typed) => ws.vertex(typed).context("SRC must be a vertex of the graph or `auto`")?,
         Source::Auto => auto_source(&ws)?,
     };
     let src_id = ws.loaded.names.json_id(src);
@@ -233,9 +233,9 @@ impl Report for BfsReport {
             match (&self.path, self.dst_level) {
                 (Some(path), Some(level)) => {
                     let steps: Vec<String> = path.iter().map(vertex_text).collect();
-                    println!("{dst}        at level {level}: {}", steps.join(" → "));
+                    println!("{dst:<9} at level {level}: {}", steps.join(" → "));
                 }
-                _ => println!("{dst}        not reachable from {src}"),
+                _ => println!("{dst:<9} not reachable from {src}"),
             }
         }
         if !self.engines.is_empty() {

@@ -343,9 +343,10 @@ fn bench(args: &ClosureArgs) -> Result<()> {
             if seconds > args.budget {
                 over.push((method, key.clone()));
                 skipped.push(format!(
-                    "{} on larger graphs than {name}: {} is over the budget",
+                    "{} on larger graphs than {name}: {} is over the budget of {}",
                     method.name(),
-                    duration(seconds)
+                    duration(seconds),
+                    duration(args.budget)
                 ));
             }
             if args.output.human() {

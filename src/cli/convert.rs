@@ -242,7 +242,7 @@ fn run_part(args: ConvertArgs) -> Result<()> {
                 plural(args.depth as u64, "edge", "edges"),
                 ws.loaded.names.label(v)
             );
-            (part, what, "more vertices lie within reach; the nearest were kept")
+            (part, what, "more vertices lie within reach; the nearest were kept, ancestors and descendants alternately")
         }
         (None, Some(rank)) => {
             let rank = usize::try_from(rank).unwrap_or(usize::MAX);
@@ -309,7 +309,16 @@ fn account_for_ids(out: &Path, names: &VertexNames, n: usize, format: Format, sa
             }
             println!("{}", write_map(out, names, n, format)?);
         }
-        None => remove_stale_map(out)?,
+        None => {
+            // A shift is said in a sentence; a table would list every id plus one.
+            if say && format == Format::MatrixMarket && matches!(names, VertexNames::Dense) && n > 0 {
+                println!(
+                    "Matrix Market numbers vertices from 1: each id in {} is the input's plus 1 (0 is written as 1)",
+                    out.display()
+                );
+            }
+            remove_stale_map(out)?
+        }
     }
     Ok(())
 }

@@ -3,10 +3,11 @@
 use super::common::{GraphArgs, value_name};
 use super::deep::DeepReport;
 use super::output::{Output, Report};
-use crate::format::{bytes, duration};
+use crate::format::{bytes, decimal, duration};
 use crate::graph::io;
-use crate::graph::load_report::LoadReport;
+use crate::graph::load_report::{LoadReport, Numbering};
 use crate::graph::stats::{self, GraphStats};
+use crate::graph::{LoadedGraph, Weight, WeightOrigin};
 use crate::workspace::{BUNDLED_GRAPH_NAME, Workspace};
 use anyhow::Result;
 use clap::Args;
@@ -42,6 +43,11 @@ struct InfoReport<'a> {
     csr_bytes: u64,
     /// What the reader did to the text (null for a `.grail` file or a graph made in memory).
     loader: Option<&'a LoadReport>,
+    /// The edge weights the file holds for `sssp` and `apsp` (null: none, every edge weighs 1).
+    weights: Option<WeightSummary>,
+    /// Why the file's weights cannot be used (a negative weight, ...); null when they can.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weights_error: Option<String>,
     #[serde(flatten)]
     stats: &'a GraphStats,
     /// With `--deep`: what dominates and where false positives concentrate.
@@ -67,8 +73,32 @@ pub fn run_default() -> Result<()> {
     Ok(())
 }
 
+/// The weights of a file that holds them, as the weighted commands read them.
+#[derive(Serialize)]
+struct WeightSummary {
+    min: Weight,
+    max: Weight,
+    mean: Weight,
+}
+
+/// The file's weights, read again (reachability skips them), or why they cannot be used.
+fn weights_of(loaded: &LoadedGraph) -> (Option<WeightSummary>, Option<String>) {
+    if !loaded.format.holds_weights() || loaded.path.as_os_str().is_empty() {
+        return (None, None);
+    }
+    match io::load_weighted(&loaded.path, Some(loaded.format)) {
+        Ok(w) if w.origin == WeightOrigin::Unit || w.weights().is_empty() => (None, None),
+        Ok(w) => {
+            let min = w.weights().iter().copied().fold(Weight::INFINITY, Weight::min);
+            (Some(WeightSummary { min, max: w.max_weight(), mean: w.mean_weight() }), None)
+        }
+        Err(e) => (None, Some(format!("{e:#}"))),
+    }
+}
+
 fn report(ws: &Workspace, output: Output, deep: Option<DeepReport>) -> Result<()> {
     let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
+    let (weights, weights_error) = weights_of(&ws.loaded);
     output.show(&InfoReport {
         file: ws.loaded.path.display().to_string(),
         format: ws.loaded.format,
@@ -77,6 +107,8 @@ fn report(ws: &Workspace, output: Output, deep: Option<DeepReport>) -> Result<()
         peak_memory_bytes: crate::system::peak_memory_bytes(),
         csr_bytes: ws.loaded.graph.heap_bytes() as u64,
         loader: ws.loaded.report.as_ref(),
+        weights,
+        weights_error,
         stats: &stats,
         deep,
     })
@@ -85,9 +117,12 @@ fn report(ws: &Workspace, output: Output, deep: Option<DeepReport>) -> Result<()
 impl Report for InfoReport<'_> {
     fn print(&self) {
         println!("file       {}", self.file);
+        // A named-format file whose fields are all numbers keeps them as ids: say so beside "named".
+        let numeric = self.format == io::Format::Named && self.loader.is_some_and(|l| l.numbering != Numbering::Named);
         println!(
-            "format     {}   loaded in {}, condensed in {}",
+            "format     {}{}   loaded in {}, condensed in {}",
             value_name(&self.format),
+            if numeric { " (every field a number: read as ids)" } else { "" },
             duration(self.load_seconds),
             duration(self.condense_seconds)
         );
@@ -104,6 +139,16 @@ impl Report for InfoReport<'_> {
                 "loader     no report: a {} file holds a graph, not the text it was read from",
                 value_name(&self.format)
             ),
+        }
+        match (&self.weights, &self.weights_error) {
+            (Some(w), _) => println!(
+                "weights    from the file, {} to {}, mean {} (read by sssp and apsp)",
+                decimal(w.min),
+                decimal(w.max),
+                decimal(w.mean)
+            ),
+            (None, Some(why)) => println!("weights    the file's cannot be used: {why}"),
+            (None, None) => println!("weights    none: sssp and apsp weigh every edge 1"),
         }
         println!();
         print!("{}", self.stats.human_table());

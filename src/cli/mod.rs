@@ -46,7 +46,7 @@ pub struct Cli {
     #[arg(long)]
     pub no_mouse: bool,
 
-    /// Worker threads for labeling and batches (0 = all cores).
+    /// Worker threads for every parallel step: labeling, batches, the parallel engines (0 = all cores).
     #[arg(long, global = true, default_value_t = 0, value_name = "N")]
     pub threads: usize,
 

@@ -15,7 +15,7 @@ const MEMBERS_SHOWN: usize = 10;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  grail scc edges.txt\n  grail scc graph.gra --top 3 --members --json\n\nMembers are listed in vertex order: by id, or in the order the file first names them where ids were renumbered or are names. The cycle is a shortest of the component (a search from every member, within a budget; a component too large for it gets the shortest found and says so), from its smallest vertex back to it."
+    after_help = "Examples:\n  grail scc edges.txt\n  grail scc graph.gra --top 3 --members --json\n\nMembers are listed by file id, or in the order the file first names them where vertices are names. The cycle is a shortest of the component (a search from every member, within a budget; a component too large for it gets the shortest found and says so), from its smallest file id (or its first-named vertex) back to it."
 )]
 pub struct SccArgs {
     #[command(flatten)]
@@ -25,7 +25,8 @@ pub struct SccArgs {
     #[arg(long, default_value_t = 10, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: u64,
 
-    /// List every member of each component (default: the first 10).
+    /// List every member of each component (default: the 10 smallest file ids, or for names the
+    /// first 10 in the file).
     #[arg(long)]
     pub members: bool,
 
@@ -51,11 +52,12 @@ struct ComponentReport {
     /// The component's vertex in the condensation DAG (its id there, not its rank).
     condensation_vertex: u32,
     size: u32,
-    /// File ids (or names) in vertex order (by id; by first appearance where ids were renumbered);
-    /// all of them when `members_complete`.
+    /// File ids by increasing id (names: in order of first appearance in the file); all of them
+    /// when `members_complete`.
     members: Vec<serde_json::Value>,
     members_complete: bool,
-    /// File ids (or names) of a shortest cycle, from its smallest vertex back to it.
+    /// File ids (or names) of a shortest cycle, from its smallest file id (or first-named vertex)
+    /// back to it.
     cycle: Vec<serde_json::Value>,
     /// Whether `cycle` is a shortest of the whole component (false: the component was too large to
     /// search from every member, and it is the shortest found).
@@ -69,14 +71,24 @@ pub fn run(args: SccArgs) -> Result<()> {
         &ws.loaded.graph,
         &ws.condensation,
         usize::try_from(args.top).unwrap_or(usize::MAX),
-        limit,
+        None,
     );
-    args.output.show(&report(&ws.loaded.path.display().to_string(), &ws, &found))
+    args.output.show(&report(&ws.loaded.path.display().to_string(), &ws, &found, limit))
 }
 
-fn report(file: &str, ws: &crate::workspace::Workspace, found: &Cycles) -> SccReport {
+/// The report, each component's members listed by file id (names: in the file's order), at most
+/// `limit` of them.
+fn report(file: &str, ws: &crate::workspace::Workspace, found: &Cycles, limit: Option<usize>) -> SccReport {
     let names: &VertexNames = &ws.loaded.names;
     let ids = |list: &[u32]| list.iter().map(|&v| names.json_id(v)).collect::<Vec<_>>();
+    let listed = |members: &[u32]| {
+        let mut members = members.to_vec();
+        if names.table().is_none() {
+            members.sort_unstable_by_key(|&v| names.file_id(v));
+        }
+        members.truncate(limit.unwrap_or(usize::MAX));
+        ids(&members)
+    };
     SccReport {
         file: file.to_string(),
         vertices: ws.loaded.graph.num_vertices() as u64,
@@ -91,13 +103,23 @@ fn report(file: &str, ws: &crate::workspace::Workspace, found: &Cycles) -> SccRe
                 rank,
                 condensation_vertex: c.component,
                 size: c.size,
-                members: ids(&c.members),
-                members_complete: c.members.len() == c.size as usize,
-                cycle: ids(&c.cycle),
+                members: listed(&c.members),
+                members_complete: limit.is_none_or(|l| c.members.len() <= l),
+                cycle: ids(&from_smallest(&c.cycle, names)),
                 cycle_is_shortest: c.shortest_in_component,
             })
             .collect(),
     }
+}
+
+/// The cycle `s, ..., s` turned to start at its smallest file id (names: its first named vertex).
+fn from_smallest(cycle: &[u32], names: &VertexNames) -> Vec<u32> {
+    let Some((_, ring)) = cycle.split_last() else { return Vec::new() };
+    let key = |v: u32| if names.table().is_some() { u64::from(v) } else { names.file_id(v) };
+    let start = (0..ring.len()).min_by_key(|&i| key(ring[i])).unwrap_or(0);
+    let mut turned: Vec<u32> = ring[start..].iter().chain(&ring[..start]).copied().collect();
+    turned.extend(turned.first().copied());
+    turned
 }
 
 impl Report for SccReport {
@@ -118,17 +140,26 @@ impl Report for SccReport {
             thousands(self.vertices)
         );
         println!();
-        println!("{:>4}  {:>10}  {:<40}  a shortest cycle", "#", "size", "members");
-        for (rank, c) in self.largest.iter().enumerate() {
-            let mut members = c.members.iter().map(vertex_text).collect::<Vec<_>>().join(" ");
-            if !c.members_complete {
-                members += &format!(" ... ({} more)", thousands(u64::from(c.size) - c.members.len() as u64));
-            }
+        let members: Vec<String> = self
+            .largest
+            .iter()
+            .map(|c| {
+                let mut members = c.members.iter().map(vertex_text).collect::<Vec<_>>().join(" ");
+                if !c.members_complete {
+                    members += &format!(" ... ({} more)", thousands(u64::from(c.size) - c.members.len() as u64));
+                }
+                members
+            })
+            .collect();
+        // As wide as the widest list (up to 60 columns), so the cycles line up.
+        let width = members.iter().map(|m| m.chars().count()).max().unwrap_or(0).clamp("members".len(), 60);
+        println!("{:>4}  {:>10}  {:<width$}  a shortest cycle", "#", "size", "members");
+        for (rank, (c, members)) in self.largest.iter().zip(&members).enumerate() {
             let mut cycle = c.cycle.iter().map(vertex_text).collect::<Vec<_>>().join(" → ");
             if !c.cycle_is_shortest {
                 cycle += "  (the shortest found: the component is too large to search whole)";
             }
-            println!("{:>4}  {:>10}  {members:<40}  {cycle}", rank + 1, thousands(u64::from(c.size)));
+            println!("{:>4}  {:>10}  {members:<width$}  {cycle}", rank + 1, thousands(u64::from(c.size)));
         }
         if (self.largest.len() as u64) < self.cyclic_components {
             let rest = self.cyclic_components - self.largest.len() as u64;

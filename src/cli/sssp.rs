@@ -5,7 +5,7 @@
 
 use super::common::table;
 use super::output::{Output, Report, vertex_text};
-use crate::format::{duration, plural, thousands};
+use crate::format::{decimal, duration, plural, thousands};
 use crate::graph::io::{Format, load_weighted};
 use crate::graph::{Weight, WeightOrigin, WeightedGraph};
 use crate::weighted::SsspEngine;
@@ -52,9 +52,10 @@ pub struct SsspArgs {
     #[arg(long, conflicts_with = "engine")]
     pub compare: bool,
 
-    /// Delta-stepping's bucket width, and gpu-near-far's threshold step (default: 2 × mean weight /
-    /// mean out-degree); refused with an engine that takes none (with --compare, only those two use
-    /// it, and the report says so).
+    /// Delta-stepping's bucket width, and gpu-near-far's threshold step (default for delta-stepping:
+    /// 2 × mean weight / mean out-degree of the vertices with edges, or 1 when every weight is 0;
+    /// gpu-near-far: four times that); refused with an engine that takes none (with --compare,
+    /// only those two use it, and the report says so).
     #[arg(long, value_name = "WIDTH")]
     pub delta: Option<Weight>,
 
@@ -168,8 +169,8 @@ pub fn run(args: SsspArgs) -> Result<()> {
     for note in &notes {
         eprintln!("note: {note}");
     }
-    let src = graph.vertex(&args.src).context("SRC is a vertex of the graph")?;
-    let dst = args.dst.as_deref().map(|d| graph.vertex(d)).transpose().context("DST is a vertex of the graph")?;
+    let src = graph.vertex(&args.src).context("SRC must be a vertex of the graph")?;
+    let dst = args.dst.as_deref().map(|d| graph.vertex(d)).transpose().context("DST must be a vertex of the graph")?;
     let mut engines = if args.compare { SsspEngine::ALL.to_vec() } else { vec![args.engine] };
     let mut skipped = Vec::new();
     if args.compare
@@ -273,7 +274,7 @@ impl Report for SsspReport {
     fn print(&self) {
         println!("{}", file_line(&self.file, self.vertices, self.edges, self.weights));
         let src = vertex_text(&self.src);
-        let delta = self.delta.map_or(String::new(), |d| format!("   delta {}", round(d)));
+        let delta = self.delta.map_or(String::new(), |d| format!("   delta {}", decimal(d)));
         let device = if self.device == "cpu" { String::new() } else { format!(" on {}", self.device) };
         println!("source    {src}   engine {}{device}{delta}   {}", self.engine.name(), duration(self.seconds));
         if self.reached <= 1 {
@@ -285,7 +286,7 @@ impl Report for SsspReport {
                 thousands(self.reached),
                 thousands(self.vertices as u64),
                 self.max_distance,
-                round(self.mean_distance)
+                decimal(self.mean_distance)
             );
         }
         if self.reached > 1 && !self.farthest.is_empty() {
@@ -297,9 +298,9 @@ impl Report for SsspReport {
             match (&self.path, self.dst_distance) {
                 (Some(path), Some(distance)) => {
                     let steps: Vec<String> = path.iter().map(vertex_text).collect();
-                    println!("{dst}         at distance {distance}: {}", steps.join(" → "));
+                    println!("{dst:<9} at distance {distance}: {}", steps.join(" → "));
                 }
-                _ => println!("{dst}         not reachable from {src}"),
+                _ => println!("{dst:<9} not reachable from {src}"),
             }
         }
         if !self.engines.is_empty() {
@@ -307,7 +308,8 @@ impl Report for SsspReport {
             let mut t = table(&["engine", "device", "time", "upload", "relaxations", "steps", "buckets", "equal"]);
             for r in &self.engines {
                 t.add_row(vec![
-                    r.engine.name().to_string() + &r.delta.map_or(String::new(), |d| format!(" (delta {})", round(d))),
+                    r.engine.name().to_string()
+                        + &r.delta.map_or(String::new(), |d| format!(" (delta {})", decimal(d))),
                     r.device.clone(),
                     duration(r.seconds),
                     if r.device == "cpu" { "-".into() } else { duration(r.upload_seconds) },
@@ -338,12 +340,6 @@ impl Report for SsspReport {
             }
         }
     }
-}
-
-/// A mean as printed: 4 significant decimals at most.
-fn round(x: Weight) -> String {
-    let text = format!("{x:.4}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// What one of `engine`'s steps is, as the compare table's footnote says it.

@@ -5,7 +5,7 @@
 use super::name_table::NameTable;
 use super::scc::Condensation;
 use super::{Graph, VertexNames, cycles};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// A part of a graph, renumbered: vertex `i` of `graph` is vertex `vertices[i]` of the whole.
@@ -21,40 +21,46 @@ pub struct Extract {
 
 /// Ancestors (through parents) and descendants (through children) of `v` at most `depth` edges
 /// away, at most `max` vertices (at least `v` itself), breadth first: a vertex is taken at its
-/// smaller distance, ancestors before descendants at the same distance, each list in its order.
-/// So when `max` cuts, every vertex nearer than the farthest one taken is in.
+/// smaller distance, and at each distance ancestors and descendants alternately, each list in its
+/// order. So when `max` cuts, every vertex nearer than the farthest one taken is in, and the last
+/// distance is shared between the two directions rather than filled by one.
 pub fn around(graph: &Graph, v: u32, depth: u32, max: usize) -> Extract {
     let max = max.max(1);
-    // Each direction has its own walk (a vertex met going up is also walked down when it is a
-    // descendant too); `chosen` is their union, in the order met.
-    let mut seen: [HashSet<u32>; 2] = [HashSet::from([v]), HashSet::from([v])];
     let mut chosen_set = HashSet::from([v]);
     let mut chosen = vec![v];
-    // (vertex, upwards?, its distance)
-    let mut queue = VecDeque::from([(v, true, 0u32), (v, false, 0u32)]);
-    let mut left_out = false;
-    'walk: while let Some((x, up, d)) = queue.pop_front() {
-        if d >= depth {
-            continue;
+    // Each direction walks its own frontier ([descendants, ancestors]): a vertex met going up is
+    // also walked down when it is a descendant too.
+    let mut seen: [HashSet<u32>; 2] = [HashSet::from([v]), HashSet::from([v])];
+    let mut frontier: [Vec<u32>; 2] = [vec![v], vec![v]];
+    for _ in 0..depth {
+        let mut next: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        for (dir, (frontier, next)) in frontier.iter().zip(next.iter_mut()).enumerate() {
+            for &x in frontier {
+                let list = if dir == 1 { graph.parents(x) } else { graph.children(x) };
+                next.extend(list.iter().copied().filter(|&y| seen[dir].insert(y)));
+            }
         }
-        let list = if up { graph.parents(x) } else { graph.children(x) };
-        for &y in list {
-            if seen[usize::from(up)].contains(&y) {
+        let (mut up, mut down) = (next[1].iter().copied(), next[0].iter().copied());
+        let alternate = std::iter::from_fn(|| match (up.next(), down.next()) {
+            (None, None) => None,
+            pair => Some([pair.0, pair.1]),
+        });
+        for y in alternate.flatten().flatten() {
+            if chosen_set.contains(&y) {
                 continue;
             }
-            if !chosen_set.contains(&y) {
-                if chosen.len() >= max {
-                    left_out = true;
-                    break 'walk;
-                }
-                chosen_set.insert(y);
-                chosen.push(y);
+            if chosen.len() >= max {
+                return induced(graph, chosen, true);
             }
-            seen[usize::from(up)].insert(y);
-            queue.push_back((y, up, d + 1));
+            chosen_set.insert(y);
+            chosen.push(y);
         }
+        if next.iter().all(Vec::is_empty) {
+            break;
+        }
+        frontier = next;
     }
-    induced(graph, chosen, left_out)
+    induced(graph, chosen, false)
 }
 
 /// The `rank`-th largest component of two or more vertices (1 = the largest), numbered as
@@ -107,7 +113,7 @@ mod tests {
     use super::*;
     use crate::graph::scc::condense;
     use proptest::prelude::*;
-    use std::collections::BTreeSet;
+    use std::collections::{BTreeSet, VecDeque};
 
     /// Distances from `s` along `next` (BFS), `None` where unreachable.
     fn distances(n: usize, s: u32, next: impl Fn(u32) -> Vec<u32>) -> Vec<Option<u32>> {
@@ -149,6 +155,16 @@ mod tests {
         assert!(!e.left_out);
         let e = around(&g, 3, 2, 3);
         assert_eq!(e.vertices, vec![2, 3, 4]);
+        assert!(e.left_out);
+    }
+
+    #[test]
+    fn a_cut_hub_keeps_ancestors_and_descendants_alike() {
+        // 10 has parents 0..5 and children 20..25, all one edge away.
+        let edges: Vec<(u32, u32)> = (0..5).map(|p| (p, 10)).chain((20..25).map(|c| (10, c))).collect();
+        let g = Graph::from_edges(25, &edges).unwrap();
+        let e = around(&g, 10, 2, 5);
+        assert_eq!(e.vertices, vec![0, 1, 10, 20, 21]);
         assert!(e.left_out);
     }
 

@@ -200,11 +200,25 @@ impl WeightedGraph {
             .map_or_else(|| self.loaded.path.display().to_string(), |f| f.to_string_lossy().into_owned());
         let mut notes = Vec::new();
         if self.origin == WeightOrigin::Unit {
-            notes.push(format!("{file} has no weights: every edge weighs 1"));
+            let mut note = format!("{file} has no weights: every edge weighs 1");
+            // A column the format does not read may be the weights the user meant.
+            if let Some(extra) = self.loaded.report.as_ref().map(|r| &r.extra_field_lines).filter(|f| f.count > 0) {
+                let lines = crate::format::plural(extra.count, "line", "lines");
+                let first = extra.first.first().copied().unwrap_or_default();
+                note += &format!(
+                    " ({lines} from line {first} hold a column this format does not read: the weighted format, \
+                     a first line `n m directed` then `src dst weight`, or a `real` Matrix Market file keeps weights)"
+                );
+            }
+            notes.push(note);
         }
         if self.merged_duplicates > 0 {
             let merged = crate::format::plural(self.merged_duplicates, "parallel edge", "parallel edges");
             notes.push(format!("{file}: {merged} merged, the lightest of each kept"));
+        }
+        if self.self_loops > 0 {
+            let loops = crate::format::plural(self.self_loops, "self-loop", "self-loops");
+            notes.push(format!("{file}: {loops} dropped (a loop never shortens a path)"));
         }
         notes
     }
@@ -237,7 +251,13 @@ mod tests {
         assert_eq!(g.weight(0, 1), Some(2.0));
         assert_eq!(g.weight(2, 0).map(f64::to_bits), Some(0.0f64.to_bits()), "-0 is stored as 0");
         assert_eq!((g.merged_duplicates, g.self_loops), (2, 1));
-        assert_eq!(g.notes(), ["t: 2 parallel edges merged, the lightest of each kept"]);
+        assert_eq!(
+            g.notes(),
+            [
+                "t: 2 parallel edges merged, the lightest of each kept",
+                "t: 1 self-loop dropped (a loop never shortens a path)"
+            ]
+        );
     }
 
     #[test]

@@ -73,7 +73,7 @@ pub struct Notes {
     pub duplicates: u64,
     /// `.gra`: the first [`FIRST`] lines with a repeated target.
     pub first_duplicates: Vec<u32>,
-    /// Counted bodies: lines with more fields than the format's columns.
+    /// Counted bodies and edge lists: lines with more fields than the format's columns.
     pub extra_fields: u64,
     /// The first [`FIRST`] of those lines.
     pub first_extra_fields: Vec<u32>,
@@ -302,7 +302,7 @@ pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
     Some(out)
 }
 
-/// Parses an edge list's `src dst [ignored...]` lines (`#`/`%` comments), ids any `u64`.
+/// Parses an edge list's `src dst [noted...]` lines (`#`/`%` comments), ids any `u64`.
 pub fn edge_list(bytes: &[u8]) -> Option<PairsChunk> {
     let mut out = PairsChunk { narrow: Vec::with_capacity(bytes.len() / 8), ..PairsChunk::default() };
     for (index, line) in lines(bytes).enumerate() {
@@ -316,6 +316,9 @@ pub fn edge_list(bytes: &[u8]) -> Option<PairsChunk> {
         let dst = number(text, &mut at)?;
         if src == dst {
             out.notes.self_loop(index as u32, src);
+        }
+        if fields_after(&text[at..]) > 0 {
+            out.notes.extra_fields(index as u32);
         }
         out.max_id = out.max_id.max(src).max(dst);
         if out.wide.is_empty() && out.max_id <= u64::from(u32::MAX) {

@@ -25,6 +25,8 @@ pub struct CountedBody<'h> {
     pub header_line: usize,
     /// What the column after `src dst` holds: only the weighted commands read it.
     pub weights: WeightColumn,
+    /// The line that says what the weight column holds (the banner of a Matrix Market file).
+    pub weights_line: usize,
 }
 
 /// What a counted format's third column holds.
@@ -54,6 +56,7 @@ impl CountedBody<'static> {
             noun: ("edge", "edges"),
             header_line,
             weights: WeightColumn::Absent,
+            weights_line: header_line,
         }
     }
 

@@ -1,4 +1,4 @@
-//! SNAP-style edge lists: `src dst` per line (extra columns ignored), `#` and `%` comment lines and
+//! SNAP-style edge lists: `src dst` per line (further columns noted, not read), `#` and `%` comment lines and
 //! blank lines anywhere, ids any non-negative integers up to `u64::MAX`. How ids become dense ids is
 //! the rule in [`super::numbering`].
 
@@ -22,6 +22,9 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
         let mut tokens = line.tokens();
         let src = ctx.number(line.number, tokens.next(), "a source vertex id")?;
         let dst = ctx.number(line.number, tokens.next(), "a target vertex id")?;
+        if tokens.next().is_some() {
+            reading.extra_field_lines.note(line.number as u64);
+        }
         if src == dst {
             reading.self_loop(line.number as u64, src);
         }
@@ -63,7 +66,7 @@ pub(super) fn declared_vertex_count(bytes: &[u8]) -> Option<u64> {
     let rest = first.text.trim_ascii_start().strip_prefix(WRITER_COMMENT.as_bytes())?;
     let mut tokens = super::scan::Line { number: first.number, text: rest }.tokens();
     let n = super::scan::parse_u64(tokens.next()).ok()?;
-    tokens.next().is_some_and(|w| w.starts_with(b"vertices")).then_some(n)
+    tokens.next().is_some_and(|w| w.starts_with(b"vert")).then_some(n)
 }
 
 /// The line number of the `index`-th (0-based) data line: only needed to word a rare error, so it

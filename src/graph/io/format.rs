@@ -14,7 +14,7 @@ pub enum Format {
     EdgeList,
     /// Matrix Market coordinate (`%%MatrixMarket matrix coordinate ...`), 1-based, row -> column.
     MatrixMarket,
-    /// The transitive-closure report's format: header `n m directed`, then `src dst weight`.
+    /// Weighted edges: a header `n m directed` (or `undirected`), then `src dst weight` per line.
     Weighted,
     /// A plain `n m` header, then `src dst` per line (0-based).
     Header,

@@ -31,7 +31,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
 
 /// The banner and the size line: what the body must hold.
 pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'static>> {
-    let (both_directions, weights) = read_banner(lines, ctx)?;
+    let (both_directions, weights, banner_line) = read_banner(lines, ctx)?;
     let Some(size) = lines.next_data(b"%") else {
         return Err(ctx.err(lines.end_line(), "found the end of the file", "the size line `rows cols nnz`"));
     };
@@ -58,11 +58,13 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
         noun: ("entry", "entries"),
         header_line: size.number,
         weights,
+        weights_line: banner_line,
     })
 }
 
-/// Checks the banner; returns whether entries stand for both directions, and what their values are.
-fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<(bool, WeightColumn)> {
+/// Checks the banner; returns whether entries stand for both directions, what their values are,
+/// and the banner's line.
+fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<(bool, WeightColumn, usize)> {
     const EXPECTED: &str = "`%%MatrixMarket matrix coordinate <field> <symmetry>`";
     let Some(line) = lines.next_nonblank() else {
         return Err(ctx.err(1, "found an empty file", EXPECTED));
@@ -86,7 +88,7 @@ fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<(bool, WeightColumn)> {
         (_, b"skew-symmetric") => WeightColumn::Negated,
         _ => WeightColumn::Value,
     };
-    Ok((symmetry != GENERAL, weights))
+    Ok((symmetry != GENERAL, weights, line.number))
 }
 
 #[cfg(test)]

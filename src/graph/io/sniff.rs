@@ -15,7 +15,9 @@ const COMMENTS: &[u8] = b"#%";
 ///    [`Format::EdgeList`] (so a written file is never mistaken for a header file);
 /// 4. first data line is a single integer, followed by a line `<digits>:` or by nothing →
 ///    [`Format::Gra`] without its optional magic line;
-/// 5. first data line is `n m directed` or `n m undirected` → [`Format::Weighted`];
+/// 5. first data line is `n m directed` or `n m undirected`, or `n m` and a word (a direction
+///    mistyped: read as an edge with a third column it would silently change the graph) →
+///    [`Format::Weighted`], whose reader refuses a word that is not a direction;
 /// 6. first data line is exactly two integers `n m`, exactly `m` data lines follow, each starting
 ///    with two ids below `n`, and `n > 0` unless `m = 0` (edges need vertices: `0 1` opens an edge
 ///    list) → [`Format::Header`]. This is ambiguous with an edge list whose first edge happens to be
@@ -65,7 +67,9 @@ fn sniff_lines(lines: &mut Lines) -> Format {
             Some(_) => Format::EdgeList,
         },
         [Some(_), Some(_), Some(dir), None]
-            if is_int(words[0]) && is_int(words[1]) && weighted::direction(dir).is_some() =>
+            if is_int(words[0])
+                && is_int(words[1])
+                && (weighted::direction(dir).is_some() || dir.iter().all(u8::is_ascii_alphabetic)) =>
         {
             Format::Weighted
         }

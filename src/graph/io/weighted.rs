@@ -1,4 +1,4 @@
-//! The transitive-closure report's format: a header `n m directed` (or `undirected`: every edge
+//! The weighted format (the transitive-closure report's): a header `n m directed` (or `undirected`: every edge
 //! then goes both ways), then `m` lines `src dst weight` on 0-based ids. The weight is read by the
 //! weighted commands only (`weights.rs`); reachability ignores it.
 //! Blank lines and `#`/`%` comment lines are skipped anywhere.

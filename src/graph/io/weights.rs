@@ -59,18 +59,20 @@ type WeightedEdge = (u32, u32, Weight);
 fn read_weighted_body(body: &CountedBody, lines: &mut Lines, ctx: Ctx) -> Result<(Vec<WeightedEdge>, WeightOrigin)> {
     if body.weights == WeightColumn::Complex {
         return Err(ctx.err(
-            body.header_line,
+            body.weights_line,
             "found a `complex` matrix, whose entries are not weights",
             "a `real`, `double` or `integer` matrix (or `pattern`: every edge weighs 1)",
         ));
     }
     let per_line = if body.both_directions { 2 } else { 1 };
+    // Matrix Market (1-based) names its columns `row col`.
+    let ids = if body.base == 1 { "row col" } else { "src dst" };
     // The announced count is only a hint: a lying header must not reserve gigabytes.
     let mut edges = Vec::with_capacity((body.count as usize).min(1 << 24) * per_line);
     body.for_each_line(lines, ctx, |number, src, dst, mut rest| {
         let weight = match body.weights {
             WeightColumn::Absent => 1.0,
-            _ => weight(ctx, number, rest.next())?,
+            _ => weight(ctx, number, rest.next(), ids)?,
         };
         // Which number weighs the edge must not be a guess.
         if body.weights != WeightColumn::Absent
@@ -99,13 +101,14 @@ fn read_weighted_body(body: &CountedBody, lines: &mut Lines, ctx: Ctx) -> Result
 }
 
 /// One weight: a finite decimal number of 0 or more (`-0` read as 0).
-fn weight(ctx: Ctx, line: usize, token: Option<&[u8]>) -> Result<Weight> {
-    const EXPECTED: &str = "a weight after `src dst` (a number such as 3 or 0.25)";
+/// `ids` names the columns before it as the format does (`src dst`, `row col`).
+fn weight(ctx: Ctx, line: usize, token: Option<&[u8]>, ids: &str) -> Result<Weight> {
+    let expected = || format!("a weight after `{ids}` (a number such as 3 or 0.25)");
     let Some(token) = token else {
-        return Err(ctx.err(line, "found the end of the line", EXPECTED));
+        return Err(ctx.err(line, "found the end of the line", expected()));
     };
     match std::str::from_utf8(token).ok().and_then(|text| text.parse::<Weight>().ok()) {
-        None => Err(ctx.err(line, format!("found {}", show(token)), EXPECTED)),
+        None => Err(ctx.err(line, format!("found {}", show(token)), expected())),
         Some(w) if !w.is_finite() => Err(ctx.err(line, format!("found weight {}", show(token)), "a finite weight")),
         Some(w) if w < 0.0 => Err(ctx.err(
             line,
@@ -146,7 +149,7 @@ mod tests {
         let g = parse("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n").unwrap();
         assert_eq!((g.origin, g.weight(0, 1)), (WeightOrigin::Unit, Some(1.0)));
         let e = error("%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 1 0\n");
-        assert!(e.starts_with("w.txt:2: found a `complex` matrix"), "{e}");
+        assert!(e.starts_with("w.txt:1: found a `complex` matrix"), "{e}");
         let e = error("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 3\n");
         assert!(e.starts_with("w.txt:3: found weight 3 in a skew-symmetric matrix"), "{e}");
     }

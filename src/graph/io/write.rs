@@ -151,7 +151,10 @@ fn emit_edge_list(out: &mut impl Write, graph: &Graph, names: &VertexNames) -> s
         return emit_named(out, graph, names);
     }
     let mut number = itoa::Buffer::new();
-    writeln!(out, "{WRITER_COMMENT} {} vertices, {} edges", graph.num_vertices(), graph.num_edges())?;
+    let (n, m) = (graph.num_vertices() as u64, graph.num_edges() as u64);
+    // Plain digits: the reader takes the count back from this line.
+    let noun = |k: u64, one: &'static str, many: &'static str| if k == 1 { one } else { many };
+    writeln!(out, "{WRITER_COMMENT} {n} {}, {m} {}", noun(n, "vertex", "vertices"), noun(m, "edge", "edges"))?;
     for (u, v) in graph.edges() {
         out.write_all(number.format(names.file_id(u)).as_bytes())?;
         out.write_all(b" ")?;
