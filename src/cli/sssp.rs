@@ -120,9 +120,9 @@ struct SsspReport {
     /// Vertices at a finite distance from SRC, SRC included.
     reached: u64,
     max_distance: Weight,
-    /// Mean over the reached vertices (SRC's 0 included).
+    /// Mean over the reached vertices other than SRC.
     mean_distance: Weight,
-    /// The farthest reached vertices, farthest first.
+    /// The farthest reached vertices other than SRC, farthest first.
     farthest: Vec<Far>,
     dst: Option<serde_json::Value>,
     /// DST's distance; null when unreachable or no DST.

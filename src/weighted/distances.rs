@@ -33,9 +33,10 @@ pub struct Summary {
     pub reached: u64,
     /// The largest finite distance.
     pub max: Weight,
-    /// The mean finite distance (the source's 0 included).
+    /// The mean distance to the reached vertices other than the source (0 when there are none).
     pub mean: Weight,
-    /// The farthest reached vertices, farthest first (ties by id), with their distances.
+    /// The farthest reached vertices other than the source, farthest first (ties by id), with
+    /// their distances.
     pub farthest: Vec<(u32, Weight)>,
 }
 
@@ -45,9 +46,11 @@ impl Distances {
         let finite = || self.dist.iter().copied().filter(|d| d.is_finite());
         let reached = finite().count() as u64;
         let max = finite().fold(0.0, Weight::max);
-        let mean = if reached == 0 { 0.0 } else { finite().sum::<Weight>() / reached as f64 };
         let mut reached_vertices: Vec<u32> =
-            (0..self.dist.len() as u32).filter(|&v| self.dist[v as usize].is_finite()).collect();
+            (0..self.dist.len() as u32).filter(|&v| v != self.source && self.dist[v as usize].is_finite()).collect();
+        let others = reached_vertices.len();
+        let sum: Weight = reached_vertices.iter().map(|&v| self.dist[v as usize]).sum();
+        let mean = if others == 0 { 0.0 } else { sum / others as f64 };
         let by_distance = |&a: &u32, &b: &u32| self.dist[b as usize].total_cmp(&self.dist[a as usize]).then(a.cmp(&b));
         let top = top.min(reached_vertices.len());
         if top > 0 {
@@ -97,9 +100,9 @@ mod tests {
             seconds: 0.0,
         };
         let s = d.summary(2);
-        assert_eq!((s.reached, s.max, s.mean), (4, 4.0, 2.5));
+        assert_eq!((s.reached, s.max, s.mean), (4, 4.0, 10.0 / 3.0));
         assert_eq!(s.farthest, [(1, 4.0), (4, 4.0)]);
-        assert_eq!(d.summary(10).farthest.len(), 4);
+        assert_eq!(d.summary(10).farthest, [(1, 4.0), (4, 4.0), (3, 2.0)], "the source is not among them");
         assert_eq!((d.to(2), d.to(3)), (None, Some(2.0)));
         assert_eq!(d.differences(&d), 0);
     }

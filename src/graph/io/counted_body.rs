@@ -27,6 +27,8 @@ pub struct CountedBody<'h> {
     pub weights: WeightColumn,
     /// The line that says what the weight column holds (the banner of a Matrix Market file).
     pub weights_line: usize,
+    /// The weights are whole numbers (an `integer` Matrix Market matrix).
+    pub whole_weights: bool,
 }
 
 /// What a counted format's third column holds.
@@ -57,6 +59,7 @@ impl CountedBody<'static> {
             header_line,
             weights: WeightColumn::Absent,
             weights_line: header_line,
+            whole_weights: false,
         }
     }
 

@@ -31,7 +31,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
 
 /// The banner and the size line: what the body must hold.
 pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'static>> {
-    let (both_directions, weights, banner_line) = read_banner(lines, ctx)?;
+    let Banner { both_directions, weights, line: banner_line, whole_weights } = read_banner(lines, ctx)?;
     let Some(size) = lines.next_data(b"%") else {
         return Err(ctx.err(lines.end_line(), "found the end of the file", "the size line `rows cols nnz`"));
     };
@@ -59,12 +59,24 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
         header_line: size.number,
         weights,
         weights_line: banner_line,
+        whole_weights,
     })
 }
 
-/// Checks the banner; returns whether entries stand for both directions, what their values are,
-/// and the banner's line.
-fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<(bool, WeightColumn, usize)> {
+/// What the banner says.
+struct Banner {
+    /// Entries stand for both directions.
+    both_directions: bool,
+    /// What their values are.
+    weights: WeightColumn,
+    /// The banner's line.
+    line: usize,
+    /// The values are whole numbers (`integer`).
+    whole_weights: bool,
+}
+
+/// Checks the banner and says what it declares.
+fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<Banner> {
     const EXPECTED: &str = "`%%MatrixMarket matrix coordinate <field> <symmetry>`";
     let Some(line) = lines.next_nonblank() else {
         return Err(ctx.err(1, "found an empty file", EXPECTED));
@@ -88,7 +100,7 @@ fn read_banner(lines: &mut Lines, ctx: Ctx) -> Result<(bool, WeightColumn, usize
         (_, b"skew-symmetric") => WeightColumn::Negated,
         _ => WeightColumn::Value,
     };
-    Ok((symmetry != GENERAL, weights, line.number))
+    Ok(Banner { both_directions: symmetry != GENERAL, weights, line: line.number, whole_weights: field == b"integer" })
 }
 
 #[cfg(test)]

@@ -74,6 +74,13 @@ fn read_weighted_body(body: &CountedBody, lines: &mut Lines, ctx: Ctx) -> Result
             WeightColumn::Absent => 1.0,
             _ => weight(ctx, number, rest.next(), ids)?,
         };
+        if body.whole_weights && weight.fract() != 0.0 {
+            return Err(ctx.err(
+                number,
+                format!("found weight {weight} in an `integer` matrix"),
+                format!("a whole number (the banner on line {} says `integer`)", body.weights_line),
+            ));
+        }
         // Which number weighs the edge must not be a guess.
         if body.weights != WeightColumn::Absent
             && let Some(extra) = rest.next()
@@ -150,6 +157,8 @@ mod tests {
         assert_eq!((g.origin, g.weight(0, 1)), (WeightOrigin::Unit, Some(1.0)));
         let e = error("%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 1 0\n");
         assert!(e.starts_with("w.txt:1: found a `complex` matrix"), "{e}");
+        let e = error("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 1.5\n");
+        assert!(e.starts_with("w.txt:3: found weight 1.5 in an `integer` matrix; expected a whole number"), "{e}");
         let e = error("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 3\n");
         assert!(e.starts_with("w.txt:3: found weight 3 in a skew-symmetric matrix"), "{e}");
     }
