@@ -183,6 +183,13 @@ fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mu
         if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD / 2) {
             prefetch(targets, offsets[ahead as usize] as usize);
         }
+        // A quarter as far, the first child is known: fetch its label, read as the root is entered.
+        if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD / 4) {
+            let first = offsets[ahead as usize] as usize;
+            if first < offsets[ahead as usize + 1] as usize {
+                prefetch_pointer(intervals.at(at(targets[first])));
+            }
+        }
         if label_of(root).post != 0 {
             continue;
         }
