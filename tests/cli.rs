@@ -1079,3 +1079,15 @@ fn options_a_command_does_not_use_are_refused_or_said() {
     let out = grail(&["apsp", "--bench", "--format", "gra"]);
     assert_eq!(out.status.code(), Some(2), "a usage error");
 }
+
+#[test]
+fn a_failure_under_json_is_one_json_object_too() {
+    let out = grail(&["info", "no-such-file.txt", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(v["exit_code"], 1);
+    assert!(v["error"].as_str().unwrap().contains("no-such-file.txt"), "{v}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: "), "people still read it on stderr");
+    let plain = grail(&["info", "no-such-file.txt"]);
+    assert!(plain.stdout.is_empty(), "without --json, stdout stays empty");
+}

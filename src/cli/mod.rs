@@ -111,15 +111,21 @@ pub fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
+    // Clap accepted the line, so a `--json` in it is that switch (before any `--`).
+    let json = std::env::args_os().take_while(|a| a != "--").any(|a| a == "--json");
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
             if err.downcast_ref::<Disagreement>().is_some() {
-                ExitCode::from(DISAGREEMENT_EXIT)
-            } else {
-                ExitCode::FAILURE
+                // The report, printed already, holds the disagreements.
+                return ExitCode::from(DISAGREEMENT_EXIT);
             }
+            // Under `--json`, stdout is one parseable object, a failure's included.
+            if json {
+                println!("{}", serde_json::json!({ "error": format!("{err:#}"), "exit_code": 1 }));
+            }
+            ExitCode::FAILURE
         }
     }
 }

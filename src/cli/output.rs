@@ -11,7 +11,7 @@ use serde::Serialize;
 /// The `--json` switch every command shares.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct Output {
-    /// Print one JSON object instead of a table.
+    /// Print one JSON object instead of a table (on failure: `{"error": ..., "exit_code": 1}`).
     #[arg(long)]
     pub json: bool,
 }
