@@ -1091,3 +1091,14 @@ fn a_failure_under_json_is_one_json_object_too() {
     let plain = grail(&["info", "no-such-file.txt"]);
     assert!(plain.stdout.is_empty(), "without --json, stdout stays empty");
 }
+
+#[test]
+fn scc_lists_members_and_cycles_by_file_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sparse.txt");
+    std::fs::write(&file, "210 208\n208 209\n209 211\n211 210\n").unwrap();
+    let v = json(&grail(&["scc", file.to_str().unwrap(), "--json"]));
+    let c = &v["largest"][0];
+    assert_eq!(c["members"], serde_json::json!([208, 209, 210, 211]));
+    assert_eq!(c["cycle"], serde_json::json!([208, 209, 211, 210, 208]));
+}

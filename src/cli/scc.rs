@@ -83,9 +83,7 @@ fn report(file: &str, ws: &crate::workspace::Workspace, found: &Cycles, limit: O
     let ids = |list: &[u32]| list.iter().map(|&v| names.json_id(v)).collect::<Vec<_>>();
     let listed = |members: &[u32]| {
         let mut members = members.to_vec();
-        if names.table().is_none() {
-            members.sort_unstable_by_key(|&v| names.file_id(v));
-        }
+        members.sort_unstable_by_key(|&v| names.listing_key(v));
         members.truncate(limit.unwrap_or(usize::MAX));
         ids(&members)
     };
@@ -105,21 +103,11 @@ fn report(file: &str, ws: &crate::workspace::Workspace, found: &Cycles, limit: O
                 size: c.size,
                 members: listed(&c.members),
                 members_complete: limit.is_none_or(|l| c.members.len() <= l),
-                cycle: ids(&from_smallest(&c.cycle, names)),
+                cycle: ids(&cycles::from_first_listed(&c.cycle, names)),
                 cycle_is_shortest: c.shortest_in_component,
             })
             .collect(),
     }
-}
-
-/// The cycle `s, ..., s` turned to start at its smallest file id (names: its first named vertex).
-fn from_smallest(cycle: &[u32], names: &VertexNames) -> Vec<u32> {
-    let Some((_, ring)) = cycle.split_last() else { return Vec::new() };
-    let key = |v: u32| if names.table().is_some() { u64::from(v) } else { names.file_id(v) };
-    let start = (0..ring.len()).min_by_key(|&i| key(ring[i])).unwrap_or(0);
-    let mut turned: Vec<u32> = ring[start..].iter().chain(&ring[..start]).copied().collect();
-    turned.extend(turned.first().copied());
-    turned
 }
 
 impl Report for SccReport {

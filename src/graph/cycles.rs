@@ -4,8 +4,8 @@
 //! within a budget of edge visits; past it, the shortest found (through the first members, the
 //! smallest included) is given and said to be only that.
 
-use super::Graph;
 use super::scc::Condensation;
+use super::{Graph, VertexNames};
 use std::collections::HashMap;
 
 /// One strongly connected component of two or more vertices.
@@ -78,6 +78,16 @@ pub fn largest_cyclic(graph: &Graph, condensation: &Condensation, top: usize, me
     Cycles { cyclic_components, vertices_in_cycles, largest }
 }
 
+/// The cycle `s, ..., s` turned to start at the vertex listed first ([`VertexNames::listing_key`]:
+/// the smallest file id, or the first name in the file), and closed on it again.
+pub fn from_first_listed(cycle: &[u32], names: &VertexNames) -> Vec<u32> {
+    let Some((_, ring)) = cycle.split_last() else { return Vec::new() };
+    let start = (0..ring.len()).min_by_key(|&i| names.listing_key(ring[i])).unwrap_or(0);
+    let mut turned: Vec<u32> = ring[start..].iter().chain(&ring[..start]).copied().collect();
+    turned.extend(turned.first().copied());
+    turned
+}
+
 /// A shortest cycle of the component whose members (ascending) are `members`, as the path
 /// `s, ..., s` from its smallest member `s`, and whether it is a shortest of the whole component:
 /// a breadth-first search from each member in turn finds the shortest cycle through it, cut off
@@ -144,6 +154,15 @@ mod tests {
         let condensation = condense(&graph);
         let found = largest_cyclic(&graph, &condensation, top, members);
         (Arc::unwrap_or_clone(graph), found)
+    }
+
+    #[test]
+    fn a_cycle_is_listed_from_its_smallest_file_id() {
+        // Vertices 0, 1, 2 are file ids 30, 10, 20 (renumbered by first appearance).
+        let names = VertexNames::remapped(vec![30, 10, 20]);
+        assert_eq!(from_first_listed(&[0, 1, 2, 0], &names), vec![1, 2, 0, 1]);
+        assert_eq!(from_first_listed(&[0, 1, 2, 0], &VertexNames::Dense), vec![0, 1, 2, 0]);
+        assert!(from_first_listed(&[], &names).is_empty());
     }
 
     #[test]

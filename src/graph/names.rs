@@ -153,6 +153,12 @@ impl VertexNames {
         }
     }
 
+    /// Where `v` comes in a list for people: by file id, and for names in the file's order (their
+    /// vertex ids are first appearances).
+    pub fn listing_key(&self, v: u32) -> u64 {
+        if self.table().is_some() { u64::from(v) } else { self.file_id(v) }
+    }
+
     /// Which file ids the `n` vertices have, for an error about an id that is not one of them:
     /// `0 to 9`, `1 to 10 (vertex = file id - 1)`, or for renumbered ids the ids themselves when few
     /// (`0, 1, 2, 10, 11, renumbered`) and their range otherwise.
