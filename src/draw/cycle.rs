@@ -22,7 +22,9 @@ pub fn mark_cycle(
     members: &ComponentMembers,
     names: &VertexNames,
 ) {
-    // The ring: the cycle's vertices once each (the path repeats its start at the end).
+    // The ring: the cycle's vertices once each (the path repeats its start at the end), from the
+    // one `grail scc` lists first.
+    let cycle = crate::graph::cycles::from_first_listed(cycle, names);
     let ring = &cycle[..cycle.len().saturating_sub(1)];
     let Some(i) = picture.node_of(component) else {
         picture.notes.insert(0, "the component's box is not in this drawing".into());
@@ -162,7 +164,8 @@ mod tests {
         let sources = Sources { members: &members, names: &names, ..Sources::bare(&c.dag) };
         let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "star").unwrap();
         mark_cycle(&mut picture, big, (&[5, 2, 6, 5], true), &members, &names);
-        assert_eq!(picture.nodes[0].name(), "{5→2→6, 0, +4}");
+        // The cycle turned to start at its smallest id, as `grail scc` lists it.
+        assert_eq!(picture.nodes[0].name(), "{2→6→5, 0, +4}");
         assert_eq!(picture.notes[1], "a shortest cycle of the component: 3 of its 8 vertices");
         assert_eq!(picture.notes[2], "its box lists the cycle, then 1 other member; +4 not listed");
     }
