@@ -532,3 +532,56 @@ fn a_named_graphs_cycle_is_drawn_in_its_names() {
     let boxes: Vec<String> = picture.nodes.iter().filter(|n| n.state == NodeState::Cycle).map(|n| n.name()).collect();
     assert_eq!(boxes, ["{alice→bob→carol}"]);
 }
+
+/// Whether node `index` is wholly in the view the app shows now (after a render).
+fn in_view(h: &Harness, index: usize) -> bool {
+    let view = h.app.picture.view().unwrap();
+    h.app.picture.scene().unwrap().shows(view, index)
+}
+
+#[test]
+fn zooming_a_query_keeps_u_and_its_parent_in_view() {
+    let mut h = Harness::new();
+    h.keys("2r");
+    h.settle();
+    h.keys("6");
+    h.settle();
+    h.keys("/558 674<Enter>");
+    h.settle();
+    h.settle();
+    for (w, ht) in [(80, 24), (200, 60)] {
+        h.keys("z");
+        h.render(w, ht);
+        let u = h.app.picture.targets[0];
+        let parent = h.app.picture.scene().unwrap().parent(u).expect("558 has a parent in the drawing");
+        loop {
+            let zoom = h.app.picture.view().unwrap().zoom;
+            let text = h.render(w, ht);
+            assert!(in_view(&h, u) && in_view(&h, parent), "{w}x{ht}, zoom {zoom}: u and its parent:\n{text}");
+            if zoom + 1 == crate::tui::widgets::picture::grid::ZOOM_LEVELS {
+                break;
+            }
+            h.keys("+");
+        }
+    }
+}
+
+#[test]
+fn zooming_follows_the_cursor() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("6");
+    h.settle();
+    h.render(80, 24);
+    h.keys("j");
+    let cursor = h.app.picture.selected.expect("j puts the cursor on a vertex");
+    // Panned away from the cursor at zoom 1: each zoom in brings it back to the middle.
+    h.keys("------+");
+    h.render(80, 24);
+    h.keys("<Right><Right><Right><Right><Down><Down>");
+    for zoom in 2..crate::tui::widgets::picture::grid::ZOOM_LEVELS {
+        h.keys("+");
+        let text = h.render(80, 24);
+        assert_eq!(h.app.picture.view().unwrap().zoom, zoom);
+        assert!(in_view(&h, cursor), "zoom {zoom}: the cursor's box in view:\n{text}");
+    }
+}
