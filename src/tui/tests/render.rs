@@ -485,16 +485,37 @@ fn switching_the_rules_answers_the_query_again() {
 }
 
 #[test]
-fn the_frontier_chart_says_which_levels_it_drew_at_a_span_average() {
+fn the_frontier_chart_says_what_its_bars_and_axes_mean() {
     use crate::telemetry::{Event, Phase, QueueSizes};
     let mut h = Harness::new();
     h.keys("2");
-    let (dim, phase) = (0, Phase::PostOrder);
-    let queues = QueueSizes { small: 12, medium: 0, large: 0 };
-    h.app.labels.apply(&Event::PhaseStarted { dim, phase });
-    h.app.labels.apply(&Event::LevelDone { dim, phase, level: 0, span: 6, queues, edges_scanned: 0, seconds: 0.0 });
-    let text = h.render(80, 24);
-    assert!(text.contains("│6 of 6 levels ran in spans: averaged"), "{text}");
+    let queues = QueueSizes { small: 7, medium: 0, large: 0 };
+    for (phase, from) in
+        [(Phase::PostOrder, "level 0 = the roots (top down)"), (Phase::MinPost, "level 0 = the deepest (leaves up)")]
+    {
+        let dim = 0;
+        h.app.labels.apply(&Event::PhaseStarted { dim, phase });
+        h.app.labels.apply(&Event::LevelDone { dim, phase, level: 0, span: 5, queues, edges_scanned: 0, seconds: 0.0 });
+        let sizes: Vec<u64> = h.app.labels.frontier[&dim].levels.iter().map(QueueSizes::total).collect();
+        assert_eq!(sizes, [2, 2, 1, 1, 1], "one group of 5 levels, its 7 vertices split evenly");
+        let text = h.render(200, 60);
+        assert!(text.contains(&format!("dim 0 {phase}: levels 0-4 of 5, {from}")), "{text}");
+        assert!(
+            text.contains("5 of 5 levels were measured in groups: their bars split each group's total evenly"),
+            "{text}"
+        );
+        assert!(!text.contains("averaged"), "{text}");
+        // The y axis: the peak on top, and 1 (not 0) on the bottom row every column of 1 fills.
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains("┤")).collect();
+        assert!(rows.iter().any(|l| l.contains(" 2┤")), "{text}");
+        let bottom = rows.iter().find(|l| l.contains(" 1┤")).expect("the bottom row is labelled 1");
+        assert!(bottom.contains('█'), "every column of 1 fills the bottom row: {bottom}");
+        assert!(!rows.iter().any(|l| l.contains(" 0┤")), "{text}");
+    }
+    h.keys("?");
+    let help = h.render(100, 60);
+    assert!(help.contains("Frontier chart"), "the help explains the chart: {help}");
+    assert!(help.contains("bottom row is"), "{help}");
 }
 
 #[test]

@@ -158,16 +158,19 @@ impl Scene<'_> {
         if rect.width > w || rect.height > h {
             return view;
         }
-        View { x: view.x.max(rect.x + rect.width - w).min(rect.x), y: view.y.max(rect.y + rect.height - h).min(rect.y), ..view }
+        View {
+            x: view.x.max(rect.x + rect.width - w).min(rect.x),
+            y: view.y.max(rect.y + rect.height - h).min(rect.y),
+            ..view
+        }
     }
 
     /// Node `index`'s parent in the drawing: the box its DFS tree edge (or the search's path)
     /// leaves, else the first box with an edge into it.
     pub fn parent(&self, index: usize) -> Option<usize> {
         let edges = &self.picture.edges;
-        let into = |tree: bool| {
-            edges.iter().find(|e| e.to == index && (e.kind != EdgeKind::Other) == tree).map(|e| e.from)
-        };
+        let into =
+            |tree: bool| edges.iter().find(|e| e.to == index && (e.kind != EdgeKind::Other) == tree).map(|e| e.from);
         into(true).or_else(|| into(false))
     }
 

@@ -1,0 +1,26 @@
+//! What a tab's charts and lines mean, for the `?` help under that tab's keys: what the keys
+//! cannot say.
+
+use crate::tui::action::Tab;
+
+/// The notes of `tab`, one paragraph each (empty for a tab whose screen explains itself).
+pub fn notes(tab: Tab) -> &'static [&'static str] {
+    match tab {
+        Tab::Labels => &[
+            "Frontier chart: one column per level of the phase shown, its height the vertices the level \
+             works on, split by the degree the phase scans (small, medium, large queues). Level 0 is where \
+             the phase starts: the roots for parent selection and post-order (top down), the deepest level \
+             for subtree sizes and min-post (leaves up); the line above the chart says which.",
+            "Tiny levels run together and are measured as one group: the chart then splits the group's \
+             total evenly over its levels, and says how many levels it drew so.",
+            "Any non-empty queue fills at least the bottom cell of its column, so the bottom row is \
+             labelled 1; the top row is the tallest column shown.",
+        ],
+        Tab::Query => &[
+            "path: the path the search found (any path, not the shortest).",
+            "weighted distance: when the file gives edge weights, the lightest path from u to v and its \
+             total weight (Dijkstra); an unreachable pair has none, and the tab says so.",
+        ],
+        _ => &[],
+    }
+}
