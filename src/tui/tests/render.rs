@@ -490,27 +490,26 @@ fn the_frontier_chart_says_what_its_bars_and_axes_mean() {
     let mut h = Harness::new();
     h.keys("2");
     let queues = QueueSizes { small: 7, medium: 0, large: 0 };
-    for (phase, from) in
-        [(Phase::PostOrder, "level 0 = the roots (top down)"), (Phase::MinPost, "level 0 = the deepest (leaves up)")]
-    {
+    for (phase, from) in [(Phase::PostOrder, "roots first"), (Phase::MinPost, "leaves first")] {
         let dim = 0;
         h.app.labels.apply(&Event::PhaseStarted { dim, phase });
         h.app.labels.apply(&Event::LevelDone { dim, phase, level: 0, span: 5, queues, edges_scanned: 0, seconds: 0.0 });
         let sizes: Vec<u64> = h.app.labels.frontier[&dim].levels.iter().map(QueueSizes::total).collect();
         assert_eq!(sizes, [2, 2, 1, 1, 1], "one group of 5 levels, its 7 vertices split evenly");
         let text = h.render(200, 60);
-        assert!(text.contains(&format!("dim 0 {phase}: levels 0-4 of 5, {from}")), "{text}");
-        assert!(
-            text.contains("5 of 5 levels were measured in groups: their bars split each group's total evenly"),
-            "{text}"
-        );
+        assert!(text.contains(&format!("Frontier (y) per level (x), {from}")), "{text}");
+        assert!(text.contains(&format!("dim 0 {phase}: levels 0-4 of 5")), "{text}");
+        let long = "5 of 5 levels were measured in groups of tiny levels: each bar is its group's total split evenly";
+        assert!(text.contains(long), "{text}");
+        let narrow = h.render(80, 24);
+        assert!(narrow.contains("5 of 5 bars split a group's total evenly"), "{narrow}");
         assert!(!text.contains("averaged"), "{text}");
         // The y axis: the peak on top, and 1 (not 0) on the bottom row every column of 1 fills.
         let rows: Vec<&str> = text.lines().filter(|l| l.contains("┤")).collect();
-        assert!(rows.iter().any(|l| l.contains(" 2┤")), "{text}");
-        let bottom = rows.iter().find(|l| l.contains(" 1┤")).expect("the bottom row is labelled 1");
+        assert!(rows.iter().any(|l| l.contains("│2┤")), "{text}");
+        let bottom = rows.iter().find(|l| l.contains("│1┤")).expect("the bottom row is labelled 1");
         assert!(bottom.contains('█'), "every column of 1 fills the bottom row: {bottom}");
-        assert!(!rows.iter().any(|l| l.contains(" 0┤")), "{text}");
+        assert!(!rows.iter().any(|l| l.contains("0┤")), "{text}");
     }
     h.keys("?");
     let help = h.render(100, 60);
@@ -529,4 +528,34 @@ fn the_exceptions_pairs_fit_a_narrow_panel_whole() {
     let wide = h.render(200, 60);
     assert!(wide.contains("False-positive pairs (j/k choose, Enter shows on the picture)"), "{wide}");
     assert!(wide.contains(": nested in dimensions 0 to 4, yet unreachable"), "{wide}");
+}
+
+#[test]
+fn what_dominates_names_the_component_a_count_includes() {
+    let mut h = Harness::on_sample("follows.csv");
+    let text = h.render(200, 60);
+    // As `grail info --deep` says it: alice's 23 include bob and carol, her component mates.
+    assert!(text.contains("alice [in a component of 3 vertices] reaches 23 others"), "{text}");
+    assert!(!text.contains("alice reaches"), "{text}");
+}
+
+#[test]
+fn the_graph_tab_draws_no_box_without_room_for_its_content() {
+    let mut h = Harness::on_sample("follows.csv");
+    for (w, ht) in [(80, 24), (120, 36), (200, 60)] {
+        let text = h.render(w, ht);
+        let lines: Vec<&str> = text.lines().collect();
+        // A box's top border followed at once by its bottom border holds nothing.
+        for pair in lines.windows(2) {
+            for (k, c) in pair[0].char_indices().filter(|&(_, c)| c == '╭') {
+                let column = pair[0][..k].chars().count();
+                let below = pair[1].chars().nth(column);
+                assert_ne!(below, Some('╰'), "{w}x{ht}: an empty box {c}:\n{text}");
+            }
+        }
+        let charted = text.contains("per topological level (x)");
+        let pointed = text.contains("SCCs per level: a taller window shows them");
+        assert!(charted != pointed, "{w}x{ht}: the levels chart or a line saying where it went:\n{text}");
+    }
+    assert!(h.render(80, 24).contains("SCCs per level: a taller window shows them"));
 }

@@ -10,9 +10,10 @@ pub fn notes(tab: Tab) -> &'static [&'static str] {
             "Frontier chart: one column per level of the phase shown, its height the vertices the level \
              works on, split by the degree the phase scans (small, medium, large queues). Level 0 is where \
              the phase starts: the roots for parent selection and post-order (top down), the deepest level \
-             for subtree sizes and min-post (leaves up); the line above the chart says which.",
+             for subtree sizes and min-post (leaves up); the title says which (roots first, leaves first).",
             "Tiny levels run together and are measured as one group: the chart then splits the group's \
-             total evenly over its levels, and says how many levels it drew so.",
+             total evenly over its levels (7 vertices over 5 levels: 2, 2, 1, 1, 1), and says how many \
+             bars it drew so.",
             "Any non-empty queue fills at least the bottom cell of its column, so the bottom row is \
              labelled 1; the top row is the tallest column shown.",
         ],

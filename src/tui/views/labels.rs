@@ -162,7 +162,13 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
         return;
     };
     let total = f.levels.len() + f.dropped;
-    let block = panel("Frontier (y) per BFS level (x)");
+    // The x axis's direction in the title, the longest wording that fits between the corners.
+    let first = counted_from(f.phase);
+    let title = [format!("Frontier (y) per level (x), {first}"), format!("Frontier per level, {first}")]
+        .into_iter()
+        .find(|t| t.chars().count() + 4 <= area.width as usize)
+        .unwrap_or_else(|| "Frontier per level".to_string());
+    let block = panel(&title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.height < 2 {
@@ -171,11 +177,15 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
     let note = (f.averaged > 0).then(|| {
         // Tiny levels run together and are measured as one: the pipeline reports their summed
         // queues, which the chart splits evenly over them (see `state/labels.rs`).
-        let text = format!(
-            "{} of {} levels were measured in groups: their bars split each group's total evenly",
-            thousands(f.averaged as u64),
-            thousands(f.levels.len() as u64)
+        let (n, m) = (thousands(f.averaged as u64), thousands(f.levels.len() as u64));
+        let long = format!(
+            "{n} of {m} levels were measured in groups of tiny levels: each bar is its group's total split evenly"
         );
+        let text = if long.chars().count() <= inner.width as usize {
+            long
+        } else {
+            format!("{n} of {m} bars split a group's total evenly")
+        };
         super::chrome::wrap(&text, inner.width as usize)
     });
     let note = note.unwrap_or_default();
@@ -192,7 +202,7 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
     } else {
         format!("levels {}-{} of {}", shown_from + f.dropped, total - 1, thousands(total as u64))
     };
-    let head = format!("dim {dim} {}: {range}, {}", f.phase, counted_from(f.phase));
+    let head = format!("dim {dim} {}: {range}", f.phase);
     let head: Vec<Line> = super::chrome::wrap(&head, inner.width as usize)
         .into_iter()
         .chain(note)
@@ -226,8 +236,8 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
 /// roots (the DFS tree's phases at its virtual root).
 fn counted_from(phase: Phase) -> &'static str {
     match phase {
-        Phase::SubtreeSizes | Phase::MinPost | Phase::SubgraphSizes => "level 0 = the deepest (leaves up)",
-        Phase::ParentSelection | Phase::ParentSssp | Phase::PostOrder | Phase::Dfs => "level 0 = the roots (top down)",
+        Phase::SubtreeSizes | Phase::MinPost | Phase::SubgraphSizes => "leaves first",
+        Phase::ParentSelection | Phase::ParentSssp | Phase::PostOrder | Phase::Dfs => "roots first",
     }
 }
 
