@@ -585,3 +585,50 @@ fn zooming_follows_the_cursor() {
         assert!(in_view(&h, cursor), "zoom {zoom}: the cursor's box in view:\n{text}");
     }
 }
+
+/// The side panel's rows joined into one text (its sentences wrap), then the footer.
+fn side_panel_and_footer(screen: &str) -> String {
+    let side: Vec<&str> =
+        screen.lines().filter_map(|l| l.split("││").nth(1)).map(|l| l.trim_end_matches('│').trim_end()).collect();
+    format!("{} {}", side.join(" "), screen.lines().last().unwrap_or_default())
+}
+
+#[test]
+fn every_key_the_picture_names_is_in_its_help() {
+    // An exception on kegg (a neighbourhood, stepping done), and follows.csv drawn whole before and
+    // after the cursor moves and the view zooms in.
+    let (mut h, _, _) = kegg_first_exception();
+    let mut text = side_panel_and_footer(&h.render(200, 60));
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("6");
+    h.settle();
+    text += &side_panel_and_footer(&h.render(200, 60));
+    h.keys("j+++++");
+    text += &side_panel_and_footer(&h.render(120, 40));
+    let help = crate::tui::keymap::help_sections(Tab::Picture);
+    let (title, rows) = &help[0];
+    assert_eq!(title, "Picture tab");
+    let bound = |key: &str| rows.iter().any(|r| r.keys.split(' ').any(|k| k == key));
+    let named: [(&str, &[&str]); 11] = [
+        ("j/k move the cursor over the vertices", &["j", "k"]),
+        ("j/k step the cursor through the vertices", &["j", "k"]),
+        ("Enter centres on the cursor", &["Enter"]),
+        ("< and > resize the neighbourhood", &["<", ">"]),
+        (
+            "arrows pan, + - zoom, z fits, g goes to a vertex, e writes SVG, p hides this panel",
+            &["←", "→", "↑", "↓", "+", "-", "z", "g", "e", "p"],
+        ),
+        ("([ ] or h l switch)", &["[", "]", "h", "l"]),
+        ("s steps one level, f a phase, r to the end, x resets", &["s", "f", "r", "x"]),
+        ("/ asks a query", &["/"]),
+        ("s step level", &["s"]),
+        ("z fit u and v", &["z"]),
+        ("p side panel on/off", &["p"]),
+    ];
+    for (sentence, keys) in named {
+        assert!(text.contains(sentence), "the picture says {sentence:?}:\n{text}");
+        for key in keys {
+            assert!(bound(key), "{key} ({sentence:?}) missing from the Picture help: {rows:?}");
+        }
+    }
+}
