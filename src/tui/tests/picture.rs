@@ -553,7 +553,11 @@ fn zooming_a_query_keeps_u_and_its_parent_in_view() {
         h.keys("z");
         h.render(w, ht);
         let u = h.app.picture.targets[0];
-        let parent = h.app.picture.scene().unwrap().parent(u).expect("558 has a parent in the drawing");
+        // 558's parent in the drawing: where its DFS tree edge comes from (557).
+        let picture = &h.app.picture.result.as_ref().unwrap().picture;
+        let tree = |e: &&crate::draw::PictureEdge| e.to == u && e.kind == crate::draw::EdgeKind::Tree;
+        let parent = picture.edges.iter().find(tree).expect("558 has a tree parent in the drawing").from;
+        assert_eq!(picture.nodes[parent].vertex, 557);
         loop {
             let zoom = h.app.picture.view().unwrap().zoom;
             let text = h.render(w, ht);

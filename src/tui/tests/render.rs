@@ -225,7 +225,7 @@ fn a_weighted_graph_gives_the_weighted_distance_beside_the_answer() {
     // 0 -> 2 -> 4 -> 5 weighs 2 + 0 + 5; 0 -> 2 -> 1 -> 3 -> 5 ties with it; 0 -> 1 -> 3 -> 5 weighs 8.
     assert!(text.contains("weighted distance 7: shortest path by weight 0 → 2 →"), "{text}");
     // The search's path is named as such: it need not be the shortest by weight or by edges.
-    assert!(text.contains("a path the search found (not by weight): 0 → "), "{text}");
+    assert!(text.contains("a path (any one, not by weight): 0 → "), "{text}");
     assert!(!text.contains("│path "), "{text}");
     // Unreachable: a line that says so, in the same place.
     h.keys("/5 0<Enter>");
@@ -236,7 +236,7 @@ fn a_weighted_graph_gives_the_weighted_distance_beside_the_answer() {
     h.keys("?");
     let help = h.render(100, 60);
     assert!(help.contains("weighted distance: with a file that gives edge weights"), "{help}");
-    assert!(help.contains("path: the path the search found"), "{help}");
+    assert!(help.contains("path: a path from u to v that the answer found"), "{help}");
 }
 
 #[test]

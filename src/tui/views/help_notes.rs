@@ -18,8 +18,8 @@ pub fn notes(tab: Tab) -> &'static [&'static str] {
              labelled 1; the top row is the tallest column shown.",
         ],
         Tab::Query => &[
-            "path: the path the search found, any path from u to v (not the one of fewest edges, nor \
-             the lightest); with a weighted file it reads \"a path the search found (not by weight):\".",
+            "path: a path from u to v that the answer found (any one: not necessarily the fewest edges, \
+             nor the lightest); with a weighted file it reads \"a path (any one, not by weight):\".",
             "weighted distance: with a file that gives edge weights, the total weight of a shortest path \
              by weight from u to v (Dijkstra) and that path; \"no weighted distance\" when v is not \
              reachable from u, or when the weights cannot be read (and why).",

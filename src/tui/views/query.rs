@@ -98,11 +98,11 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult) -> Vec<Line<'a>> {
     ];
     let mut lines =
         vec![Line::from(head), Line::styled(explain::trail_line(decision), theme.dim()), Line::raw(explain(app, r))];
-    // With weights in the file, the search's path is named as such: it is any path, and the
-    // weighted line under it gives the lightest one.
+    // With weights in the file, the answer's path is named as such: it is any path, and the
+    // weighted line under it gives a shortest one by weight.
     let weighted = r.weighted.is_some();
     if let Some(path) = &r.vertex_path {
-        let what = if weighted { "a path the search found (not by weight):" } else { "path" };
+        let what = if weighted { "a path (any one, not by weight):" } else { "path" };
         lines.push(Line::styled(format!("{what} {}", path_text(app, path)), theme.path()));
     }
     match &r.weighted {
