@@ -32,6 +32,9 @@ pub struct PictureState {
     pub result: Option<Box<PictureResult>>,
     /// The cursor: an index into the drawn picture's nodes.
     pub selected: Option<usize>,
+    /// The user moved the cursor (j/k, `g`) since the drawing's focus was set: a zoom then keeps
+    /// the cursor's vertex in view, else the targets.
+    cursor_moved: bool,
     /// What the drawing shows changed (labels, a query): draw again when the tab is shown.
     pub stale: bool,
     /// The rules a query's search is drawn with (the explorer's one choice, `R`).
@@ -57,6 +60,7 @@ impl Default for PictureState {
             cap: DEFAULT_CAP,
             result: None,
             selected: None,
+            cursor_moved: false,
             stale: true,
             rules: RuleSet::All,
             viewport: Viewport::Fit,
@@ -207,6 +211,7 @@ impl PictureState {
         let refocused = self.result.as_ref().is_none_or(|r| r.request.focus != result.request.focus);
         if refocused {
             self.viewport = Viewport::Fit;
+            self.cursor_moved = false;
         }
         let dag = |v: u32| component.get(v as usize).copied();
         let focus_vertices = match result.request.focus {
@@ -259,11 +264,16 @@ impl PictureState {
             let end = if delta > 0 { "the largest" } else { "the smallest" };
             return vec![Effect::Info(format!("already at {end} zoom level"))];
         }
-        // The cursor's box stays in the middle when it was in view: a zoom keeps what is looked at.
-        let cursor = self.selected.filter(|&i| scene.shows(view, i)).and_then(|i| scene.picture.nodes.get(i));
+        // A zoom keeps what is looked at in the middle: the cursor's vertex once the user moved it,
+        // else the targets (u and v, or the vertex drawn around), else the cursor's vertex, else the
+        // point at the centre.
+        let cursor = self.selected.and_then(|i| scene.picture.nodes.get(i));
         self.viewport = match cursor {
-            Some(node) => Viewport::Centre { vertex: node.vertex, zoom },
-            None => Viewport::Manual(scene.zoom(view, zoom)),
+            Some(node) if self.cursor_moved || scene.targets.is_empty() => {
+                Viewport::Centre { vertex: node.vertex, zoom }
+            }
+            _ if !scene.targets.is_empty() => Viewport::Targets { zoom },
+            _ => Viewport::Manual(scene.zoom(view, zoom)),
         };
         Vec::new()
     }
@@ -271,6 +281,7 @@ impl PictureState {
     /// Moves the cursor; when its box leaves the view, the view centres on it.
     fn select(&mut self, selected: Option<usize>) {
         self.selected = selected;
+        self.cursor_moved = true;
         let (Some(scene), Some(view), Some(i)) = (self.scene(), self.view(), selected) else { return };
         if !scene.shows(view, i)
             && let Some(node) = scene.picture.nodes.get(i)
@@ -299,6 +310,7 @@ impl PictureState {
         match self.result.as_ref().and_then(|r| r.picture.node_of(c)) {
             Some(i) => {
                 self.selected = Some(i);
+                self.cursor_moved = true;
                 self.viewport = Viewport::Centre { vertex: c, zoom };
                 vec![Effect::Info(format!("vertex {id} centred, under the cursor"))]
             }

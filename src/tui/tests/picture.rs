@@ -532,3 +532,107 @@ fn a_named_graphs_cycle_is_drawn_in_its_names() {
     let boxes: Vec<String> = picture.nodes.iter().filter(|n| n.state == NodeState::Cycle).map(|n| n.name()).collect();
     assert_eq!(boxes, ["{alice→bob→carol}"]);
 }
+
+/// Whether node `index` is wholly in the view the app shows now (after a render).
+fn in_view(h: &Harness, index: usize) -> bool {
+    let view = h.app.picture.view().unwrap();
+    h.app.picture.scene().unwrap().shows(view, index)
+}
+
+#[test]
+fn zooming_a_query_keeps_u_and_its_parent_in_view() {
+    let mut h = Harness::new();
+    h.keys("2r");
+    h.settle();
+    h.keys("6");
+    h.settle();
+    h.keys("/558 674<Enter>");
+    h.settle();
+    h.settle();
+    for (w, ht) in [(80, 24), (200, 60)] {
+        h.keys("z");
+        h.render(w, ht);
+        let u = h.app.picture.targets[0];
+        // 558's parent in the drawing: where its DFS tree edge comes from (557).
+        let picture = &h.app.picture.result.as_ref().unwrap().picture;
+        let tree = |e: &&crate::draw::PictureEdge| e.to == u && e.kind == crate::draw::EdgeKind::Tree;
+        let parent = picture.edges.iter().find(tree).expect("558 has a tree parent in the drawing").from;
+        assert_eq!(picture.nodes[parent].vertex, 557);
+        loop {
+            let zoom = h.app.picture.view().unwrap().zoom;
+            let text = h.render(w, ht);
+            assert!(in_view(&h, u) && in_view(&h, parent), "{w}x{ht}, zoom {zoom}: u and its parent:\n{text}");
+            if zoom + 1 == crate::tui::widgets::picture::grid::ZOOM_LEVELS {
+                break;
+            }
+            h.keys("+");
+        }
+    }
+}
+
+#[test]
+fn zooming_follows_the_cursor() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("6");
+    h.settle();
+    h.render(80, 24);
+    h.keys("j");
+    let cursor = h.app.picture.selected.expect("j puts the cursor on a vertex");
+    // Panned away from the cursor at zoom 1: each zoom in brings it back to the middle.
+    h.keys("------+");
+    h.render(80, 24);
+    h.keys("<Right><Right><Right><Right><Down><Down>");
+    for zoom in 2..crate::tui::widgets::picture::grid::ZOOM_LEVELS {
+        h.keys("+");
+        let text = h.render(80, 24);
+        assert_eq!(h.app.picture.view().unwrap().zoom, zoom);
+        assert!(in_view(&h, cursor), "zoom {zoom}: the cursor's box in view:\n{text}");
+    }
+}
+
+/// The side panel's rows joined into one text (its sentences wrap), then the footer.
+fn side_panel_and_footer(screen: &str) -> String {
+    let side: Vec<&str> =
+        screen.lines().filter_map(|l| l.split("││").nth(1)).map(|l| l.trim_end_matches('│').trim_end()).collect();
+    format!("{} {}", side.join(" "), screen.lines().last().unwrap_or_default())
+}
+
+#[test]
+fn every_key_the_picture_names_is_in_its_help() {
+    // An exception on kegg (a neighbourhood, stepping done), and follows.csv drawn whole before and
+    // after the cursor moves and the view zooms in.
+    let (mut h, _, _) = kegg_first_exception();
+    let mut text = side_panel_and_footer(&h.render(200, 60));
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("6");
+    h.settle();
+    text += &side_panel_and_footer(&h.render(200, 60));
+    h.keys("j+++++");
+    text += &side_panel_and_footer(&h.render(120, 40));
+    let help = crate::tui::keymap::help_sections(Tab::Picture);
+    let (title, rows) = &help[0];
+    assert_eq!(title, "Picture tab");
+    let bound = |key: &str| rows.iter().any(|r| r.keys.split(' ').any(|k| k == key));
+    let named: [(&str, &[&str]); 11] = [
+        ("j/k move the cursor over the vertices", &["j", "k"]),
+        ("j/k step the cursor through the vertices", &["j", "k"]),
+        ("Enter centres on the cursor", &["Enter"]),
+        ("< and > resize the neighbourhood", &["<", ">"]),
+        (
+            "arrows pan, + - zoom, z fits, g goes to a vertex, e writes SVG, p hides this panel",
+            &["←", "→", "↑", "↓", "+", "-", "z", "g", "e", "p"],
+        ),
+        ("([ ] or h l switch)", &["[", "]", "h", "l"]),
+        ("s steps one level, f a phase, r to the end, x resets", &["s", "f", "r", "x"]),
+        ("/ asks a query", &["/"]),
+        ("s step level", &["s"]),
+        ("z fit u and v", &["z"]),
+        ("p side panel on/off", &["p"]),
+    ];
+    for (sentence, keys) in named {
+        assert!(text.contains(sentence), "the picture says {sentence:?}:\n{text}");
+        for key in keys {
+            assert!(bound(key), "{key} ({sentence:?}) missing from the Picture help: {rows:?}");
+        }
+    }
+}

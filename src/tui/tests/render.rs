@@ -223,11 +223,20 @@ fn a_weighted_graph_gives_the_weighted_distance_beside_the_answer() {
     h.settle();
     let text = h.render(100, 30);
     // 0 -> 2 -> 4 -> 5 weighs 2 + 0 + 5; 0 -> 2 -> 1 -> 3 -> 5 ties with it; 0 -> 1 -> 3 -> 5 weighs 8.
-    assert!(text.contains("weighted distance 7: shortest path 0 → 2 →"), "{text}");
-    // Unreachable: no distance line.
+    assert!(text.contains("weighted distance 7: shortest path by weight 0 → 2 →"), "{text}");
+    // The search's path is named as such: it need not be the shortest by weight or by edges.
+    assert!(text.contains("a path (any one, not by weight): 0 → "), "{text}");
+    assert!(!text.contains("│path "), "{text}");
+    // Unreachable: a line that says so, in the same place.
     h.keys("/5 0<Enter>");
     h.settle();
-    assert!(!h.render(100, 30).contains("weighted distance"));
+    let text = h.render(100, 30);
+    assert!(text.contains("no weighted distance: 0 is not reachable from 5"), "{text}");
+    // The help explains both lines.
+    h.keys("?");
+    let help = h.render(100, 60);
+    assert!(help.contains("weighted distance: with a file that gives edge weights"), "{help}");
+    assert!(help.contains("path: a path from u to v that the answer found"), "{help}");
 }
 
 #[test]
@@ -485,16 +494,36 @@ fn switching_the_rules_answers_the_query_again() {
 }
 
 #[test]
-fn the_frontier_chart_says_which_levels_it_drew_at_a_span_average() {
+fn the_frontier_chart_says_what_its_bars_and_axes_mean() {
     use crate::telemetry::{Event, Phase, QueueSizes};
     let mut h = Harness::new();
     h.keys("2");
-    let (dim, phase) = (0, Phase::PostOrder);
-    let queues = QueueSizes { small: 12, medium: 0, large: 0 };
-    h.app.labels.apply(&Event::PhaseStarted { dim, phase });
-    h.app.labels.apply(&Event::LevelDone { dim, phase, level: 0, span: 6, queues, edges_scanned: 0, seconds: 0.0 });
-    let text = h.render(80, 24);
-    assert!(text.contains("│6 of 6 levels ran in spans: averaged"), "{text}");
+    let queues = QueueSizes { small: 7, medium: 0, large: 0 };
+    for (phase, from) in [(Phase::PostOrder, "roots first"), (Phase::MinPost, "leaves first")] {
+        let dim = 0;
+        h.app.labels.apply(&Event::PhaseStarted { dim, phase });
+        h.app.labels.apply(&Event::LevelDone { dim, phase, level: 0, span: 5, queues, edges_scanned: 0, seconds: 0.0 });
+        let sizes: Vec<u64> = h.app.labels.frontier[&dim].levels.iter().map(QueueSizes::total).collect();
+        assert_eq!(sizes, [2, 2, 1, 1, 1], "one group of 5 levels, its 7 vertices split evenly");
+        let text = h.render(200, 60);
+        assert!(text.contains(&format!("Frontier (y) per level (x), {from}")), "{text}");
+        assert!(text.contains(&format!("dim 0 {phase}: levels 0-4 of 5")), "{text}");
+        let long = "5 of 5 levels were measured in groups of tiny levels: each bar is its group's total split evenly";
+        assert!(text.contains(long), "{text}");
+        let narrow = h.render(80, 24);
+        assert!(narrow.contains("5 of 5 bars split a group's total evenly"), "{narrow}");
+        assert!(!text.contains("averaged"), "{text}");
+        // The y axis: the peak on top, and 1 (not 0) on the bottom row every column of 1 fills.
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains("┤")).collect();
+        assert!(rows.iter().any(|l| l.contains("│2┤")), "{text}");
+        let bottom = rows.iter().find(|l| l.contains("│1┤")).expect("the bottom row is labelled 1");
+        assert!(bottom.contains('█'), "every column of 1 fills the bottom row: {bottom}");
+        assert!(!rows.iter().any(|l| l.contains("0┤")), "{text}");
+    }
+    h.keys("?");
+    let help = h.render(100, 60);
+    assert!(help.contains("Frontier chart"), "the help explains the chart: {help}");
+    assert!(help.contains("bottom row is"), "{help}");
 }
 
 #[test]
@@ -508,4 +537,34 @@ fn the_exceptions_pairs_fit_a_narrow_panel_whole() {
     let wide = h.render(200, 60);
     assert!(wide.contains("False-positive pairs (j/k choose, Enter shows on the picture)"), "{wide}");
     assert!(wide.contains(": nested in dimensions 0 to 4, yet unreachable"), "{wide}");
+}
+
+#[test]
+fn what_dominates_names_the_component_a_count_includes() {
+    let mut h = Harness::on_sample("follows.csv");
+    let text = h.render(200, 60);
+    // As `grail info --deep` says it: alice's 23 include bob and carol, her component mates.
+    assert!(text.contains("alice [in a component of 3 vertices] reaches 23 others"), "{text}");
+    assert!(!text.contains("alice reaches"), "{text}");
+}
+
+#[test]
+fn the_graph_tab_draws_no_box_without_room_for_its_content() {
+    let mut h = Harness::on_sample("follows.csv");
+    for (w, ht) in [(80, 24), (120, 36), (200, 60)] {
+        let text = h.render(w, ht);
+        let lines: Vec<&str> = text.lines().collect();
+        // A box's top border followed at once by its bottom border holds nothing.
+        for pair in lines.windows(2) {
+            for (k, c) in pair[0].char_indices().filter(|&(_, c)| c == '╭') {
+                let column = pair[0][..k].chars().count();
+                let below = pair[1].chars().nth(column);
+                assert_ne!(below, Some('╰'), "{w}x{ht}: an empty box {c}:\n{text}");
+            }
+        }
+        let charted = text.contains("per topological level (x)");
+        let pointed = text.contains("SCCs per level: a taller window shows them");
+        assert!(charted != pointed, "{w}x{ht}: the levels chart or a line saying where it went:\n{text}");
+    }
+    assert!(h.render(80, 24).contains("SCCs per level: a taller window shows them"));
 }

@@ -60,6 +60,6 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let (y_axis, plot, x_axis) = columns::split(chart, &peak_label);
     let layout = ColumnLayout::fit(data.len(), plot.width);
     frame.render_widget(Columns { values: &data, layout, style: theme.bar(), labels: None }, plot);
-    frame.render_widget(YAxis { peak_label: &peak_label, style: theme.dim() }, y_axis);
+    frame.render_widget(YAxis { peak_label: &peak_label, bottom_label: "0", style: theme.dim() }, y_axis);
     frame.render_widget(XAxis { layout, first: 0, per: per as u64, prefix: "", style: theme.dim() }, x_axis);
 }

@@ -91,7 +91,7 @@ fn chart(frame: &mut Frame, area: Rect, app: &App) {
     let (y_axis, plot, x_axis) = columns::split(inner, &peak_label);
     let layout = ColumnLayout::fit(values.len(), plot.width);
     frame.render_widget(Columns { values: &values, layout, style: theme.bar(), labels: Some(&labels) }, plot);
-    frame.render_widget(YAxis { peak_label: &peak_label, style: theme.dim() }, y_axis);
+    frame.render_widget(YAxis { peak_label: &peak_label, bottom_label: "0", style: theme.dim() }, y_axis);
     frame.render_widget(XAxis { layout, first: 1, per: 1, prefix: "d=", style: theme.dim() }, x_axis);
 }
 

@@ -20,6 +20,8 @@ use ratatui::widgets::Paragraph;
 /// Rows the degree histograms and the levels chart keep at least.
 const DEGREES_MIN: u16 = 6;
 const LEVELS_MIN: u16 = 6;
+/// Rows the levels chart's box needs to show anything: its borders, a row of bars and the x axis.
+const LEVELS_BOX_MIN: u16 = 4;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let theme = &app.theme;
@@ -62,14 +64,25 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         };
         dominance = vec![Line::styled(pointer, theme.dim())];
     }
+    // The levels chart takes 40% of the column where the others leave it room for a bar row and its
+    // axis; with less, a line says where it went and the degree histograms get its rows.
+    let fixed = diagnosis.len() as u16 + 2 + dominance.len() as u16 + 2;
+    let spare = right.height.saturating_sub(fixed + DEGREES_MIN);
+    let chart = spare >= LEVELS_BOX_MIN;
+    let levels_rows = if chart { (right.height * 2 / 5).clamp(LEVELS_BOX_MIN, spare) } else { 1 };
     let [levels, degrees, diagnosis_area, dominance_area] = Layout::vertical([
-        Constraint::Percentage(40),
-        Constraint::Min(DEGREES_MIN),
+        Constraint::Length(levels_rows),
+        Constraint::Min(0),
         Constraint::Length(diagnosis.len() as u16 + 2),
         Constraint::Length(dominance.len() as u16 + 2),
     ])
     .areas(right);
-    levels_chart(frame, levels, app);
+    if chart {
+        levels_chart(frame, levels, app);
+    } else {
+        let note = cut("SCCs per level: a taller window shows them".to_string(), right.width as usize);
+        frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), levels);
+    }
     frame.render_widget(Paragraph::new(diagnosis).block(panel("Loader and cycles")), diagnosis_area);
     // A click picks a listed component; a second click on it draws it.
     let inner = panel("").inner(diagnosis_area);
@@ -180,15 +193,7 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     // Counts exclude the vertex itself; estimated ones are marked `~`.
     let approx = if d.reach.as_ref().is_some_and(|r| r.method != ReachMethod::Exact) { "~" } else { "" };
     let reach = |list: &[ReachEntry], verb: &str| {
-        list.iter()
-            .map(|e| {
-                format!(
-                    "{} {verb} {approx}{}",
-                    names.label(e.vertex),
-                    crate::format::plural(e.count, "other", "others")
-                )
-            })
-            .collect()
+        list.iter().map(|e| reach_entry(&names.label(e.vertex), e, verb, approx)).collect()
     };
     let mut lines = vec![
         fit("hubs out   ", ranked(&d.top_out_degree)),
@@ -210,6 +215,17 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     }
     lines.extend(false_positive_lines(app, width, &fit));
     lines
+}
+
+/// `alice [in a component of 3 vertices] reaches 23 others`, as `grail info --deep` writes it: a
+/// count includes the vertex's component mates, so a component of several vertices is named.
+fn reach_entry(label: &str, e: &ReachEntry, verb: &str, approx: &str) -> String {
+    let of = if e.component_size > 1 {
+        format!(" [in a component of {} vertices]", thousands(u64::from(e.component_size)))
+    } else {
+        String::new()
+    };
+    format!("{label}{of} {verb} {approx}{}", plural(e.count, "other", "others"))
 }
 
 /// Where the false positives of the explorer's finished labels concentrate: by the source's level,
@@ -292,6 +308,6 @@ fn levels_chart(frame: &mut Frame, area: Rect, app: &App) {
     let (y_axis, plot, x_axis) = columns::split(inner, &peak_label);
     let layout = ColumnLayout::fit(data.len(), plot.width);
     frame.render_widget(Columns { values: &data, layout, style: theme.bar(), labels: None }, plot);
-    frame.render_widget(YAxis { peak_label: &peak_label, style: theme.dim() }, y_axis);
+    frame.render_widget(YAxis { peak_label: &peak_label, bottom_label: "0", style: theme.dim() }, y_axis);
     frame.render_widget(XAxis { layout, first: 0, per: per as u64, prefix: "", style: theme.dim() }, x_axis);
 }

@@ -1,6 +1,7 @@
 //! The `?` overlay: every binding, from the same table as the footer, the current tab's first.
 
 use super::chrome::wrap;
+use super::help_notes;
 use super::panel;
 use crate::tui::app::App;
 use crate::tui::keymap;
@@ -12,15 +13,22 @@ use ratatui::widgets::{Clear, Paragraph};
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
+    let width = area.width.min(72);
     let mut lines = Vec::new();
-    for (title, bindings) in keymap::help_sections(app.tab) {
+    for (k, (title, bindings)) in keymap::help_sections(app.tab).into_iter().enumerate() {
         lines.push(Line::styled(title, theme.title()));
         for row in bindings {
             lines
                 .push(Line::from(vec![Span::styled(format!("  {:<16}", row.keys), theme.key()), Span::raw(row.label)]));
         }
+        // The current tab's section comes first, followed by what its screen shows.
+        if k == 0 {
+            for note in help_notes::notes(app.tab) {
+                let rows = wrap(note, (width as usize).saturating_sub(4));
+                lines.extend(rows.into_iter().map(|row| Line::styled(format!("  {row}"), theme.dim())));
+            }
+        }
     }
-    let width = area.width.min(72);
     // What a column means, wrapped to the popup beside its name (never cut at the border).
     let room = (width as usize).saturating_sub(2 + 18);
     lines.push(Line::styled("Batch tab results", theme.title()));

@@ -2,7 +2,7 @@
 
 use super::{SETTINGS_HINT, cursor, panel};
 use crate::format::{bytes, duration, plural, thousands};
-use crate::telemetry::{Backend, LARGE_DEGREE_LIMIT, QueueSizes, SMALL_DEGREE_LIMIT};
+use crate::telemetry::{Backend, LARGE_DEGREE_LIMIT, Phase, QueueSizes, SMALL_DEGREE_LIMIT};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::labels::FIELDS;
@@ -162,30 +162,38 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
         return;
     };
     let total = f.levels.len() + f.dropped;
-    let block = panel("Frontier (y) per BFS level (x)");
+    // The x axis's direction in the title, the longest wording that fits between the corners.
+    let first = counted_from(f.phase);
+    let title = [format!("Frontier (y) per level (x), {first}"), format!("Frontier per level, {first}")]
+        .into_iter()
+        .find(|t| t.chars().count() + 4 <= area.width as usize)
+        .unwrap_or_else(|| "Frontier per level".to_string());
+    let block = panel(&title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.height < 2 {
         return;
     }
     let note = (f.averaged > 0).then(|| {
-        // Each level keeps its own bar; a level run together with other tiny ones shows the run's
-        // average, which is all the pipeline measured of it.
-        let text = format!(
-            "{} of {} levels ran in spans: averaged",
-            thousands(f.averaged as u64),
-            thousands(f.levels.len() as u64)
+        // Tiny levels run together and are measured as one: the pipeline reports their summed
+        // queues, which the chart splits evenly over them (see `state/labels.rs`).
+        let (n, m) = (thousands(f.averaged as u64), thousands(f.levels.len() as u64));
+        let long = format!(
+            "{n} of {m} levels were measured in groups of tiny levels: each bar is its group's total split evenly"
         );
+        let text = if long.chars().count() <= inner.width as usize {
+            long
+        } else {
+            format!("{n} of {m} bars split a group's total evenly")
+        };
         super::chrome::wrap(&text, inner.width as usize)
     });
     let note = note.unwrap_or_default();
-    let [title, chart, legend] =
-        Layout::vertical([Constraint::Length(1 + note.len() as u16), Constraint::Min(1), Constraint::Length(1)])
-            .areas(inner);
-    // The latest levels that fit, with the y axis sized for the largest frontier they could show.
+    // The latest levels that fit, with the y axis sized for the largest frontier they could show
+    // (the chart is as wide as the panel's inside).
     let peak_of = |levels: &[QueueSizes]| levels.iter().map(|q| q.total()).max().unwrap_or(0);
-    let widest = thousands(peak_of(&f.levels[f.levels.len().saturating_sub(chart.width as usize)..]));
-    let (_, plot, _) = columns::split(chart, &widest);
+    let widest = thousands(peak_of(&f.levels[f.levels.len().saturating_sub(inner.width as usize)..]));
+    let (_, plot, _) = columns::split(inner, &widest);
     let shown_from = f.levels.len().saturating_sub(plot.width as usize);
     let shown = &f.levels[shown_from..];
     let peak = peak_of(shown);
@@ -195,13 +203,21 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
         format!("levels {}-{} of {}", shown_from + f.dropped, total - 1, thousands(total as u64))
     };
     let head = format!("dim {dim} {}: {range}", f.phase);
-    let head = std::iter::once(head).chain(note).map(|l| Line::styled(l, theme.dim()));
-    frame.render_widget(Paragraph::new(head.collect::<Vec<_>>()), title);
+    let head: Vec<Line> = super::chrome::wrap(&head, inner.width as usize)
+        .into_iter()
+        .chain(note)
+        .map(|l| Line::styled(l, theme.dim()))
+        .collect();
+    let [title, chart, legend] =
+        Layout::vertical([Constraint::Length(head.len() as u16), Constraint::Min(1), Constraint::Length(1)])
+            .areas(inner);
+    frame.render_widget(Paragraph::new(head), title);
     let peak_label = thousands(peak);
     let (y_axis, plot, x_axis) = columns::split(chart, &peak_label);
     let styles = [theme.small(), theme.medium(), theme.large()];
     frame.render_widget(StackedBars { columns: shown, styles }, plot);
-    frame.render_widget(YAxis { peak_label: &peak_label, style: theme.dim() }, y_axis);
+    // A non-empty queue fills at least its bottom cell: the bottom row stands for 1, not 0.
+    frame.render_widget(YAxis { peak_label: &peak_label, bottom_label: "1", style: theme.dim() }, y_axis);
     let layout = ColumnLayout::fit(shown.len(), plot.width);
     let first = (shown_from + f.dropped) as u64;
     frame.render_widget(XAxis { layout, first, per: 1, prefix: "", style: theme.dim() }, x_axis);
@@ -214,6 +230,15 @@ fn frontier_chart(frame: &mut Frame, area: Rect, app: &App) {
         Span::raw(format!(" >{LARGE_DEGREE_LIMIT}")),
     ]);
     frame.render_widget(Paragraph::new(legend_line), legend);
+}
+
+/// Where a phase's level 0 lies: bottom-up phases start at the deepest level, the others at the
+/// roots (the DFS tree's phases at its virtual root).
+fn counted_from(phase: Phase) -> &'static str {
+    match phase {
+        Phase::SubtreeSizes | Phase::MinPost | Phase::SubgraphSizes => "leaves first",
+        Phase::ParentSelection | Phase::ParentSssp | Phase::PostOrder | Phase::Dfs => "roots first",
+    }
 }
 
 fn event_log(frame: &mut Frame, area: Rect, app: &App) {

@@ -7,6 +7,7 @@ pub mod chrome;
 pub mod exceptions;
 pub mod graph;
 pub mod help;
+pub mod help_notes;
 pub mod labels;
 pub mod picture;
 pub mod prompt;

@@ -14,6 +14,7 @@ use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::query::{TreeRow, has_children};
 use crate::tui::widgets::number_line::NumberLine;
+use crate::tui::worker::weighted_path::Weighted;
 use crate::tui::worker::{QueryResult, TRACE_NODE_LIMIT};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -97,23 +98,31 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult) -> Vec<Line<'a>> {
     ];
     let mut lines =
         vec![Line::from(head), Line::styled(explain::trail_line(decision), theme.dim()), Line::raw(explain(app, r))];
+    // With weights in the file, the answer's path is named as such: it is any path, and the
+    // weighted line under it gives a shortest one by weight.
+    let weighted = r.weighted.is_some();
     if let Some(path) = &r.vertex_path {
-        lines.push(Line::styled(path_text(app, path), theme.path()));
+        let what = if weighted { "a path (any one, not by weight):" } else { "path" };
+        lines.push(Line::styled(format!("{what} {}", path_text(app, path)), theme.path()));
     }
     match &r.weighted {
-        Some(Ok(w)) => {
-            // As `grail sssp` prints it: `3` for an integer, `2.5` otherwise.
-            let shortest = path_text(app, &w.path);
-            lines.push(Line::raw(format!("weighted distance {}: shortest {shortest}", w.distance)));
+        // As `grail sssp` prints it: `3` for an integer, `2.5` otherwise.
+        Some(Weighted::Shortest(w)) => lines.push(Line::raw(format!(
+            "weighted distance {}: shortest path by weight {}",
+            w.distance,
+            path_text(app, &w.path)
+        ))),
+        Some(Weighted::Unreachable) => {
+            lines.push(Line::raw(format!("no weighted distance: {v} is not reachable from {u}")))
         }
-        Some(Err(e)) => lines.push(Line::styled(format!("no weighted distance: {e}"), theme.warn())),
+        Some(Weighted::Unread(e)) => lines.push(Line::styled(format!("no weighted distance: {e}"), theme.warn())),
         None => {}
     }
     lines
 }
 
-/// `path 2 → 0 → 1 (2 edges)` in file ids, along the file's edges; a long path shows its ends and
-/// how many lie between.
+/// `2 → 0 → 1 (2 edges)` in file ids, along the file's edges; a long path shows its ends and how
+/// many lie between.
 fn path_text(app: &App, path: &[u32]) -> String {
     const SHOWN: usize = 12;
     let name = |x: &u32| app.label(*x);
@@ -125,7 +134,7 @@ fn path_text(app: &App, path: &[u32]) -> String {
         let between = plural((path.len() - head.len() - tail.len()) as u64, "vertex", "vertices");
         head.iter().map(name).chain([format!("… {between} …")]).chain(tail.iter().map(name)).collect()
     };
-    format!("path {} ({edges})", steps.join(" → "))
+    format!("{} ({edges})", steps.join(" → "))
 }
 
 /// The explanation a student can follow, rendered from the record of the checks that ran.

@@ -58,9 +58,12 @@ pub fn split(area: Rect, peak_label: &str) -> (Rect, Rect, Rect) {
     (y_axis, plot, x_axis)
 }
 
-/// The y axis: `peak┤` on the top row, `0┤` on the bottom one, `│` between.
+/// The y axis: `peak┤` on the top row, `bottom┤` on the bottom one, `│` between. The bottom label
+/// is what a bar filling only the bottom row stands for: `0` under bars drawn in eighths of a cell,
+/// `1` under bars of whole cells, where any non-empty bar fills the bottom cell.
 pub struct YAxis<'a> {
     pub peak_label: &'a str,
+    pub bottom_label: &'a str,
     pub style: Style,
 }
 
@@ -75,7 +78,7 @@ impl Widget for YAxis<'_> {
             let (label, tick) = if y == area.top() {
                 (self.peak_label, "┤")
             } else if y == area.bottom() - 1 {
-                ("0", "┤")
+                (self.bottom_label, "┤")
             } else {
                 ("", "│")
             };
@@ -246,7 +249,7 @@ mod tests {
     fn the_y_axis_runs_from_zero_to_the_peak() {
         let area = Rect::new(0, 0, 6, 3);
         let mut buf = Buffer::empty(area);
-        YAxis { peak_label: "1,514", style: Style::default() }.render(area, &mut buf);
+        YAxis { peak_label: "1,514", bottom_label: "0", style: Style::default() }.render(area, &mut buf);
         assert_eq!((text(&buf, 0), text(&buf, 1), text(&buf, 2)), ("1,514┤".into(), "     │".into(), "    0┤".into()));
         let (y, plot, x) = split(Rect::new(10, 5, 40, 8), "1,514");
         assert_eq!((y, plot, x), (Rect::new(10, 5, 6, 7), Rect::new(16, 5, 34, 7), Rect::new(16, 12, 34, 1)));

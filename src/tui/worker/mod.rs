@@ -295,7 +295,7 @@ impl State {
         let (cu, cv) = decision.ends;
         let vertex_path = answer.path.as_ref().and_then(|p| ws.vertex_path(u, v, p));
         // Reachability is decided without weights; the weighted distance is a line of its own.
-        let weighted = if answer.reachable { self.weights.answer(ws, u, v) } else { None };
+        let weighted = self.weights.answer(ws, u, v, answer.reachable);
         let result = QueryResult {
             u,
             v,

@@ -53,9 +53,9 @@ pub struct QueryResult {
     pub dag_vertices: usize,
     /// Every check the engine ran, in order (its rule set included): what the tab explains.
     pub decision: Decision,
-    /// A shortest path by weight, where the file gives weights and `v` is reachable (or why the
-    /// weights could not be read).
-    pub weighted: Option<Result<super::weighted_path::WeightedAnswer, String>>,
+    /// The weighted distance, where the file gives weights: a shortest path by weight, that there
+    /// is none (v unreachable), or why the weights could not be read.
+    pub weighted: Option<super::weighted_path::Weighted>,
 }
 
 /// The exception counts and how they were made.

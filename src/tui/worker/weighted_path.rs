@@ -19,6 +19,17 @@ pub struct WeightedAnswer {
     pub path: Vec<u32>,
 }
 
+/// What the Query tab says of a pair's weighted distance, where the file gives weights.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Weighted {
+    /// The lightest path from u to v and its weight.
+    Shortest(WeightedAnswer),
+    /// v is not reachable from u: no path, so no distance.
+    Unreachable,
+    /// The weights could not be read (why).
+    Unread(String),
+}
+
 /// The open graph's weights, read on first use.
 #[derive(Default)]
 pub struct Weights {
@@ -27,19 +38,23 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The shortest weighted path from `u` to `v` (Dijkstra), if the file gives weights and `v` is
-    /// reachable; an error (shown instead) when the weights cannot be read.
-    pub fn answer(&mut self, ws: &Workspace, u: u32, v: u32) -> Option<Result<WeightedAnswer, String>> {
+    /// The weighted distance from `u` to `v` (Dijkstra, run only when `reachable`, as the
+    /// reachability answer says), if the file gives weights; None when it gives none.
+    pub fn answer(&mut self, ws: &Workspace, u: u32, v: u32, reachable: bool) -> Option<Weighted> {
         let read = self.read.get_or_insert_with(|| read_weights(ws));
         let graph = match read {
             Ok(Some(graph)) => graph,
             Ok(None) => return None,
-            Err(e) => return Some(Err(e.clone())),
+            Err(e) => return Some(Weighted::Unread(e.clone())),
         };
+        if !reachable {
+            return Some(Weighted::Unreachable);
+        }
         let distances = dijkstra(graph, u);
-        let distance = distances.to(v)?;
-        let path = shortest_path(graph, &distances, v)?;
-        Some(Ok(WeightedAnswer { distance, path }))
+        let shortest = distances
+            .to(v)
+            .and_then(|distance| Some(WeightedAnswer { distance, path: shortest_path(graph, &distances, v)? }));
+        Some(shortest.map_or(Weighted::Unreachable, Weighted::Shortest))
     }
 }
 
@@ -74,9 +89,10 @@ mod tests {
         // 0 -> 1 -> 2 weighs 3; the direct edge 0 -> 2 weighs 5.
         let (_file, ws) = workspace_of("3 3 directed\n0 1 1\n1 2 2\n0 2 5\n");
         let mut weights = Weights::default();
-        let answer = weights.answer(&ws, 0, 2).expect("weights").expect("readable");
-        assert_eq!(answer, WeightedAnswer { distance: 3.0, path: vec![0, 1, 2] });
-        assert_eq!(weights.answer(&ws, 2, 0), None, "unreachable: no distance");
+        let answer = weights.answer(&ws, 0, 2, true);
+        assert_eq!(answer, Some(Weighted::Shortest(WeightedAnswer { distance: 3.0, path: vec![0, 1, 2] })));
+        assert_eq!(weights.answer(&ws, 2, 0, false), Some(Weighted::Unreachable), "unreachable: no distance");
+        assert_eq!(weights.answer(&ws, 2, 0, true), Some(Weighted::Unreachable), "Dijkstra finds no path either");
     }
 
     #[test]
@@ -88,17 +104,17 @@ mod tests {
         let weighted = load_weighted(&text, None).unwrap();
         crate::graph::io::write_weighted(&binary, &weighted, crate::graph::io::Format::Grail).unwrap();
         let ws = Workspace::open(&binary, None).unwrap();
-        let answer = Weights::default().answer(&ws, 0, 2).expect("weights").expect("readable");
-        assert_eq!(answer, WeightedAnswer { distance: 3.0, path: vec![0, 1, 2] });
+        let answer = Weights::default().answer(&ws, 0, 2, true);
+        assert_eq!(answer, Some(Weighted::Shortest(WeightedAnswer { distance: 3.0, path: vec![0, 1, 2] })));
         crate::graph::io::write(&binary, weighted.graph(), &weighted.loaded.names, crate::graph::io::Format::Grail)
             .unwrap();
         let ws = Workspace::open(&binary, None).unwrap();
-        assert_eq!(Weights::default().answer(&ws, 0, 2), None, "a .grail file without weights");
+        assert_eq!(Weights::default().answer(&ws, 0, 2, true), None, "a .grail file without weights");
     }
 
     #[test]
     fn a_file_without_weights_gives_none() {
         let (_file, ws) = workspace_of("0 1\n1 2\n");
-        assert_eq!(Weights::default().answer(&ws, 0, 2), None);
+        assert_eq!(Weights::default().answer(&ws, 0, 2, true), None);
     }
 }

@@ -5,8 +5,11 @@
 //! terminal's size: the whole drawing when it is a small graph and fits at some zoom level, else
 //! both ends of the query (or the vertex drawn around) at the largest level up to bordered boxes,
 //! else u in view with the view shifted towards v.
+//!
+//! Whatever the zoom, the vertex a view is about (the cursor's, or u) is kept in view, and so is its
+//! parent in the drawing (where the DFS tree enters it) whenever both fit the area together.
 
-use crate::draw::Picture;
+use crate::draw::{EdgeKind, Picture};
 use crate::tui::widgets::picture::PictureView;
 use crate::tui::widgets::picture::grid::{BOXED_ZOOM, CellRect, ZOOM_LEVELS};
 use ratatui::layout::Rect;
@@ -29,6 +32,9 @@ pub enum Viewport {
     /// DAG vertex `vertex` centred at zoom level `zoom` (after `g` or Enter, or the cursor leaving
     /// the view).
     Centre { vertex: u32, zoom: usize },
+    /// The targets (both ends of the query, or the vertex drawn around) centred at zoom level
+    /// `zoom`, u kept in view (after `+` or `-` with no cursor move since the drawing came).
+    Targets { zoom: usize },
     /// Where the user panned or zoomed to.
     Manual(View),
 }
@@ -73,11 +79,20 @@ impl Scene<'_> {
             Viewport::Fit => self.fit(),
             Viewport::Centre { vertex, zoom } => {
                 let zoom = zoom.min(ZOOM_LEVELS - 1);
-                match self.picture.node_of(vertex).and_then(|i| self.node(zoom, i)) {
-                    Some(rect) => {
+                match self.picture.node_of(vertex).and_then(|i| Some((i, self.node(zoom, i)?))) {
+                    Some((i, rect)) => {
                         let (w, h) = self.room();
-                        View { zoom, x: rect.x + rect.width / 2 - w / 2, y: rect.y + rect.height / 2 - h / 2 }
+                        let view =
+                            View { zoom, x: rect.x + rect.width / 2 - w / 2, y: rect.y + rect.height / 2 - h / 2 };
+                        self.keep_with_parent(view, i)
                     }
+                    None => self.fit(),
+                }
+            }
+            Viewport::Targets { zoom } => {
+                let zoom = zoom.min(ZOOM_LEVELS - 1);
+                match self.targets_rect(zoom, self.targets) {
+                    Some(rect) => self.centre_on(zoom, rect, self.targets.first().copied()),
                     None => self.fit(),
                 }
             }
@@ -91,7 +106,7 @@ impl Scene<'_> {
     pub fn fit(&self) -> View {
         let (w, h) = self.room();
         let fits = |r: CellRect| r.width <= w && r.height <= h;
-        let anchor = |zoom| self.targets.first().and_then(|&u| self.node(zoom, u));
+        let anchor = self.targets.first().copied();
         if self.whole || self.targets.is_empty() {
             for zoom in (0..ZOOM_LEVELS).rev() {
                 let (cw, ch) = self.content(zoom);
@@ -102,25 +117,61 @@ impl Scene<'_> {
         }
         for zoom in (0..=BOXED_ZOOM).rev() {
             if let Some(rect) = self.targets_rect(zoom, self.targets).filter(|&r| fits(r)) {
-                return self.centre_on(zoom, rect, anchor(zoom));
+                return self.centre_on(zoom, rect, anchor);
             }
         }
         match self.targets_rect(0, self.targets) {
-            Some(rect) => self.centre_on(0, rect, anchor(0)),
+            Some(rect) => self.centre_on(0, rect, anchor),
             None => self.clamp(View { zoom: 0, x: 0, y: 0 }),
         }
     }
 
-    /// Centred on `rect`, kept inside the drawing, and shifted so that `anchor` is in view.
-    fn centre_on(&self, zoom: usize, rect: CellRect, anchor: Option<CellRect>) -> View {
+    /// Centred on `rect`, kept inside the drawing, and shifted so that node `anchor` (and its
+    /// parent, when both fit) is in view.
+    fn centre_on(&self, zoom: usize, rect: CellRect, anchor: Option<usize>) -> View {
         let (w, h) = self.room();
         let view = View { zoom, x: rect.x + rect.width / 2 - w / 2, y: rect.y + rect.height / 2 - h / 2 };
-        let mut view = self.clamp(view);
-        if let Some(a) = anchor {
-            view.x = view.x.max(a.x + a.width - w).min(a.x);
-            view.y = view.y.max(a.y + a.height - h).min(a.y - 1);
+        let view = self.clamp(view);
+        match anchor {
+            Some(a) => self.keep_with_parent(view, a),
+            None => view,
         }
-        view
+    }
+
+    /// `view` moved as little as needed to show node `index` with the marker row above it, and
+    /// its parent's box too when the two fit the area together.
+    fn keep_with_parent(&self, view: View, index: usize) -> View {
+        let Some(node) = self.node(view.zoom, index) else { return view };
+        let node = CellRect { y: node.y - 1, height: node.height + 1, ..node };
+        let parent = self.parent(index).and_then(|p| self.node(view.zoom, p));
+        let view = match parent {
+            Some(p) => self.keep(view, node.union(p)),
+            None => view,
+        };
+        self.keep(view, node)
+    }
+
+    /// `view` moved as little as needed to show `rect` wholly; unmoved when `rect` is larger than
+    /// the area.
+    fn keep(&self, view: View, rect: CellRect) -> View {
+        let (w, h) = self.room();
+        if rect.width > w || rect.height > h {
+            return view;
+        }
+        View {
+            x: view.x.max(rect.x + rect.width - w).min(rect.x),
+            y: view.y.max(rect.y + rect.height - h).min(rect.y),
+            ..view
+        }
+    }
+
+    /// Node `index`'s parent in the drawing: the box its DFS tree edge (or the search's path)
+    /// leaves, else the first box with an edge into it.
+    pub fn parent(&self, index: usize) -> Option<usize> {
+        let edges = &self.picture.edges;
+        let into =
+            |tree: bool| edges.iter().find(|e| e.to == index && (e.kind != EdgeKind::Other) == tree).map(|e| e.from);
+        into(true).or_else(|| into(false))
     }
 
     /// Keeps the drawing on screen: a drawing wider (taller) than the area may be moved until its
