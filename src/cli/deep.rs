@@ -159,15 +159,7 @@ fn human_lines(ws: &Workspace, d: &Dominance, fp: &Concentration) -> Vec<String>
     // Counts exclude the vertex itself; an estimate's count is marked `~` so that no single
     // number reads as exact.
     let approx = if counted.method == ReachMethod::Exact { "" } else { "~" };
-    let entry = |e: &ReachEntry, verb: &str| {
-        let of = if e.component_size > 1 {
-            format!(" [in a component of {} vertices]", thousands(u64::from(e.component_size)))
-        } else {
-            String::new()
-        };
-        let others = plural(e.count, "other", "others");
-        format!("{}{of} {verb} {approx}{others}", names.label(e.vertex))
-    };
+    let entry = |e: &ReachEntry, verb: &str| e.sentence(&names.label(e.vertex), verb, approx);
     lines.push(format!("reach      {}", counted.method.describe()));
     lines.push(format!("  reaching {}", list(counted.reaching.iter().map(|e| entry(e, "reaches")).collect())));
     lines.push(format!("  reached  {}", list(counted.reached.iter().map(|e| entry(e, "is reached by")).collect())));

@@ -83,6 +83,19 @@ pub struct ReachEntry {
     pub count: u64,
 }
 
+impl ReachEntry {
+    /// `alice [in a component of 3 vertices] reaches 23 others`, with `label` for the vertex,
+    /// `verb` (`reaches`, `is reached by`) and `approx` before the count (`~` for an estimate).
+    pub fn sentence(&self, label: &str, verb: &str, approx: &str) -> String {
+        let of = if self.component_size > 1 {
+            format!(" [in a component of {} vertices]", crate::format::thousands(u64::from(self.component_size)))
+        } else {
+            String::new()
+        };
+        format!("{label}{of} {verb} {approx}{}", crate::format::plural(self.count, "other", "others"))
+    }
+}
+
 /// The reach rankings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reach {

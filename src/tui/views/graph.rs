@@ -153,7 +153,8 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     let sizes: Vec<String> = g.components.iter().map(|c| thousands(u64::from(c.size))).collect();
     let widest = sizes.iter().map(String::len).max().unwrap_or(0);
     for (i, (size, c)) in sizes.iter().zip(&g.components).enumerate() {
-        let path = c.cycle.iter().map(|&v| names.label(v)).collect::<Vec<_>>().join(" → ");
+        let cycle = crate::graph::cycles::from_first_listed(&c.cycle, names);
+        let path = cycle.iter().map(|&v| names.label(v)).collect::<Vec<_>>().join(" → ");
         let text = cut(format!("{}{size:>widest$} vertices: {path}", cursor(i == g.selected)), width);
         lines.push(Line::styled(text, if i == g.selected { theme.selected() } else { theme.text() }));
     }
@@ -193,7 +194,7 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     // Counts exclude the vertex itself; estimated ones are marked `~`.
     let approx = if d.reach.as_ref().is_some_and(|r| r.method != ReachMethod::Exact) { "~" } else { "" };
     let reach = |list: &[ReachEntry], verb: &str| {
-        list.iter().map(|e| reach_entry(&names.label(e.vertex), e, verb, approx)).collect()
+        list.iter().map(|e| e.sentence(&names.label(e.vertex), verb, approx)).collect()
     };
     let mut lines = vec![
         fit("hubs out   ", ranked(&d.top_out_degree)),
@@ -215,17 +216,6 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     }
     lines.extend(false_positive_lines(app, width, &fit));
     lines
-}
-
-/// `alice [in a component of 3 vertices] reaches 23 others`, as `grail info --deep` writes it: a
-/// count includes the vertex's component mates, so a component of several vertices is named.
-fn reach_entry(label: &str, e: &ReachEntry, verb: &str, approx: &str) -> String {
-    let of = if e.component_size > 1 {
-        format!(" [in a component of {} vertices]", thousands(u64::from(e.component_size)))
-    } else {
-        String::new()
-    };
-    format!("{label}{of} {verb} {approx}{}", plural(e.count, "other", "others"))
 }
 
 /// Where the false positives of the explorer's finished labels concentrate: by the source's level,
