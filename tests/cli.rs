@@ -464,7 +464,7 @@ fn a_column_the_format_does_not_read_is_named_where_weights_were_wanted() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
         said.contains(
-            "el3.txt has no weights: every edge weighs 1 (3 lines from line 1 hold a column this format does not read"
+            "el3.txt is read as edge-list, a format without weights: every edge weighs 1; 3 lines (lines 1, 2, 3) hold more columns, not read"
         ),
         "{said}"
     );
@@ -890,9 +890,12 @@ fn named_vertices_are_typed_and_shown_by_name() {
     assert!(err.ends_with("; nearest names: \"Turing, Alan\"\n"), "{err}");
     let text = String::from_utf8(grail(&["query", &follows, "xavier", "Turing, Alan"]).stdout).unwrap();
     assert!(text.starts_with("xavier ⇝ \"Turing, Alan\"?"), "{text}");
-    // A numbered graph asked for a name says its vertices are numbered.
+    // A numbered graph asked for a name says which ids it has.
     let err = String::from_utf8(grail(&["query", &sample("lesson.gra"), "1", "alice"]).stderr).unwrap();
-    assert!(err.contains("`alice` is not a vertex of ") && err.contains("its vertices are numbered"), "{err}");
+    assert!(
+        err.contains("`alice` is not a vertex of ") && err.contains("its vertex ids are 0 to 11 (12 vertices)"),
+        "{err}"
+    );
 
     // The cycle and the BFS name their vertices too.
     let scc = json(&grail(&["scc", &follows, "--json"]));
@@ -934,8 +937,7 @@ fn a_missing_id_comes_with_the_ids_the_file_has() {
     std::fs::write(&file, "0 1\n1 2\n2 0\n10 11\n").unwrap();
     let err = String::from_utf8(grail(&["query", file.to_str().unwrap(), "5", "11"]).stderr).unwrap();
     assert!(
-        err.contains("vertex 5 is not in ")
-            && err.contains(": its file ids are 0, 1, 2, 10, 11, renumbered 0 to 4 (5 vertices)"),
+        err.contains("vertex 5 is not in ") && err.contains(": its file ids are 0, 1, 2, 10, 11 (5 vertices)"),
         "{err}"
     );
 }
@@ -1101,4 +1103,18 @@ fn scc_lists_members_and_cycles_by_file_id() {
     let c = &v["largest"][0];
     assert_eq!(c["members"], serde_json::json!([208, 209, 210, 211]));
     assert_eq!(c["cycle"], serde_json::json!([208, 209, 211, 210, 208]));
+}
+
+#[test]
+fn a_bad_command_line_under_json_is_one_json_object_and_says_the_range_in_words() {
+    let out = grail(&["scc", "--top", "0", "x", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(v["exit_code"], 2);
+    assert_eq!(v["error"], "invalid value '0' for '--top <K>': 0 is not a whole number of 1 or more");
+    let threads = grail(&["--threads", "99999", "info", "x"]);
+    assert_eq!(threads.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&threads.stderr).contains("99999 is not a whole number from 0 to 1024"));
+    let help = grail(&["scc", "--help", "--json"]);
+    assert_eq!(help.status.code(), Some(0), "help is an answer, not a failure");
 }

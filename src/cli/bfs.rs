@@ -36,7 +36,7 @@ pub struct BfsArgs {
     pub compare: bool,
 
     /// Runs per engine; the fastest is reported (the levels of every run are checked to agree).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, default_value_t = 1, value_parser = super::values::whole::<u32, 1, 100>)]
     pub repeat: u32,
 
     #[command(flatten)]

@@ -77,7 +77,7 @@ pub struct ClosureArgs {
     pub budget: f64,
 
     /// --bench: runs per method and graph; the fastest is reported.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, default_value_t = 1, value_parser = super::values::whole::<u32, 1, 100>)]
     pub repeat: u32,
 
     /// --bench: seed of the random DAGs.

@@ -83,7 +83,7 @@ pub enum OrderKind {
 #[derive(Args, Debug, Clone)]
 pub struct LabelOptions {
     /// Number of label dimensions (intervals per vertex). More dimensions cut more queries.
-    #[arg(short = 'd', long, default_value_t = crate::backend::DEFAULT_DIMS as u16, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(short = 'd', long, default_value_t = crate::backend::DEFAULT_DIMS as u16, value_parser = super::values::whole::<u16, 1, 64>)]
     pub dims: u16,
 
     /// Children order per dimension.

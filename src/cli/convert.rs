@@ -40,13 +40,13 @@ pub struct ConvertArgs {
     pub depth: u32,
 
     /// The most vertices written with `--around` (default 1000) or `--scc` (default: all members;
-    /// cut, its shortest cycle first, then the smallest ids).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// cut, its shortest cycle first, then the others in the order `grail scc` lists them).
+    #[arg(long, value_name = "N", value_parser = super::values::whole::<u64, 1, { u64::MAX }>)]
     pub max: Option<u64>,
 
     /// Write only the I-th largest strongly connected component of two or more vertices (1 = the
     /// largest, as `grail scc` numbers them), with every edge among its members.
-    #[arg(long, value_name = "I", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "I", value_parser = super::values::whole::<u64, 1, { u64::MAX }>)]
     pub scc: Option<u64>,
 }
 
@@ -143,7 +143,7 @@ pub fn run(args: ConvertArgs) -> Result<()> {
         plural(loaded.graph.num_edges() as u64, "edge", "edges"),
         kept.suffix()
     );
-    kept.say();
+    kept.say(format);
     account_for_ids(&args.out, &loaded.names, loaded.graph.num_vertices(), format, true)?;
     if let Some(lost) = isolated_lost(&loaded.graph, &loaded.names, format) {
         println!("{lost}");
@@ -204,10 +204,14 @@ impl WeightsKept {
         if matches!(self, WeightsKept::Kept) { " with their weights" } else { "" }
     }
 
-    /// Prints why the weights were dropped, if they were.
-    fn say(&self) {
-        if let WeightsKept::Dropped(why) = self {
-            println!("the weights are dropped: {why}");
+    /// Prints why the weights were dropped, if they were, or that a weighted format got unit weights.
+    fn say(&self, format: Format) {
+        match self {
+            WeightsKept::Dropped(why) => println!("the weights are dropped: {why}"),
+            WeightsKept::NoneRead if format == Format::Weighted => {
+                println!("every edge is written with weight 1: the input holds no weights")
+            }
+            _ => {}
         }
     }
 }
@@ -246,7 +250,7 @@ fn run_part(args: ConvertArgs) -> Result<()> {
         }
         (None, Some(rank)) => {
             let rank = usize::try_from(rank).unwrap_or(usize::MAX);
-            let Some(part) = subgraph::component(graph, &ws.condensation, rank, max) else {
+            let Some((part, cycle)) = subgraph::component(graph, &ws.condensation, rank, max, &ws.loaded.names) else {
                 let found = crate::graph::cycles::largest_cyclic(graph, &ws.condensation, 0, Some(0)).cyclic_components;
                 let file = args.input.graph.display();
                 let why = match found {
@@ -259,11 +263,12 @@ fn run_part(args: ConvertArgs) -> Result<()> {
                 bail!("--scc {rank}: {why}");
             };
             let what = format!("{}strongly connected component #{rank}", if part.left_out { "part of " } else { "" });
-            (
-                part,
-                what,
-                "the component has more members; its shortest cycle was kept first, then its members in vertex order (see grail scc)",
-            )
+            let cut = if part.vertices.len() >= cycle {
+                "the component has more members; its shortest cycle was kept first, then the others in the order grail scc lists them"
+            } else {
+                "the component has more members, and its shortest cycle alone has more than that: the part holds no cycle"
+            };
+            (part, what, cut)
         }
         (None, None) => unreachable!("run_part is called with --around or --scc"),
     };
@@ -280,7 +285,7 @@ fn run_part(args: ConvertArgs) -> Result<()> {
         plural(part.graph.num_edges() as u64, "edge", "edges"),
         kept.suffix()
     );
-    kept.say();
+    kept.say(format);
     if part.left_out {
         println!("--max {}: {cut}", part.vertices.len());
     }

@@ -25,7 +25,7 @@ pub struct DrawArgs {
     pub graph: GraphArgs,
 
     /// Label dimensions to build (the search prunes with all of them).
-    #[arg(short = 'd', long, default_value_t = crate::backend::DEFAULT_DIMS as u16, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(short = 'd', long, default_value_t = crate::backend::DEFAULT_DIMS as u16, value_parser = super::values::whole::<u16, 1, 64>)]
     pub dims: u16,
 
     /// The dimension whose intervals and DFS tree the picture shows (numbered from 0).
@@ -59,7 +59,7 @@ pub struct DrawArgs {
     pub depth: u32,
 
     /// The most vertices (components) a neighbourhood holds.
-    #[arg(long, default_value_t = 40, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_CAP as i64))]
+    #[arg(long, default_value_t = 40, value_name = "N", value_parser = super::values::whole::<u32, 1, { MAX_CAP as u64 }>)]
     pub cap: u32,
 
     /// Where to write the picture: `.svg` or `.dot` (Graphviz).

@@ -25,7 +25,7 @@ pub struct ExceptionsArgs {
     pub graph: GraphArgs,
 
     /// Label dimensions: false positives are counted for every d from 1 to this (at most 8 on the GPU).
-    #[arg(short = 'd', long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(short = 'd', long, default_value_t = 5, value_parser = super::values::whole::<u16, 1, 64>)]
     pub dims: u16,
 
     /// Seed of the random order and of the sampled pairs (the explorer's Exceptions tab uses the
@@ -45,7 +45,7 @@ pub struct ExceptionsArgs {
     pub exact: bool,
 
     /// Pairs sampled above the exact limit.
-    #[arg(long, default_value_t = exceptions::SAMPLES as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = exceptions::SAMPLES as u64, value_parser = super::values::whole::<u64, 1, { u64::MAX }>)]
     pub samples: u64,
 
     #[command(flatten)]

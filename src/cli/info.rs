@@ -122,7 +122,7 @@ impl Report for InfoReport<'_> {
         println!(
             "format     {}{}   loaded in {}, condensed in {}",
             value_name(&self.format),
-            if numeric { " (every field a number: read as ids)" } else { "" },
+            if numeric { " (its vertices are numbers: read as ids)" } else { "" },
             duration(self.load_seconds),
             duration(self.condense_seconds)
         );

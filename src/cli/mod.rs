@@ -24,6 +24,7 @@ mod scc;
 mod selftest;
 mod sssp;
 mod tui;
+mod values;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use exit::{DISAGREEMENT_EXIT, Disagreement, EXIT_STATUS};
@@ -47,7 +48,7 @@ pub struct Cli {
     pub no_mouse: bool,
 
     /// Worker threads for every parallel step: labeling, batches, the parallel engines (0 = all cores).
-    #[arg(long, global = true, default_value_t = 0, value_name = "N")]
+    #[arg(long, global = true, default_value_t = 0, value_name = "N", value_parser = values::whole::<usize, 0, MAX_THREADS>)]
     pub threads: usize,
 
     #[command(subcommand)]
@@ -100,6 +101,10 @@ pub enum Command {
 }
 
 /// Parses the command line, runs the command, reports errors; the process's exit status.
+/// The most worker threads `--threads` starts: far above any machine's cores, and far below the
+/// count at which starting them exhausts memory.
+const MAX_THREADS: u64 = 1024;
+
 pub fn main() -> ExitCode {
     // `grail ... | head` must end quietly when head closes the pipe, as other command-line tools do,
     // instead of panicking in `println!`: restore the default SIGPIPE action that Rust's runtime
@@ -110,9 +115,25 @@ pub fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
-    // Clap accepted the line, so a `--json` in it is that switch (before any `--`).
+    // A `--json` before any `--` is the switch (no option takes it as a value).
     let json = std::env::args_os().take_while(|a| a != "--").any(|a| a == "--json");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version are answers, not failures; a bad command line under `--json` still
+            // leaves one JSON object on stdout.
+            if json && e.use_stderr() {
+                // The message's first paragraph, without the pointer to --help.
+                let rendered = e.render().to_string();
+                let paragraph: Vec<&str> =
+                    rendered.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+                let joined = paragraph.join(" ");
+                let text = joined.strip_prefix("error: ").unwrap_or(&joined);
+                println!("{}", serde_json::json!({ "error": text, "exit_code": e.exit_code() }));
+            }
+            e.exit()
+        }
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

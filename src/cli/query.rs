@@ -322,8 +322,8 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
     })?;
     if report.mismatches > 0 {
         return Err(super::exit::Disagreement(format!(
-            "{} disagree with the expected column (first ones listed above)",
-            plural(report.mismatches, "answer", "answers")
+            "{} with the expected column (first ones listed above)",
+            plural(report.mismatches, "answer disagrees", "answers disagree")
         ))
         .into());
     }
@@ -373,7 +373,8 @@ impl Report for BatchOutput<'_> {
         );
         if report.mismatches > 0 {
             eprintln!();
-            eprintln!("MISMATCH: {} disagree with the expected column", plural(report.mismatches, "answer", "answers"));
+            let disagree = plural(report.mismatches, "answer disagrees", "answers disagree");
+            eprintln!("MISMATCH: {disagree} with the expected column");
             for (m, [u, v]) in report.mismatch_examples.iter().zip(&self.mismatch_vertices) {
                 let (u, v) = (vertex_text(u), vertex_text(v));
                 eprintln!("  line {}: {u} ⇝ {v} expected {}, got {}", m.line, m.expected, m.got);

@@ -22,7 +22,7 @@ pub struct SccArgs {
     pub graph: GraphArgs,
 
     /// How many components to list, largest first (at least 1).
-    #[arg(long, default_value_t = 10, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 10, value_name = "K", value_parser = super::values::whole::<u64, 1, { u64::MAX }>)]
     pub top: u64,
 
     /// List every member of each component (default: the 10 smallest file ids, or for names the

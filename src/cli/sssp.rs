@@ -120,8 +120,8 @@ struct SsspReport {
     /// Vertices at a finite distance from SRC, SRC included.
     reached: u64,
     max_distance: Weight,
-    /// Mean over the reached vertices other than SRC.
-    mean_distance: Weight,
+    /// Mean over the reached vertices other than SRC; null when it reaches none.
+    mean_distance: Option<Weight>,
     /// The farthest reached vertices other than SRC, farthest first.
     farthest: Vec<Far>,
     dst: Option<serde_json::Value>,
@@ -244,7 +244,7 @@ fn report(
         steps: run.steps,
         reached: summary.reached,
         max_distance: summary.max,
-        mean_distance: summary.mean,
+        mean_distance: (summary.reached > 1).then_some(summary.mean),
         farthest: summary.farthest.iter().map(|&(v, distance)| Far { vertex: names.json_id(v), distance }).collect(),
         dst: dst.map(|d| names.json_id(d)),
         dst_distance: dst.and_then(|d| run.to(d)),
@@ -282,11 +282,12 @@ impl Report for SsspReport {
             println!("reached   only {src} itself, of {}{edges}", thousands(self.vertices as u64));
         } else {
             println!(
-                "reached   {} of {}; farthest at {}, mean {}",
+                "reached   {} of {} (the source included); farthest at {}, mean {} over the {}",
                 thousands(self.reached),
                 thousands(self.vertices as u64),
                 self.max_distance,
-                decimal(self.mean_distance)
+                decimal(self.mean_distance.unwrap_or_default()),
+                plural(self.reached - 1, "other", "others")
             );
         }
         if self.reached > 1 && !self.farthest.is_empty() {

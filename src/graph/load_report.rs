@@ -169,9 +169,10 @@ impl LoadReport {
             or_none(Anomaly::Duplicates, &self.duplicate_edges, "no duplicate edges"),
             or_none(Anomaly::SelfLoops, &self.self_loops, "no self-loops"),
         ));
+        let vertices = crate::format::plural(self.vertices, "vertex", "vertices");
         let vertices = match self.declared_vertices {
-            Some(declared) => format!("{} vertices ({} declared)", thousands(self.vertices), thousands(declared)),
-            None => format!("{} vertices", thousands(self.vertices)),
+            Some(declared) => format!("{vertices} ({} declared)", thousands(declared)),
+            None => vertices,
         };
         let ids = self.ids_sentence();
         let unused = or_none(Anomaly::UnusedIds, &self.unused_ids, "every id appears in an edge");
@@ -231,10 +232,11 @@ impl LoadReport {
         };
         let span = crate::format::span;
         let all = span(0, last);
+        let ids = if last == 0 { "id" } else { "ids" };
         match self.numbering {
             Numbering::Named => format!("named vertices, numbered {all} by first appearance"),
-            Numbering::Kept if self.declared_vertices.is_some() => format!("ids {all} declared"),
-            Numbering::Kept => format!("file ids {all} kept as the vertex ids"),
+            Numbering::Kept if self.declared_vertices.is_some() => format!("{ids} {all} declared"),
+            Numbering::Kept => format!("file {ids} {all} kept as the vertex {ids}"),
             Numbering::Offset { offset } => {
                 format!("file ids {}, vertex = file id - {offset}", span(offset, last + offset))
             }
@@ -372,7 +374,7 @@ pub fn describe(kind: Anomaly, f: &Firsts) -> String {
 }
 
 /// `line 4`, `lines 3, 9, ...`.
-fn at_lines(f: &Firsts) -> String {
+pub fn at_lines(f: &Firsts) -> String {
     format!("{} {}", if f.first.len() == 1 { "line" } else { "lines" }, listed(f))
 }
 

@@ -48,7 +48,8 @@ impl LoadedGraph {
                 format!("vertex {id} is not in {file}: {ids} ({n})")
             }
             UnknownVertex::NotAnId(typed) => {
-                format!("`{typed}` is not a vertex of {file}: its vertices are numbered ({n})")
+                let ids = self.names.describe_ids(self.graph.num_vertices());
+                format!("`{typed}` is not a vertex of {file}: {ids} ({n})")
             }
             UnknownVertex::NoSuchName { name, nearest, examples } => {
                 format!("no vertex is named `{name}` in {file} ({n}){}", suggestion(name, nearest, examples))

@@ -160,8 +160,8 @@ impl VertexNames {
     }
 
     /// Which file ids the `n` vertices have, for an error about an id that is not one of them:
-    /// `0 to 9`, `1 to 10 (vertex = file id - 1)`, or for renumbered ids the ids themselves when few
-    /// (`0, 1, 2, 10, 11, renumbered`) and their range otherwise.
+    /// `0 to 9`, `1 to 10 (vertex = file id - 1)`, or for sparse ids the ids themselves when few
+    /// (`0, 1, 2, 10, 11`) and their range otherwise: only ids a user can type.
     pub fn describe_ids(&self, n: usize) -> String {
         let Some(last) = (n as u64).checked_sub(1) else {
             return "there are no vertices".to_string();
@@ -175,10 +175,10 @@ impl VertexNames {
                 ids.sort_unstable();
                 if ids.len() <= IDS_LISTED {
                     let listed: Vec<String> = ids.iter().map(u64::to_string).collect();
-                    format!("its file ids are {}, renumbered {}", listed.join(", "), span(0, last))
+                    format!("its file ids are {}", listed.join(", "))
                 } else {
                     let (low, high) = (ids[0], ids[ids.len() - 1]);
-                    format!("its file ids lie in {} (sparse, renumbered {})", span(low, high), span(0, last))
+                    format!("its file ids are {} of the ids from {}", last + 1, span(low, high))
                 }
             }
             VertexNames::Named(_) => "its vertices are named".to_string(),
@@ -284,9 +284,9 @@ mod tests {
         assert_eq!(VertexNames::Dense.describe_ids(10), "its vertex ids are 0 to 9");
         assert_eq!(VertexNames::Offset(1).describe_ids(10), "its file ids are 1 to 10 (vertex = file id - 1)");
         let sparse = VertexNames::remapped(vec![0, 1, 2, 10, 11]);
-        assert_eq!(sparse.describe_ids(5), "its file ids are 0, 1, 2, 10, 11, renumbered 0 to 4");
+        assert_eq!(sparse.describe_ids(5), "its file ids are 0, 1, 2, 10, 11");
         let many = VertexNames::remapped((0..20).map(|i| i * 100).collect());
-        assert_eq!(many.describe_ids(20), "its file ids lie in 0 to 1900 (sparse, renumbered 0 to 19)");
+        assert_eq!(many.describe_ids(20), "its file ids are 20 of the ids from 0 to 1900");
         assert_eq!(VertexNames::Dense.describe_ids(0), "there are no vertices");
     }
 }

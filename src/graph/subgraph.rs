@@ -64,24 +64,34 @@ pub fn around(graph: &Graph, v: u32, depth: u32, max: usize) -> Extract {
 }
 
 /// The `rank`-th largest component of two or more vertices (1 = the largest), numbered as
-/// `grail scc` lists them, with at most `max` of its members (its shortest cycle's first, then the
-/// smallest ids); `None` when the graph has fewer such components.
-pub fn component(graph: &Graph, condensation: &Condensation, rank: usize, max: Option<usize>) -> Option<Extract> {
+/// `grail scc` lists them, with at most `max` of its members: cut, its shortest cycle's first,
+/// then the others in the order `grail scc` lists them ([`VertexNames::listing_key`]). Also the
+/// cycle's vertex count (the part holds the cycle when `max` is at least that); `None` when the
+/// graph has fewer such components.
+pub fn component(
+    graph: &Graph,
+    condensation: &Condensation,
+    rank: usize,
+    max: Option<usize>,
+    names: &VertexNames,
+) -> Option<(Extract, usize)> {
     if rank == 0 {
         return None;
     }
     let found = cycles::largest_cyclic(graph, condensation, rank, None);
     let c = found.largest.get(rank - 1)?;
+    // The cycle closes on its first vertex.
+    let cycle = &c.cycle[..c.cycle.len().saturating_sub(1)];
     let max = max.unwrap_or(usize::MAX);
     if c.members.len() <= max {
-        return Some(induced(graph, c.members.clone(), false));
+        return Some((induced(graph, c.members.clone(), false), cycle.len()));
     }
-    // Cut by `max`: its shortest cycle first (the cycle closes on its first vertex), so the part
-    // still shows why the vertices are one component, then the other members in vertex order.
-    let cycle = &c.cycle[..c.cycle.len().saturating_sub(1)];
-    let on_cycle: std::collections::HashSet<u32> = cycle.iter().copied().collect();
-    let rest = c.members.iter().copied().filter(|v| !on_cycle.contains(v));
-    Some(induced(graph, cycle.iter().copied().chain(rest).take(max).collect(), true))
+    // Cut: the cycle first, so the part still shows why its vertices are one component.
+    let on_cycle: HashSet<u32> = cycle.iter().copied().collect();
+    let mut rest: Vec<u32> = c.members.iter().copied().filter(|v| !on_cycle.contains(v)).collect();
+    rest.sort_unstable_by_key(|&v| names.listing_key(v));
+    let chosen = cycle.iter().copied().chain(rest).take(max).collect();
+    Some((induced(graph, chosen, true), cycle.len()))
 }
 
 /// The subgraph induced by `vertices` (any order, no repeats): every edge of `graph` between two of
@@ -173,17 +183,17 @@ mod tests {
         let edges = [(0, 1), (1, 2), (2, 0), (0, 5), (5, 0), (3, 4), (4, 3), (2, 3)];
         let g = Arc::new(Graph::from_edges(6, &edges).unwrap());
         let c = condense(&g);
-        let first = component(&g, &c, 1, None).unwrap();
+        let first = component(&g, &c, 1, None, &VertexNames::Dense).unwrap().0;
         assert_eq!(first.vertices, vec![0, 1, 2, 5]);
         assert_eq!(first.graph.num_edges(), 5);
-        let second = component(&g, &c, 2, None).unwrap();
+        let second = component(&g, &c, 2, None, &VertexNames::Dense).unwrap().0;
         assert_eq!((second.vertices, second.graph.num_edges()), (vec![3, 4], 2));
-        assert!(component(&g, &c, 3, None).is_none());
-        assert!(component(&g, &c, 0, None).is_none());
+        assert!(component(&g, &c, 3, None, &VertexNames::Dense).is_none());
+        assert!(component(&g, &c, 0, None, &VertexNames::Dense).is_none());
         // Cut, the part keeps the shortest cycle (0 → 5 → 0) first, then members by id.
-        let cut = component(&g, &c, 1, Some(2)).unwrap();
+        let cut = component(&g, &c, 1, Some(2), &VertexNames::Dense).unwrap().0;
         assert_eq!((cut.vertices, cut.graph.num_edges(), cut.left_out), (vec![0, 5], 2, true));
-        let cut = component(&g, &c, 1, Some(3)).unwrap();
+        let cut = component(&g, &c, 1, Some(3), &VertexNames::Dense).unwrap().0;
         assert_eq!((cut.vertices, cut.left_out), (vec![0, 1, 5], true));
     }
 
@@ -257,7 +267,7 @@ mod tests {
                 }
             }
             comps.sort_by_key(|s| (std::cmp::Reverse(s.len()), *s.iter().next().unwrap()));
-            let got = component(&g, &c, rank, None);
+            let got = component(&g, &c, rank, None, &VertexNames::Dense).map(|(e, _)| e);
             match comps.get(rank - 1) {
                 None => prop_assert!(got.is_none()),
                 Some(set) => {

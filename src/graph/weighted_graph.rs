@@ -200,17 +200,19 @@ impl WeightedGraph {
             .map_or_else(|| self.loaded.path.display().to_string(), |f| f.to_string_lossy().into_owned());
         let mut notes = Vec::new();
         if self.origin == WeightOrigin::Unit {
-            let mut note = format!("{file} has no weights: every edge weighs 1");
             // A column the format does not read may be the weights the user meant.
-            if let Some(extra) = self.loaded.report.as_ref().map(|r| &r.extra_field_lines).filter(|f| f.count > 0) {
-                let lines = crate::format::plural(extra.count, "line", "lines");
-                let first = extra.first.first().copied().unwrap_or_default();
-                note += &format!(
-                    " ({lines} from line {first} hold a column this format does not read: the weighted format, \
-                     a first line `n m directed` then `src dst weight`, or a `real` Matrix Market file keeps weights)"
-                );
-            }
-            notes.push(note);
+            let extra = self.loaded.report.as_ref().map(|r| &r.extra_field_lines).filter(|f| f.count > 0);
+            notes.push(match extra {
+                None => format!("{file} has no weights: every edge weighs 1"),
+                Some(extra) => format!(
+                    "{file} is read as {}, a format without weights: every edge weighs 1; {} ({}) hold more \
+                     columns, not read: a weighted file (first line `n m directed`, then `src dst weight`) or a \
+                     `real` or `integer` Matrix Market file keeps weights",
+                    self.loaded.format.name(),
+                    crate::format::plural(extra.count, "line", "lines"),
+                    crate::graph::load_report::at_lines(extra)
+                ),
+            });
         }
         if self.merged_duplicates > 0 {
             let merged = crate::format::plural(self.merged_duplicates, "parallel edge", "parallel edges");

@@ -34,10 +34,11 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     reading.skipped = lines.take_skipped();
     reading.data_lines = pairs.len() as u64;
     reading.nonloop_pairs = reading.data_lines - reading.self_loops.count;
-    if pairs.is_empty() {
+    let declared = declared_vertex_count(bytes);
+    // The writer's comment alone describes a graph of vertices without edges.
+    if pairs.is_empty() && declared.is_none_or(|n| n == 0) {
         return Err(ctx.err(lines.end_line(), "found no edges", "at least one line `src dst`"));
     }
-    let declared = declared_vertex_count(bytes);
     if let Some(n) = declared {
         let comment_line = Lines::new(bytes).find(|l| !l.is_blank()).map_or(1, |l| l.number);
         ctx.declared_vertices(comment_line, n, bytes.len() as u64)?;
