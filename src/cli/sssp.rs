@@ -56,7 +56,8 @@ pub struct SsspArgs {
     /// 2 × mean weight / mean out-degree of the vertices with edges, or 1 when every weight is 0;
     /// gpu-near-far: four times that); refused with an engine that takes none (with --compare,
     /// only those two use it, and the report says so).
-    #[arg(long, value_name = "WIDTH")]
+    // A negative width reaches the check that explains it, not clap's hint about `--`.
+    #[arg(long, value_name = "WIDTH", allow_negative_numbers = true)]
     pub delta: Option<Weight>,
 
     /// How many of the farthest reached vertices to list.
@@ -333,6 +334,7 @@ impl Report for SsspReport {
                     self.engines.iter().filter(|r| !r.engine.takes_delta()).map(|r| r.engine.name()).collect();
                 let used = if used.is_empty() { "no engine that ran".to_string() } else { used.join(" and ") };
                 let takes = if unused.len() == 1 { "takes" } else { "take" };
+                let delta = decimal(delta);
                 println!("--delta {delta}: used by {used}; {} {takes} no bucket width", unused.join(" and "));
             }
             if let Some(first) = self.skipped.first() {
