@@ -100,11 +100,11 @@ pub enum Command {
     Man(completions::ManArgs),
 }
 
-/// Parses the command line, runs the command, reports errors; the process's exit status.
 /// The most worker threads `--threads` starts: far above any machine's cores, and far below the
 /// count at which starting them exhausts memory.
 const MAX_THREADS: u64 = 1024;
 
+/// Parses the command line, runs the command, reports errors; the process's exit status.
 pub fn main() -> ExitCode {
     // `grail ... | head` must end quietly when head closes the pipe, as other command-line tools do,
     // instead of panicking in `println!`: restore the default SIGPIPE action that Rust's runtime

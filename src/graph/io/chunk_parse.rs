@@ -268,10 +268,10 @@ fn data_line<'a>(line: &'a [u8], markers: &[u8]) -> Option<&'a [u8]> {
     (!markers.contains(&line[first])).then_some(&line[first..])
 }
 
-/// How many whitespace-separated fields `rest` holds.
+/// Whether `rest` holds more than `k` whitespace-separated fields (it stops at the `k + 1`-th).
 #[inline]
-fn fields_after(rest: &[u8]) -> usize {
-    rest.split(|&b| is_space(b)).filter(|field| !field.is_empty()).count()
+fn more_fields_than(rest: &[u8], k: usize) -> bool {
+    rest.split(|&b| is_space(b)).filter(|field| !field.is_empty()).nth(k).is_some()
 }
 
 /// Parses a counted body's `src dst [weight columns]` lines into dense pairs.
@@ -290,7 +290,7 @@ pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
         if src == dst {
             out.notes.self_loop(index as u32, u64::from(src) + spec.base);
         }
-        if fields_after(&text[at..]) > spec.columns_after_ids {
+        if more_fields_than(&text[at..], spec.columns_after_ids) {
             out.notes.extra_fields(index as u32);
         }
         out.narrow.push((src, dst));
@@ -317,7 +317,7 @@ pub fn edge_list(bytes: &[u8]) -> Option<PairsChunk> {
         if src == dst {
             out.notes.self_loop(index as u32, src);
         }
-        if fields_after(&text[at..]) > 0 {
+        if more_fields_than(&text[at..], 0) {
             out.notes.extra_fields(index as u32);
         }
         out.max_id = out.max_id.max(src).max(dst);
