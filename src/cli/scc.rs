@@ -139,15 +139,23 @@ impl Report for SccReport {
                 members
             })
             .collect();
-        // As wide as the widest list (up to 60 columns), so the cycles line up.
-        let width = members.iter().map(|m| m.chars().count()).max().unwrap_or(0).clamp("members".len(), 60);
+        // As wide as the widest list (up to 80 columns), so the cycles line up; a longer list puts
+        // its cycle on the next line.
+        let width = members.iter().map(|m| m.chars().count()).max().unwrap_or(0).clamp("members".len(), 80);
         println!("{:>4}  {:>10}  {:<width$}  a shortest cycle", "#", "size", "members");
         for (rank, (c, members)) in self.largest.iter().zip(&members).enumerate() {
             let mut cycle = c.cycle.iter().map(vertex_text).collect::<Vec<_>>().join(" → ");
             if !c.cycle_is_shortest {
                 cycle += "  (the shortest found: the component is too large to search whole)";
             }
-            println!("{:>4}  {:>10}  {members:<width$}  {cycle}", rank + 1, thousands(u64::from(c.size)));
+            let size = thousands(u64::from(c.size));
+            if members.chars().count() <= width {
+                println!("{:>4}  {size:>10}  {members:<width$}  {cycle}", rank + 1);
+            } else {
+                // Too long for the column: the cycle goes under it, on a line of its own.
+                println!("{:>4}  {size:>10}  {members}", rank + 1);
+                println!("{:>4}  {:>10}  {:<width$}  {cycle}", "", "", "");
+            }
         }
         if (self.largest.len() as u64) < self.cyclic_components {
             let rest = self.cyclic_components - self.largest.len() as u64;
