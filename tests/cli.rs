@@ -8,8 +8,18 @@ fn grail(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_grail")).args(args).output().expect("the grail binary runs")
 }
 
+/// What the command printed on stderr (messages and errors).
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// What the command printed on stdout (its report).
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn json(out: &Output) -> Value {
-    assert!(out.status.success(), "failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "failed: {}", stderr(out));
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
 }
 
@@ -47,7 +57,7 @@ fn info_reports_what_the_loader_did_and_strict_refuses_it() {
     assert!(human.contains("1 duplicate edge (line 2); 1 self-loop (line 3)"), "{human}");
     let out = grail(&["info", file, "--strict"]);
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(
         err.contains(
             "g.txt (--strict): 1 duplicate edge (line 2); 1 self-loop (line 3); 2 ids never in an edge (3, 4)"
@@ -101,7 +111,7 @@ fn info_deep_names_hubs_reach_and_false_positives() {
 #[test]
 fn a_batch_of_reachable_pairs_has_no_false_positive_rate_to_show() {
     let out = grail(&["query", &sample("tiny-cycles.txt"), "--random", "200", "--reachable"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(out.status.success() && text.contains("positives  200"), "{text}");
     assert!(text.contains("FP%        none to measure: every answer is yes"), "{text}");
 }
@@ -111,16 +121,16 @@ fn convert_around_and_scc_cut_out_a_part_with_the_files_ids() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("around.txt");
     let ok = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--around", "5", "--depth", "1"]);
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(ok.status.success(), "{}", stderr(&ok));
     // 5's parent 3 and children 6 and 8, with every edge among them, in the file's ids.
     let text = std::fs::read_to_string(&out).unwrap();
     let mut edges: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     edges.sort_unstable();
     assert_eq!(edges, ["3 5", "5 6", "5 8"]);
     let cut = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--around", "5", "--max", "2"]);
-    let said = String::from_utf8_lossy(&cut.stdout);
+    let said = stdout(&cut);
     assert!(said.contains("--max 2:") && said.contains(": the nearest vertices within 2 edges of 5"), "{said}");
-    assert!(String::from_utf8_lossy(&ok.stdout).contains(": the vertices within 1 edge of 5"));
+    assert!(stdout(&ok).contains(": the vertices within 1 edge of 5"));
     let v = json(&grail(&["info", out.to_str().unwrap(), "--json"]));
     assert_eq!((v["vertices"].clone(), v["edges"].clone()), (2.into(), 1.into()));
 
@@ -133,16 +143,13 @@ fn convert_around_and_scc_cut_out_a_part_with_the_files_ids() {
 
     let none = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--scc", "3"]);
     assert!(!none.status.success());
-    assert!(String::from_utf8_lossy(&none.stderr).contains("2 strongly connected components"));
+    assert!(stderr(&none).contains("2 strongly connected components"));
     let dag = grail(&["convert", &sample("kegg.gra"), out.to_str().unwrap(), "--scc", "1"]);
     assert!(!dag.status.success());
-    assert!(
-        String::from_utf8_lossy(&dag.stderr)
-            .contains("has no cycles: every strongly connected component is one vertex")
-    );
+    assert!(stderr(&dag).contains("has no cycles: every strongly connected component is one vertex"));
     let missing = grail(&["convert", &sample("tiny-cycles.txt"), out.to_str().unwrap(), "--around", "42"]);
     assert!(!missing.status.success());
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("vertex 42 is not in"));
+    assert!(stderr(&missing).contains("vertex 42 is not in"));
 }
 
 #[test]
@@ -158,7 +165,7 @@ fn query_file_reports_queries_positives_and_mismatches() {
     assert_eq!(v["queries"], 4);
     assert_eq!(v["positives"], 2);
     assert_eq!(v["mismatches"], 1);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("disagree"));
+    assert!(stderr(&out).contains("disagree"));
 }
 
 #[test]
@@ -201,13 +208,13 @@ fn bad_input_exits_non_zero_with_the_reason_on_stderr() {
     std::fs::write(&bad, "graph_for_greach\n3\n0: 1 #\n1: 7 #\n2: #\n").unwrap();
     let out = grail(&["info", bad.to_str().unwrap()]);
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("bad.gra:4"), "the message names file and line: {err}");
     assert!(out.stdout.is_empty());
 
     let out = grail(&["info", dir.path().join("missing.gra").to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.gra"));
+    assert!(stderr(&out).contains("missing.gra"));
 }
 
 #[test]
@@ -226,7 +233,7 @@ fn label_save_then_query_with_the_index() {
     // The index belongs to kegg, not to another graph.
     let out = grail(&["query", &sample("tiny-cycles.txt"), "0", "1", "--index", idx.to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("another graph"));
+    assert!(stderr(&out).contains("another graph"));
 }
 
 #[test]
@@ -236,7 +243,7 @@ fn gen_then_convert_round_trips() {
     let txt = dir.path().join("r.txt.gz");
     json(&grail(&["gen", "random:n=2000,deg=4,seed=3", "--out", gra.to_str().unwrap(), "--json"]));
     let out = grail(&["convert", gra.to_str().unwrap(), txt.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{}", stderr(&out));
     let a = json(&grail(&["info", gra.to_str().unwrap(), "--json"]));
     let b = json(&grail(&["info", txt.to_str().unwrap(), "--json"]));
     assert_eq!(a["vertices"], 2000);
@@ -248,7 +255,7 @@ fn a_grail_file_opens_as_the_graph_it_was_converted_from() {
     let dir = tempfile::tempdir().unwrap();
     let bin = dir.path().join("c.grail");
     let out = grail(&["convert", &sample("tiny-cycles.txt"), bin.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{}", stderr(&out));
     let mut text = json(&grail(&["info", &sample("tiny-cycles.txt"), "--json"]));
     let mut mapped = json(&grail(&["info", bin.to_str().unwrap(), "--json"]));
     assert_eq!(mapped["format"], "grail");
@@ -271,11 +278,7 @@ fn a_grail_file_opens_as_the_graph_it_was_converted_from() {
     std::fs::write(&bin, bytes).unwrap();
     let out = grail(&["info", bin.to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("checksum mismatch"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(stderr(&out).contains("checksum mismatch"), "{}", stderr(&out));
 }
 
 #[test]
@@ -314,7 +317,7 @@ fn rules_pick_every_cut_or_grails_and_say_which() {
     let dir = tempfile::tempdir().unwrap();
     let graph = dir.path().join("g.gra");
     let out = grail(&["gen", "random:n=3000,deg=3,seed=1", "-o", graph.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{}", stderr(&out));
     let ask =
         |rules: &str| json(&grail(&["query", graph.to_str().unwrap(), "--random", "5000", "--rules", rules, "--json"]));
     let (all, paper) = (ask("all"), ask("grail"));
@@ -335,7 +338,7 @@ fn rules_pick_every_cut_or_grails_and_say_which() {
     // One query by a new rule explains itself in a sentence with its numbers.
     let out = grail(&["query", &sample("tiny-cycles.txt"), "8", "0"]);
     assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains("decided by") && text.contains("(all rules)"), "{text}");
     let out = grail(&["query", &sample("tiny-cycles.txt"), "8", "0", "--rules", "grail", "--json"]);
     assert_eq!(json(&out)["decision"]["rules"], "grail");
@@ -448,10 +451,10 @@ fn sssp_reports_distances_and_a_path_whose_weights_add_up() {
     assert!(engines.iter().all(|e| e["differences"] == 0), "{engines:?}");
     let out = grail(&["sssp", &sample("kegg.gra"), "2", "--compare"]);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("kegg.gra has no weights: every edge weighs 1"));
+    assert!(stderr(&out).contains("kegg.gra has no weights: every edge weighs 1"));
     let out = grail(&["sssp", &roads, "12"]);
     assert_eq!(out.status.code(), Some(1));
-    let said = String::from_utf8_lossy(&out.stderr);
+    let said = stderr(&out);
     assert!(said.contains("SRC must be a vertex of the graph: vertex 12 is not in"), "{said}");
 }
 
@@ -461,7 +464,7 @@ fn a_column_the_format_does_not_read_is_named_where_weights_were_wanted() {
     let file = dir.path().join("el3.txt");
     std::fs::write(&file, "0 1 5\n1 2 1\n0 2 9\n").unwrap();
     let out = grail(&["sssp", file.to_str().unwrap(), "0", "2"]);
-    let said = String::from_utf8_lossy(&out.stderr);
+    let said = stderr(&out);
     assert!(
         said.contains(
             "el3.txt is read as edge-list, a format without weights: every edge weighs 1; 3 lines (lines 1, 2, 3) hold more columns, not read"
@@ -469,7 +472,7 @@ fn a_column_the_format_does_not_read_is_named_where_weights_were_wanted() {
         "{said}"
     );
     let info = grail(&["info", file.to_str().unwrap()]);
-    let said = String::from_utf8_lossy(&info.stdout);
+    let said = stdout(&info);
     assert!(
         said.contains("3 lines have more fields than the format's columns, the extra ones not read (lines 1, 2, 3)"),
         "{said}"
@@ -478,7 +481,7 @@ fn a_column_the_format_does_not_read_is_named_where_weights_were_wanted() {
     // A mistyped direction is the weighted format's header, refused, not an edge 3 → 2.
     std::fs::write(&file, "3 2 direct\n0 1 5\n1 2 3\n").unwrap();
     let out = grail(&["info", file.to_str().unwrap()]);
-    let said = String::from_utf8_lossy(&out.stderr);
+    let said = stderr(&out);
     assert!(said.contains("el3.txt:1: found \"direct\"; expected `directed` or `undirected`"), "{said}");
 }
 
@@ -502,7 +505,7 @@ fn bad_weights_are_refused_with_file_and_line() {
             }
             let out = grail(&args);
             assert_eq!(out.status.code(), Some(1));
-            let err = String::from_utf8_lossy(&out.stderr);
+            let err = stderr(&out);
             assert!(err.contains(message), "{err}");
         }
     }
@@ -541,7 +544,7 @@ fn bfs_auto_picks_the_source_that_reaches_the_most() {
     let v = json(&grail(&["bfs", &sample("tiny-cycles.txt"), "auto", "--json"]));
     assert_eq!((&v["src"], &v["auto_source"], &v["reached"]), (&Value::from(9), &Value::from(true), &Value::from(10)));
     let out = grail(&["bfs", &sample("tiny-cycles.txt"), "somewhere"]);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("SRC must be a vertex of the graph or `auto`: `somewhere` is not a vertex of "), "{err}");
 }
 
@@ -583,7 +586,7 @@ fn exceptions_count_every_false_positive_of_every_d() {
         assert_eq!((&insisted["method"], &insisted["pairs"]), (&v["method"], &v["pairs"]), "{file}");
     }
     let out = grail(&["exceptions", &sample("kegg.gra")]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains("method      exact-cpu: every ordered pair"), "{text}");
     assert!(!text.contains("estimate") && !text.contains('~'), "{text}");
 }
@@ -630,11 +633,11 @@ fn exceptions_above_the_limit_are_sampled_and_say_so() {
         assert_eq!(f("false_positives"), fp[d] as f64 / 20000.0 * (n * (n - 1)) as f64);
     }
     let out = grail(&["exceptions", gra, "--dims", "3", "--samples", "20000", "--seed", "3"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains("sampled: an estimate from 20,000 uniform ordered pairs (seed 3)"), "{text}");
     assert!(text.contains("--exact counts every pair") && text.contains("95% interval"), "{text}");
     let zero = grail(&["exceptions", gra, "--samples", "0"]);
-    assert!(!zero.status.success() && String::from_utf8_lossy(&zero.stderr).contains("--samples"));
+    assert!(!zero.status.success() && stderr(&zero).contains("--samples"));
 }
 
 /// The sampled estimate is honest: its 95% intervals hold the exact rate (and the exact count) for
@@ -701,14 +704,14 @@ fn gpu_engines_without_a_gpu_fail_with_the_reason() {
     ] {
         let out = grail(&args);
         assert!(!out.status.success(), "{args:?} must not run on the CPU instead");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("needs an NVIDIA GPU"), "{args:?}");
+        assert!(stderr(&out).contains("needs an NVIDIA GPU"), "{args:?}");
     }
     // --compare and --bench say in one line that the GPU rows were skipped, and why.
     let out = grail(&["sssp", &sample("roads.txt"), "0", "--compare"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains(&format!("skipped gpu-two-phase, gpu-near-far: {reason}")), "{text}");
     let out = grail(&["apsp", "--bench", "--sizes", "20", "--degrees", "2"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains(&format!("skipped gpu-fw, gpu-fw-blocked, gpu-sssp-all: {reason}")), "{text}");
 }
 
@@ -751,13 +754,13 @@ fn query_json_records_the_checks_that_ran_and_no_cut_on_a_yes() {
 fn query_text_explains_only_the_checks_that_ran() {
     let out = grail(&["query", &sample("kegg.gra"), "1", "2"]);
     assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains("decided by level-cut (all rules)"), "{text}");
     assert!(!text.contains("maybe") && !text.contains("fit in every dimension"), "{text}");
     assert!(text.contains("intervals (not checked: level-cut decided first)"), "{text}");
     // With GRAIL's rules the label cut runs first and decides.
     let out = grail(&["query", &sample("kegg.gra"), "1", "2", "--rules", "grail"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains("decided by label-cut (dimension 0) (grail rules)"), "{text}");
 }
 
@@ -770,14 +773,14 @@ fn draw_uses_the_query_rules_and_accounts_for_every_dead_end() {
     let out_path = out_file.to_str().unwrap();
     let lesson = sample("lesson.gra");
     let all = grail(&["draw", &lesson, "--dims", "1", "--query", "0", "10", "--out", out_path]);
-    let text = String::from_utf8_lossy(&all.stdout);
+    let text = stdout(&all);
     let query = grail(&["query", &lesson, "0", "10", "--dims", "1", "--order", "random", "--seed", "1"]);
-    let answer = String::from_utf8_lossy(&query.stdout);
+    let answer = stdout(&query);
     let rule = answer.split("decided by ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap();
     assert!(text.contains(&format!("decided by {rule}")) && text.contains("all rules"), "{text}\n{answer}");
     let grail_rules =
         grail(&["draw", &lesson, "--dims", "1", "--query", "0", "10", "--rules", "grail", "--out", out_path]);
-    let text = String::from_utf8_lossy(&grail_rules.stdout);
+    let text = stdout(&grail_rules);
     assert!(text.contains("decided by a search") && text.contains("grail rules"), "{text}");
     assert!(text.contains("5 dead ends: u itself (▶), 4 marked ✗"), "{text}");
 }
@@ -786,11 +789,11 @@ fn draw_uses_the_query_rules_and_accounts_for_every_dead_end() {
 fn completions_and_the_manual_come_from_the_command_line_definition() {
     let out = grail(&["completions", "bash"]);
     assert!(out.status.success());
-    let script = String::from_utf8_lossy(&out.stdout);
+    let script = stdout(&out);
     assert!(script.contains("_grail()") && script.contains("query"), "{script}");
     let out = grail(&["man"]);
     assert!(out.status.success());
-    let page = String::from_utf8_lossy(&out.stdout);
+    let page = stdout(&out);
     assert!(page.contains(".TH grail 1") && page.contains("Exit status"), "{page}");
     let dir = tempfile::tempdir().unwrap();
     assert!(grail(&["man", "--out", dir.path().to_str().unwrap()]).status.success());
@@ -828,7 +831,7 @@ fn a_write_killed_half_way_leaves_the_old_file_and_the_next_write_clears_its_tem
         );
         // The next write to the folder removes it (its writer runs no more) and replaces the file.
         let out = grail(&["convert", graph.to_str().unwrap(), target.to_str().unwrap()]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{}", stderr(&out));
         assert!(partial_files(dir.path()).is_empty(), "{:?}", partial_files(dir.path()));
         assert_ne!(std::fs::read(&target).unwrap(), b"the good old file\n");
     }
@@ -874,7 +877,7 @@ fn named_vertices_are_typed_and_shown_by_name() {
     // A name the graph lacks: said so, with the nearest names, exit code 1.
     let out = grail(&["query", &follows, "alise", "bob"]);
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("no vertex is named `alise` in ") && err.ends_with("; nearest names: alice\n"), "{err}");
     // Only close names are suggested: none for a name like no other, and a number is told the
     // vertices are named, each with two of the file's names.
@@ -910,8 +913,8 @@ fn draw_and_grail_files_keep_the_names() {
     let follows = sample("follows.csv");
     let svg = dir.path().join("f.svg");
     let out = grail(&["draw", &follows, "--around", "Lovelace, Ada", "--depth", "1", "--out", svg.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("around \"Lovelace, Ada\" (depth 1"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("around \"Lovelace, Ada\" (depth 1"));
     let picture = std::fs::read_to_string(&svg).unwrap();
     for name in ["Lovelace, Ada", "Turing, Alan", "Hopper, Grace", "erin"] {
         assert!(picture.contains(name), "{name} is not in the picture");
@@ -993,7 +996,7 @@ fn convert_writes_the_format_of_the_extension_and_says_what_it_loses() {
 fn scc_refuses_to_list_no_component() {
     let out = grail(&["scc", &sample("tiny-cycles.txt"), "--top", "0"]);
     assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("--top") && err.contains("0"), "{err}");
 }
 
@@ -1040,7 +1043,7 @@ fn grail_files_keep_the_weights_and_convert_says_where_they_go() {
     assert!(said.contains("the weights are dropped: gra holds none; write --to weighted, .mtx or .grail"), "{said}");
     // A part keeps the weights of its edges.
     let out = grail(&["convert", &roads, &path("part.grail"), "--around", "2", "--depth", "1"]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("4 vertices, 4 edges with their weights"));
+    assert!(stdout(&out).contains("4 vertices, 4 edges with their weights"));
     let v = json(&grail(&["sssp", &path("part.grail"), "0", "4", "--json"]));
     assert_eq!((&v["dst_distance"], &v["path"]), (&Value::from(2.0), &serde_json::json!([0, 2, 4])));
     // gen writes its weights into a .grail file, and refuses a format without weights.
@@ -1052,7 +1055,7 @@ fn grail_files_keep_the_weights_and_convert_says_where_they_go() {
     assert!(v["engines"].as_array().unwrap().iter().all(|e| e["differences"] == 0));
     let out = grail(&["gen", "chain:n=3", "--max-weight", "9", "--out", &path("c.gra"), "--to", "gra"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--to gra: that format holds no weights"));
+    assert!(stderr(&out).contains("--to gra: that format holds no weights"));
 }
 
 #[test]
@@ -1061,7 +1064,7 @@ fn options_a_command_does_not_use_are_refused_or_said() {
     for engine in ["dijkstra", "gpu-two-phase"] {
         let out = grail(&["sssp", &roads, "0", "--engine", engine, "--delta", "2"]);
         assert_eq!(out.status.code(), Some(1), "{engine}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = stderr(&out);
         assert!(
             err.contains(&format!("--delta 2: {engine} takes no bucket width; --delta is for delta and gpu-near-far")),
             "{err}"
@@ -1076,7 +1079,7 @@ fn options_a_command_does_not_use_are_refused_or_said() {
     assert!(human.contains("--delta 2: used by delta"), "{human}");
     let out = grail(&["apsp", &roads, "--seed", "3", "--sizes", "9"]);
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("--sizes, --seed apply only with --bench"), "{err}");
     let out = grail(&["apsp", "--bench", "--format", "gra"]);
     assert_eq!(out.status.code(), Some(2), "a usage error");
@@ -1089,7 +1092,7 @@ fn a_failure_under_json_is_one_json_object_too() {
     let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     assert_eq!(v["exit_code"], 1);
     assert!(v["error"].as_str().unwrap().contains("no-such-file.txt"), "{v}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("error: "), "people still read it on stderr");
+    assert!(stderr(&out).contains("error: "), "people still read it on stderr");
     let plain = grail(&["info", "no-such-file.txt"]);
     assert!(plain.stdout.is_empty(), "without --json, stdout stays empty");
 }
@@ -1114,7 +1117,7 @@ fn a_bad_command_line_under_json_is_one_json_object_and_says_the_range_in_words(
     assert_eq!(v["error"], "invalid value '0' for '--top <K>': 0 is not a whole number of 1 or more");
     let threads = grail(&["--threads", "99999", "info", "x"]);
     assert_eq!(threads.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&threads.stderr).contains("99999 is not a whole number from 0 to 1024"));
+    assert!(stderr(&threads).contains("99999 is not a whole number from 0 to 1024"));
     let help = grail(&["scc", "--help", "--json"]);
     assert_eq!(help.status.code(), Some(0), "help is an answer, not a failure");
 }
