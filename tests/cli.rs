@@ -467,7 +467,7 @@ fn a_column_the_format_does_not_read_is_named_where_weights_were_wanted() {
     let said = stderr(&out);
     assert!(
         said.contains(
-            "el3.txt is read as edge-list, a format without weights: every edge weighs 1; 3 lines (lines 1, 2, 3) hold more columns, not read"
+            "el3.txt is read as edge-list, a format without weights: every edge weighs 1; 3 lines have more fields than the format's columns, the extra ones not read (lines 1, 2, 3): a weighted file"
         ),
         "{said}"
     );

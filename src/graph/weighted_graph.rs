@@ -6,6 +6,7 @@
 //! kept; self-loops are dropped (with non-negative weights they are on no shortest path).
 
 use super::io::Format;
+use super::load_report::{Anomaly, describe};
 use super::{Csr, Graph, LoadedGraph, VertexNames};
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -205,12 +206,11 @@ impl WeightedGraph {
             notes.push(match extra {
                 None => format!("{file} has no weights: every edge weighs 1"),
                 Some(extra) => format!(
-                    "{file} is read as {}, a format without weights: every edge weighs 1; {} ({}) hold more \
-                     columns, not read: a weighted file (first line `n m directed`, then `src dst weight`) or a \
-                     `real` or `integer` Matrix Market file keeps weights",
+                    "{file} is read as {}, a format without weights: every edge weighs 1; {}: a weighted file \
+                     (first line `n m directed`, then `src dst weight`) or a `real` or `integer` Matrix Market \
+                     file keeps weights",
                     self.loaded.format.name(),
-                    crate::format::plural(extra.count, "line", "lines"),
-                    crate::graph::load_report::at_lines(extra)
+                    describe(Anomaly::ExtraFields, extra)
                 ),
             });
         }
