@@ -38,7 +38,7 @@ impl Half {
 enum Direction {
     /// Over children: `to_support`, `bloom_out`, and the first position (`n - post`).
     Forward,
-    /// Over parents: `from_support`, `bloom_in`, and the second position (`post`).
+    /// Over parents: `from_support`, `bloom_in`, and the second position (`post - 1`).
     Backward,
 }
 
@@ -118,12 +118,12 @@ pub(crate) fn positions_and_cuts(dag: &Graph, supportive: &[u32]) -> (Vec<TopoPo
 }
 
 /// Forward post order puts descendants first, backward post order ancestors first: both become
-/// positions that grow along every path.
+/// positions `0..n` that grow along every path (`post` counts from 1).
 #[inline]
 fn position(direction: Direction, n: usize, post: u32) -> u32 {
     match direction {
         Direction::Forward => n as u32 - post,
-        Direction::Backward => post,
+        Direction::Backward => post - 1,
     }
 }
 

@@ -201,10 +201,16 @@ mod tests {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let (topo, cuts) = pool.install(|| positions_and_cuts(g, &supportive));
             for v in 0..n {
-                assert_eq!(topo[v], [n as u32 - forward[v], backward[v]], "vertex {v}, {threads} threads");
+                assert_eq!(topo[v], [n as u32 - forward[v], backward[v] - 1], "vertex {v}, {threads} threads");
                 let expect =
                     VertexCuts { from_support: from[v], to_support: to[v], bloom_out: out[v], bloom_in: inn[v] };
                 assert_eq!(cuts[v], expect, "vertex {v}, {threads} threads");
+            }
+            // Each order numbers the vertices 0..n, once each.
+            for side in 0..TOPO_ORDERS {
+                let mut positions: Vec<u32> = topo.iter().map(|t| t[side]).collect();
+                positions.sort_unstable();
+                assert!(positions.iter().copied().eq(0..n as u32), "order {side}, {threads} threads");
             }
         }
     }
