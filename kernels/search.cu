@@ -3,12 +3,13 @@
 // `search_filter` decides each query by the CPU's cheap rules, in the CPU's order, and lists the
 // undecided ones. Those are then searched 64*W at a time by concurrent bidirectional BFSs: per vertex,
 // W 64-bit words per side say which queries' frontiers hold it (`cur`), will hold it next (`next`) or
-// have ever held it (`vis`). In a step each query advances one side by a level, the side whose
-// frontier is smaller (`turn`), as the CPU's bidirectional search does: the forward side over
-// children, judging each child c by every rule towards the query's destination; the backward side over
-// parents, judging each parent p as a destination of the query's source. A vertex held by both sides
-// for a query, or a rule that proves the rest of the path, answers it yes; a side left with no
-// frontier answers it no. Answered queries' bits are dropped everywhere at once (`done`, `found`).
+// have ever held it (`vis`). In a step each query advances the side whose frontier is smaller
+// (`turn`), as the CPU's bidirectional search does, or both sides where their sizes are close: the
+// forward side over children, judging each child c by every rule towards the query's destination;
+// the backward side over parents, judging each parent p as a destination of the query's source. A
+// vertex held by both sides for a query, or a rule that proves the rest of the path, answers it yes;
+// a side left with no frontier answers it no. Answered queries' bits are dropped everywhere at once
+// (`done`, `found`).
 //
 // `status` (u64): the queue counts, two per side (the queue read in steps of one parity and the one
 // filled), then the queries whose turn is forward and backward, then the done words. The host
@@ -82,11 +83,18 @@ __device__ u32 verdict(const Index& g, u32 u, u32 v) {
         if (tree_cut(g, u, v)) return code_of(RULE_TREE, true);
         return UNDECIDED;
     }
-    if (g.level[u] >= g.level[v]) return code_of(RULE_LEVEL, false);
-    if (g.topo[2 * (u64)u] >= g.topo[2 * (u64)v] || g.topo[2 * (u64)u + 1] >= g.topo[2 * (u64)v + 1])
-        return code_of(RULE_TOPO, false);
-    const u64* a = g.rec + (u64)u * RECORD_WORDS;
-    const u64* b = g.rec + (u64)v * RECORD_WORDS;
+    // Every word the cuts below may read is loaded first, so that the loads overlap rather than
+    // wait on each other's branches (records are 48 bytes: three 16-byte loads each).
+    u32 lu = __ldg(g.level + u), lv = __ldg(g.level + v);
+    uint2 tu = __ldg((const uint2*)g.topo + u), tv = __ldg((const uint2*)g.topo + v);
+    const ulonglong2* ra = (const ulonglong2*)(g.rec + (u64)u * RECORD_WORDS);
+    const ulonglong2* rb = (const ulonglong2*)(g.rec + (u64)v * RECORD_WORDS);
+    ulonglong2 a01 = __ldg(ra), a23 = __ldg(ra + 1), a45 = __ldg(ra + 2);
+    ulonglong2 b01 = __ldg(rb), b23 = __ldg(rb + 1), b45 = __ldg(rb + 2);
+    u64 a[RECORD_WORDS] = {a01.x, a01.y, a23.x, a23.y, a45.x, a45.y};
+    u64 b[RECORD_WORDS] = {b01.x, b01.y, b23.x, b23.y, b45.x, b45.y};
+    if (lu >= lv) return code_of(RULE_LEVEL, false);
+    if (tu.x >= tv.x || tu.y >= tv.y) return code_of(RULE_TOPO, false);
     // Supportive cut: a supportive vertex reaches u but not v, or v reaches one that u does not.
     if ((a[0] & ~b[0]) | (b[2] & ~a[2]) | (a[1] & ~b[1]) | (b[3] & ~a[3])) return code_of(RULE_SUPPORTIVE_CUT, false);
     // Bloom cut: a bit of v's descendant filter missing from u's, or of u's ancestor filter from v's.
@@ -190,7 +198,7 @@ extern "C" __global__ void search_seed(const u32* undecided, u32 first, u32 quer
 extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* queue, u32 words, u32 queries,
                                          const u32* ends, const u32* level, const u32* topo, const u64* rec,
                                          const u32* intervals, const u32* subtree, u32 dims, u32 all,
-                                         const u64* off, const u32* adj, u64* cur, u64* next, u64* vis,
+                                         const u64* off, const u64* adj, u64* cur, u64* next, u64* vis,
                                          const u64* other_vis, u64* status, u64* found, const u64* turn,
                                          u32* fresh_count, u32* queue_next, u32* stamp, u32 step_stamp,
                                          u32* touched, u32* touched_count, u32* batch_stamp, u32 batch_id,
@@ -198,7 +206,7 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
     extern __shared__ u32 s_target[];  // per slot: the target, then (from `queries` on) its level
     u32* s_level = s_target + queries;
     // Per word: the queries not done whose turn it is, and those that wait.
-    __shared__ u64 s_live[WARP_SIZE], s_wait[WARP_SIZE];
+    __shared__ u64 s_live[SEARCH_MAX_WORDS], s_wait[SEARCH_MAX_WORDS];
     u32 count = (u32)status[COUNT_AT(backward, parity)];
     u64* count_next = &status[COUNT_AT(backward, 1 - parity)];
     u32 warps = blockDim.x / WARP_SIZE;
@@ -208,9 +216,9 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
         s_target[q] = ends[2 * q + (backward ? 0 : 1)];
         s_level[q] = level[s_target[q]];
     }
-    if (threadIdx.x < words) {
-        s_live[threadIdx.x] = turn[threadIdx.x] & ~status[DONE_AT + threadIdx.x];
-        s_wait[threadIdx.x] = ~turn[threadIdx.x] & ~status[DONE_AT + threadIdx.x];
+    for (u32 w = threadIdx.x; w < words; w += blockDim.x) {
+        s_live[w] = turn[w] & ~status[DONE_AT + w];
+        s_wait[w] = ~turn[w] & ~status[DONE_AT + w];
     }
     __syncthreads();
     Index g = {level, topo, rec, intervals, subtree, dims, all};
@@ -224,17 +232,21 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
     for (u32 item = blockIdx.x * warps + threadIdx.x / WARP_SIZE; item < count; item += gridDim.x * warps) {
         u32 x = queue[item];
         u64 begin = off[x], end = off[x + 1];
-        // Lane w reads x's word w (words <= WARP_SIZE); queries found earlier in this step are dropped
-        // at once (found read fresh, not cached). The warp then takes the words with bits one by one: a
-        // vertex is rarely in the frontiers of queries of more than one or two words.
-        u64 word = lane < words ? cur[(u64)x * words + lane] : 0;
-        u64 mine = lane < words ? word & s_live[lane] & ~*(volatile const u64*)&found[lane] : 0;
+        bool any = false, waits = false;
+        // A warp-wide block of x's words at a time, lane l reading word wb + l; queries found earlier
+        // in this step are dropped at once (found read fresh, not cached). The warp then takes the
+        // words with bits one by one: a vertex is rarely in the frontiers of queries of more than one
+        // or two words.
+        for (u32 wb = 0; wb < words; wb += WARP_SIZE) {
+        u32 wl = wb + lane;
+        u64 word = wl < words ? cur[(u64)x * words + wl] : 0;
+        u64 mine = wl < words ? word & s_live[wl] & ~*(volatile const u64*)&found[wl] : 0;
         u32 nonzero = __ballot_sync(0xffffffffu, mine != 0);
-        bool any = nonzero != 0;
+        any |= nonzero != 0;
         while (nonzero) {
-            u32 w = __ffs(nonzero) - 1;
+            u32 from = __ffs(nonzero) - 1, w = wb + from;
             nonzero &= nonzero - 1;
-            u64 bits = __shfl_sync(0xffffffffu, mine, w);
+            u64 bits = __shfl_sync(0xffffffffu, mine, from);
             // Neighbour lists are sorted by level (children ascending, parents descending): past the
             // farthest target level of these queries, the level cut drops every neighbour left.
             u32 bound = backward ? 0xffffffffu : 0;
@@ -245,13 +257,14 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
             for (u64 base = begin; base < end; base += WARP_SIZE) {
                 u64 e = base + lane;
                 bool queued = false, listed = false;
-                u32 y = e < end ? adj[e] : 0;
-                // The level cut first: y's level (a small array, mostly in cache) against the targets'
-                // in shared memory drops most neighbours before their bit words are read. It is exact
-                // under both rule sets, and a target itself is never dropped by it: the other side
-                // holds it, and the meeting is found below.
+                // Each neighbour comes with its level in the high half of its entry.
+                u64 entry = e < end ? adj[e] : 0;
+                u32 y = (u32)entry, ly = (u32)(entry >> 32);
+                // The level cut first: y's level against the targets' in shared memory drops most
+                // neighbours before their bit words are read. It is exact under both rule sets, and
+                // a target itself is never dropped by it: the other side holds it, and the meeting is
+                // found below.
                 u64 rest = 0;
-                u32 ly = e < end ? level[y] : 0;
                 bool past = e < end && (backward ? ly < bound : ly > bound);
                 if (e < end) {
                     for (u64 r = bits; r; r &= r - 1) {
@@ -262,9 +275,15 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
                         if (!cut || y == t) rest |= 1ull << b;
                     }
                 }
-                if (rest) rest &= ~vis[(u64)y * words + w];
+                u64 other = 0;
                 if (rest) {
-                    u64 met = rest & other_vis[(u64)y * words + w];
+                    // Both sides' words at once: the second load does not wait on the first.
+                    u64 seen = vis[(u64)y * words + w];
+                    other = other_vis[(u64)y * words + w];
+                    rest &= ~seen;
+                }
+                if (rest) {
+                    u64 met = rest & other;
                     u64 win = met, keep = 0, dropped = 0;
                     rest &= ~met;
                     while (rest) {
@@ -302,13 +321,16 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
                 if (__any_sync(0xffffffffu, past)) break;
             }
         }
-        if (any) expanded++;
-        u64 wait = word & (lane < words ? s_wait[lane] : 0);
-        if (lane < words) {
-            cur[(u64)x * words + lane] = 0;
-            if (wait) atomicOr(&next[(u64)x * words + lane], wait);
+        // Bits of queries that wait move to the next frontier unchanged.
+        u64 wait = word & (wl < words ? s_wait[wl] : 0);
+        if (wl < words) {
+            cur[(u64)x * words + wl] = 0;
+            if (wait) atomicOr(&next[(u64)x * words + wl], wait);
         }
-        if (__any_sync(0xffffffffu, wait != 0)) {
+        waits |= __any_sync(0xffffffffu, wait != 0);
+        }
+        if (any) expanded++;
+        if (waits) {
             bool again = __shfl_sync(0xffffffffu, lane == 0 ? first_queued(x, stamp, step_stamp) : false, 0);
             if (again) {
                 if (lane == pending_count) {
@@ -336,14 +358,14 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
 // After a step (one block, a thread per query slot; `stepped` is 0 before the first step): queries
 // found are done; a query whose side just expanded found no new vertex is done too (no path: every vertex of a path passes every rule, so that
 // side would have met the other on it). Each side that expanded takes its new frontier sizes. Then
-// every query left takes its next turn on the side with the smaller frontier, and `status` counts
-// the turns of each side. Slots past the batch's queries count as done. The queue counts the step
+// every query left takes its next turn: on both sides where the larger frontier is at most
+// `both_ratio` times the smaller, else on the smaller side; `status` counts the turns of each side. Slots past the batch's queries count as done. The queue counts the step
 // read (parity `parity`, or none when 2) are zeroed for the step after next to fill.
-extern "C" __global__ void search_retire(u32 words, u32 queries, u32 stepped, u32 parity,
+extern "C" __global__ void search_retire(u32 words, u32 queries, u32 stepped, u32 parity, u32 both_ratio,
                                          const u64* found, u64* fwd_turn, u64* bwd_turn, u32* fwd_size,
                                          u32* bwd_size, u32* fwd_fresh, u32* bwd_fresh, u64* status) {
     // 32-bit halves of the words, from one ballot per warp.
-    __shared__ u32 s_done[2 * WARP_SIZE], s_fwd[2 * WARP_SIZE], s_bwd[2 * WARP_SIZE];
+    __shared__ u32 s_done[2 * SEARCH_MAX_WORDS], s_fwd[2 * SEARCH_MAX_WORDS], s_bwd[2 * SEARCH_MAX_WORDS];
     __shared__ u32 turns[2];
     if (threadIdx.x < 2) turns[threadIdx.x] = 0;
     u32 lane = threadIdx.x % WARP_SIZE;
@@ -364,8 +386,10 @@ extern "C" __global__ void search_retire(u32 words, u32 queries, u32 stepped, u3
                 bwd_fresh[q] = 0;
                 done = bwd_size[q] == 0;
             }
-            forward = !done && fwd_size[q] <= bwd_size[q];
-            backward = !done && !forward;
+            u32 fs = fwd_size[q], bs = bwd_size[q];
+            bool both = (u64)max(fs, bs) <= (u64)both_ratio * min(fs, bs);
+            forward = !done && (both || fs <= bs);
+            backward = !done && (both || fs > bs);
         }
         // Every lane of a warp is in the loop (64 * words is a multiple of the block's whole warps' stride).
         u32 d = __ballot_sync(0xffffffffu, done), f = __ballot_sync(0xffffffffu, forward),

@@ -327,7 +327,7 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
     let mut wrong = 0;
     for with_index in [None, Some(&index)] {
         let engine = Engine::new(dag, &labels, &ws.condensation.component).with_index(with_index);
-        let (gpu_answers, report) = search::run_batch(gpu, &engine, &queries, search::DEFAULT_WORDS)?;
+        let (gpu_answers, report) = search::run_batch(gpu, &engine, &queries, None)?;
         let cpu = crate::query::run_batch(&engine, &queries, Method::GuidedBfs);
         if cpu.by_rule != report.by_rule {
             problems.push(format!(

@@ -65,8 +65,8 @@ pub struct QueryArgs {
     #[arg(long, conflicts_with = "src")]
     pub gpu: bool,
 
-    /// GPU batch size in 64-query words per vertex (64·W queries per batch, W from 1 to 32;
-    /// default 32).
+    /// GPU batch size in 64-query words per vertex (64·W queries per batch, W from 1 to 64;
+    /// default 64, or fewer where the GPU's free memory does not hold them).
     #[arg(long, requires = "gpu")]
     pub words: Option<usize>,
 
@@ -452,8 +452,7 @@ fn print_rule_table(by_rule: &RuleCounts, queries: u64) {
 fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()> {
     let gpu = crate::gpu::prepare(&[crate::gpu::kernels::search::MODULE])?;
     let startup = gpu.startup();
-    let words = args.words.unwrap_or(crate::gpu::search::DEFAULT_WORDS);
-    let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, words)?;
+    let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, args.words)?;
     let checked = report.batch_report(queries, &answers, rayon::current_num_threads());
     let mismatches = checked.mismatches;
     args.output.show(&GpuBatchOutput {

@@ -6,20 +6,38 @@ use super::context::Gpu;
 use super::kernels::search::{SearchCollect, SearchExpand, SearchFilter, SearchRetire, SearchSeed};
 use super::memory::Ledger;
 use super::search_index::SearchIndex;
-use crate::constants::{BLOCK_THREADS, WARP_SIZE};
+use crate::constants::{BLOCK_THREADS, SEARCH_MAX_WORDS};
 use crate::query::{BatchReport, Engine, Method, Query, Rule, RuleCounts, RuleSet};
 use anyhow::{Result, bail, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig};
 use serde::Serialize;
 use std::time::Instant;
 
-/// The most words per vertex (64·W queries per batch); `search_retire` takes one warp, a thread a word.
-pub const MAX_WORDS: usize = WARP_SIZE as usize;
+/// The most words per vertex (64·W queries per batch): the kernels' per-word masks in shared memory.
+pub const MAX_WORDS: usize = SEARCH_MAX_WORDS;
 
-/// Words per vertex unless asked otherwise: the widest batch was the fastest (docs/BENCHMARKS.md,
-/// "GPU batch search"). The label dimensions do not bound it: the kernels read the targets' labels
-/// from device memory.
-pub const DEFAULT_WORDS: usize = 32;
+/// Words per vertex unless asked otherwise, where the device memory holds them: the widest batch
+/// was the fastest (docs/BENCHMARKS.md, "GPU batch search"). The label dimensions do not bound it:
+/// the kernels read the targets' labels from device memory.
+pub const DEFAULT_WORDS: usize = MAX_WORDS;
+
+/// Device bytes the searches' working memory takes per DAG vertex with `words` words: three bit
+/// arrays per side (8 bytes a word), the touched list and its stamps (4 bytes a word), and each
+/// side's queues, stamps and the like.
+fn working_bytes_per_vertex(words: usize) -> u64 {
+    (56 * words + 40) as u64
+}
+
+/// The widest batch up to [`DEFAULT_WORDS`] whose working memory for `n` DAG vertices takes at
+/// most half the device memory free now (at least one word).
+pub fn fitting_words(gpu: &Gpu, n: usize) -> Result<usize> {
+    let (free, _) = gpu.memory()?;
+    let mut words = DEFAULT_WORDS;
+    while words > 1 && working_bytes_per_vertex(words) * n as u64 > free / 2 {
+        words /= 2;
+    }
+    Ok(words)
+}
 
 /// What a GPU batch did: the columns of the thesis's Tables 6.4-6.6.
 #[derive(Clone, Debug, Serialize)]
@@ -70,20 +88,31 @@ impl GpuBatchReport {
     }
 }
 
-/// Answers every query (true = reachable), uploading the engine's data for this batch; also the report.
-pub fn run_batch(gpu: &Gpu, engine: &Engine, queries: &[Query], words: usize) -> Result<(Vec<bool>, GpuBatchReport)> {
+/// Answers every query (true = reachable), uploading the engine's data for this batch; also the
+/// report. `words`: 64-query words per vertex, or None for the widest that fits ([`fitting_words`]).
+pub fn run_batch(
+    gpu: &Gpu,
+    engine: &Engine,
+    queries: &[Query],
+    words: Option<usize>,
+) -> Result<(Vec<bool>, GpuBatchReport)> {
     let index = SearchIndex::upload(gpu, engine)?;
     let (answers, report) = run_batch_on(gpu, &index, queries, words)?;
     Ok((answers, GpuBatchReport { upload_seconds: index.upload_seconds, ..report }))
 }
 
-/// Answers every query on data already on the device (`upload_seconds` is 0 in the report).
+/// Answers every query on data already on the device (`upload_seconds` is 0 in the report);
+/// `words` as in [`run_batch`].
 pub fn run_batch_on(
     gpu: &Gpu,
     index: &SearchIndex,
     queries: &[Query],
-    words: usize,
+    words: Option<usize>,
 ) -> Result<(Vec<bool>, GpuBatchReport)> {
+    let words = match words {
+        Some(words) => words,
+        None => fitting_words(gpu, index.n as usize)?,
+    };
     ensure!((1..=MAX_WORDS).contains(&words), "words per vertex must be 1..={MAX_WORDS}, not {words}");
     let n = index.original_vertices;
     if let Some(q) = queries.iter().find(|q| q.src as usize >= n || q.dst as usize >= n) {
@@ -231,6 +260,13 @@ const DONE_WORDS_AT: usize = 6;
 /// Blocks per multiprocessor of the expanding kernel's one wave (its registers allow three of
 /// BLOCK_THREADS at a time on an H100).
 const BLOCKS_PER_SM: u32 = 3;
+
+/// A query whose frontiers differ in size by at most this factor advances both sides in a step:
+/// its bits then never wait in a frontier that is not expanded (carrying them costs a pass over
+/// the vertices that hold them), and it needs fewer steps. Beyond it only the smaller side
+/// advances, which keeps a one-sided search from growing its large side (docs/BENCHMARKS.md,
+/// "GPU batch search").
+const BOTH_SIDES_RATIO: u32 = 3;
 
 /// Steps enqueued between two reads of the status: the kernels read their counts on the device, so
 /// the host waits only to learn whether the batch is over (a step after that does nothing).
@@ -382,8 +418,14 @@ impl<'a> Searcher<'a> {
             for _ in 0..STEPS_PER_READ {
                 steps += 1;
                 self.step_stamp += 1;
+                let before = self.profile.seconds[1];
                 self.expand(false, parity, size)?;
+                let forward = self.profile.seconds[1] - before;
                 self.expand(true, parity, size)?;
+                if self.profile.on && self.batch_id <= 2 {
+                    let backward = self.profile.seconds[1] - before - forward;
+                    eprintln!("  step {steps}: expand {:.0} + {:.0} µs", forward * 1e6, backward * 1e6);
+                }
                 self.retire(size, true, Some(parity))?;
                 // The bits just written to `next` are the new frontier; `cur` was cleared as it was read.
                 for side in [&mut self.forward, &mut self.backward] {
@@ -441,7 +483,8 @@ impl<'a> Searcher<'a> {
         };
         // SAFETY: warps (BLOCK_THREADS is whole warps, as the kernel's warp-wide appends need)
         // stride over the queued vertices x < n of `queue`, as many as status[2 · side + parity]
-        // says (at most n: a vertex is queued once per step), appending at most n to queue_next. Lane w < words (words <= WARP_SIZE) reads and clears x's word w of cur and
+        // says (at most n: a vertex is queued once per step), appending at most n to queue_next.
+        // Lanes read and clear x's words w < words (words <= SEARCH_MAX_WORDS) of cur and
         // may set it in next (n · words each); the warp reads x's neighbours y < n from the CSR
         // (offsets n + 1), and y's words of visited and the other side's visited. Targets
         // ends[2q..2q + 2] for slots q < size, which with their levels fill 2 · size u32 of shared
@@ -495,7 +538,7 @@ impl<'a> Searcher<'a> {
         // SAFETY: one block of min(64·W, 1024) threads, whole warps dividing 64·W, so every lane
         // reaches the ballots; slot q < 64·W reads found, status and the turns at word q / 64 <
         // words, the sizes and fresh counts of slots q < size (64·W each); threads w < words
-        // (words <= MAX_WORDS = WARP_SIZE, 2 halves each in shared memory) write status[6 + w], the
+        // (words <= MAX_WORDS = SEARCH_MAX_WORDS, 2 halves each in shared memory) write status[6 + w], the
         // turns' word w, and status[0..6].
         unsafe {
             self.retire.launch(
@@ -509,6 +552,7 @@ impl<'a> Searcher<'a> {
                 size,
                 u32::from(stepped),
                 parity.unwrap_or(2),
+                BOTH_SIDES_RATIO,
                 &self.found,
                 &mut f.turn,
                 &mut b.turn,

@@ -30,9 +30,11 @@ pub struct SearchIndex {
     pub(super) intervals: CudaSlice<u32>,
     pub(super) subtree: CudaSlice<u32>,
     pub(super) children_offsets: CudaSlice<u64>,
-    pub(super) children: CudaSlice<u32>,
+    /// Each child with its level in the high half, by level (`by_level`).
+    pub(super) children: CudaSlice<u64>,
     pub(super) parents_offsets: CudaSlice<u64>,
-    pub(super) parents: CudaSlice<u32>,
+    /// Each parent with its level in the high half, by level, deepest first.
+    pub(super) parents: CudaSlice<u64>,
     /// Seconds the upload took.
     pub upload_seconds: f64,
     ledger: Ledger,
@@ -94,8 +96,9 @@ impl SearchIndex {
 }
 
 /// `csr`'s neighbour lists, each sorted by level (children ascending, parents descending), so a
-/// search stops scanning a list at the first neighbour the level cut drops for all its queries.
-fn by_level(csr: &Csr, levels: &[u32], descending: bool) -> Vec<u32> {
+/// search stops scanning a list at the first neighbour the level cut drops for all its queries;
+/// each entry is `level << 32 | neighbour`, so the search reads the level with the neighbour.
+fn by_level(csr: &Csr, levels: &[u32], descending: bool) -> Vec<u64> {
     // Each neighbour with its level in the high half: the sort then compares plain integers
     // instead of looking the levels up (one random read per edge instead of one per comparison).
     let mut keyed: Vec<u64> = csr
@@ -115,7 +118,12 @@ fn by_level(csr: &Csr, levels: &[u32], descending: bool) -> Vec<u32> {
         rest = tail;
     }
     lists.par_iter_mut().for_each(|list| list.sort_unstable());
-    keyed.par_iter().map(|&key| key as u32).collect()
+    if descending {
+        keyed
+            .par_iter_mut()
+            .for_each(|key| *key = u64::from(u32::MAX - (*key >> 32) as u32) << 32 | (*key & 0xffff_ffff));
+    }
+    keyed
 }
 
 #[cfg(test)]
@@ -131,8 +139,10 @@ mod tests {
             let sorted = by_level(csr, &levels, descending);
             for (v, pair) in csr.offsets().windows(2).enumerate() {
                 let range = pair[0] as usize..pair[1] as usize;
-                let (mut before, mut after) = (csr.targets()[range.clone()].to_vec(), sorted[range].to_vec());
-                let keys: Vec<u32> = after.iter().map(|&c| levels[c as usize]).collect();
+                let mut before = csr.targets()[range.clone()].to_vec();
+                let mut after: Vec<u32> = sorted[range.clone()].iter().map(|&entry| entry as u32).collect();
+                let keys: Vec<u32> = sorted[range].iter().map(|&entry| (entry >> 32) as u32).collect();
+                assert!(after.iter().zip(&keys).all(|(&c, &l)| levels[c as usize] == l), "vertex {v}: levels");
                 let ordered = if descending { keys.is_sorted_by(|a, b| a >= b) } else { keys.is_sorted() };
                 assert!(ordered, "vertex {v}: {keys:?}");
                 before.sort_unstable();
