@@ -1,6 +1,7 @@
 //! Screen 1: the graph's shape: counts, the vertices per topological level, degree histograms, what
 //! the loader did, where the cycles are and what dominates.
 
+use super::chrome::wrap;
 use super::{cursor, panel};
 use crate::format::{duration, plural, thousands};
 use crate::graph::dominance::{Ranked, ReachEntry, ReachMethod};
@@ -119,13 +120,15 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     let mut lines = Vec::new();
     match &g.loader {
         Some(r) => {
-            lines.push(Line::from(r.lines_summary()));
-            lines.push(Line::styled(cut(r.ids_sentence(), width), theme.dim()));
+            // Sentences wrap: the panel takes the rows they need.
+            let wrapped = |text: &str, style| wrap(text, width).into_iter().map(move |row| Line::styled(row, style));
+            lines.extend(wrapped(&r.lines_summary(), theme.text()));
+            lines.extend(wrapped(&r.ids_sentence(), theme.dim()));
             if let Some(sentence) = r.separator_sentence() {
-                lines.push(Line::styled(cut(sentence, width), theme.dim()));
+                lines.extend(wrapped(&sentence, theme.dim()));
             }
             if !r.columns.is_empty() {
-                lines.push(Line::styled(cut(format!("header line: {}", r.columns.join(", ")), width), theme.dim()));
+                lines.extend(wrapped(&format!("header line: {}", r.columns.join(", ")), theme.dim()));
             }
             let anomalies = r.anomalies();
             if anomalies.is_empty() {
@@ -154,12 +157,28 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     let widest = sizes.iter().map(String::len).max().unwrap_or(0);
     for (i, (size, c)) in sizes.iter().zip(&g.components).enumerate() {
         let cycle = crate::graph::cycles::from_first_listed(&c.cycle, names);
-        let path = cycle.iter().map(|&v| names.label(v)).collect::<Vec<_>>().join(" → ");
-        let text = cut(format!("{}{size:>widest$} vertices: {path}", cursor(i == g.selected)), width);
+        let steps: Vec<String> = cycle.iter().map(|&v| names.label(v)).collect();
+        let text = cycle_row(format!("{}{size:>widest$} vertices: ", cursor(i == g.selected)), &steps, width);
         lines.push(Line::styled(text, if i == g.selected { theme.selected() } else { theme.text() }));
     }
     lines.push(Line::styled("j/k pick one, Enter draws it in tab 6", theme.dim()));
     (lines, first)
+}
+
+/// `head` and the cycle `steps` (its first vertex again last) within `width`: whole, else its first
+/// vertices up to the widest that fits, `… +N` for the N left out, and the closing vertex; a
+/// name is never cut unless a single one is wider than the row.
+fn cycle_row(head: String, steps: &[String], width: usize) -> String {
+    let whole = format!("{head}{}", steps.join(" → "));
+    if whole.chars().count() <= width || steps.len() < 3 {
+        return cut(whole, width);
+    }
+    let inner = steps.len() - 1;
+    (1..inner)
+        .rev()
+        .map(|kept| format!("{head}{} → … +{} → {}", steps[..kept].join(" → "), inner - kept, steps[inner]))
+        .find(|row| row.chars().count() <= width)
+        .unwrap_or_else(|| cut(format!("{head}{} → … +{}", steps[0], inner - 1), width))
 }
 
 /// `text` cut to `width` characters, ending in `…` where something was cut.

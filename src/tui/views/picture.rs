@@ -6,9 +6,9 @@ use crate::index::Order;
 use crate::index::labeler::Status;
 use crate::telemetry::Backend;
 use crate::tui::app::App;
-use crate::tui::state::picture::PictureState;
+use crate::tui::state::picture::{PictureState, viewport};
 use crate::tui::widgets::picture::PictureView;
-use crate::tui::widgets::picture::grid::{ZOOM_LEVELS, zoom_name};
+use crate::tui::widgets::picture::grid::{ZOOM_LEVELS, shows_detail, zoom_name};
 use crate::tui::worker::{EXCEPTION_DIMS, Focus, PictureLabels};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -38,7 +38,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             frame.render_widget(widget, inner);
         }
         _ => {
-            let text = if app.busy.is_some() { "drawing…" } else { "6 draws the graph here (r labels it first)" };
+            // Without a drawing and with nothing running, the last one was cancelled or failed (the
+            // status line says which): on this tab, 6 asks for it again.
+            let text = if app.busy.is_some() { "drawing…" } else { "nothing drawn: 6 draws the graph again" };
             frame.render_widget(Paragraph::new(Line::styled(text, app.theme.dim())), inner);
         }
     }
@@ -47,15 +49,33 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
 }
 
-/// Where the query's u and v are, when the view does not show both.
-fn off_screen(state: &PictureState) -> Option<String> {
+/// Where the query's u and v are, when the view does not show both, and what brings them into
+/// view: `z` where the fitted view shows both, `p` where the room of this panel (`side` columns)
+/// would, else panning towards the one left out.
+fn off_screen(state: &PictureState, side: u16) -> Option<String> {
     let (scene, view) = (state.scene()?, state.view()?);
-    let hidden: Vec<&str> =
-        state.targets.iter().zip(["u", "v"]).filter(|&(&i, _)| !scene.shows(view, i)).map(|(_, name)| name).collect();
-    match hidden.as_slice() {
-        [] => None,
-        names => Some(format!("{} not wholly in view: arrows pan, z fits", names.join(" and "))),
+    let named = || state.targets.iter().zip(["u", "v"]);
+    let hidden: Vec<&str> = named().filter(|&(&i, _)| !scene.shows(view, i)).map(|(_, name)| name).collect();
+    if hidden.is_empty() {
+        return None;
     }
+    let all_shown = |scene: &viewport::Scene, view| state.targets.iter().all(|&i| scene.shows(view, i));
+    let wider = viewport::Scene { area: Rect { width: scene.area.width + side, ..scene.area }, ..scene };
+    let remedy = if all_shown(&scene, scene.fit()) {
+        "z fits them in view".to_string()
+    } else if side > 0 && all_shown(&wider, wider.fit()) {
+        "p hides this panel to make room for both".to_string()
+    } else {
+        // Too far apart for any zoom here: say which way the hidden ones lie.
+        let sides: Vec<String> = named()
+            .filter_map(|(&i, name)| {
+                let side = scene.beyond(view, i)?.replace("left", "to the left").replace("right", "to the right");
+                Some(format!("{name} lies {side}"))
+            })
+            .collect();
+        format!("they do not fit together at any zoom: {}; arrows pan there", sides.join(", "))
+    };
+    Some(format!("{} not wholly in view: {remedy}", hidden.join(" and ")))
 }
 
 /// The cursor's drawn parents and children not wholly in the view: an edge that leaves the
@@ -149,10 +169,13 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
             lines.push(Line::raw(note.clone()));
         }
         if let Some(view) = state.view() {
-            lines.push(Line::raw(format!("zoom {} of {ZOOM_LEVELS}: {}", view.zoom + 1, zoom_name(view.zoom))));
+            // Numbers the boxes leave out at this zoom: say how to see them.
+            let hidden = !shows_detail(view.zoom) && picture.nodes.iter().any(|n| n.detail().is_some());
+            let how = if hidden { " (their numbers: + zooms in, p makes room)" } else { "" };
+            lines.push(Line::raw(format!("zoom {} of {ZOOM_LEVELS}: {}{how}", view.zoom + 1, zoom_name(view.zoom))));
         }
         if matches!(result.request.focus, Focus::Query { .. })
-            && let Some(text) = off_screen(state)
+            && let Some(text) = off_screen(state, area.width)
         {
             lines.push(Line::styled(text, theme.accent()));
         }
