@@ -165,6 +165,12 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
             picture.title.strip_suffix(&suffix).unwrap_or(&picture.title).to_string(),
             theme.accent(),
         ));
+        // What brings u and v into view comes first: it is what to do next.
+        if matches!(result.request.focus, Focus::Query { .. })
+            && let Some(text) = off_screen(state, area.width)
+        {
+            lines.push(Line::styled(text, theme.accent()));
+        }
         for note in &picture.notes {
             lines.push(Line::raw(note.clone()));
         }
@@ -173,11 +179,6 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
             let hidden = !shows_detail(view.zoom) && picture.nodes.iter().any(|n| n.detail().is_some());
             let how = if hidden { " (their numbers: + zooms in, p makes room)" } else { "" };
             lines.push(Line::raw(format!("zoom {} of {ZOOM_LEVELS}: {}{how}", view.zoom + 1, zoom_name(view.zoom))));
-        }
-        if matches!(result.request.focus, Focus::Query { .. })
-            && let Some(text) = off_screen(state, area.width)
-        {
-            lines.push(Line::styled(text, theme.accent()));
         }
         if let Some(node) = state.selected.and_then(|i| picture.nodes.get(i)) {
             // The detail (the interval) has a line of its own below.
@@ -208,19 +209,26 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     lines.push(Line::styled("/ asks a query and draws its search", theme.dim()));
     lines.push(Line::styled("Exceptions tab (5): Enter shows a false positive here", theme.dim()));
     // Wrapped here, each row keeping its line's style, so that a panel too short for all of them
-    // ends by saying so instead of mid-sentence.
+    // shows whole lines only and ends by saying so, never mid-sentence.
     let width = area.width.saturating_sub(2).max(1) as usize;
-    let mut rows: Vec<Line> = lines
+    let wrapped: Vec<Vec<Line>> = lines
         .iter()
-        .flat_map(|line| {
+        .map(|line| {
             let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
             let style = line.spans.first().map_or(line.style, |s| line.style.patch(s.style));
-            super::chrome::wrap(&text, width).into_iter().map(move |row| Line::styled(row, style))
+            super::chrome::wrap(&text, width).into_iter().map(|row| Line::styled(row, style)).collect()
         })
         .collect();
     let height = area.height.saturating_sub(2) as usize;
+    let mut rows: Vec<Line> = wrapped.iter().flatten().cloned().collect();
     if rows.len() > height && height > 0 {
-        rows.truncate(height - 1);
+        rows.clear();
+        for line in &wrapped {
+            if rows.len() + line.len() > height - 1 {
+                break;
+            }
+            rows.extend(line.iter().cloned());
+        }
         rows.push(Line::styled("… more (a taller terminal)", theme.accent()));
     }
     frame.render_widget(Paragraph::new(rows).block(panel("What you see")), area);

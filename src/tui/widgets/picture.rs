@@ -290,9 +290,7 @@ fn edge_sample(dashed: bool) -> String {
     let mut on = vec![false; dots + 1];
     for ((x1, _), (x2, _)) in pieces((0.0, 0.0), ((dots - 1) as f64, 0.0), dashed) {
         // Bold edges are drawn twice, the second one dot to the right.
-        for x in x1.round() as usize..=(x2.round() as usize + 1).min(dots) {
-            on[x] = true;
-        }
+        on[x1.round() as usize..=(x2.round() as usize + 1).min(dots)].fill(true);
     }
     // The middle row of a cell: dot 2 on its left, dot 5 on its right.
     (0..SAMPLE_CELLS)
