@@ -128,3 +128,15 @@ fn the_tab_bar_names_the_bundled_graph_with_its_counts() {
     let narrow = h.render(100, 30);
     assert!(narrow.lines().next().unwrap().ends_with("kegg.gra: 3,617 vertices"), "{narrow}");
 }
+
+#[test]
+fn what_dominates_wraps_an_item_too_wide_for_its_row() {
+    let mut h = Harness::new();
+    let text = h.render(80, 40);
+    // No head is left alone without its item, and no sentence is cut.
+    assert!(text.contains("│reached    427 is reached by 1,350      │"), "{text}");
+    assert!(text.contains("│           others                       │"), "{text}");
+    assert!(text.contains("│false pos. build the labels (2, then    │"), "{text}");
+    assert!(text.contains("│  r) to see where they concentrate      │"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("tryout_graph_kegg_80x40", text));
+}

@@ -206,7 +206,16 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         if items.is_empty() {
             line += "none";
         }
-        Line::from(line)
+        // Not even the first item fits beside the head: it wraps under it, whole.
+        if line == head
+            && let Some(first) = items.first()
+        {
+            let indent = head.chars().count();
+            let rows = wrap(first, width.saturating_sub(indent).max(1));
+            let pad = |i: usize| if i == 0 { head.to_string() } else { " ".repeat(indent) };
+            return rows.into_iter().enumerate().map(|(i, row)| Line::from(format!("{}{row}", pad(i)))).collect();
+        }
+        vec![Line::from(line)]
     };
     let ranked =
         |list: &[Ranked]| list.iter().map(|r| format!("{} ({})", names.label(r.vertex), thousands(r.count))).collect();
@@ -215,7 +224,7 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let reach = |list: &[ReachEntry], verb: &str| {
         list.iter().map(|e| e.sentence(&names.label(e.vertex), verb, approx)).collect()
     };
-    let mut lines = vec![
+    let mut lines = [
         fit("hubs out   ", ranked(&d.top_out_degree)),
         fit("hubs in    ", ranked(&d.top_in_degree)),
         fit(
@@ -225,12 +234,13 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
                 .map(|l| format!("level {} ({})", l.level, plural(l.components, "component", "components")))
                 .collect(),
         ),
-    ];
+    ]
+    .concat();
     match &d.reach {
-        Some(r) => lines.extend([
-            fit("reaching   ", reach(&r.reaching, "reaches")),
-            fit("reached    ", reach(&r.reached, "is reached by")),
-        ]),
+        Some(r) => lines.extend(
+            [fit("reaching   ", reach(&r.reaching, "reaches")), fit("reached    ", reach(&r.reached, "is reached by"))]
+                .concat(),
+        ),
         None => lines.push(Line::from("reach: too large to count here; `grail info --deep` estimates it")),
     }
     lines.extend(false_positive_lines(app, width, &fit));
@@ -243,36 +253,37 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
 fn false_positive_lines(
     app: &App,
     width: usize,
-    fit: &dyn Fn(&str, Vec<String>) -> Line<'static>,
+    fit: &dyn Fn(&str, Vec<String>) -> Vec<Line<'static>>,
 ) -> Vec<Line<'static>> {
     let dim = app.theme.dim();
-    let line = |text: String| Line::from(cut(text, width));
+    // Sentences wrap (the panel takes the rows they need), continuation rows indented.
+    let styled = |text: String, style| -> Vec<Line<'static>> {
+        let rows = wrap(&text, width.saturating_sub(2).max(1));
+        let mut rows = rows.into_iter().enumerate().map(|(i, row)| if i == 0 { row } else { format!("  {row}") });
+        let first = rows.next().unwrap_or_default();
+        std::iter::once(first).chain(rows).map(|row| Line::styled(row, style)).collect()
+    };
+    let line = |text: String| styled(text, app.theme.text());
     match &app.graph.false_positives {
         FalsePositives::NoLabels => {
             let tab = key_of(Scope::Global, Action::GoTo(Tab::Labels)).unwrap_or_default();
             let run = key_of(Scope::On(Tab::Labels), Action::RunToEnd).unwrap_or_default();
-            vec![Line::styled(
-                cut(format!("false pos. build the labels ({tab}, then {run}) to see where they concentrate"), width),
-                dim,
-            )]
+            styled(format!("false pos. build the labels ({tab}, then {run}) to see where they concentrate"), dim)
         }
-        FalsePositives::Counting(labels) => {
-            vec![line(format!("false pos. counting… (the labels, d = {})", labels.dims()))]
-        }
-        FalsePositives::Failed(dims, e) => vec![line(format!("false pos. not counted (the labels, d = {dims}): {e}"))],
+        FalsePositives::Counting(labels) => line(format!("false pos. counting… (the labels, d = {})", labels.dims())),
+        FalsePositives::Failed(dims, e) => line(format!("false pos. not counted (the labels, d = {dims}): {e}")),
         FalsePositives::Counted(c) => {
-            let mut lines = vec![
-                line(format!("false pos. {} with the labels (d = {})", thousands(c.false_positives), c.dims)),
-                line(format!("  over          {}", c.over())),
-            ];
+            let mut lines =
+                line(format!("false pos. {} with the labels (d = {})", thousands(c.false_positives), c.dims));
+            lines.extend(line(format!("  over          {}", c.over())));
             if c.false_positives > 0 {
                 let names = &app.ws.loaded.names;
                 let vertex = |key: u32| {
                     app.representative.get(key as usize).map_or_else(|| format!("c{key}"), |&v| names.label(v))
                 };
-                lines.push(fit("  source level  ", c.entries(&c.by_level, |level| level.to_string())));
-                lines.push(fit("  source        ", c.entries(&c.by_source, vertex)));
-                lines.push(fit("  target        ", c.entries(&c.by_target, vertex)));
+                lines.extend(fit("  source level  ", c.entries(&c.by_level, |level| level.to_string())));
+                lines.extend(fit("  source        ", c.entries(&c.by_source, vertex)));
+                lines.extend(fit("  target        ", c.entries(&c.by_target, vertex)));
             }
             lines
         }
