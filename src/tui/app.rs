@@ -472,6 +472,10 @@ impl App {
         self.labels.clear_run();
         self.ready = None;
         self.info(format!("opened {}", self.graph.file));
+        // The picture on screen is the old graph's: draw the new one in its place.
+        if self.tab == Tab::Picture {
+            self.show(Tab::Picture);
+        }
     }
 
     /// Samples the process's memory (on ticks).

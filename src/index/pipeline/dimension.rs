@@ -340,7 +340,10 @@ impl DimensionRun {
         if first < levels {
             // A level that is not tiny gets a clock reading of its own: the tiny ones before it are
             // timed up to its start.
-            let max_span = max_span.min(levels - first);
+            // A graph small enough for snapshots reports every level on its own: its few events
+            // cost nothing, and a chart of the levels then shows each one's real frontier.
+            let small = ctx.dag.num_vertices() <= SNAPSHOT_MAX_VERTICES;
+            let max_span = if small { 1 } else { max_span.min(levels - first) };
             let (queues, edges, levels_run) = self.run_levels(ctx, phase, first, max_span, &mut |queues, edges| {
                 tiny = is_tiny(queues.total(), edges);
                 if !tiny {
@@ -350,7 +353,7 @@ impl DimensionRun {
             span = levels_run;
             self.totals.seconds += waited;
             let done = Level { dim: self.dim, phase, level: first, span, queues, edges };
-            self.totals.seconds += clock.level_done(done, tiny, sink);
+            self.totals.seconds += clock.level_done(done, tiny && !small, sink);
             self.totals.levels += span;
             self.totals.vertices += queues.total();
             self.totals.edges += edges;

@@ -153,12 +153,28 @@ fn the_readme_lesson_is_what_the_class_sees() {
     assert!(l.picture().nodes.iter().all(|n| n.step.is_some_and(|s| s.size.is_some() && s.post.is_none())));
     assert_eq!(l.node(0).step.and_then(|s| s.size), Some(7));
     assert!(l.screen().contains("[0 size 7]"));
+    // Bottom-up, the phase's last level is the DFS tree's virtual root, which no box stands for:
+    // the caption says so instead of naming a frontier the picture does not highlight.
+    assert!(l.frontier().is_empty());
+    let caption = l.picture().notes.join(" ");
+    assert!(caption.contains("the level just run is the DFS tree's virtual root above the roots"), "{caption}");
 
-    readme_says("`f` again: post-order numbers land top-down (`[·, 12]` on vertex 0);");
+    readme_says(
+        "`f` again: post-order numbers land top-down (`[·, 12]` on vertex 0; where the boxes show only their \
+         ids, `p` hides the side panel to make room for the numbers);",
+    );
     l.press("f");
     assert!(l.picture().nodes.iter().all(|n| n.step.is_some_and(|s| s.post.is_some() && s.low.is_none())));
     let screen = l.screen();
     assert!(screen.contains("0 [·, 12]"), "{screen}");
+    // On the smallest terminal the boxes show ids only and the side panel says how to see the
+    // numbers; without the panel they are there.
+    let small = l.h.render(80, 24);
+    assert!(!small.contains("0 [·, 12]") && small.contains("p makes room"), "{small}");
+    l.press("p");
+    let small = l.h.render(80, 24);
+    assert!(small.contains("0 [·, 12]"), "{small}");
+    l.press("p");
 
     readme_says("`f` once more: min-posts fill the intervals in, bottom-up, and the labels are ready.");
     l.press("f");

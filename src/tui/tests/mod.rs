@@ -11,3 +11,4 @@ mod picture;
 mod picture_render;
 mod render;
 mod status;
+mod tryout;

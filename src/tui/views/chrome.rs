@@ -1,12 +1,13 @@
 //! The tab bar, the status line and the footer (generated from the keymap).
 
-use crate::format::duration;
+use crate::format::{duration, plural};
 use crate::index::labeler::Status;
 use crate::tui::action::{Action, Tab};
 use crate::tui::app::{App, Note};
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::keymap;
 use crate::tui::worker::PictureLabels;
+use crate::workspace::BUNDLED_GRAPH_NAME;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -29,19 +30,28 @@ pub fn tabs(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         spans.push(Span::raw(" "));
     }
     let used: usize = spans.iter().map(|s| s.width()).sum();
-    let file = &app.graph.file;
     let room = (area.width as usize).saturating_sub(used + 1);
-    if room > 4 {
-        let shown: String = if file.chars().count() > room {
-            let tail: String = file.chars().rev().take(room - 1).collect::<Vec<_>>().into_iter().rev().collect();
-            format!("…{tail}")
-        } else {
-            file.clone()
-        };
+    if let Some(shown) = graph_forms(app).into_iter().find(|f| f.chars().count() <= room) {
         spans.push(Span::raw(" ".repeat(room - shown.chars().count())));
         spans.push(Span::styled(shown, theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// What the tab bar says of the open graph, longest first: its file (the bundled one named as
+/// such) with its vertex and edge counts, then less of them; none is cut.
+fn graph_forms(app: &App) -> Vec<String> {
+    let file = &app.graph.file;
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let (vertices, edges) = (app.graph.stats.vertices, app.graph.stats.edges);
+    let counts = format!("{}, {}", plural(vertices, "vertex", "vertices"), plural(edges, "edge", "edges"));
+    let named = if file == BUNDLED_GRAPH_NAME { format!("the bundled sample {name}") } else { file.clone() };
+    vec![
+        format!("{named}: {counts}"),
+        format!("{name}: {counts}"),
+        format!("{name}: {}", plural(vertices, "vertex", "vertices")),
+        name.to_string(),
+    ]
 }
 
 /// The status line's rows for a screen `width` cells wide: the running job (what, where a labeling

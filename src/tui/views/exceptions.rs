@@ -20,11 +20,17 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let n = app.ws.dag().num_vertices();
     let seed = app.exceptions.seed;
     let all_pairs = thousands((n as u64) * (n as u64).saturating_sub(1));
+    // The pairs counted are of the condensation's vertices: strongly connected components.
+    let components = format!("the {} components (vertices of the DAG)", thousands(n as u64));
     let mode = match ExceptionPlan::choose(n, app.exceptions.gpu) {
-        ExceptionPlan::Gpu => format!("exact: all {all_pairs} ordered pairs, from the transitive closure on the GPU"),
-        ExceptionPlan::Cpu => format!("exact: all {all_pairs} ordered pairs, from the transitive closure"),
+        ExceptionPlan::Gpu => {
+            format!("exact: all {all_pairs} ordered pairs of {components}, from the transitive closure on the GPU")
+        }
+        ExceptionPlan::Cpu => {
+            format!("exact: all {all_pairs} ordered pairs of {components}, from the transitive closure")
+        }
         ExceptionPlan::Sampled => format!(
-            "estimate from {} sampled pairs (the graph has more than {} vertices)",
+            "estimate from {} sampled pairs of components (the DAG has more than {} vertices)",
             thousands(SAMPLES as u64),
             thousands(ExceptionPlan::limit(app.exceptions.gpu) as u64)
         ),
@@ -130,6 +136,8 @@ fn pairs(frame: &mut Frame, area: Rect, app: &App) {
                 format!("{pair}: nested in {word} {dims}, yet unreachable"),
                 format!("{pair}: nested in dim {dims}, unreachable"),
                 format!("{pair}: nested in dim {dims}"),
+                format!("{pair} (dim {dims})"),
+                pair,
             ]);
             let style = if i == state.selected { theme.selected() } else { theme.text() };
             Line::styled(text, style)

@@ -1,6 +1,7 @@
 //! Screen 1: the graph's shape: counts, the vertices per topological level, degree histograms, what
 //! the loader did, where the cycles are and what dominates.
 
+use super::chrome::wrap;
 use super::{cursor, panel};
 use crate::format::{duration, plural, thousands};
 use crate::graph::dominance::{Ranked, ReachEntry, ReachMethod};
@@ -119,13 +120,15 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     let mut lines = Vec::new();
     match &g.loader {
         Some(r) => {
-            lines.push(Line::from(r.lines_summary()));
-            lines.push(Line::styled(cut(r.ids_sentence(), width), theme.dim()));
+            // Sentences wrap: the panel takes the rows they need.
+            let wrapped = |text: &str, style| wrap(text, width).into_iter().map(move |row| Line::styled(row, style));
+            lines.extend(wrapped(&r.lines_summary(), theme.text()));
+            lines.extend(wrapped(&r.ids_sentence(), theme.dim()));
             if let Some(sentence) = r.separator_sentence() {
-                lines.push(Line::styled(cut(sentence, width), theme.dim()));
+                lines.extend(wrapped(&sentence, theme.dim()));
             }
             if !r.columns.is_empty() {
-                lines.push(Line::styled(cut(format!("header line: {}", r.columns.join(", ")), width), theme.dim()));
+                lines.extend(wrapped(&format!("header line: {}", r.columns.join(", ")), theme.dim()));
             }
             let anomalies = r.anomalies();
             if anomalies.is_empty() {
@@ -154,12 +157,28 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
     let widest = sizes.iter().map(String::len).max().unwrap_or(0);
     for (i, (size, c)) in sizes.iter().zip(&g.components).enumerate() {
         let cycle = crate::graph::cycles::from_first_listed(&c.cycle, names);
-        let path = cycle.iter().map(|&v| names.label(v)).collect::<Vec<_>>().join(" → ");
-        let text = cut(format!("{}{size:>widest$} vertices: {path}", cursor(i == g.selected)), width);
+        let steps: Vec<String> = cycle.iter().map(|&v| names.label(v)).collect();
+        let text = cycle_row(format!("{}{size:>widest$} vertices: ", cursor(i == g.selected)), &steps, width);
         lines.push(Line::styled(text, if i == g.selected { theme.selected() } else { theme.text() }));
     }
     lines.push(Line::styled("j/k pick one, Enter draws it in tab 6", theme.dim()));
     (lines, first)
+}
+
+/// `head` and the cycle `steps` (its first vertex again last) within `width`: whole, else its first
+/// vertices up to the widest that fits, `… +N` for the N left out, and the closing vertex; a
+/// name is never cut unless a single one is wider than the row.
+fn cycle_row(head: String, steps: &[String], width: usize) -> String {
+    let whole = format!("{head}{}", steps.join(" → "));
+    if whole.chars().count() <= width || steps.len() < 3 {
+        return cut(whole, width);
+    }
+    let inner = steps.len() - 1;
+    (1..inner)
+        .rev()
+        .map(|kept| format!("{head}{} → … +{} → {}", steps[..kept].join(" → "), inner - kept, steps[inner]))
+        .find(|row| row.chars().count() <= width)
+        .unwrap_or_else(|| cut(format!("{head}{} → … +{}", steps[0], inner - 1), width))
 }
 
 /// `text` cut to `width` characters, ending in `…` where something was cut.
@@ -187,7 +206,16 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         if items.is_empty() {
             line += "none";
         }
-        Line::from(line)
+        // Not even the first item fits beside the head: it wraps under it, whole.
+        if line == head
+            && let Some(first) = items.first()
+        {
+            let indent = head.chars().count();
+            let rows = wrap(first, width.saturating_sub(indent).max(1));
+            let pad = |i: usize| if i == 0 { head.to_string() } else { " ".repeat(indent) };
+            return rows.into_iter().enumerate().map(|(i, row)| Line::from(format!("{}{row}", pad(i)))).collect();
+        }
+        vec![Line::from(line)]
     };
     let ranked =
         |list: &[Ranked]| list.iter().map(|r| format!("{} ({})", names.label(r.vertex), thousands(r.count))).collect();
@@ -196,7 +224,7 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let reach = |list: &[ReachEntry], verb: &str| {
         list.iter().map(|e| e.sentence(&names.label(e.vertex), verb, approx)).collect()
     };
-    let mut lines = vec![
+    let mut lines = [
         fit("hubs out   ", ranked(&d.top_out_degree)),
         fit("hubs in    ", ranked(&d.top_in_degree)),
         fit(
@@ -206,12 +234,13 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
                 .map(|l| format!("level {} ({})", l.level, plural(l.components, "component", "components")))
                 .collect(),
         ),
-    ];
+    ]
+    .concat();
     match &d.reach {
-        Some(r) => lines.extend([
-            fit("reaching   ", reach(&r.reaching, "reaches")),
-            fit("reached    ", reach(&r.reached, "is reached by")),
-        ]),
+        Some(r) => lines.extend(
+            [fit("reaching   ", reach(&r.reaching, "reaches")), fit("reached    ", reach(&r.reached, "is reached by"))]
+                .concat(),
+        ),
         None => lines.push(Line::from("reach: too large to count here; `grail info --deep` estimates it")),
     }
     lines.extend(false_positive_lines(app, width, &fit));
@@ -224,36 +253,37 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
 fn false_positive_lines(
     app: &App,
     width: usize,
-    fit: &dyn Fn(&str, Vec<String>) -> Line<'static>,
+    fit: &dyn Fn(&str, Vec<String>) -> Vec<Line<'static>>,
 ) -> Vec<Line<'static>> {
     let dim = app.theme.dim();
-    let line = |text: String| Line::from(cut(text, width));
+    // Sentences wrap (the panel takes the rows they need), continuation rows indented.
+    let styled = |text: String, style| -> Vec<Line<'static>> {
+        let rows = wrap(&text, width.saturating_sub(2).max(1));
+        let mut rows = rows.into_iter().enumerate().map(|(i, row)| if i == 0 { row } else { format!("  {row}") });
+        let first = rows.next().unwrap_or_default();
+        std::iter::once(first).chain(rows).map(|row| Line::styled(row, style)).collect()
+    };
+    let line = |text: String| styled(text, app.theme.text());
     match &app.graph.false_positives {
         FalsePositives::NoLabels => {
             let tab = key_of(Scope::Global, Action::GoTo(Tab::Labels)).unwrap_or_default();
             let run = key_of(Scope::On(Tab::Labels), Action::RunToEnd).unwrap_or_default();
-            vec![Line::styled(
-                cut(format!("false pos. build the labels ({tab}, then {run}) to see where they concentrate"), width),
-                dim,
-            )]
+            styled(format!("false pos. build the labels ({tab}, then {run}) to see where they concentrate"), dim)
         }
-        FalsePositives::Counting(labels) => {
-            vec![line(format!("false pos. counting… (the labels, d = {})", labels.dims()))]
-        }
-        FalsePositives::Failed(dims, e) => vec![line(format!("false pos. not counted (the labels, d = {dims}): {e}"))],
+        FalsePositives::Counting(labels) => line(format!("false pos. counting… (the labels, d = {})", labels.dims())),
+        FalsePositives::Failed(dims, e) => line(format!("false pos. not counted (the labels, d = {dims}): {e}")),
         FalsePositives::Counted(c) => {
-            let mut lines = vec![
-                line(format!("false pos. {} with the labels (d = {})", thousands(c.false_positives), c.dims)),
-                line(format!("  over          {}", c.over())),
-            ];
+            let mut lines =
+                line(format!("false pos. {} with the labels (d = {})", thousands(c.false_positives), c.dims));
+            lines.extend(line(format!("  over          {}", c.over())));
             if c.false_positives > 0 {
                 let names = &app.ws.loaded.names;
                 let vertex = |key: u32| {
                     app.representative.get(key as usize).map_or_else(|| format!("c{key}"), |&v| names.label(v))
                 };
-                lines.push(fit("  source level  ", c.entries(&c.by_level, |level| level.to_string())));
-                lines.push(fit("  source        ", c.entries(&c.by_source, vertex)));
-                lines.push(fit("  target        ", c.entries(&c.by_target, vertex)));
+                lines.extend(fit("  source level  ", c.entries(&c.by_level, |level| level.to_string())));
+                lines.extend(fit("  source        ", c.entries(&c.by_source, vertex)));
+                lines.extend(fit("  target        ", c.entries(&c.by_target, vertex)));
             }
             lines
         }

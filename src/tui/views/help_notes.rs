@@ -11,9 +11,10 @@ pub fn notes(tab: Tab) -> &'static [&'static str] {
              works on, split by the degree the phase scans (small, medium, large queues). Level 0 is where \
              the phase starts: the roots for parent selection and post-order (top down), the deepest level \
              for subtree sizes and min-post (leaves up); the title says which (roots first, leaves first).",
-            "Tiny levels run together and are measured as one group: the chart then splits the group's \
-             total evenly over its levels (7 vertices over 5 levels: 2, 2, 1, 1, 1), and says how many \
-             bars it drew so.",
+            "On a graph small enough for the Picture tab to show its levels, every level is measured on \
+             its own. On larger ones tiny levels run together and are measured as one group: the chart \
+             then splits the group's total evenly over its levels (7 vertices over 5 levels: 2, 2, 1, 1, \
+             1), and says how many bars it drew so.",
             "Any non-empty queue fills at least the bottom cell of its column, so the bottom row is \
              labelled 1; the top row is the tallest column shown.",
         ],

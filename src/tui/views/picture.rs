@@ -6,9 +6,9 @@ use crate::index::Order;
 use crate::index::labeler::Status;
 use crate::telemetry::Backend;
 use crate::tui::app::App;
-use crate::tui::state::picture::PictureState;
+use crate::tui::state::picture::{PictureState, viewport};
 use crate::tui::widgets::picture::PictureView;
-use crate::tui::widgets::picture::grid::{ZOOM_LEVELS, zoom_name};
+use crate::tui::widgets::picture::grid::{ZOOM_LEVELS, shows_detail, zoom_name};
 use crate::tui::worker::{EXCEPTION_DIMS, Focus, PictureLabels};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -38,7 +38,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             frame.render_widget(widget, inner);
         }
         _ => {
-            let text = if app.busy.is_some() { "drawing…" } else { "6 draws the graph here (r labels it first)" };
+            // Without a drawing and with nothing running, the last one was cancelled or failed (the
+            // status line says which): on this tab, 6 asks for it again.
+            let text = if app.busy.is_some() { "drawing…" } else { "nothing drawn: 6 draws the graph again" };
             frame.render_widget(Paragraph::new(Line::styled(text, app.theme.dim())), inner);
         }
     }
@@ -47,15 +49,33 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
 }
 
-/// Where the query's u and v are, when the view does not show both.
-fn off_screen(state: &PictureState) -> Option<String> {
+/// Where the query's u and v are, when the view does not show both, and what brings them into
+/// view: `z` where the fitted view shows both, `p` where the room of this panel (`side` columns)
+/// would, else panning towards the one left out.
+fn off_screen(state: &PictureState, side: u16) -> Option<String> {
     let (scene, view) = (state.scene()?, state.view()?);
-    let hidden: Vec<&str> =
-        state.targets.iter().zip(["u", "v"]).filter(|&(&i, _)| !scene.shows(view, i)).map(|(_, name)| name).collect();
-    match hidden.as_slice() {
-        [] => None,
-        names => Some(format!("{} not wholly in view: arrows pan, z fits", names.join(" and "))),
+    let named = || state.targets.iter().zip(["u", "v"]);
+    let hidden: Vec<&str> = named().filter(|&(&i, _)| !scene.shows(view, i)).map(|(_, name)| name).collect();
+    if hidden.is_empty() {
+        return None;
     }
+    let all_shown = |scene: &viewport::Scene, view| state.targets.iter().all(|&i| scene.shows(view, i));
+    let wider = viewport::Scene { area: Rect { width: scene.area.width + side, ..scene.area }, ..scene };
+    let remedy = if all_shown(&scene, scene.fit()) {
+        "z fits them in view".to_string()
+    } else if side > 0 && all_shown(&wider, wider.fit()) {
+        "p hides this panel to make room for both".to_string()
+    } else {
+        // Too far apart for any zoom here: say which way the hidden ones lie.
+        let sides: Vec<String> = named()
+            .filter_map(|(&i, name)| {
+                let side = scene.beyond(view, i)?.replace("left", "to the left").replace("right", "to the right");
+                Some(format!("{name} lies {side}"))
+            })
+            .collect();
+        format!("they do not fit together at any zoom: {}; arrows pan there", sides.join(", "))
+    };
+    Some(format!("{} not wholly in view: {remedy}", hidden.join(" and ")))
 }
 
 /// The cursor's drawn parents and children not wholly in the view: an edge that leaves the
@@ -145,16 +165,20 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
             picture.title.strip_suffix(&suffix).unwrap_or(&picture.title).to_string(),
             theme.accent(),
         ));
+        // What brings u and v into view comes first: it is what to do next.
+        if matches!(result.request.focus, Focus::Query { .. })
+            && let Some(text) = off_screen(state, area.width)
+        {
+            lines.push(Line::styled(text, theme.accent()));
+        }
         for note in &picture.notes {
             lines.push(Line::raw(note.clone()));
         }
         if let Some(view) = state.view() {
-            lines.push(Line::raw(format!("zoom {} of {ZOOM_LEVELS}: {}", view.zoom + 1, zoom_name(view.zoom))));
-        }
-        if matches!(result.request.focus, Focus::Query { .. })
-            && let Some(text) = off_screen(state)
-        {
-            lines.push(Line::styled(text, theme.accent()));
+            // Numbers the boxes leave out at this zoom: say how to see them.
+            let hidden = !shows_detail(view.zoom) && picture.nodes.iter().any(|n| n.detail().is_some());
+            let how = if hidden { " (their numbers: + zooms in, p makes room)" } else { "" };
+            lines.push(Line::raw(format!("zoom {} of {ZOOM_LEVELS}: {}{how}", view.zoom + 1, zoom_name(view.zoom))));
         }
         if let Some(node) = state.selected.and_then(|i| picture.nodes.get(i)) {
             // The detail (the interval) has a line of its own below.
@@ -185,19 +209,26 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     lines.push(Line::styled("/ asks a query and draws its search", theme.dim()));
     lines.push(Line::styled("Exceptions tab (5): Enter shows a false positive here", theme.dim()));
     // Wrapped here, each row keeping its line's style, so that a panel too short for all of them
-    // ends by saying so instead of mid-sentence.
+    // shows whole lines only and ends by saying so, never mid-sentence.
     let width = area.width.saturating_sub(2).max(1) as usize;
-    let mut rows: Vec<Line> = lines
+    let wrapped: Vec<Vec<Line>> = lines
         .iter()
-        .flat_map(|line| {
+        .map(|line| {
             let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
             let style = line.spans.first().map_or(line.style, |s| line.style.patch(s.style));
-            super::chrome::wrap(&text, width).into_iter().map(move |row| Line::styled(row, style))
+            super::chrome::wrap(&text, width).into_iter().map(|row| Line::styled(row, style)).collect()
         })
         .collect();
     let height = area.height.saturating_sub(2) as usize;
+    let mut rows: Vec<Line> = wrapped.iter().flatten().cloned().collect();
     if rows.len() > height && height > 0 {
-        rows.truncate(height - 1);
+        rows.clear();
+        for line in &wrapped {
+            if rows.len() + line.len() > height - 1 {
+                break;
+            }
+            rows.extend(line.iter().cloned());
+        }
         rows.push(Line::styled("… more (a taller terminal)", theme.accent()));
     }
     frame.render_widget(Paragraph::new(rows).block(panel("What you see")), area);

@@ -44,9 +44,27 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         format!("Query {u} → {v}   (/ asks another)")
     };
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel(&title)), top);
-    let [left, right] = Layout::horizontal([Constraint::Length(38), Constraint::Min(30)]).areas(bottom);
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(intervals_width(bottom.width)), Constraint::Min(30)]).areas(bottom);
     intervals(frame, left, app, result);
     tree(frame, right, app, result, hits);
+}
+
+/// The intervals panel's width: two fifths of the tab, at least 38 columns (its number lines and
+/// their heads), so a wide terminal gives the number lines room to separate nearby positions.
+fn intervals_width(total: u16) -> u16 {
+    (total * 2 / 5).max(38)
+}
+
+/// `head` followed by the first of `tags` (longest first) with which the line fits `width`, else
+/// the last one: a tag is shortened, never cut.
+fn with_fitting_tag<'a>(mut head: Vec<Span<'a>>, tags: Vec<Span<'a>>, width: u16) -> Line<'a> {
+    let used: usize = head.iter().map(Span::width).sum();
+    let last = tags.len().saturating_sub(1);
+    if let Some(tag) = tags.into_iter().enumerate().find(|(i, t)| used + t.width() <= width as usize || *i == last) {
+        head.push(tag.1);
+    }
+    Line::from(head)
 }
 
 /// Rows `line` takes when word-wrapped to `width` columns (as the paragraph wraps it).
@@ -191,18 +209,23 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
             break;
         }
         let contained = iu.contains(*iv);
-        let tag = if Some(d) == cut {
-            Span::styled(" ✗ cut", theme.no())
+        let tags = if Some(d) == cut {
+            vec![Span::styled(" ✗ cut", theme.no()), Span::styled(" ✗", theme.no())]
         } else if contained {
-            Span::styled(" ⊆", theme.yes())
+            vec![Span::styled(" ⊆", theme.yes())]
         } else {
-            Span::styled(" ⊄", theme.no())
+            vec![Span::styled(" ⊄", theme.no())]
         };
-        let head = Line::from(vec![
-            Span::styled(format!("d{d} "), theme.title()),
-            Span::raw(format!("u [{},{}]  v [{},{}]", iu.low, iu.post, iv.low, iv.post)),
-            tag,
-        ]);
+        // Where the intervals and the tag do not fit, the space between the intervals goes first.
+        let wide = format!("u [{},{}]  v [{},{}]", iu.low, iu.post, iv.low, iv.post);
+        let narrow = format!("u [{},{}] v [{},{}]", iu.low, iu.post, iv.low, iv.post);
+        let room = inner.width.saturating_sub(3) as usize;
+        let intervals = if wide.chars().count() + tags[0].width() <= room { wide } else { narrow };
+        let head = with_fitting_tag(
+            vec![Span::styled(format!("d{d} "), theme.title()), Span::raw(intervals)],
+            tags,
+            inner.width,
+        );
         frame.render_widget(Paragraph::new(head), Rect::new(inner.x, y, inner.width, 1));
         frame.render_widget(number_line(app, max, (*iu, *iv), !contained), Rect::new(inner.x, y + 1, inner.width, 2));
         y += 3;
@@ -235,25 +258,28 @@ fn topological_orders(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult)
         if y + 3 > area.bottom() {
             break;
         }
-        let after = pu >= pv && r.cu != r.cv;
-        let tag = if matches!(r.decision.ran(Rule::TopoCut), Some(Check::TopoOrders { cut: Some(o), .. }) if *o == i) {
-            Span::styled(" ✗ cut", theme.no())
+        // One component is one vertex of the DAG: one position in every order, neither before
+        // nor after the other (and it reaches v, by the component rule).
+        let same = r.cu == r.cv;
+        let after = pu >= pv && !same;
+        let cut = matches!(r.decision.ran(Rule::TopoCut), Some(Check::TopoOrders { cut: Some(o), .. }) if *o == i);
+        // The longest wording first; a narrow panel gets a shorter one, never a cut one.
+        let tags = |words: &[&str], style| words.iter().map(|w| Span::styled(format!(" {w}"), style)).collect();
+        let tags: Vec<Span> = if cut {
+            tags(&["✗ cut", "✗"], theme.no())
+        } else if same {
+            tags(&["same component", "same SCC", "="], theme.yes())
         } else if after {
-            Span::styled(" u after v", theme.no())
+            tags(&["u after v", "after", ">"], theme.no())
         } else {
-            Span::styled(" u before v", theme.yes())
+            tags(&["u before v", "before", "<"], theme.yes())
         };
         let positions = format!("u {} · v {}", thousands(u64::from(pu)), thousands(u64::from(pv)));
-        let mut head = Line::from(vec![Span::styled(format!("t{} ", i + 1), theme.title()), Span::raw(positions), tag]);
-        if head.width() > area.width as usize {
-            // Narrow: the tag in one word.
-            let short = match head.spans[2].content.trim() {
-                "✗ cut" => " ✗",
-                "u after v" => " after",
-                _ => " before",
-            };
-            head.spans[2].content = short.into();
-        }
+        let head = with_fitting_tag(
+            vec![Span::styled(format!("t{} ", i + 1), theme.title()), Span::raw(positions)],
+            tags,
+            area.width,
+        );
         frame.render_widget(Paragraph::new(head), Rect::new(area.x, y, area.width, 1));
         // Positions count from 0; the line runs 1..=max.
         let point = |p: u32| Interval { low: p + 1, post: p + 1 };

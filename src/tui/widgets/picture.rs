@@ -164,8 +164,9 @@ impl PictureView<'_> {
                 for pass in [EdgeKind::Other, EdgeKind::Tree, EdgeKind::Path] {
                     for (kind, dim, points) in lines.iter().filter(|l| l.0 == pass) {
                         let color = colour(*kind, *dim);
-                        // Without colour, tree edges are dashed so they differ from the path's.
-                        let dashed = no_color && *kind == EdgeKind::Tree;
+                        // Tree edges are dashed, so they differ from the path's by shape, not
+                        // only by colour (and without colour at all).
+                        let dashed = *kind == EdgeKind::Tree;
                         for pair in points.windows(2) {
                             for ((x1, y1), (x2, y2)) in pieces(pair[0], pair[1], dashed) {
                                 ctx.draw(&CanvasLine { x1, y1: -y1, x2, y2: -y2, color });
@@ -243,12 +244,11 @@ impl PictureView<'_> {
             } else {
                 Style::default().fg(terminal_colour(kind.style().colour))
             };
-            let (glyph, name) = match kind {
-                EdgeKind::Tree if self.no_color => ("┇", format!(" tree d{}", self.picture.dim)),
-                EdgeKind::Tree => ("⣿", format!(" tree d{}", self.picture.dim)),
-                _ => ("⣿", " path".to_string()),
+            let name = match kind {
+                EdgeKind::Tree => format!(" tree d{}", self.picture.dim),
+                _ => " path".to_string(),
             };
-            entries.push(vec![(glyph.to_string(), colour), (name, Style::default())]);
+            entries.push(vec![(edge_sample(*kind == EdgeKind::Tree), colour), (name, Style::default())]);
         }
         if legend.components {
             // The glyph the boxes drawn at this zoom use for a component.
@@ -278,6 +278,27 @@ impl PictureView<'_> {
             x += 2;
         }
     }
+}
+
+/// Cells of the legend's edge samples.
+const SAMPLE_CELLS: usize = 4;
+
+/// A bold edge as the picture draws it, run across [`SAMPLE_CELLS`] cells in Braille: solid, or
+/// dashed as [`pieces`] cuts it (`⠒⠒⠀⠒`), so that the legend shows what the edges look like.
+fn edge_sample(dashed: bool) -> String {
+    let dots = 2 * SAMPLE_CELLS;
+    let mut on = vec![false; dots + 1];
+    for ((x1, _), (x2, _)) in pieces((0.0, 0.0), ((dots - 1) as f64, 0.0), dashed) {
+        // Bold edges are drawn twice, the second one dot to the right.
+        on[x1.round() as usize..=(x2.round() as usize + 1).min(dots)].fill(true);
+    }
+    // The middle row of a cell: dot 2 on its left, dot 5 on its right.
+    (0..SAMPLE_CELLS)
+        .map(|c| {
+            let bits = u32::from(on[2 * c]) * 0x02 + u32::from(on[2 * c + 1]) * 0x10;
+            char::from_u32(0x2800 + bits).unwrap_or(' ')
+        })
+        .collect()
 }
 
 /// The stretch from `a` to `b` whole, or cut into dashes of 3 dots with gaps of 3.
@@ -333,5 +354,16 @@ fn terminal_colour(colour: Colour) -> Color {
         Colour::Cyan => Color::Cyan,
         Colour::Yellow => Color::Yellow,
         Colour::Grey => Color::DarkGray,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SAMPLE_CELLS, edge_sample};
+
+    #[test]
+    fn the_legend_samples_are_the_edges_as_drawn() {
+        assert_eq!(edge_sample(false), "⠒".repeat(SAMPLE_CELLS), "a path edge is solid");
+        assert_eq!(edge_sample(true), "⠒⠒⠀⠒", "a tree edge: dashes of 3 dots (4 once doubled), gaps of 3");
     }
 }

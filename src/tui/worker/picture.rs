@@ -4,7 +4,7 @@
 use crate::draw::cycle::mark_cycle;
 use crate::draw::search_trace::{dead_end_note, search_overlay};
 use crate::draw::{self, ComponentMembers, Picture, Sources, StepOverlay, StepVertex, Subgraph};
-use crate::format::plural;
+use crate::format::{plural, thousands};
 use crate::index::Labels;
 use crate::index::labeler::Snapshot;
 use crate::query::explain::Names;
@@ -88,7 +88,7 @@ pub fn build(
         Err(_) => (Subgraph::around(dag, &seeds, request.depth, request.cap), false),
     };
     let step = match (labels, snapshot) {
-        (None, Some(snap)) => Some(step_overlay(snap, &subgraph)),
+        (None, Some(snap)) => Some(step_overlay(snap, &subgraph, dag.num_vertices())),
         _ => None,
     };
     let search = match (request.focus, labels) {
@@ -163,8 +163,10 @@ fn exception_note(labels: &Labels, cu: u32, cv: u32, (u, v): (String, String), d
     }
 }
 
-/// The snapshot's values for the drawn vertices, and its frontier among them.
-fn step_overlay(snap: &Snapshot, subgraph: &Subgraph) -> StepOverlay {
+/// The snapshot's values for the drawn vertices, and its frontier among them. The caption says
+/// where the frontier is: the highlighted boxes, or the DFS tree's virtual root (vertex `n`, the
+/// DAG's size, above every root), which no box stands for.
+fn step_overlay(snap: &Snapshot, subgraph: &Subgraph, n: usize) -> StepOverlay {
     let vertices = subgraph
         .vertices
         .iter()
@@ -180,14 +182,28 @@ fn step_overlay(snap: &Snapshot, subgraph: &Subgraph) -> StepOverlay {
         })
         .collect();
     let drawn: std::collections::HashSet<u32> = subgraph.vertices.iter().copied().collect();
-    let frontier = snap.frontier.iter().filter(|(v, _)| drawn.contains(v)).copied().collect();
+    let frontier: std::collections::HashMap<u32, _> =
+        snap.frontier.iter().filter(|(v, _)| drawn.contains(v)).copied().collect();
+    let real = snap.frontier.iter().filter(|(v, _)| (*v as usize) < n).count() as u64;
+    let root = real < snap.frontier.len() as u64;
     let caption = match snap.phase {
-        Some(phase) => format!(
-            "dimension {}: {phase}, the level just run is the frontier ({})",
-            snap.dim,
-            plural(snap.frontier.len() as u64, "vertex", "vertices")
-        ),
         None => format!("dimension {}: not started (s steps one level)", snap.dim),
+        Some(phase) if real == 0 && root => format!(
+            "dimension {}: {phase}, the level just run is the DFS tree's virtual root above the roots (no box \
+             stands for it)",
+            snap.dim
+        ),
+        Some(phase) => {
+            let count = plural(real, "vertex", "vertices");
+            let (shown, drawn) = (frontier.len() as u64, thousands(frontier.len() as u64));
+            let where_ = match (shown == real, shown) {
+                (true, _) => "highlighted".to_string(),
+                (false, 0) => "none of them drawn here".to_string(),
+                (false, _) => format!("{drawn} of them drawn, highlighted"),
+            };
+            let and_root = if root { " and the virtual root" } else { "" };
+            format!("dimension {}: {phase}, the level just run is the frontier ({count}{and_root}, {where_})", snap.dim)
+        }
     };
     StepOverlay { vertices, frontier, caption }
 }

@@ -45,6 +45,11 @@ pub fn zoom_name(zoom: usize) -> &'static str {
     LEVELS[zoom.min(ZOOM_LEVELS - 1)].name
 }
 
+/// Whether zoom level `zoom` writes a box's interval (or the stepper's values) after its id.
+pub fn shows_detail(zoom: usize) -> bool {
+    LEVELS[zoom.min(ZOOM_LEVELS - 1)].detail
+}
+
 /// A box's place in content cells: left, top, width and height (borders included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellRect {
@@ -75,6 +80,9 @@ pub struct Grid {
     /// Rows of one box: 3 with borders, else 1.
     pub box_rows: i64,
     edge_rows: i64,
+    /// Rows above the first layer and below the last: one each for "+N more" markers where the
+    /// picture has any, else none, so that a small graph fits one row shorter.
+    margin: i64,
     /// The short marker text (`+12↑`) at the smallest level, else `+12 more ↑`.
     short_markers: bool,
     pub width: i64,
@@ -116,8 +124,8 @@ impl Grid {
         // it: pictures with markers keep two rows.
         let edge_rows = if picture.cuts.is_empty() { level.edge_rows } else { level.edge_rows.max(2) };
         let layers = i64::from(picture.layers);
-        // One spare row above the first layer and below the last for "+N more" markers.
-        let height = layers * (box_rows + edge_rows) - edge_rows + 2;
+        let margin = i64::from(!picture.cuts.is_empty());
+        let height = layers * (box_rows + edge_rows) - edge_rows + 2 * margin;
         Grid {
             labels,
             left,
@@ -125,6 +133,7 @@ impl Grid {
             boxed: level.boxed,
             box_rows,
             edge_rows,
+            margin,
             short_markers,
             width: (x - level.gap).max(0),
             height: height.max(0),
@@ -141,7 +150,7 @@ impl Grid {
     }
 
     pub fn layer_top(&self, layer: u32) -> i64 {
-        1 + i64::from(layer) * (self.box_rows + self.edge_rows)
+        self.margin + i64::from(layer) * (self.box_rows + self.edge_rows)
     }
 
     /// Top-left cell of a box whose label is `width` wide.

@@ -1,0 +1,142 @@
+//! What a new user meets at the smallest terminal (80×24) and on wide ones: every sentence true for
+//! the state on screen, and none cut in the middle of a word.
+
+use super::common::{Harness, settings};
+use crate::tui::action::Tab;
+
+/// Every rendered row, for assertions that look at one line.
+fn rows(text: &str) -> Vec<&str> {
+    text.lines().collect()
+}
+
+#[test]
+fn a_pair_inside_one_component_is_in_the_same_place_in_both_orders() {
+    let mut h = Harness::on_sample("tiny-cycles.txt");
+    // 1, 2 and 3 form a cycle: one vertex of the DAG.
+    h.keys("3/1 3<Enter>");
+    h.settle();
+    let r = h.app.query.result.as_ref().expect("answered");
+    assert_eq!(r.cu, r.cv);
+    for (width, height) in [(80, 24), (140, 45)] {
+        let text = h.render(width, height);
+        assert!(!text.contains("before v") && !text.contains("after v"), "{text}");
+        let tags = rows(&text).iter().filter(|l| l.contains("t1 u 2 · v 2 same component")).count();
+        assert_eq!(tags, 1, "{text}");
+    }
+    settings().bind(|| insta::assert_snapshot!("tryout_same_component_80x24", h.render(80, 24)));
+}
+
+#[test]
+fn the_interval_tags_are_whole_and_the_panel_grows_with_the_terminal() {
+    let mut h = Harness::new();
+    h.keys("3R/0 3<Enter>");
+    h.settle();
+    for (width, height) in [(80, 24), (200, 60)] {
+        let text = h.render(width, height);
+        let d0 = rows(&text).into_iter().find(|l| l.contains("d0 u [")).expect("dimension 0's head");
+        assert!(d0.contains(" ✗ cut"), "the cut's tag whole: {d0}");
+        // The panel's width, borders included: two fifths of the terminal, at least 38 columns.
+        let panel = d0.chars().skip(1).position(|c| c == '│').expect("the right border") + 2;
+        assert_eq!(panel, usize::from((width * 2 / 5).max(38)), "{d0}");
+    }
+    settings().bind(|| insta::assert_snapshot!("tryout_interval_cut_80x24", h.render(80, 24)));
+}
+
+#[test]
+fn the_graph_tab_wraps_its_sentences_and_shortens_cycles_at_whole_names() {
+    let mut h = Harness::on_sample("follows.csv");
+    let text = h.render(80, 24);
+    for whole in [
+        "named vertices, numbered 0 to 25 by",
+        "first appearance",
+        "fields split at commas (chosen from line",
+        "› 3 vertices: alice → bob → … +1 → alice",
+    ] {
+        assert!(text.contains(whole), "{whole:?} missing: {text}");
+    }
+    settings().bind(|| insta::assert_snapshot!("tryout_graph_follows_80x24", text));
+}
+
+#[test]
+fn the_exceptions_count_pairs_of_components_and_rows_are_never_cut() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("5r");
+    h.settle();
+    let text = h.render(80, 24);
+    assert!(text.contains("pairs of the 24") && text.contains("components (vertices of the DAG)"), "{text}");
+    assert!(text.contains("│olivia ⇝ \"Hopper, Grace\" (dim 0 to 4) │"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("tryout_exceptions_follows_80x24", text));
+}
+
+#[test]
+fn opening_a_graph_on_the_picture_tab_draws_it() {
+    let mut h = Harness::on_sample("tiny-cycles.txt");
+    h.keys("6");
+    h.settle();
+    let lesson = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-graphs/lesson.gra");
+    h.keys(&format!("o{lesson}<Enter>"));
+    // The load, then the drawing it asks for.
+    while !h.app.outbox.is_empty() {
+        h.settle();
+    }
+    assert_eq!(h.app.tab, Tab::Picture);
+    let picture = &h.app.picture.result.as_ref().expect("the new graph is drawn").picture;
+    assert_eq!(picture.nodes.len(), 12);
+    let text = h.render(80, 24);
+    assert!(text.contains("lesson.gra (12 vertices)") && !text.contains("nothing drawn"), "{text}");
+}
+
+#[test]
+fn the_picture_says_what_brings_u_and_v_into_view() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("6");
+    h.settle();
+    h.keys("/xavier \"Turing, Alan\"<Enter>");
+    while !h.app.outbox.is_empty() {
+        h.settle();
+    }
+    let text = h.render(80, 24);
+    // No zoom shows both beside the side panel: z would change nothing, p makes the room.
+    assert!(!text.contains("z fits them"), "{text}");
+    assert!(text.contains("v not wholly in view: p") && text.contains("room for both"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("tryout_picture_off_screen_80x24", text.clone()));
+    h.keys("p");
+    h.render(80, 24);
+    let (scene, view) = (h.app.picture.scene().unwrap(), h.app.picture.view().unwrap());
+    assert!(h.app.picture.targets.iter().all(|&i| scene.shows(view, i)), "without the panel both are in view");
+}
+
+#[test]
+fn small_graphs_chart_every_level_at_its_real_frontier() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("2j<Enter>1<Enter>r");
+    h.settle();
+    let (_, f) = h.app.labels.focused_frontier().expect("a frontier chart");
+    assert_eq!(f.averaged, 0, "no level is drawn at a group's average");
+    let sizes: Vec<u64> = f.levels.iter().map(|q| q.total()).collect();
+    // Min-post, leaves first: the Kahn levels of the lesson DAG from the deepest, 12 vertices in all.
+    assert_eq!(sizes.iter().sum::<u64>(), 12, "{sizes:?}");
+    assert!(sizes.iter().any(|&s| s != sizes[0]), "the levels differ, and so do their bars: {sizes:?}");
+    settings().bind(|| insta::assert_snapshot!("tryout_lesson_frontier_80x24", h.render(80, 24)));
+}
+
+#[test]
+fn the_tab_bar_names_the_bundled_graph_with_its_counts() {
+    let mut h = Harness::new();
+    let wide = h.render(140, 45);
+    assert!(wide.contains("the bundled sample kegg.gra: 3,617 vertices, 3,908 edges"), "{wide}");
+    let narrow = h.render(100, 30);
+    assert!(narrow.lines().next().unwrap().ends_with("kegg.gra: 3,617 vertices"), "{narrow}");
+}
+
+#[test]
+fn what_dominates_wraps_an_item_too_wide_for_its_row() {
+    let mut h = Harness::new();
+    let text = h.render(80, 40);
+    // No head is left alone without its item, and no sentence is cut.
+    assert!(text.contains("│reached    427 is reached by 1,350      │"), "{text}");
+    assert!(text.contains("│           others                       │"), "{text}");
+    assert!(text.contains("│false pos. build the labels (2, then    │"), "{text}");
+    assert!(text.contains("│  r) to see where they concentrate      │"), "{text}");
+    settings().bind(|| insta::assert_snapshot!("tryout_graph_kegg_80x40", text));
+}
