@@ -418,23 +418,28 @@ extern "C" __global__ void search_retire(u32 words, u32 queries, u32 stepped, u3
     }
 }
 
-// After a batch: each slot's code (found or not), and every touched word cleared (the `next` arrays
-// are clear already: each step moved them into `cur`).
+// After a batch: each slot's code (found or not), every touched word of both sides' visited bits
+// cleared, and the words of the vertices left in each side's queue (`parity`) cleared in `cur`: every
+// vertex with bits in `cur` is queued, and each step clears the `cur` words of the queue it reads, so
+// `next` is clear already.
 extern "C" __global__ void search_collect(const u32* undecided, u32 first, u32 queries, const u64* found,
-                                          u32* code, const u32* touched, const u32* touched_count, u64* fwd_cur,
-                                          u64* fwd_vis, u64* bwd_cur, u64* bwd_vis, u32* fwd_fresh,
-                                          u32* bwd_fresh) {
+                                          u32* code, const u32* touched, const u32* touched_count, u32 words,
+                                          u32 parity, const u64* status, const u32* fwd_queue,
+                                          const u32* bwd_queue, u64* fwd_cur, u64* fwd_vis, u64* bwd_cur,
+                                          u64* bwd_vis, u32* fwd_fresh, u32* bwd_fresh) {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    u32 stride = gridDim.x * blockDim.x;
     if (i < queries) {
         code[undecided[first + i]] = code_of(RULE_SEARCH, (found[i / 64] >> (i % 64)) & 1ull);
         fwd_fresh[i] = 0;
         bwd_fresh[i] = 0;
     }
-    for (u32 k = i; k < *touched_count; k += gridDim.x * blockDim.x) {
+    for (u32 k = i; k < *touched_count; k += stride) {
         u32 at = touched[k];
-        fwd_cur[at] = 0;
         fwd_vis[at] = 0;
-        bwd_cur[at] = 0;
         bwd_vis[at] = 0;
     }
+    u64 fwd_left = status[COUNT_AT(0, parity)] * words, bwd_left = status[COUNT_AT(1, parity)] * words;
+    for (u64 k = i; k < fwd_left; k += stride) fwd_cur[(u64)fwd_queue[k / words] * words + k % words] = 0;
+    for (u64 k = i; k < bwd_left; k += stride) bwd_cur[(u64)bwd_queue[k / words] * words + k % words] = 0;
 }

@@ -160,8 +160,10 @@ pub fn run_batch_on(
     let searched = stream.clone_dtoh(&undecided_count)?[0];
     let filter_seconds = clock.elapsed().as_secs_f64();
 
-    // The searches, 64·W queries at a time.
+    // The searches, 64·W queries at a time; no wider than the searched queries need, since the
+    // working memory (zeroed when made) grows with W.
     let clock = Instant::now();
+    let words = words.min((searched as usize).div_ceil(64).max(1));
     let (mut batches, mut steps, mut work) = (0, 0, vec![0; 3]);
     if searched > 0 {
         let mut search = Searcher::new(gpu, index, words)?;
@@ -440,7 +442,9 @@ impl<'a> Searcher<'a> {
         // SAFETY: threads q < size write code[undecided[first + q]] (a query index < the code
         // array's length) from found (words) and clear both sides' fresh[q] (64·W); all threads
         // stride over the touched count's entries of `touched` (n · words), word indices below
-        // n · words, clearing that word of four bit arrays (n · words each).
+        // n · words, clearing that word of both visited arrays (n · words each), and over the
+        // entries of each side's queue of `parity` (as many as status says, at most n), clearing
+        // the `words` words of each queued vertex x < n in cur (n · words).
         unsafe {
             self.collect.launch(
                 &stream,
@@ -452,6 +456,11 @@ impl<'a> Searcher<'a> {
                 code,
                 &self.touched,
                 &self.touched_count,
+                words,
+                parity,
+                &self.status,
+                &f.queue,
+                &b.queue,
                 &mut f.cur,
                 &mut f.visited,
                 &mut b.cur,
