@@ -5,7 +5,7 @@ use super::decision::{Check, CheckInputs, Decision, Outcome, answer_of};
 use super::observer::{NoObserver, SearchObserver};
 use super::outcome::SearchOutcome;
 use super::query_index::QueryIndex;
-use super::rules::{Verdict, verdict};
+use super::rules::{Verdict, supportive_path, verdict};
 use super::scratch::Scratch;
 use super::search::search;
 use super::trace::{Trace, TraceRecorder};
@@ -285,14 +285,30 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// The path behind a positive cut: the tree path of a tree cut; otherwise (or if the labels
-    /// are inconsistent) a GRAIL-guided search, which must find one.
+    /// The path behind a positive cut: the tree path of a tree cut; through the supportive vertex
+    /// of a supportive path, so that the path shown is the one the explanation names; otherwise
+    /// (or if the labels are inconsistent) a GRAIL-guided search, which must find one.
     #[cold]
     fn cut_path(&self, cu: u32, cv: u32, verdict: Verdict, scratch: &mut Scratch) -> Option<Vec<u32>> {
+        let mut find = |from: u32, to: u32| {
+            if from == to {
+                return Some(vec![from]);
+            }
+            search(self.dag, self.labels, None, from, to, Method::GuidedDfs, scratch, true, &mut NoObserver).path
+        };
+        let through = match (verdict.rule, self.index) {
+            (Rule::SupportivePath, Some(index)) => supportive_path(index.of(cu), index.of(cv))
+                .and_then(|bit| QueryIndex::supportive(self.dag).get(bit).copied()),
+            _ => None,
+        };
+        if let Some(s) = through
+            && let (Some(mut first), Some(rest)) = (find(cu, s), find(s, cv))
+        {
+            first.extend_from_slice(&rest[1..]);
+            return Some(first);
+        }
         let tree = if verdict.rule == Rule::TreeCut { verdict.dimension } else { None };
-        tree.and_then(|d| tree_path(self.dag, self.labels, cu, cv, d)).or_else(|| {
-            search(self.dag, self.labels, None, cu, cv, Method::GuidedDfs, scratch, true, &mut NoObserver).path
-        })
+        tree.and_then(|d| tree_path(self.dag, self.labels, cu, cv, d)).or_else(|| find(cu, cv))
     }
 }
 
@@ -375,5 +391,32 @@ mod tests {
         assert!(Engine::try_new(&c.dag, &labels, &[0, 9]).is_err());
         let other = Graph::from_edges(2, &[]).unwrap();
         assert!(Engine::try_new(&other, &labels, &[0, 1]).is_err());
+    }
+
+    #[test]
+    fn a_supportive_path_answer_shows_a_path_through_its_supportive_vertex() {
+        let dag = crate::graph::generators::random_dag(400, 3.0, 4).unwrap();
+        let labels = dfs::label(&dag, 2, Order::Random { seed: 3 }).unwrap();
+        let index = QueryIndex::build(&dag, &labels).unwrap();
+        let identity: Vec<u32> = (0..400).collect();
+        let engine = Engine::new(&dag, &labels, &identity).with_index(Some(&index));
+        let supportive = QueryIndex::supportive(&dag);
+        let mut scratch = Scratch::new(400);
+        let mut checked = 0;
+        for u in 0..400 {
+            for v in (0..400).step_by(7) {
+                let answer = engine.query(u, v, Method::GuidedBfs, &mut scratch, true);
+                if answer.rule != Rule::SupportivePath {
+                    continue;
+                }
+                let bit = supportive_path(index.of(u), index.of(v)).unwrap();
+                let path = answer.path.unwrap();
+                assert!(path.contains(&supportive[bit]), "{u} -> {v}: {path:?} misses {}", supportive[bit]);
+                assert_eq!((path[0], *path.last().unwrap()), (u, v));
+                assert!(path.windows(2).all(|e| dag.children(e[0]).contains(&e[1])), "{path:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "only {checked} supportive-path answers");
     }
 }
