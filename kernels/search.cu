@@ -155,9 +155,11 @@ __device__ __forceinline__ bool first_queued(u32 x, u32* stamp, u32 step_stamp) 
 }
 
 // One thread per query slot of the batch: slot q is query undecided[first + q]; its DAG source and
-// destination go to ends[2q], ends[2q + 1] and start the two sides' frontiers, one vertex each.
+// destination go to ends[2q], ends[2q + 1], each with its level in the high half (so that a step
+// reads the targets' levels without a gather), and start the two sides' frontiers, one vertex each.
 extern "C" __global__ void search_seed(const u32* undecided, u32 first, u32 queries, const u32* pairs,
-                                       const u32* comp, u32 identity, u32 words, u32* ends, u64* fwd_cur,
+                                       const u32* comp, u32 identity, const u32* level, u32 words, u64* ends,
+                                       u64* fwd_cur,
                                        u64* fwd_vis, u64* bwd_cur, u64* bwd_vis, u32* fwd_queue, u32* bwd_queue,
                                        u64* status, u32* fwd_size, u32* bwd_size, u32* fwd_stamp, u32* bwd_stamp,
                                        u32 step_stamp, u32* touched, u32* touched_count, u32* batch_stamp,
@@ -170,8 +172,8 @@ extern "C" __global__ void search_seed(const u32* undecided, u32 first, u32 quer
         s = comp[s];
         t = comp[t];
     }
-    ends[2 * q] = s;
-    ends[2 * q + 1] = t;
+    ends[2 * q] = (u64)level[s] << 32 | s;
+    ends[2 * q + 1] = (u64)level[t] << 32 | t;
     fwd_size[q] = 1;
     bwd_size[q] = 1;
     u64 bit = 1ull << (q % 64);
@@ -196,7 +198,7 @@ extern "C" __global__ void search_seed(const u32* undecided, u32 first, u32 quer
 // it leave at once. Shared memory: the targets and their levels, one per slot, for the level cut that
 // drops most neighbours before anything else is read.
 extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* queue, u32 words, u32 queries,
-                                         const u32* ends, const u32* level, const u32* topo, const u64* rec,
+                                         const u64* ends, const u32* level, const u32* topo, const u64* rec,
                                          const u32* intervals, const u32* subtree, u32 dims, u32 all,
                                          const u64* off, const u64* adj, u64* cur, u64* next, u64* vis,
                                          const u64* other_vis, u64* status, u64* found, const u64* turn,
@@ -213,8 +215,9 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
     // A block with no vertex to take leaves at once, before it fills its shared memory.
     if (blockIdx.x * warps >= count) return;
     for (u32 q = threadIdx.x; q < queries; q += blockDim.x) {
-        s_target[q] = ends[2 * q + (backward ? 0 : 1)];
-        s_level[q] = level[s_target[q]];
+        u64 end = ends[2 * q + (backward ? 0 : 1)];
+        s_target[q] = (u32)end;
+        s_level[q] = (u32)(end >> 32);
     }
     for (u32 w = threadIdx.x; w < words; w += blockDim.x) {
         s_live[w] = turn[w] & ~status[DONE_AT + w];

@@ -286,8 +286,8 @@ struct Searcher<'a> {
     max_blocks: u32,
     forward: Side,
     backward: Side,
-    /// Per batch slot: the DAG source and destination.
-    ends: CudaSlice<u32>,
+    /// Per batch slot: the DAG source and destination, each with its level in the high half.
+    ends: CudaSlice<u64>,
     /// Queue counts, turn counts, done words (kernels/search.cu).
     status: CudaSlice<u64>,
     found: CudaSlice<u64>,
@@ -361,7 +361,8 @@ impl<'a> Searcher<'a> {
         let (f, b) = (&mut self.forward, &mut self.backward);
         // SAFETY: a thread per slot q < size reads undecided[first + q] (first + size <= the
         // undecided count, at most the queries), that query's pair and component entries (ids
-        // checked by `run_batch_on`), writes ends[2q], ends[2q + 1] (2·64·W entries, size <= 64·W)
+        // checked by `run_batch_on`), the levels of its ends (DAG vertices < n), writes ends[2q],
+        // ends[2q + 1] (2·64·W entries, size <= 64·W)
         // and both sides' size[q] (64·W), bit q of word (vertex · words + q / 64) of the four bit
         // arrays (n · words each), queues each end once per step (stamps) in queues of n, and lists
         // its word once per batch (batch stamps, n · words) in `touched` (n · words, which fits a
@@ -376,6 +377,7 @@ impl<'a> Searcher<'a> {
                 pairs,
                 &index.component,
                 u32::from(index.identity),
+                &index.level,
                 words,
                 &mut self.ends,
                 &mut f.cur,
