@@ -241,96 +241,96 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
         // words with bits one by one: a vertex is rarely in the frontiers of queries of more than one
         // or two words.
         for (u32 wb = 0; wb < words; wb += WARP_SIZE) {
-        u32 wl = wb + lane;
-        u64 word = wl < words ? cur[(u64)x * words + wl] : 0;
-        u64 mine = wl < words ? word & s_live[wl] & ~*(volatile const u64*)&found[wl] : 0;
-        u32 nonzero = __ballot_sync(0xffffffffu, mine != 0);
-        any |= nonzero != 0;
-        while (nonzero) {
-            u32 from = __ffs(nonzero) - 1, w = wb + from;
-            nonzero &= nonzero - 1;
-            u64 bits = __shfl_sync(0xffffffffu, mine, from);
-            // Neighbour lists are sorted by level (children ascending, parents descending): past the
-            // farthest target level of these queries, the level cut drops every neighbour left.
-            u32 bound = backward ? 0xffffffffu : 0;
-            for (u64 r = bits; r; r &= r - 1) {
-                u32 l = s_level[w * 64 + __ffsll((long long)r) - 1];
-                bound = backward ? min(bound, l) : max(bound, l);
-            }
-            for (u64 base = begin; base < end; base += WARP_SIZE) {
-                u64 e = base + lane;
-                bool queued = false, listed = false;
-                // Each neighbour comes with its level in the high half of its entry.
-                u64 entry = e < end ? adj[e] : 0;
-                u32 y = (u32)entry, ly = (u32)(entry >> 32);
-                // The level cut first: y's level against the targets' in shared memory drops most
-                // neighbours before their bit words are read. It is exact under both rule sets, and
-                // a target itself is never dropped by it: the other side holds it, and the meeting is
-                // found below.
-                u64 rest = 0;
-                bool past = e < end && (backward ? ly < bound : ly > bound);
-                if (e < end) {
-                    for (u64 r = bits; r; r &= r - 1) {
-                        u32 b = __ffsll((long long)r) - 1;
-                        u32 q = w * 64 + b;
-                        u32 t = s_target[q];
-                        bool cut = backward ? s_level[q] >= ly : ly >= s_level[q];
-                        if (!cut || y == t) rest |= 1ull << b;
-                    }
+            u32 wl = wb + lane;
+            u64 word = wl < words ? cur[(u64)x * words + wl] : 0;
+            u64 mine = wl < words ? word & s_live[wl] & ~*(volatile const u64*)&found[wl] : 0;
+            u32 nonzero = __ballot_sync(0xffffffffu, mine != 0);
+            any |= nonzero != 0;
+            while (nonzero) {
+                u32 from = __ffs(nonzero) - 1, w = wb + from;
+                nonzero &= nonzero - 1;
+                u64 bits = __shfl_sync(0xffffffffu, mine, from);
+                // Neighbour lists are sorted by level (children ascending, parents descending): past the
+                // farthest target level of these queries, the level cut drops every neighbour left.
+                u32 bound = backward ? 0xffffffffu : 0;
+                for (u64 r = bits; r; r &= r - 1) {
+                    u32 l = s_level[w * 64 + __ffsll((long long)r) - 1];
+                    bound = backward ? min(bound, l) : max(bound, l);
                 }
-                u64 other = 0;
-                if (rest) {
-                    // Both sides' words at once: the second load does not wait on the first.
-                    u64 seen = vis[(u64)y * words + w];
-                    other = other_vis[(u64)y * words + w];
-                    rest &= ~seen;
-                }
-                if (rest) {
-                    u64 met = rest & other;
-                    u64 win = met, keep = 0, dropped = 0;
-                    rest &= ~met;
-                    while (rest) {
-                        u32 b = __ffsll((long long)rest) - 1;
-                        rest &= rest - 1;
-                        u32 q = w * 64 + b;
-                        u32 t = s_target[q];
-                        u32 c = backward ? verdict(g, t, y) : verdict(g, y, t);
-                        judged++;
-                        if (c == UNDECIDED) {
-                            keep |= 1ull << b;
-                        } else if (c & 1u) {
-                            win |= 1ull << b;
-                        } else {
-                            dropped |= 1ull << b;
+                for (u64 base = begin; base < end; base += WARP_SIZE) {
+                    u64 e = base + lane;
+                    bool queued = false, listed = false;
+                    // Each neighbour comes with its level in the high half of its entry.
+                    u64 entry = e < end ? adj[e] : 0;
+                    u32 y = (u32)entry, ly = (u32)(entry >> 32);
+                    // The level cut first: y's level against the targets' in shared memory drops most
+                    // neighbours before their bit words are read. It is exact under both rule sets, and
+                    // a target itself is never dropped by it: the other side holds it, and the meeting is
+                    // found below.
+                    u64 rest = 0;
+                    bool past = e < end && (backward ? ly < bound : ly > bound);
+                    if (e < end) {
+                        for (u64 r = bits; r; r &= r - 1) {
+                            u32 b = __ffsll((long long)r) - 1;
+                            u32 q = w * 64 + b;
+                            u32 t = s_target[q];
+                            bool cut = backward ? s_level[q] >= ly : ly >= s_level[q];
+                            if (!cut || y == t) rest |= 1ull << b;
                         }
                     }
-                    if (win) atomicOr(&found[w], win);
-                    if (keep | dropped) {
-                        // A vertex a rule dropped is marked too, so another neighbour does not judge
-                        // it again (the other side can never meet it: it lies on no path of that query).
-                        u64 fresh = keep & ~atomicOr(&vis[(u64)y * words + w], keep | dropped);
-                        listed = first_touch(y * words + w, batch_stamp, batch_id);
-                        if (fresh) {
-                            atomicOr(&next[(u64)y * words + w], fresh);
-                            for (u64 f = fresh; f; f &= f - 1)
-                                atomicAdd(&fresh_count[w * 64 + __ffsll((long long)f) - 1], 1u);
-                            queued = first_queued(y, stamp, step_stamp);
+                    u64 other = 0;
+                    if (rest) {
+                        // Both sides' words at once: the second load does not wait on the first.
+                        u64 seen = vis[(u64)y * words + w];
+                        other = other_vis[(u64)y * words + w];
+                        rest &= ~seen;
+                    }
+                    if (rest) {
+                        u64 met = rest & other;
+                        u64 win = met, keep = 0, dropped = 0;
+                        rest &= ~met;
+                        while (rest) {
+                            u32 b = __ffsll((long long)rest) - 1;
+                            rest &= rest - 1;
+                            u32 q = w * 64 + b;
+                            u32 t = s_target[q];
+                            u32 c = backward ? verdict(g, t, y) : verdict(g, y, t);
+                            judged++;
+                            if (c == UNDECIDED) {
+                                keep |= 1ull << b;
+                            } else if (c & 1u) {
+                                win |= 1ull << b;
+                            } else {
+                                dropped |= 1ull << b;
+                            }
+                        }
+                        if (win) atomicOr(&found[w], win);
+                        if (keep | dropped) {
+                            // A vertex a rule dropped is marked too, so another neighbour does not judge
+                            // it again (the other side can never meet it: it lies on no path of that query).
+                            u64 fresh = keep & ~atomicOr(&vis[(u64)y * words + w], keep | dropped);
+                            listed = first_touch(y * words + w, batch_stamp, batch_id);
+                            if (fresh) {
+                                atomicOr(&next[(u64)y * words + w], fresh);
+                                for (u64 f = fresh; f; f &= f - 1)
+                                    atomicAdd(&fresh_count[w * 64 + __ffsll((long long)f) - 1], 1u);
+                                queued = first_queued(y, stamp, step_stamp);
+                            }
                         }
                     }
+                    warp_append(queued, y, queue_next, count_next);
+                    warp_append(listed, y * words + w, touched, touched_count);
+                    if (lane == 0) neighbours += min((u64)WARP_SIZE, end - base);
+                    if (__any_sync(0xffffffffu, past)) break;
                 }
-                warp_append(queued, y, queue_next, count_next);
-                warp_append(listed, y * words + w, touched, touched_count);
-                if (lane == 0) neighbours += min((u64)WARP_SIZE, end - base);
-                if (__any_sync(0xffffffffu, past)) break;
             }
-        }
-        // Bits of queries that wait move to the next frontier unchanged.
-        u64 wait = word & (wl < words ? s_wait[wl] : 0);
-        if (wl < words) {
-            cur[(u64)x * words + wl] = 0;
-            if (wait) atomicOr(&next[(u64)x * words + wl], wait);
-        }
-        waits |= __any_sync(0xffffffffu, wait != 0);
+            // Bits of queries that wait move to the next frontier unchanged.
+            u64 wait = word & (wl < words ? s_wait[wl] : 0);
+            if (wl < words) {
+                cur[(u64)x * words + wl] = 0;
+                if (wait) atomicOr(&next[(u64)x * words + wl], wait);
+            }
+            waits |= __any_sync(0xffffffffu, wait != 0);
         }
         if (any) expanded++;
         if (waits) {
@@ -359,11 +359,13 @@ extern "C" __global__ void search_expand(u32 backward, u32 parity, const u32* qu
 }
 
 // After a step (one block, a thread per query slot; `stepped` is 0 before the first step): queries
-// found are done; a query whose side just expanded found no new vertex is done too (no path: every vertex of a path passes every rule, so that
-// side would have met the other on it). Each side that expanded takes its new frontier sizes. Then
-// every query left takes its next turn: on both sides where the larger frontier is at most
-// `both_ratio` times the smaller, else on the smaller side; `status` counts the turns of each side. Slots past the batch's queries count as done. The queue counts the step
-// read (parity `parity`, or none when 2) are zeroed for the step after next to fill.
+// found are done; a query whose side just expanded found no new vertex is done too (no path: every
+// vertex of a path passes every rule, so that side would have met the other on it). Each side that
+// expanded takes its new frontier sizes. Then every query left takes its next turn: on both sides
+// where the larger frontier is at most `both_ratio` times the smaller, else on the smaller side;
+// `status` counts the turns of each side. Slots past the batch's queries count as done. The queue
+// counts the step read (parity `parity`, or none when 2) are zeroed for the step after next to
+// fill.
 extern "C" __global__ void search_retire(u32 words, u32 queries, u32 stepped, u32 parity, u32 both_ratio,
                                          const u64* found, u64* fwd_turn, u64* bwd_turn, u32* fwd_size,
                                          u32* bwd_size, u32* fwd_fresh, u32* bwd_fresh, u64* status) {
