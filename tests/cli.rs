@@ -1121,3 +1121,18 @@ fn a_bad_command_line_under_json_is_one_json_object_and_says_the_range_in_words(
     let help = grail(&["scc", "--help", "--json"]);
     assert_eq!(help.status.code(), Some(0), "help is an answer, not a failure");
 }
+
+#[test]
+fn a_supportive_vertex_in_an_end_component_is_named_as_that_end_everywhere() {
+    // 1, 2 and 3 form one cycle, a supportive component: asked from 2, the sentence, the checks
+    // table and the path all name it 2.
+    let text = stdout(&grail(&["query", &sample("tiny-cycles.txt"), "2", "6"]));
+    assert!(text.contains("2 is one of the index's supportive vertices"), "{text}");
+    assert!(text.contains("through 2 "), "{text}");
+    // A supportive destination the source does not reach: said once, not "reaches zoe through zoe".
+    let text = stdout(&grail(&["query", &sample("follows.csv"), "mallory", "zoe"]));
+    assert!(
+        text.contains("zoe is one of the index's supportive vertices, and mallory stores that it does not reach zoe")
+    );
+    assert!(!text.contains("through zoe"), "{text}");
+}

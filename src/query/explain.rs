@@ -35,8 +35,15 @@ impl Names<'static> {
 }
 
 impl Names<'_> {
-    fn supportive(&self, s: &Supportive) -> String {
-        s.vertex.map_or_else(|| format!("#{}", s.bit), |x| (self.vertex)(x))
+    /// A supportive vertex by name: as the user typed the query's end when it is that end's
+    /// component (`ends`: the DAG vertices of u and v), so that every view names it alike.
+    fn supportive(&self, s: &Supportive, ends: (u32, u32)) -> String {
+        match s.vertex {
+            Some(x) if x == ends.0 => self.u.clone(),
+            Some(x) if x == ends.1 => self.v.clone(),
+            Some(x) => (self.vertex)(x),
+            None => format!("#{}", s.bit),
+        }
     }
 }
 
@@ -58,7 +65,7 @@ pub fn rule_with_witness(decision: &Decision) -> String {
 
 /// One short line per check, in the order they ran: the rule, what it read, and its outcome.
 pub fn trail(decision: &Decision, names: &Names) -> Vec<(Rule, String, Outcome)> {
-    decision.checks.iter().map(|c| (c.rule(), reading(c, names), c.outcome())).collect()
+    decision.checks.iter().map(|c| (c.rule(), reading(c, names, decision.ends), c.outcome())).collect()
 }
 
 /// How an outcome reads in a trail: "yes", "no", or "go on" for a check that could not tell.
@@ -78,7 +85,7 @@ pub fn trail_line(decision: &Decision) -> String {
 }
 
 /// What a check read, in a few words (for the trail).
-fn reading(check: &Check, n: &Names) -> String {
+fn reading(check: &Check, n: &Names, ends: (u32, u32)) -> String {
     let (u, v) = (&n.u, &n.v);
     match check {
         Check::Component { u: cu, v: cv } if cu == cv => format!("{u} and {v} share a component"),
@@ -95,11 +102,11 @@ fn reading(check: &Check, n: &Names) -> String {
                 .collect();
             orders.join("; ")
         }
-        Check::SupportiveCut { found: Some((s, _)) } => format!("{} separates them", n.supportive(s)),
+        Check::SupportiveCut { found: Some((s, _)) } => format!("{} separates them", n.supportive(s, ends)),
         Check::SupportiveCut { found: None } => "no supportive vertex separates them".into(),
         Check::BloomCut { found: Some((filter, bit)) } => format!("{} filter, bit {bit}", filter_name(*filter)),
         Check::BloomCut { found: None } => "no filter bit refutes it".into(),
-        Check::SupportivePath { found: Some(s) } => format!("through {}", n.supportive(s)),
+        Check::SupportivePath { found: Some(s) } => format!("through {}", n.supportive(s, ends)),
         Check::SupportivePath { found: None } => "no supportive vertex in between".into(),
         Check::Labels { cut: Some(d), .. } => format!("L({v}) ⊄ L({u}) in dimension {d}"),
         Check::Labels { u: iu, .. } if iu.len() == 1 => format!("L({v}) ⊆ L({u}) in its one dimension"),
@@ -159,8 +166,18 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
             )
         }
         Check::SupportiveCut { found: Some((s, side)) } => {
-            let s = n.supportive(s);
+            let (cu, cv) = decision.ends;
+            let own = |end: u32| s.vertex == Some(end);
+            let s = n.supportive(s, decision.ends);
             match side {
+                Separation::ReachesUNotV if own(cu) => format!(
+                    "{u} is one of the index's supportive vertices, and {v} stores that {u} does not reach it \
+                     (every vertex stores which supportive vertices reach it), so {u} cannot reach {v}."
+                ),
+                Separation::VReachesItUDoesNot if own(cv) => format!(
+                    "{v} is one of the index's supportive vertices, and {u} stores that it does not reach {v} \
+                     (every vertex stores which supportive vertices it reaches), so {u} cannot reach {v}."
+                ),
                 Separation::ReachesUNotV => format!(
                     "Supportive vertex {s} reaches {u} but not {v} (every vertex stores which supportive vertices \
                      reach it): if {u} reached {v}, {s} would reach {v} through {u}, so {u} cannot reach {v}."
@@ -193,7 +210,7 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
                      them), and {u} stores that it reaches {v}, so {u} reaches {v}."
                 )
             } else {
-                let s = n.supportive(s);
+                let s = n.supportive(s, decision.ends);
                 format!(
                     "{u} stores that it reaches supportive vertex {s}, and {v} stores that {s} reaches it (every \
                      vertex stores both for each supportive vertex), so {u} reaches {v} through {s}."
@@ -229,16 +246,20 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
                 (RuleSet::All, true) => format!("tried every cut on each child ({pruned} pruned)"),
             };
             let checks = if decision.checks.len() > 2 { "No check could tell, so a" } else { "A" };
-            let expanded = plural(*expanded, "vertex", "vertices");
-            let start = format!("{checks} {order} search from {u} {pruning}. It expanded {expanded}");
+            let start = format!(
+                "{checks} {order} search from {u} {pruning}. It expanded {}",
+                plural(*expanded, "vertex", "vertices")
+            );
             let maybe = match decision.rules {
                 RuleSet::Grail => "its labels said maybe",
                 RuleSet::All => "no cut ruled it out",
             };
-            let dead = match *dead_ends {
-                0 => "none of them a dead end".to_string(),
-                1 => format!("1 of them a dead end ({maybe}, yet it cannot reach {v})"),
-                n => format!("{} of them dead ends (for each, {maybe}, yet it cannot reach {v})", thousands(n)),
+            let dead = match (*dead_ends, *expanded) {
+                (0, 1) => "not a dead end".to_string(),
+                (0, _) => "none of them a dead end".to_string(),
+                (1, 1) => format!("a dead end ({maybe}, yet it cannot reach {v})"),
+                (1, _) => format!("1 of them a dead end ({maybe}, yet it cannot reach {v})"),
+                (n, _) => format!("{} of them dead ends (for each, {maybe}, yet it cannot reach {v})", thousands(n)),
             };
             if *reachable {
                 format!("{start}, {dead}, before it found {v}.")
@@ -269,7 +290,7 @@ pub fn caption(decision: &Decision, names: &Names) -> String {
             names.v,
             thousands(u64::from(pv[*o]))
         ),
-        _ => format!("{}: {}", decision.rule(), reading(decision.decisive(), names)),
+        _ => format!("{}: {}", decision.rule(), reading(decision.decisive(), names, decision.ends)),
     };
     format!("{} ⇝ {}? {} ({} rules), decided by {how}", names.u, names.v, verdict_word(decision), decision.rules)
 }

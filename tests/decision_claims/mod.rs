@@ -98,9 +98,11 @@ pub fn check_decision(
     if answer.rule == Rule::Search {
         let dead = plural(answer.false_positives, "dead end", "dead ends");
         assert!(caption.contains(&dead), "{at}: {caption}");
-        let of_them = match answer.false_positives {
-            0 => "none of them a dead end".to_string(),
-            n => format!("{} of them", grail::format::thousands(n)),
+        let of_them = match (answer.false_positives, answer.expanded) {
+            (0, 1) => "not a dead end".to_string(),
+            (0, _) => "none of them a dead end".to_string(),
+            (1, 1) => "a dead end".to_string(),
+            (n, _) => format!("{} of them", grail::format::thousands(n)),
         };
         let expanded = plural(answer.expanded, "vertex", "vertices");
         assert!(sentence.contains(&format!("It expanded {expanded}, {of_them}")), "{at}: {sentence}");
