@@ -326,12 +326,16 @@ impl PictureState {
     pub fn export_svg(&self, path: &Path) -> Effect {
         let Some(result) = &self.result else { return Effect::Info("nothing drawn yet to write".into()) };
         match svg_export::write_svg(&result.picture, path) {
-            Ok(()) => Effect::Info(format!(
-                "wrote the drawing ({} vertices, dimension {}) to {}",
-                result.picture.nodes.len(),
-                result.picture.dim,
-                path.display()
-            )),
+            Ok(()) => {
+                let picture = &result.picture;
+                // Each box is a strongly connected component; a dimension only where labels are drawn.
+                let boxes = crate::format::plural(picture.nodes.len() as u64, "component", "components");
+                let labels = match picture.dims {
+                    Some(_) => format!(", dimension {}", picture.dim),
+                    None => String::new(),
+                };
+                Effect::Info(format!("wrote the drawing ({boxes}{labels}) to {}", path.display()))
+            }
             Err(e) => Effect::Error(format!("{e:#}")),
         }
     }

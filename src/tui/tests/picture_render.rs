@@ -94,7 +94,7 @@ fn lesson_with_labels() {
     let picture = lesson_picture(2, Overlay::None);
     let (text, _) = render(&picture, 90, 36, false);
     assert!(text.contains("│0 [1, 12]│"), "tall enough for bordered boxes: {text}");
-    assert!(text.contains("⠒⠒⠀⠒ tree d0"), "the legend names the tree's dimension: {text}");
+    assert!(text.contains("⠶⠶⠀⠶ tree d0"), "the legend names the tree's dimension: {text}");
     super::common::settings().bind(|| insta::assert_snapshot!("picture_lesson_labels", text));
 }
 
@@ -134,7 +134,7 @@ fn no_color_draws_no_colour_but_keeps_the_glyphs() {
     // Tree edges are dashed (path edges solid), with colour or without; the legend shows them as
     // drawn, and colour changes nothing but the colours.
     for text in [&plain, &coloured] {
-        assert!(text.contains("⠒⠒⠀⠒ tree d0"), "{text}");
+        assert!(text.contains("⠶⠶⠀⠶ tree d0"), "{text}");
     }
     assert_eq!(plain, coloured, "the same cells with and without colour");
     let colours = |b: &Buffer| b.content().iter().filter(|c| c.fg != Color::Reset).count();

@@ -246,7 +246,7 @@ impl PictureView<'_> {
             };
             let name = match kind {
                 EdgeKind::Tree => format!(" tree d{}", self.picture.dim),
-                _ => " path".to_string(),
+                _ => " path edge".to_string(),
             };
             entries.push(vec![(edge_sample(*kind == EdgeKind::Tree), colour), (name, Style::default())]);
         }
@@ -283,8 +283,9 @@ impl PictureView<'_> {
 /// Cells of the legend's edge samples.
 const SAMPLE_CELLS: usize = 4;
 
-/// A bold edge as the picture draws it, run across [`SAMPLE_CELLS`] cells in Braille: solid, or
-/// dashed as [`pieces`] cuts it (`⠒⠒⠀⠒`), so that the legend shows what the edges look like.
+/// A bold edge as the picture draws it, run across [`SAMPLE_CELLS`] cells in Braille: two dots
+/// thick (a plain edge is one), solid, or dashed as [`pieces`] cuts it (`⠶⠶⠀⠶`), so that the legend
+/// shows what the edges look like, colours or not.
 fn edge_sample(dashed: bool) -> String {
     let dots = 2 * SAMPLE_CELLS;
     let mut on = vec![false; dots + 1];
@@ -292,10 +293,10 @@ fn edge_sample(dashed: bool) -> String {
         // Bold edges are drawn twice, the second one dot to the right.
         on[x1.round() as usize..=(x2.round() as usize + 1).min(dots)].fill(true);
     }
-    // The middle row of a cell: dot 2 on its left, dot 5 on its right.
+    // The two middle rows of a cell: dots 2 and 3 on its left, 5 and 6 on its right.
     (0..SAMPLE_CELLS)
         .map(|c| {
-            let bits = u32::from(on[2 * c]) * 0x02 + u32::from(on[2 * c + 1]) * 0x10;
+            let bits = u32::from(on[2 * c]) * 0x06 + u32::from(on[2 * c + 1]) * 0x30;
             char::from_u32(0x2800 + bits).unwrap_or(' ')
         })
         .collect()
@@ -363,7 +364,7 @@ mod tests {
 
     #[test]
     fn the_legend_samples_are_the_edges_as_drawn() {
-        assert_eq!(edge_sample(false), "⠒".repeat(SAMPLE_CELLS), "a path edge is solid");
-        assert_eq!(edge_sample(true), "⠒⠒⠀⠒", "a tree edge: dashes of 3 dots (4 once doubled), gaps of 3");
+        assert_eq!(edge_sample(false), "⠶".repeat(SAMPLE_CELLS), "a path edge is solid and thick");
+        assert_eq!(edge_sample(true), "⠶⠶⠀⠶", "a tree edge: dashes of 3 dots (4 once doubled), gaps of 3");
     }
 }
