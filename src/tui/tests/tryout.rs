@@ -140,3 +140,16 @@ fn what_dominates_wraps_an_item_too_wide_for_its_row() {
     assert!(text.contains("│  r) to see where they concentrate      │"), "{text}");
     settings().bind(|| insta::assert_snapshot!("tryout_graph_kegg_80x40", text));
 }
+
+#[test]
+fn counts_of_another_seed_say_so_until_counted_again() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("5r");
+    h.settle();
+    h.keys("l");
+    let text = h.render(80, 24);
+    assert!(text.contains("seed 2") && text.contains("these are seed 1's counts"), "{text}");
+    h.keys("r");
+    h.settle();
+    assert!(!h.render(80, 24).contains("these are seed"));
+}

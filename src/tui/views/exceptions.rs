@@ -51,6 +51,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
                 format!("{kind} on {}, seed {}, {}", c.device, result.seed, duration(result.seconds)),
                 theme.title(),
             ));
+            if result.seed != seed {
+                // The counts below are of the labels counted, not of the seed chosen since.
+                lines.push(Line::styled(
+                    format!("these are seed {}'s counts: r counts seed {seed}", result.seed),
+                    theme.accent(),
+                ));
+            }
             lines.push(Line::styled(" d    false positives  % unreach.", theme.title()));
             for d in 1..=c.false_positives.len() {
                 let value = c.scaled(d);

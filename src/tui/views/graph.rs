@@ -43,7 +43,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         row("is a DAG", if s.is_dag { "yes" } else { "no" }.into()),
         row("root components", thousands(s.roots)),
         row("leaf components", thousands(s.leaves)),
-        row("isolated SCCs", thousands(s.isolated)),
+        row("isolated components", thousands(s.isolated)),
         row("depth (levels)", thousands(s.depth)),
         row("out-degree max/avg", format!("{} / {:.2}", thousands(s.max_out_degree), s.avg_out_degree)),
         row("in-degree max/avg", format!("{} / {:.2}", thousands(s.max_in_degree), s.avg_in_degree)),
