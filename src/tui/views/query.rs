@@ -32,7 +32,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         frame.render_widget(Paragraph::new(hint).wrap(Wrap { trim: true }).block(block), bottom);
         return;
     };
-    let lines = verdict_lines(app, result);
+    let lines = verdict_lines(app, result, area.width.saturating_sub(2));
     // The verdict panel takes the rows its text needs (never cutting it) up to two thirds of the tab.
     let needed = lines.iter().map(|l| wrapped_rows(l, area.width.saturating_sub(2))).sum::<u16>() + 2;
     let top_height = needed.clamp(5, (area.height * 2 / 3).max(5));
@@ -101,8 +101,9 @@ fn intro(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(lines).block(panel("Query")), area);
 }
 
-/// The verdict, the checks in the order they ran, the explanation and the path found.
-fn verdict_lines<'a>(app: &App, r: &QueryResult) -> Vec<Line<'a>> {
+/// The verdict, the checks in the order they ran, the explanation and the path found; the headline
+/// keeps to one line of `width` by shortening its rule-set note first.
+fn verdict_lines<'a>(app: &App, r: &QueryResult, width: u16) -> Vec<Line<'a>> {
     let theme = &app.theme;
     let (a, decision) = (&r.answer, &r.decision);
     let (word, style) = if a.reachable { ("YES", theme.yes()) } else { ("NO", theme.no()) };
@@ -114,8 +115,14 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult) -> Vec<Line<'a>> {
         Span::styled(explain::rule_with_witness(decision), theme.accent()),
         Span::styled(format!("   rules: {} (R switches)", decision.rules), theme.dim()),
     ];
-    let mut lines =
-        vec![Line::from(head), Line::styled(explain::trail_line(decision), theme.dim()), Line::raw(explain(app, r))];
+    let mut head = Line::from(head);
+    // The footer names the R key too: the note goes before the headline wraps.
+    for shorter in [format!("   rules: {} (R)", decision.rules), format!("  rules: {}", decision.rules)] {
+        if head.width() > width as usize {
+            head.spans[4].content = shorter.into();
+        }
+    }
+    let mut lines = vec![head, Line::styled(explain::trail_line(decision), theme.dim()), Line::raw(explain(app, r))];
     // With weights in the file, the answer's path is named as such: it is any path, and the
     // weighted line under it gives a shortest one by weight.
     let weighted = r.weighted.is_some();
