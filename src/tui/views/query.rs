@@ -113,15 +113,12 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult, width: u16) -> Vec<Line<'a>> {
         Span::raw(format!("  {u} {} {v}", if a.reachable { "reaches" } else { "does not reach" })),
         Span::raw("   decided by "),
         Span::styled(explain::rule_with_witness(decision), theme.accent()),
-        Span::styled(format!("   rules: {} (R switches)", decision.rules), theme.dim()),
     ];
-    let mut head = Line::from(head);
-    // The footer names the R key too: the note goes before the headline wraps.
-    for shorter in [format!("   rules: {} (R)", decision.rules), format!("  rules: {}", decision.rules)] {
-        if head.width() > width as usize {
-            head.spans[4].content = shorter.into();
-        }
-    }
+    // The footer names the R key too: the note shortens before the headline wraps.
+    let rules = decision.rules;
+    let notes =
+        [format!("   rules: {rules} (R switches)"), format!("   rules: {rules} (R)"), format!("  rules: {rules}")];
+    let head = with_fitting_tag(head, notes.map(|n| Span::styled(n, theme.dim())).to_vec(), width);
     let mut lines = vec![head, Line::styled(explain::trail_line(decision), theme.dim()), Line::raw(explain(app, r))];
     // With weights in the file, the answer's path is named as such: it is any path, and the
     // weighted line under it gives a shortest one by weight.
