@@ -1,18 +1,20 @@
-//! The query index's per-vertex data in two depth-first passes (docs/ALGORITHMS.md, section 13).
+//! The query index's per-vertex data: two orders by DFS, then unions along the edges level by
+//! level (docs/ALGORITHMS.md, section 13).
 //!
-//! A forward DFS over children from the roots (by id) numbers the vertices in post order; when a
-//! vertex finishes, every vertex it reaches has finished, so its descendant Bloom filter and its
-//! "reaches supportive vertex i" mask are complete once its own bit is added: the OR of its
-//! children's, each folded in as the child is met (finished already) or as it returns. A backward
-//! DFS over parents from the leaves does the same for the ancestor filter and the "reached by
-//! supportive vertex i" mask. Each edge is read once per direction, and each vertex's record is
-//! written in place: no topological order, no copies.
+//! A forward DFS over children from the roots (by id) numbers the vertices in post order, a
+//! backward DFS over parents from the sinks likewise; each post number gives a vertex its
+//! topological position and its own Bloom bit. The DFS reads only a bit per vertex besides the
+//! graph, so it stays in the cache. The unions (a vertex's descendant filter and "reaches
+//! supportive vertex i" mask are its own bits ORed with its children's; the ancestor ones, with its
+//! parents') then run level by level: every vertex of a level reads only finished levels, so a
+//! level's vertices are filled by every core at once.
 
 use super::bloom::{BLOOM_WORDS, BloomBits};
 use super::records::{TopoPositions, VertexCuts};
 use super::supportive::{SUPPORT_WORDS, SupportMask};
 use crate::disjoint::DisjointSlice;
-use crate::graph::Graph;
+use crate::graph::{Graph, topo};
+use rayon::prelude::*;
 
 /// One direction's half of a record: a supportive-vertex mask and a Bloom filter.
 #[derive(Clone, Copy, Default)]
@@ -42,16 +44,15 @@ enum Direction {
     Backward,
 }
 
-/// The records and positions as one pass sees them: its own half of each record, its own
-/// position of each vertex. The two passes run at the same time on the same arrays.
-struct PassView<'s, 'a> {
+/// The records as one direction sees them: its own half of each record. The two directions fill
+/// the same array at the same time.
+struct HalfView<'s, 'a> {
     cuts: &'s DisjointSlice<'a, VertexCuts>,
-    topo: &'s DisjointSlice<'a, TopoPositions>,
     direction: Direction,
 }
 
-impl PassView<'_, '_> {
-    /// Pointers to this pass's fields of `v`'s record.
+impl HalfView<'_, '_> {
+    /// Pointers to this direction's fields of `v`'s record.
     #[inline]
     fn fields(&self, v: u32) -> (*mut SupportMask, *mut [u64; BLOOM_WORDS]) {
         let record = self.cuts.at(v as usize);
@@ -64,55 +65,50 @@ impl PassView<'_, '_> {
         }
     }
 
+    /// `v`'s half. Sound while no thread writes it: the other direction writes only the other
+    /// fields, and this one writes a vertex only while filling the level that holds it.
     #[inline]
     fn get(&self, v: u32) -> Half {
         let (mask, bloom) = self.fields(v);
-        // SAFETY: the other pass touches only the other fields of each record.
+        // SAFETY: as said above.
         unsafe { Half { mask: mask.read(), bloom: bloom.read() } }
     }
 
+    /// Sets `v`'s half. Sound while no other thread reads or writes it (see [`HalfView::get`]).
     #[inline]
-    fn or(&self, v: u32, other: &Half) {
-        let mut half = self.get(v);
-        half.or(other);
+    fn set(&self, v: u32, half: Half) {
         let (mask, bloom) = self.fields(v);
-        // SAFETY: as in `get`.
+        // SAFETY: as said above.
         unsafe {
             mask.write(half.mask);
             bloom.write(half.bloom);
         }
     }
-
-    #[inline]
-    fn set_position(&self, v: u32, position: u32) {
-        let side = match self.direction {
-            Direction::Forward => 0,
-            Direction::Backward => 1,
-        };
-        // SAFETY: the other pass writes only the other position of each vertex.
-        unsafe { (&raw mut (*self.topo.at(v as usize))[side]).write(position) }
-    }
 }
 
 /// The topological positions and the cut records of every vertex of the acyclic `dag`, with
-/// `supportive[i]` standing for bit `i` of the masks. The two passes run side by side where the
-/// pool has a second thread, each writing its own fields of the same records.
+/// `supportive[i]` standing for bit `i` of the masks.
 pub(crate) fn positions_and_cuts(dag: &Graph, supportive: &[u32]) -> (Vec<TopoPositions>, Vec<VertexCuts>) {
     let n = dag.num_vertices();
+    let kahn = topo::kahn(dag).expect("the query index is built on a DAG");
     let mut topo = vec![[0u32; 2]; n];
+    let (forward_bits, backward_bits) = {
+        let topo = DisjointSlice::new(&mut topo);
+        rayon::join(|| post_order(dag, Direction::Forward, &topo), || post_order(dag, Direction::Backward, &topo))
+    };
     let mut cuts = vec![VertexCuts::default(); n];
     {
-        let (cuts, topo) = (DisjointSlice::new(&mut cuts), DisjointSlice::new(&mut topo));
-        let run = |direction: Direction| {
-            let view = PassView { cuts: &cuts, topo: &topo, direction };
+        let cuts = DisjointSlice::new(&mut cuts);
+        let run = |direction: Direction, own_bits: &[u8]| {
+            let view = HalfView { cuts: &cuts, direction };
             for (i, &s) in supportive.iter().enumerate() {
-                let mut own = Half::default();
-                own.mask[i / 64] |= 1 << (i % 64);
-                view.or(s, &own);
+                let mut half = view.get(s);
+                half.mask[i / 64] |= 1 << (i % 64);
+                view.set(s, half);
             }
-            pass(dag, &view);
+            unions(dag, &kahn, &view, own_bits);
         };
-        rayon::join(|| run(Direction::Forward), || run(Direction::Backward));
+        rayon::join(|| run(Direction::Forward, &forward_bits), || run(Direction::Backward, &backward_bits));
     }
     (topo, cuts)
 }
@@ -128,10 +124,10 @@ fn position(direction: Direction, n: usize, post: u32) -> u32 {
 }
 
 /// One DFS over children (forward) or parents (backward), from every vertex without parents
-/// (children) in id order, each list in CSR order, filling its half of the records and its
-/// position of each vertex.
-fn pass(dag: &Graph, view: &PassView) {
-    let direction = view.direction;
+/// (children) in id order, each list in CSR order: writes each vertex's position in this
+/// direction's order into `topo`, and returns each vertex's own Bloom bit, which its post number
+/// picks.
+fn post_order(dag: &Graph, direction: Direction, topo: &DisjointSlice<TopoPositions>) -> Vec<u8> {
     let (next, prev) = match direction {
         Direction::Forward => (dag.children_csr(), dag.parents_csr()),
         Direction::Backward => (dag.parents_csr(), dag.children_csr()),
@@ -139,6 +135,11 @@ fn pass(dag: &Graph, view: &PassView) {
     let (offsets, targets) = (next.offsets(), next.targets());
     let starts = prev.offsets();
     let n = dag.num_vertices();
+    let side = match direction {
+        Direction::Forward => 0,
+        Direction::Backward => 1,
+    };
+    let mut own_bits = vec![0u8; n];
     let mut bits = BloomBits::new(n);
     let mut seen = vec![0u64; n.div_ceil(64)];
     let mut stack: Vec<(u32, usize)> = Vec::new();
@@ -154,22 +155,53 @@ fn pass(dag: &Graph, view: &PassView) {
                 if seen[c / 64] >> (c % 64) & 1 == 0 {
                     seen[c / 64] |= 1 << (c % 64);
                     stack.push((c as u32, offsets[c] as usize));
-                } else {
-                    // Finished already: in a DAG a vertex met twice is never on the stack.
-                    view.or(v, &view.get(c as u32));
                 }
                 continue;
             }
             stack.pop();
             post += 1;
-            let mut own = Half::default();
-            let b = bits.next();
-            own.bloom[b / 64] |= 1 << (b % 64);
-            view.or(v, &own);
-            view.set_position(v, position(direction, n, post));
-            if let Some(&(parent, _)) = stack.last() {
-                view.or(parent, &view.get(v));
-            }
+            // SAFETY: the other direction writes only the other position of each vertex.
+            unsafe { (&raw mut (*topo.at(v as usize))[side]).write(position(direction, n, post)) };
+            own_bits[v as usize] = bits.next() as u8;
         }
+    }
+    own_bits
+}
+
+/// Levels with fewer vertices than this are filled on the calling thread: handing a level to the
+/// pool costs more than a few hundred vertices' unions, and a deep graph has millions of levels.
+const PARALLEL_LEVEL: usize = 1024;
+
+/// Fills one direction's half of every record: the vertex's own Bloom bit (`own_bits`), the
+/// supportive bits already there, and the halves of its children (forward) or parents
+/// (backward). Forward runs from the deepest level up, backward from the roots down, so every
+/// neighbour read is final.
+fn unions(dag: &Graph, kahn: &topo::Kahn, view: &HalfView, own_bits: &[u8]) {
+    let next = match view.direction {
+        Direction::Forward => dag.children_csr(),
+        Direction::Backward => dag.parents_csr(),
+    };
+    let fill = |&v: &u32| {
+        let mut half = view.get(v);
+        let b = usize::from(own_bits[v as usize]);
+        half.bloom[b / 64] |= 1 << (b % 64);
+        for &c in next.neighbors(v) {
+            half.or(&view.get(c));
+        }
+        view.set(v, half);
+    };
+    let level = |l: usize| &kahn.order[kahn.starts[l]..kahn.starts[l + 1]];
+    let levels = kahn.num_levels();
+    let mut fill_level = |l: usize| {
+        let vertices = level(l);
+        if vertices.len() < PARALLEL_LEVEL || rayon::current_num_threads() == 1 {
+            vertices.iter().for_each(fill);
+        } else {
+            vertices.par_iter().with_min_len(256).for_each(fill);
+        }
+    };
+    match view.direction {
+        Direction::Forward => (0..levels).rev().for_each(&mut fill_level),
+        Direction::Backward => (0..levels).for_each(&mut fill_level),
     }
 }

@@ -226,6 +226,12 @@ mod tests {
         let mut edges: Vec<(u32, u32)> = (0..300u32).map(|v| (v, 300)).collect();
         edges.extend((301..600u32).map(|v| (v, v + 1)));
         assert_same_as_reference(&Graph::from_edges(700, &edges).unwrap());
+        // Levels wide enough to be filled by several threads at once: 3,000 roots over 40 hubs
+        // over 2,000 sinks.
+        let mut edges: Vec<(u32, u32)> =
+            (0..3000u32).flat_map(|v| [(v, 3000 + v % 40), (v, 3000 + (v * 7) % 40)]).collect();
+        edges.extend((0..2000u32).flat_map(|v| [(3000 + v % 40, 3040 + v), (3000 + (v * 3) % 40, 3040 + v)]));
+        assert_same_as_reference(&Graph::from_edges(5040, &edges).unwrap());
     }
 
     #[test]
