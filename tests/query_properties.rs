@@ -5,7 +5,7 @@ use grail::graph::Graph;
 use grail::graph::scc::{Condensation, condense};
 use grail::index::{Labels, Order, dfs};
 use grail::query::oracle::{TransitiveClosure, reachable_bfs};
-use grail::query::{Answer, Engine, Method, QueryIndex, Rule, RuleSet, Trace};
+use grail::query::{Answer, Engine, Method, QueryIndex, Rule, RuleSet, Trace, decide_before_labels};
 use proptest::prelude::*;
 use proptest::sample::SizeRange;
 use std::sync::Arc;
@@ -313,8 +313,35 @@ fn check_graph_with_every_rule(case: &Case, dims: usize, order: Order) {
                 if sampled(n, u, v) {
                     check_decision(&engine, &c, &labels, Some(&index), (u, v), method, &a, &mut scratch);
                 }
+                check_before_labels(&engine, &c, &index, (u, v), method, &mut scratch);
             }
         }
+    }
+}
+
+/// A query the index decides before any labels exist gets the very record the engine gives it with
+/// labels (path included); one it leaves open is one the engine decides by the labels or a search.
+fn check_before_labels(
+    engine: &Engine,
+    c: &Condensation,
+    index: &QueryIndex,
+    (u, v): (u32, u32),
+    method: Method,
+    scratch: &mut grail::query::Scratch,
+) {
+    let early = decide_before_labels(&c.dag, &c.component, index, u, v, method);
+    let full = engine.decide(u, v, method, scratch, usize::MAX);
+    match early {
+        Some(early) => {
+            assert_eq!(early.answer, full.answer, "{method} {u}->{v}");
+            assert_eq!(early.decision, full.decision, "{method} {u}->{v}");
+            assert!(early.trace.nodes.is_empty() && full.trace.nodes.is_empty(), "{method} {u}->{v}");
+        }
+        None => assert!(
+            matches!(full.answer.rule, Rule::LabelCut | Rule::TreeCut | Rule::Search),
+            "{method} {u}->{v}: left open, yet {} decided",
+            full.answer.rule
+        ),
     }
 }
 

@@ -230,17 +230,21 @@ impl Decision {
     }
 }
 
-/// What the checks read: the DAG, its labels and (with every rule) the query index.
+/// What the checks read: the DAG, its levels, its labels (none yet while they are being built)
+/// and (with every rule) the query index.
 pub(crate) struct CheckInputs<'a> {
     pub dag: &'a Graph,
-    pub labels: &'a Labels,
+    /// Each DAG vertex's level: the labels' own, or the DAG's Kahn levels (the same numbers).
+    pub levels: &'a [u32],
+    pub labels: Option<&'a Labels>,
     pub index: Option<&'a QueryIndex>,
 }
 
 impl CheckInputs<'_> {
     /// Runs the checks of `rules` on DAG vertices `cu`, `cv` in that set's order, up to the first
-    /// that decides. `method` unguided runs only the component check (the baselines use no index).
-    /// Returns the checks; the caller runs the search when the last one is undecided.
+    /// that decides, or, without labels, up to the first check that reads them. `method` unguided
+    /// runs only the component check (the baselines use no index). Returns the checks; the caller
+    /// runs the search (or waits for the labels) when the last one is undecided.
     pub fn run(&self, rules: RuleSet, method: Method, (cu, cv): (u32, u32)) -> Vec<Check> {
         let mut checks = vec![Check::Component { u: cu, v: cv }];
         if cu == cv || !method.is_guided() {
@@ -250,6 +254,7 @@ impl CheckInputs<'_> {
             let check = match rule {
                 // Ran above; the search is the caller's.
                 Rule::SameComponent | Rule::Search => continue,
+                Rule::LabelCut | Rule::TreeCut if self.labels.is_none() => break,
                 rule => self.check(rule, cu, cv),
             };
             let decided = check.outcome() != Outcome::Undecided;
@@ -263,11 +268,11 @@ impl CheckInputs<'_> {
 
     /// One check of a cheap rule on `cu != cv`. The rules of the query index need it attached.
     fn check(&self, rule: Rule, cu: u32, cv: u32) -> Check {
-        let labels = self.labels;
+        let labels = || self.labels.expect("the label checks run only with labels");
         let index = || self.index.expect("the query index's rules run only with the index attached");
         let supportive = |bit: usize| Supportive { bit, vertex: QueryIndex::supportive(self.dag).get(bit).copied() };
         match rule {
-            Rule::LevelCut => Check::Level { u: labels.level(cu), v: labels.level(cv) },
+            Rule::LevelCut => Check::Level { u: self.levels[cu as usize], v: self.levels[cv as usize] },
             Rule::TopoCut => {
                 let (a, b) = (index().topo(cu), index().topo(cv));
                 Check::TopoOrders { u: a.to_vec(), v: b.to_vec(), cut: topo_cut(a, b) }
@@ -295,9 +300,10 @@ impl CheckInputs<'_> {
                 Check::SupportivePath { found: supportive_path(index().of(cu), index().of(cv)).map(supportive) }
             }
             Rule::LabelCut => {
+                let labels = labels();
                 Check::Labels { u: labels.of(cu).to_vec(), v: labels.of(cv).to_vec(), cut: label_cut(labels, cu, cv) }
             }
-            Rule::TreeCut => Check::Tree { dimension: tree_cut(labels, cu, cv) },
+            Rule::TreeCut => Check::Tree { dimension: tree_cut(labels(), cu, cv) },
             Rule::SameComponent | Rule::Search => unreachable!("not a cheap rule"),
         }
     }

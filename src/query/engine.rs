@@ -5,12 +5,13 @@ use super::decision::{Check, CheckInputs, Decision, Outcome, answer_of};
 use super::observer::{NoObserver, SearchObserver};
 use super::outcome::SearchOutcome;
 use super::query_index::QueryIndex;
-use super::rules::{Verdict, supportive_path, verdict};
+use super::rules::{Verdict, verdict};
 use super::scratch::Scratch;
 use super::search::search;
+use super::supportive_route::through_supportive;
 use super::trace::{Trace, TraceRecorder};
 use super::tree_path::tree_path;
-use crate::graph::Graph;
+use crate::graph::{Graph, topo};
 use crate::index::Labels;
 use crate::prefetch::{prefetch, prefetch_whole};
 use anyhow::{Result, ensure};
@@ -177,7 +178,8 @@ impl<'a> Engine<'a> {
     pub fn decide(&self, u: u32, v: u32, method: Method, scratch: &mut Scratch, node_limit: usize) -> Decided {
         let ends = (self.component[u as usize], self.component[v as usize]);
         let (cu, cv) = ends;
-        let inputs = CheckInputs { dag: self.dag, labels: self.labels, index: self.index };
+        let levels = self.labels.levels();
+        let inputs = CheckInputs { dag: self.dag, levels, labels: Some(self.labels), index: self.index };
         let mut checks = inputs.run(self.rule_set(), method, ends);
         let rules = self.rule_set();
         let last = checks.last().expect("the component check always runs");
@@ -191,8 +193,7 @@ impl<'a> Engine<'a> {
                     self.cut_path(cu, cv, verdict, scratch)
                 };
             }
-            let trace = Trace { method, nodes: Vec::new(), truncated: false };
-            return Decided { answer, decision: Decision { rules, method, ends, checks }, trace };
+            return Decided { answer, decision: Decision { rules, method, ends, checks }, trace: Trace::empty(method) };
         }
         let mut recorder = TraceRecorder::new(self.labels, node_limit);
         let found = search(self.dag, self.labels, self.index, cu, cv, method, scratch, true, &mut recorder);
@@ -296,20 +297,51 @@ impl<'a> Engine<'a> {
             }
             search(self.dag, self.labels, None, from, to, Method::GuidedDfs, scratch, true, &mut NoObserver).path
         };
-        let through = match (verdict.rule, self.index) {
-            (Rule::SupportivePath, Some(index)) => supportive_path(index.of(cu), index.of(cv))
-                .and_then(|bit| QueryIndex::supportive(self.dag).get(bit).copied()),
-            _ => None,
-        };
-        if let Some(s) = through
-            && let (Some(mut first), Some(rest)) = (find(cu, s), find(s, cv))
+        if let (Rule::SupportivePath, Some(index), Some(bit)) = (verdict.rule, self.index, verdict.dimension)
+            && let Some(path) = through_supportive(self.dag, index, cu, cv, bit)
         {
-            first.extend_from_slice(&rest[1..]);
-            return Some(first);
+            return Some(path);
         }
         let tree = if verdict.rule == Rule::TreeCut { verdict.dimension } else { None };
         tree.and_then(|d| tree_path(self.dag, self.labels, cu, cv, d)).or_else(|| find(cu, cv))
     }
+}
+
+/// Decides `u ? v` (original vertex ids) with every rule before any labels exist, from the query
+/// index alone: the checks that come before the labels' in the order of every rule (same
+/// component, level, topological orders, supportive vertices, Bloom filters, supportive path).
+/// `None` when they leave the pair open: the labels' checks and the search must decide it. A pair
+/// they decide gets exactly the record [`Engine::decide`] gives it with labels, path included.
+pub fn decide_before_labels(
+    dag: &Graph,
+    component: &[u32],
+    index: &QueryIndex,
+    u: u32,
+    v: u32,
+    method: Method,
+) -> Option<Decided> {
+    let ends @ (cu, cv) = (component[u as usize], component[v as usize]);
+    let levels = topo::kahn(dag).ok()?.level;
+    let inputs = CheckInputs { dag, levels, labels: None, index: Some(index) };
+    let checks = inputs.run(RuleSet::All, method, ends);
+    let last = checks.last().expect("the component check always runs");
+    if last.outcome() == Outcome::Undecided {
+        return None;
+    }
+    let mut answer = answer_of(last);
+    if answer.reachable {
+        // Same component, or a supportive vertex between them: the only yes before the labels.
+        answer.path = match answer.witness {
+            _ if cu == cv => Some(vec![cu]),
+            Some(bit) => through_supportive(dag, index, cu, cv, bit),
+            None => None,
+        };
+    }
+    Some(Decided {
+        answer,
+        decision: Decision { rules: RuleSet::All, method, ends, checks },
+        trace: Trace::empty(method),
+    })
 }
 
 /// The answer of a query the search decided.
@@ -331,6 +363,7 @@ mod tests {
     use super::*;
     use crate::graph::scc::{Condensation, condense};
     use crate::index::{Order, dfs};
+    use crate::query::rules::supportive_path;
     use std::sync::Arc;
 
     /// Original graph: 0 -> 1 -> 2 -> 1 (cycle {1, 2}), 2 -> 3, 0 -> 4, 4 -> 3, 5 -> 4.

@@ -37,13 +37,14 @@ mod scratch;
 pub mod search;
 mod stamps;
 mod supportive;
+mod supportive_route;
 mod trace;
 mod tree_path;
 
 pub use answer::{Answer, Method, Rule, RuleSet};
 pub use batch::{BatchReport, Mismatch, RuleCounts, run_batch};
 pub use decision::{Check, Decision, Filter, Outcome, Separation, Supportive};
-pub use engine::{Decided, Engine};
+pub use engine::{Decided, Engine, decide_before_labels};
 pub use observer::{NoObserver, SearchObserver};
 pub use query_file::{Query, read_query_file};
 pub use query_index::QueryIndex;

@@ -75,6 +75,13 @@ pub struct Trace {
     pub truncated: bool,
 }
 
+impl Trace {
+    /// The tree of a query a check decided: no search ran.
+    pub fn empty(method: Method) -> Trace {
+        Trace { method, nodes: Vec::new(), truncated: false }
+    }
+}
+
 /// The observer that records a [`Trace`], keeping at most `node_limit` nodes.
 #[derive(Debug)]
 pub struct TraceRecorder<'a> {

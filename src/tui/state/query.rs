@@ -281,6 +281,7 @@ mod tests {
             trace: Trace { method: Method::GuidedDfs, nodes, truncated: false },
             intervals_u: Vec::new(),
             intervals_v: Vec::new(),
+            labels_ready: true,
             level_u: 0,
             level_v: 1,
             topo: None,

@@ -405,6 +405,9 @@ fn a_topological_cut_is_drawn_on_its_number_line() {
     let mut h = Harness::new();
     let ((u, v), answer) = pair_with_every_rule(&h, |a| a.rule == Rule::TopoCut);
     let order = answer.witness.expect("the order that cut");
+    // With labels built, the panel draws the intervals under the orders.
+    h.keys("2r");
+    h.settle();
     h.keys(&format!("3/{u} {v}<Enter>"));
     h.settle();
     let result = h.app.query.result.as_ref().expect("a result");
@@ -454,18 +457,34 @@ fn batch_charts_the_widest_bfs_of_an_exact_row() {
 
 /// kegg `/1 2` with every rule: the level cut runs first, so the explanation speaks of levels only
 /// (the intervals do not fit: every dimension cuts), and the panel says the labels were not checked.
+/// Asked before there are labels, the query index answers alone and the screen says so; asked
+/// again with labels, the answer and its explanation are the same.
 #[test]
 fn the_explanation_speaks_only_of_the_checks_that_ran() {
     let mut h = Harness::new();
-    h.keys("3/1 2<Enter>");
-    h.settle();
-    for (w, ht) in [(80, 24), (140, 45), (200, 60)] {
-        let text = h.render(w, ht);
-        assert!(text.contains("decided by level-cut"), "{text}");
-        assert!(text.contains("checked in order: same-component, level-cut → no"), "{text}");
-        assert!(text.contains("1 is on level 16 and 2 on level 14"), "{text}");
-        assert!(!text.contains("maybe") && !text.contains("fit in every"), "{text}");
-        assert!(text.contains("unused by the answer: orders, labels"), "{text}");
+    for labels in [false, true] {
+        if labels {
+            h.keys("2r");
+            h.settle();
+        }
+        h.keys("3/1 2<Enter>");
+        h.settle();
+        assert_eq!(h.app.query.result.as_ref().map(|r| r.labels_ready), Some(labels));
+        for (w, ht) in [(80, 24), (140, 45), (200, 60)] {
+            let text = h.render(w, ht);
+            assert!(text.contains("decided by level-cut"), "{text}");
+            assert!(text.contains("checked in order: same-component, level-cut → no"), "{text}");
+            assert!(text.contains("1 is on level 16 and 2 on level 14"), "{text}");
+            assert!(!text.contains("maybe") && !text.contains("fit in every"), "{text}");
+            if labels {
+                assert!(text.contains("unused by the answer: orders, labels"), "{text}");
+                assert!(!text.contains("no labels"), "{text}");
+            } else {
+                assert!(text.contains("no labels when answered"), "{text}");
+                assert!(text.contains("no labels yet: the index's rules decided before the labels' turn"), "{text}");
+                assert!(text.contains("unused by the answer: orders") && !text.contains("orders, labels"), "{text}");
+            }
+        }
     }
 }
 

@@ -117,7 +117,7 @@ fn idle_state(app: &App) -> String {
     match app.labels.status.as_ref().map(|s| &s.status) {
         Some(Status::Cancelled) => format!("labeling cancelled: x resets{there}"),
         Some(Status::Failed(m)) => format!("labeling failed: {m} (x resets{there})"),
-        _ => "no labels yet (2: Labels builds them; a query builds them too)".into(),
+        _ => "no labels yet (2: Labels builds them; a query that needs them, too)".into(),
     }
 }
 

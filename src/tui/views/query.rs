@@ -96,9 +96,13 @@ fn intro(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled(format!("rules: {} ", app.query.rules), theme.dim()),
             Span::styled("(R switches)", theme.dim()),
         ]),
-        Line::styled("Labels are built first if there are none (with the Labels tab's settings).", theme.dim()),
+        Line::styled(
+            "A query the index's rules decide is answered at once; others build the labels first (with the \
+             Labels tab's settings).",
+            theme.dim(),
+        ),
     ];
-    frame.render_widget(Paragraph::new(lines).block(panel("Query")), area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(panel("Query")), area);
 }
 
 /// The verdict, the checks in the order they ran, the explanation and the path found; the headline
@@ -119,7 +123,12 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult, width: u16) -> Vec<Line<'a>> {
     let notes =
         [format!("   rules: {rules} (R switches)"), format!("   rules: {rules} (R)"), format!("  rules: {rules}")];
     let head = with_fitting_tag(head, notes.map(|n| Span::styled(n, theme.dim())).to_vec(), width);
-    let mut lines = vec![head, Line::styled(explain::trail_line(decision), theme.dim()), Line::raw(explain(app, r))];
+    let mut lines = vec![head, Line::styled(explain::trail_line(decision), theme.dim())];
+    if !r.labels_ready {
+        let note = "no labels yet: the index's rules decided before the labels' turn";
+        lines.push(Line::styled(note, theme.dim()));
+    }
+    lines.push(Line::raw(explain(app, r)));
     // With weights in the file, the answer's path is named as such: it is any path, and the
     // weighted line under it gives a shortest one by weight.
     let weighted = r.weighted.is_some();
@@ -178,9 +187,14 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
     let head = format!("levels: u {} · v {}", r.level_u, r.level_v);
     frame.render_widget(Paragraph::new(Line::styled(head, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
     y += 1;
+    if !r.labels_ready {
+        let note = "no labels when answered";
+        frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
+        y += 1;
+    }
     // Only the checks that ran decided anything: say which of those drawn here never ran.
     let orders = r.topo.is_some() && r.decision.ran(Rule::TopoCut).is_none();
-    let skipped = match (orders, r.decision.labels().is_none()) {
+    let skipped = match (orders, r.labels_ready && r.decision.labels().is_none()) {
         (true, true) => Some("orders, labels"),
         (true, false) => Some("orders"),
         (false, true) => Some("labels"),

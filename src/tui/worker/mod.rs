@@ -21,11 +21,11 @@ use super::event::AppEvent;
 use crate::draw::ComponentMembers;
 use crate::exceptions::{self, ExceptionPlan};
 use crate::format;
-use crate::graph::cycles;
 use crate::graph::io::Watch;
 use crate::graph::io::watch::is_cancelled;
+use crate::graph::{cycles, topo};
 use crate::index::Labels;
-use crate::query::{Decided, Engine, QueryIndex, RuleSet};
+use crate::query::{Decided, Engine, QueryIndex, RuleSet, decide_before_labels};
 use crate::tui::state::graph::GraphFacts;
 use crate::workspace::Workspace;
 use concentration::BackgroundConcentration;
@@ -49,7 +49,8 @@ pub const EXCEPTION_DIMS: usize = 5;
 pub enum Job {
     Load(PathBuf),
     Label(LabelCmd, LabelConfig),
-    /// Dense original ids; labels are built first (with the config) if there are none.
+    /// Dense original ids; labels are built first (with the config) if there are none and the query
+    /// index cannot decide alone.
     Query {
         u: u32,
         v: u32,
@@ -278,6 +279,20 @@ impl State {
     }
 
     fn query(&mut self, u: u32, v: u32, config: LabelConfig, rules: RuleSet) {
+        // With every rule and no labels yet, the query index (far quicker to build) may decide
+        // alone: the answer then comes at once, exactly as it would with labels.
+        if rules == RuleSet::All && self.session.labels().is_none() {
+            let index = match self.query_index() {
+                Ok(index) => index,
+                Err(e) => return self.send(Msg::Error(format!("query index: {e:#}"))),
+            };
+            let ws = &self.ws;
+            let method = rules.default_method();
+            if let Some(decided) = decide_before_labels(ws.dag(), &ws.condensation.component, &index, u, v, method) {
+                let result = self.query_result(u, v, decided, None, Some(&index));
+                return self.send(Msg::QueryDone(Box::new(result)));
+            }
+        }
         let Some(labels) = self.session.ensure_labels(&self.ws, config, &self.cancel) else { return };
         let index = match rules {
             RuleSet::All => match self.query_index() {
@@ -290,13 +305,30 @@ impl State {
         let ws = &self.ws;
         let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_deref());
         let mut scratch = engine.scratch();
-        let Decided { answer, decision, trace } =
-            engine.decide(u, v, rules.default_method(), &mut scratch, TRACE_NODE_LIMIT);
+        let decided = engine.decide(u, v, rules.default_method(), &mut scratch, TRACE_NODE_LIMIT);
+        let result = self.query_result(u, v, decided, Some(&labels), index.as_deref());
+        self.send(Msg::QueryDone(Box::new(result)));
+    }
+
+    /// What the Query tab shows of `decided`, with the intervals of its ends where there are labels.
+    fn query_result(
+        &mut self,
+        u: u32,
+        v: u32,
+        decided: Decided,
+        labels: Option<&Labels>,
+        index: Option<&QueryIndex>,
+    ) -> QueryResult {
+        let Decided { answer, decision, trace } = decided;
+        let ws = &self.ws;
         let (cu, cv) = decision.ends;
         let vertex_path = answer.path.as_ref().and_then(|p| ws.vertex_path(u, v, p));
         // Reachability is decided without weights; the weighted distance is a line of its own.
         let weighted = self.weights.answer(ws, u, v, answer.reachable);
-        let result = QueryResult {
+        let intervals = |c: u32| labels.map_or_else(Vec::new, |labels| labels.of(c).to_vec());
+        // The labels' levels are the DAG's Kahn levels, which the query index was built on.
+        let level = |c: u32| topo::kahn(ws.dag()).map_or(0, |k| k.level[c as usize]);
+        QueryResult {
             u,
             v,
             cu,
@@ -304,16 +336,16 @@ impl State {
             answer,
             vertex_path,
             trace,
-            intervals_u: labels.of(cu).to_vec(),
-            intervals_v: labels.of(cv).to_vec(),
-            level_u: labels.level(cu),
-            level_v: labels.level(cv),
-            topo: index.as_deref().map(|index| (*index.topo(cu), *index.topo(cv))),
+            intervals_u: intervals(cu),
+            intervals_v: intervals(cv),
+            labels_ready: labels.is_some(),
+            level_u: level(cu),
+            level_v: level(cv),
+            topo: index.map(|index| (*index.topo(cu), *index.topo(cv))),
             dag_vertices: ws.dag().num_vertices(),
             decision,
             weighted,
-        };
-        self.send(Msg::QueryDone(Box::new(result)));
+        }
     }
 
     fn batch(&mut self, spec: BatchSpec, config: LabelConfig) {

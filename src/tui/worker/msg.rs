@@ -43,8 +43,11 @@ pub struct QueryResult {
     /// The answer's path along the file's own edges (the answer's own runs through components).
     pub vertex_path: Option<Vec<u32>>,
     pub trace: Trace,
+    /// The ends' intervals per dimension; empty when the answer came before there were labels.
     pub intervals_u: Vec<Interval>,
     pub intervals_v: Vec<Interval>,
+    /// Labels existed when the query was answered (without them, the query index decided alone).
+    pub labels_ready: bool,
     pub level_u: u32,
     pub level_v: u32,
     /// The positions of `cu` and `cv` in the query index's topological orders (every rule only).
