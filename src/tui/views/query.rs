@@ -125,7 +125,7 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult, width: u16) -> Vec<Line<'a>> {
     let head = with_fitting_tag(head, notes.map(|n| Span::styled(n, theme.dim())).to_vec(), width);
     let mut lines = vec![head, Line::styled(explain::trail_line(decision), theme.dim())];
     if !r.labels_ready {
-        let note = "no labels yet: the index's rules decided before the labels' turn";
+        let note = "no labels yet: a check that comes before the labels' decided";
         lines.push(Line::styled(note, theme.dim()));
     }
     lines.push(Line::raw(explain(app, r)));
