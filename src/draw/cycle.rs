@@ -9,7 +9,8 @@ use crate::format::{plural, thousands};
 use crate::graph::VertexNames;
 use std::collections::HashSet;
 
-/// Vertices of a cycle its note spells out at most; a longer cycle says how many it leaves out.
+/// Vertices of a cycle its note spells out at most (one more where that completes it); a longer
+/// cycle says how many it leaves out.
 pub const CYCLE_SHOWN: usize = 12;
 
 /// Marks `cycle` (dense original ids, the path `s, ..., s`, as `graph::cycles::shortest_cycle`
@@ -36,7 +37,7 @@ pub fn mark_cycle(
         return;
     }
     let count = node.member_count;
-    let listed = box_members(ring, members, component, MEMBERS_SHOWN);
+    let listed = box_members(ring, members, component, crate::format::listed(count, MEMBERS_SHOWN));
     node.state = NodeState::Cycle;
     node.members = listed.iter().map(|&v| names.label(v)).collect();
     node.cycle = ring.len();
@@ -82,9 +83,10 @@ pub fn box_members(ring: &[u32], members: &ComponentMembers, component: u32, lim
 
 /// `cycle: a → b → c → a`, with at most [`CYCLE_SHOWN`] vertices before the return to `a`.
 fn cycle_note(ring: &[u32], names: &VertexNames) -> String {
-    let mut steps: Vec<String> = ring.iter().take(CYCLE_SHOWN).map(|&v| names.label(v)).collect();
-    if ring.len() > CYCLE_SHOWN {
-        steps.push(format!("… ({} more)", thousands((ring.len() - CYCLE_SHOWN) as u64)));
+    let shown = crate::format::listed(ring.len(), CYCLE_SHOWN);
+    let mut steps: Vec<String> = ring.iter().take(shown).map(|&v| names.label(v)).collect();
+    if ring.len() > shown {
+        steps.push(format!("… ({} more)", thousands((ring.len() - shown) as u64)));
     }
     steps.push(names.label(ring[0]));
     format!("cycle: {}", steps.join(" → "))
