@@ -128,6 +128,34 @@ mod tests {
     }
 
     #[test]
+    fn one_name_left_is_listed_never_counted() {
+        // Cycles of one more vertex than a box lists (4) and a note spells out (12).
+        for n in [5u32, 13] {
+            let edges: Vec<(u32, u32)> = (0..n).map(|v| (v, (v + 1) % n)).collect();
+            let graph = Arc::new(Graph::from_edges(n as usize, &edges).unwrap());
+            let c = condense(&graph);
+            let members = ComponentMembers::new(&c);
+            let names = VertexNames::Dense;
+            let sources = Sources { members: &members, names: &names, ..Sources::bare(&c.dag) };
+            let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "ring").unwrap();
+            if n == 5 {
+                assert_eq!(picture.nodes[0].name(), "{0, 1, 2, 3, 4}", "before the cycle is marked");
+            }
+            let ring: Vec<u32> = (0..n).chain([0]).collect();
+            mark_cycle(&mut picture, c.component[0], (&ring, true), &members, &names);
+            let name = picture.nodes[0].name();
+            let walk: Vec<String> = (0..n).map(|v| v.to_string()).collect();
+            let spelled: Vec<String> = (0..=n).map(|v| (v % n).to_string()).collect();
+            assert_eq!(picture.notes[0], format!("cycle: {}", spelled.join(" → ")), "n = {n}");
+            if n == 5 {
+                assert_eq!(name, format!("{{{}}}", walk.join("→")));
+            } else {
+                assert_eq!(name, "{0→1→2→3→…, +9}");
+            }
+        }
+    }
+
+    #[test]
     fn long_cycles_and_large_components_say_what_is_left_out() {
         // The cycle 0 -> 1 -> ... -> 19 -> 0, and the longer way 19 -> 20 -> 0: a component of 21
         // vertices whose shortest cycle has 20.

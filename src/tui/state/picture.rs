@@ -186,7 +186,9 @@ impl PictureState {
                     let end = if action == Action::Deeper { "largest" } else { "smallest" };
                     // Worded as the picture's title words it: `around 7 (depth 2, at most 40 vertices)`.
                     let cap = crate::format::plural(cap as u64, "vertex", "vertices");
-                    return vec![Effect::Info(format!("already the {end} neighbourhood: depth {depth}, at most {cap}"))];
+                    return vec![Effect::Info(format!(
+                        "already the {end} neighbourhood: depth {depth}, at most {cap}"
+                    ))];
                 }
                 (self.depth, self.cap) = (depth, cap);
                 redraw(self, Vec::new())

@@ -344,3 +344,23 @@ fn levels_chart(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(YAxis { peak_label: &peak_label, bottom_label: "0", style: theme.dim() }, y_axis);
     frame.render_widget(XAxis { layout, first: 0, per: per as u64, prefix: "", style: theme.dim() }, x_axis);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::cycle_row;
+
+    #[test]
+    fn a_shortened_cycle_hides_two_names_or_more() {
+        let steps: Vec<String> = ["alice", "bob", "carol", "dave", "alice"].iter().map(|s| s.to_string()).collect();
+        let row = |width| cycle_row("> ".into(), &steps, width);
+        assert_eq!(row(40), "> alice → bob → carol → dave → alice");
+        // Room for all but dave: never `… +1`, whose marker stands where dave's name could.
+        assert_eq!(row(34), "> alice → bob → … +2 → alice");
+        assert_eq!(row(25), "> alice → … +3 → alice");
+        // A cycle of two is shown whole or cut, never as a marker for one name.
+        let pair: Vec<String> = ["alice", "bob", "alice"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(cycle_row("> ".into(), &pair, 12), "> alice → b…");
+        let three: Vec<String> = ["a", "bbbbbbbbbb", "c", "a"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(cycle_row(String::new(), &three, 12), "a → … +2 → a");
+    }
+}
