@@ -664,7 +664,8 @@ fn every_key_the_picture_names_is_in_its_help() {
     h.keys("6");
     h.settle();
     text += &side_panel_and_footer(&h.render(200, 60));
-    // The cursor on the last box drawn (zoe, at the bottom), whose parents leave the zoomed view.
+    // The cursor on the last box drawn (the bottom layer's rightmost), whose parents leave the zoomed
+    // view.
     h.keys("G+++++");
     text += &side_panel_and_footer(&h.render(120, 40));
     let help = crate::tui::keymap::help_sections(Tab::Picture);
