@@ -570,6 +570,9 @@ fn the_graph_tab_draws_no_box_without_room_for_its_content() {
         let all = text.contains("false pos. build the labels");
         assert_eq!(all, !lines[title].contains("more"), "{w}x{ht}: the title says when rows are left out:\n{text}");
     }
+    // Without room for the chart at all, its rows go to what dominates.
+    let text = h.render(90, 27);
+    assert!(!text.contains("per topological level (x)") && text.contains("hubs in    zoe (4)"), "{text}");
     let small = h.render(80, 24);
     assert!(!small.contains("per topological level (x)") && !small.contains("a taller window shows them"), "{small}");
     assert!(small.contains("What dominates · 6 more: taller window"), "{small}");

@@ -54,12 +54,14 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
 
     let width = right.width.saturating_sub(2) as usize;
     let (diagnosis, first_component) = diagnosis_lines(app, width);
-    // The whole panel where the levels chart keeps room, else its first rows (one at least), its
-    // title saying how many more a taller window shows.
+    // The whole panel where the levels chart keeps room, else its first rows (one at least, and
+    // those the chart leaves where it has room at all), its title saying how many more a taller
+    // window shows.
     let mut dominance = dominance_lines(app, width);
     let total = dominance.len();
     let rows_left = right.height.saturating_sub(diagnosis.len() as u16 + 2 + DEGREES_MIN + 2);
-    let kept = (rows_left.saturating_sub(LEVELS_MIN) as usize).clamp(1, total.max(1));
+    let beside_chart = if rows_left > LEVELS_BOX_MIN { rows_left.saturating_sub(LEVELS_MIN) } else { rows_left };
+    let kept = (beside_chart as usize).clamp(1, total.max(1));
     dominance.truncate(kept);
     // The levels chart takes 40% of the column where the others leave it room for a bar row and its
     // axis; with less it is left out and the degree histograms get its rows.
