@@ -56,6 +56,13 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// How many of `total` items a list of at most `limit` shows before a "+N" marker for the rest:
+/// all of them when only one would be left out, so that a marker never stands for a single name
+/// the list could show instead.
+pub fn listed(total: usize, limit: usize) -> usize {
+    if total <= limit.saturating_add(1) { total } else { limit }
+}
+
 /// Bytes as `12.3 MiB`.
 pub fn bytes(n: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
@@ -100,6 +107,7 @@ mod tests {
         assert_eq!(plural(1, "vertex", "vertices"), "1 vertex");
         assert_eq!(plural(0, "thread", "threads"), "0 threads");
         assert_eq!(plural(2048, "box", "boxes"), "2,048 boxes");
+        assert_eq!((listed(3, 4), listed(5, 4), listed(6, 4), listed(0, 0), listed(2, 0)), (3, 5, 4, 0, 0));
     }
 
     #[test]

@@ -109,17 +109,20 @@ pub fn build(sources: &Sources, subgraph: &Subgraph, title: impl Into<String>) -
         // While the stepper fills the labels in, their final width is not known yet.
         label_room: if sources.step.is_some() { Picture::interval_room(sources.dag.num_vertices()) } else { 0 },
         dims: sources.labels.map(Labels::dims),
+        labeled_dim: (sources.labels.is_some() || sources.step.is_some()).then_some(sources.dim),
         title: title.into(),
         notes,
     })
 }
 
 fn node(sources: &Sources, v: u32, layer: u32, column: u32) -> PictureNode {
-    let members = sources.members.first(v, MEMBERS_SHOWN).into_iter().map(|m| sources.names.label(m)).collect();
+    let count = sources.members.count(v);
+    let shown = crate::format::listed(count, MEMBERS_SHOWN);
+    let members = sources.members.first(v, shown).into_iter().map(|m| sources.names.label(m)).collect();
     PictureNode {
         vertex: v,
         members,
-        member_count: sources.members.count(v),
+        member_count: count,
         cycle: 0,
         layer,
         column,

@@ -9,7 +9,8 @@ use crate::format::{plural, thousands};
 use crate::graph::VertexNames;
 use std::collections::HashSet;
 
-/// Vertices of a cycle its note spells out at most; a longer cycle says how many it leaves out.
+/// Vertices of a cycle its note spells out at most (one more where that completes it); a longer
+/// cycle says how many it leaves out.
 pub const CYCLE_SHOWN: usize = 12;
 
 /// Marks `cycle` (dense original ids, the path `s, ..., s`, as `graph::cycles::shortest_cycle`
@@ -36,7 +37,7 @@ pub fn mark_cycle(
         return;
     }
     let count = node.member_count;
-    let listed = box_members(ring, members, component, MEMBERS_SHOWN);
+    let listed = box_members(ring, members, component, crate::format::listed(count, MEMBERS_SHOWN));
     node.state = NodeState::Cycle;
     node.members = listed.iter().map(|&v| names.label(v)).collect();
     node.cycle = ring.len();
@@ -82,9 +83,10 @@ pub fn box_members(ring: &[u32], members: &ComponentMembers, component: u32, lim
 
 /// `cycle: a → b → c → a`, with at most [`CYCLE_SHOWN`] vertices before the return to `a`.
 fn cycle_note(ring: &[u32], names: &VertexNames) -> String {
-    let mut steps: Vec<String> = ring.iter().take(CYCLE_SHOWN).map(|&v| names.label(v)).collect();
-    if ring.len() > CYCLE_SHOWN {
-        steps.push(format!("… ({} more)", thousands((ring.len() - CYCLE_SHOWN) as u64)));
+    let shown = crate::format::listed(ring.len(), CYCLE_SHOWN);
+    let mut steps: Vec<String> = ring.iter().take(shown).map(|&v| names.label(v)).collect();
+    if ring.len() > shown {
+        steps.push(format!("… ({} more)", thousands((ring.len() - shown) as u64)));
     }
     steps.push(names.label(ring[0]));
     format!("cycle: {}", steps.join(" → "))
@@ -123,6 +125,34 @@ mod tests {
         let marked = picture.nodes.iter().filter(|n| n.state == NodeState::Cycle).count();
         assert_eq!(marked, 1, "only the chosen component is marked");
         assert!(picture.legend().states.contains(&NodeState::Cycle));
+    }
+
+    #[test]
+    fn one_name_left_is_listed_never_counted() {
+        // Cycles of one more vertex than a box lists (4) and a note spells out (12).
+        for n in [5u32, 13] {
+            let edges: Vec<(u32, u32)> = (0..n).map(|v| (v, (v + 1) % n)).collect();
+            let graph = Arc::new(Graph::from_edges(n as usize, &edges).unwrap());
+            let c = condense(&graph);
+            let members = ComponentMembers::new(&c);
+            let names = VertexNames::Dense;
+            let sources = Sources { members: &members, names: &names, ..Sources::bare(&c.dag) };
+            let mut picture = build(&sources, &Subgraph::whole(&c.dag).unwrap(), "ring").unwrap();
+            if n == 5 {
+                assert_eq!(picture.nodes[0].name(), "{0, 1, 2, 3, 4}", "before the cycle is marked");
+            }
+            let ring: Vec<u32> = (0..n).chain([0]).collect();
+            mark_cycle(&mut picture, c.component[0], (&ring, true), &members, &names);
+            let name = picture.nodes[0].name();
+            let walk: Vec<String> = (0..n).map(|v| v.to_string()).collect();
+            let spelled: Vec<String> = (0..=n).map(|v| (v % n).to_string()).collect();
+            assert_eq!(picture.notes[0], format!("cycle: {}", spelled.join(" → ")), "n = {n}");
+            if n == 5 {
+                assert_eq!(name, format!("{{{}}}", walk.join("→")));
+            } else {
+                assert_eq!(name, "{0→1→2→3→…, +9}");
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,8 @@ use super::style::{EdgeKind, NodeState};
 use super::subgraph::Direction;
 use crate::index::Interval;
 
-/// Members listed in a box at most; a larger component says how many it holds.
+/// Members listed in a box at most (one more where that lists them all: a box never says `+1`); a
+/// larger component says how many it holds.
 pub const MEMBERS_SHOWN: usize = 4;
 
 /// One box: a DAG vertex, i.e. a strongly connected component of the file's graph.
@@ -14,7 +15,7 @@ pub struct PictureNode {
     /// DAG (component) id.
     pub vertex: u32,
     /// How the first members are shown (their file ids or names, [`crate::graph::VertexNames::label`];
-    /// at most [`MEMBERS_SHOWN`]), smallest dense id first; a box whose cycle is shown lists the
+    /// at most [`MEMBERS_SHOWN`], or all of one more), smallest dense id first; a box whose cycle is shown lists the
     /// cycle's vertices first, in cycle order, then the others.
     pub members: Vec<String>,
     /// How many original vertices the component holds.
@@ -144,6 +145,9 @@ pub struct Picture {
     pub label_room: usize,
     /// How many dimensions the labels have, when there are labels.
     pub dims: Option<usize>,
+    /// The dimension whose labels the picture draws, finished or as far as a labeling run has
+    /// them; `None` where it draws none. The title, the legend and every message name this one.
+    pub labeled_dim: Option<usize>,
     /// The heading: what the picture shows.
     pub title: String,
     /// Lines under the title: what the overlays show, what was left out and why.

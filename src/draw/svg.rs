@@ -194,8 +194,8 @@ fn legend_rows(picture: &Picture) -> Vec<(Swatch, String)> {
         rows.push((Swatch::State(state), state.style().name.to_string()));
     }
     for kind in legend.edges {
-        let name = match (kind, picture.dims) {
-            (EdgeKind::Tree, Some(_)) => format!("{} (dimension {})", kind.style().name, picture.dim),
+        let name = match (kind, picture.labeled_dim) {
+            (EdgeKind::Tree, Some(dim)) => format!("{} (dimension {dim})", kind.style().name),
             _ => kind.style().name.to_string(),
         };
         rows.push((Swatch::Edge(kind), name));

@@ -125,19 +125,19 @@ impl PictureState {
             }
             Action::EditQuery => vec![Effect::Prompt(Prompt::new(PromptKind::Query, "query: u v (file ids)", ""))],
             Action::Up | Action::PageUp if nodes > 0 => {
-                self.select(Some(self.selected.map_or(0, |s| s.saturating_sub(1))));
+                self.step_cursor(-1);
                 Vec::new()
             }
             Action::Down | Action::PageDown if nodes > 0 => {
-                self.select(Some(self.selected.map_or(0, |s| (s + 1).min(nodes - 1))));
+                self.step_cursor(1);
                 Vec::new()
             }
             Action::Top => {
-                self.select((nodes > 0).then_some(0));
+                self.select(self.screen_order().first().copied());
                 Vec::new()
             }
             Action::Bottom => {
-                self.select(nodes.checked_sub(1));
+                self.select(self.screen_order().last().copied());
                 Vec::new()
             }
             Action::Enter => match (self.selected_component(), self.result.as_ref().is_some_and(|r| r.whole)) {
@@ -184,9 +184,10 @@ impl PictureState {
                 };
                 if (depth, cap) == (self.depth, self.cap) {
                     let end = if action == Action::Deeper { "largest" } else { "smallest" };
-                    let steps = crate::format::plural(depth.into(), "step", "steps");
+                    // Worded as the picture's title words it: `around 7 (depth 2, at most 40 vertices)`.
+                    let cap = crate::format::plural(cap as u64, "vertex", "vertices");
                     return vec![Effect::Info(format!(
-                        "already the {end} neighbourhood: {steps}, at most {cap} vertices"
+                        "already the {end} neighbourhood: depth {depth}, at most {cap}"
                     ))];
                 }
                 (self.depth, self.cap) = (depth, cap);
@@ -278,6 +279,28 @@ impl PictureState {
         Vec::new()
     }
 
+    /// The drawn boxes in the order a reader meets them: layer by layer from the top, each layer
+    /// from the left.
+    pub fn screen_order(&self) -> Vec<usize> {
+        let Some(result) = &self.result else { return Vec::new() };
+        let nodes = &result.picture.nodes;
+        let mut order: Vec<usize> = (0..nodes.len()).collect();
+        order.sort_by_key(|&i| (nodes[i].layer, nodes[i].column));
+        order
+    }
+
+    /// Moves the cursor `by` boxes along [`Self::screen_order`], stopping at either end; without a
+    /// cursor, onto the first box.
+    fn step_cursor(&mut self, by: isize) {
+        let order = self.screen_order();
+        let at = self.selected.and_then(|s| order.iter().position(|&i| i == s));
+        let next = match at {
+            Some(at) => at.saturating_add_signed(by).min(order.len().saturating_sub(1)),
+            None => 0,
+        };
+        self.select(order.get(next).copied());
+    }
+
     /// Moves the cursor; when its box leaves the view, the view centres on it.
     fn select(&mut self, selected: Option<usize>) {
         self.selected = selected;
@@ -326,16 +349,9 @@ impl PictureState {
     pub fn export_svg(&self, path: &Path) -> Effect {
         let Some(result) = &self.result else { return Effect::Info("nothing drawn yet to write".into()) };
         match svg_export::write_svg(&result.picture, path) {
-            Ok(()) => {
-                let picture = &result.picture;
-                // Each box is a strongly connected component; a dimension only where labels are drawn.
-                let boxes = crate::format::plural(picture.nodes.len() as u64, "component", "components");
-                let labels = match picture.dims {
-                    Some(_) => format!(", dimension {}", picture.dim),
-                    None => String::new(),
-                };
-                Effect::Info(format!("wrote the drawing ({boxes}{labels}) to {}", path.display()))
-            }
+            // The picture's own title (the file's heading too) says what was drawn, and in which
+            // dimension where labels are drawn.
+            Ok(()) => Effect::Info(format!("wrote {}: {}", path.display(), result.picture.title)),
             Err(e) => Effect::Error(format!("{e:#}")),
         }
     }

@@ -136,7 +136,8 @@ impl Prompt {
     }
 
     /// Completes the path typed so far: the unique match, or the longest common prefix of all
-    /// matches (which are then listed). Directories get a trailing `/`.
+    /// matches (which are then listed). Directories get a trailing `/`. Names that start with what
+    /// is typed match; only where none does, names that start with it in another case do.
     fn complete_path(&mut self) {
         self.fresh = false;
         let (dir, prefix) = match self.text.rfind('/') {
@@ -149,18 +150,26 @@ impl Prompt {
             self.candidates = vec!["(no such directory)".into()];
             return;
         };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter_map(|e| {
-                let name = e.file_name().into_string().ok()?;
-                if !name.starts_with(&prefix) || (name.starts_with('.') && !prefix.starts_with('.')) {
-                    return None;
-                }
-                let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false)
-                    || (e.file_type().map(|t| t.is_symlink()).unwrap_or(false) && e.path().is_dir());
-                Some(if is_dir { format!("{name}/") } else { name })
-            })
-            .collect();
+        let lower = prefix.to_lowercase();
+        let mut exact = Vec::new();
+        let mut other_case = Vec::new();
+        for e in entries.filter_map(Result::ok) {
+            let Ok(name) = e.file_name().into_string() else { continue };
+            if name.starts_with('.') && !prefix.starts_with('.') {
+                continue;
+            }
+            let list = if name.starts_with(&prefix) {
+                &mut exact
+            } else if name.to_lowercase().starts_with(&lower) {
+                &mut other_case
+            } else {
+                continue;
+            };
+            let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false)
+                || (e.file_type().map(|t| t.is_symlink()).unwrap_or(false) && e.path().is_dir());
+            list.push(if is_dir { format!("{name}/") } else { name });
+        }
+        let mut names = if exact.is_empty() { other_case } else { exact };
         names.sort();
         match names.len() {
             0 => self.candidates = vec!["(no match)".into()],
@@ -169,9 +178,12 @@ impl Prompt {
                 self.candidates.clear();
             }
             _ => {
+                // Names matched in another case may share less than what is typed: it then stays.
                 let common = common_prefix(&names);
-                self.text = format!("{dir}{common}");
-                names.truncate(200);
+                if common.chars().count() >= prefix.chars().count() {
+                    self.text = format!("{dir}{common}");
+                }
+                names.truncate(CANDIDATES);
                 self.candidates = names;
             }
         }
@@ -238,6 +250,27 @@ mod tests {
         let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}s"));
         p.complete(&VertexNames::Dense);
         assert_eq!(p.text, format!("{base}sub/"));
+        // Another case matches only where the typed case matches nothing.
+        std::fs::write(dir.path().join("Kegg.gra"), "").unwrap();
+        std::fs::write(dir.path().join("kegg-small.gra"), "").unwrap();
+        std::fs::write(dir.path().join("Road-A.txt"), "").unwrap();
+        std::fs::write(dir.path().join("ROAD-b.txt"), "").unwrap();
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}Ke"));
+        p.complete(&VertexNames::Dense);
+        assert_eq!(p.text, format!("{base}Kegg.gra"));
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}ke"));
+        p.complete(&VertexNames::Dense);
+        assert_eq!(p.text, format!("{base}kegg-small.gra"), "the exact case first");
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}SUB"));
+        p.complete(&VertexNames::Dense);
+        assert_eq!(p.text, format!("{base}sub/"));
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}road"));
+        p.complete(&VertexNames::Dense);
+        assert_eq!(p.text, format!("{base}road"), "what the names share in their own case is shorter");
+        assert_eq!(p.candidates, vec!["ROAD-b.txt".to_string(), "Road-A.txt".to_string()]);
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}GRAPH-T"));
+        p.complete(&VertexNames::Dense);
+        assert_eq!(p.text, format!("{base}graph-two.gra"));
         let mut p = Prompt::new(PromptKind::OpenGraph, "open", "/no/such/dir/x");
         p.complete(&VertexNames::Dense);
         assert_eq!(p.candidates, vec!["(no such directory)".to_string()]);

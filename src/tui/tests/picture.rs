@@ -164,9 +164,39 @@ fn dimensions_switch_with_brackets_and_the_cursor_moves() {
     h.settle();
     assert_eq!(h.app.picture.result.as_ref().unwrap().picture.dim, 0);
     h.keys("jj");
-    assert_eq!(h.app.picture.selected, Some(1));
+    assert_eq!(h.app.picture.selected, Some(h.app.picture.screen_order()[1]));
     let text = h.render(100, 30);
     assert!(text.contains("cursor:"), "{text}");
+}
+
+#[test]
+fn the_cursor_moves_through_the_boxes_in_the_order_they_are_drawn() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("6");
+    h.settle();
+    let nodes = h.app.picture.result.as_ref().unwrap().picture.nodes.clone();
+    let mut seen = Vec::new();
+    h.keys("j");
+    for _ in 0..nodes.len() + 2 {
+        let node = &nodes[h.app.picture.selected.expect("a cursor")];
+        if seen.last() != Some(&(node.layer, node.column)) {
+            seen.push((node.layer, node.column));
+        }
+        h.keys("j");
+    }
+    // Every box once, layer by layer from the top and each layer from the left; then it stays.
+    assert_eq!(seen.len(), nodes.len());
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    // The lesson's ids are not in that order (5 and 10 sit above 4 and 3): the order is the screen's.
+    let ids: Vec<u32> = h.app.picture.screen_order().iter().map(|&i| nodes[i].vertex).collect();
+    assert_ne!(ids, (0..nodes.len() as u32).collect::<Vec<_>>());
+    h.keys("k");
+    assert_eq!(h.app.picture.selected, h.app.picture.screen_order().iter().rev().nth(1).copied());
+    h.keys("G");
+    assert_eq!(h.app.picture.selected, h.app.picture.screen_order().last().copied());
+    let config = h.app.labels.config();
+    h.app.picture.handle(crate::tui::action::Action::Top, config);
+    assert_eq!(h.app.picture.selected, h.app.picture.screen_order().first().copied());
 }
 
 #[test]
@@ -182,17 +212,18 @@ fn a_large_graph_gets_a_neighbourhood_that_follows_the_cursor() {
     h.settle();
     assert_eq!(h.app.picture.focus, Focus::Component(centre));
     assert!(h.app.picture.result.as_ref().unwrap().picture.node_of(centre).is_some());
-    // `<` shrinks the neighbourhood to one step; past that it says so instead of doing nothing.
+    // `<` shrinks the neighbourhood to depth 1; past that it says so instead of doing nothing, in
+    // the words of the picture's title.
     h.keys("<");
     h.settle();
     assert!(!h.render(100, 30).contains("already the smallest"));
     h.keys("<<<<");
     h.settle();
-    assert!(
-        h.render(100, 30).contains("already the smallest neighbourhood: 1 step, at most 20"),
-        "{}",
-        h.render(100, 30)
-    );
+    let text = h.render(140, 45);
+    assert!(text.contains("already the smallest neighbourhood: depth 1, at most 20 vertices"), "{text}");
+    let title = &h.app.picture.result.as_ref().unwrap().picture.title;
+    assert!(title.contains("(depth 1, at most 20 vertices)"), "{title}");
+    assert!(!text.contains("1 step"), "{text}");
 }
 
 /// The explorer on a graph made here (no file).
@@ -370,7 +401,7 @@ fn the_picture_is_written_as_svg() {
     let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(files.len(), 1, "no temporary file left: {files:?}");
     let text = h.render(120, 30);
-    assert!(text.contains(&format!("to {}", path.display())) || text.contains("wrote the drawing"), "{text}");
+    assert!(text.contains(&format!("wrote {}", path.display())), "{text}");
     // A folder is refused, and says so.
     h.keys(&format!("e{}<Enter>", dir.path().display()));
     assert!(h.render(120, 30).contains("is a folder"));
@@ -406,6 +437,32 @@ fn stepping_keeps_the_zoom_the_picture_was_fitted_at() {
             h.render(w, ht);
             assert_eq!(h.app.picture.view().unwrap().zoom, zoom, "{w}x{ht}, step {step}: the zoom moved on its own");
         }
+    }
+}
+
+#[test]
+fn stepping_leaves_every_column_where_it_was_at_every_zoom() {
+    use crate::tui::widgets::picture::grid::{Grid, ZOOM_LEVELS};
+    // Each box's column centre and the drawing's size, at every zoom level.
+    let places = |h: &Harness| -> Vec<Vec<(u32, i64)>> {
+        let picture = &h.app.picture.result.as_ref().unwrap().picture;
+        (0..ZOOM_LEVELS)
+            .map(|zoom| {
+                let grid = Grid::new(picture, zoom);
+                let mut at: Vec<(u32, i64)> = picture.nodes.iter().map(|n| (n.vertex, grid.centre(n.column))).collect();
+                at.sort();
+                at.push((u32::MAX, grid.width));
+                at
+            })
+            .collect()
+    };
+    let mut h = lesson();
+    let before = places(&h);
+    // Parent selection level by level (frontier glyphs come and go), then every phase to the end.
+    for key in ["s", "s", "s", "s", "s", "s", "f", "f", "f"] {
+        h.keys(key);
+        h.settle();
+        assert_eq!(places(&h), before, "after {key}: only labels and colours change, never the places");
     }
 }
 
@@ -607,7 +664,9 @@ fn every_key_the_picture_names_is_in_its_help() {
     h.keys("6");
     h.settle();
     text += &side_panel_and_footer(&h.render(200, 60));
-    h.keys("j+++++");
+    // The cursor on the last box drawn (the bottom layer's rightmost), whose parents leave the zoomed
+    // view.
+    h.keys("G+++++");
     text += &side_panel_and_footer(&h.render(120, 40));
     let help = crate::tui::keymap::help_sections(Tab::Picture);
     let (title, rows) = &help[0];
@@ -635,4 +694,34 @@ fn every_key_the_picture_names_is_in_its_help() {
             assert!(bound(key), "{key} ({sentence:?}) missing from the Picture help: {rows:?}");
         }
     }
+}
+
+#[test]
+fn the_svg_message_names_the_dimension_the_title_names_during_a_run() {
+    let mut h = Harness::on_sample("lesson.gra");
+    // Two dimensions, the CPU pipeline (which steps), two levels run (the second chooses parents
+    // below the roots: tree edges), dimension 0 on screen.
+    h.keys("2j<Enter>2<Enter>6ss");
+    h.settle();
+    let picture = h.app.picture.result.as_ref().unwrap().picture.clone();
+    assert_eq!((picture.dims, picture.labeled_dim), (None, Some(0)), "a run, no finished labels yet");
+    assert!(picture.title.ends_with(", dimension 0"), "{}", picture.title);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.svg");
+    let message = match h.app.picture.export_svg(&path) {
+        crate::tui::state::Effect::Info(text) => text,
+        _ => panic!("the SVG was not written"),
+    };
+    assert_eq!(message, format!("wrote {}: {}", path.display(), picture.title));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.contains("DFS tree edge (dimension 0)"), "the legend names the same dimension");
+    // Before any label, nothing names a dimension.
+    h.keys("x");
+    h.settle();
+    let picture = h.app.picture.result.as_ref().unwrap().picture.clone();
+    let message = match h.app.picture.export_svg(&path) {
+        crate::tui::state::Effect::Info(text) => text,
+        _ => panic!("the SVG was not written"),
+    };
+    assert!(!message.contains("dimension") && !picture.title.contains("dimension"), "{message}");
 }

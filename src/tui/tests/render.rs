@@ -581,9 +581,18 @@ fn the_graph_tab_draws_no_box_without_room_for_its_content() {
                 assert_ne!(below, Some('╰'), "{w}x{ht}: an empty box {c}:\n{text}");
             }
         }
-        let charted = text.contains("per topological level (x)");
-        let pointed = text.contains("SCCs per level: a taller window shows them");
-        assert!(charted != pointed, "{w}x{ht}: the levels chart or a line saying where it went:\n{text}");
+        // The right column opens with a box: nothing stands on the border row beside the Graph box.
+        assert_eq!(lines[1].chars().nth(38), Some('╭'), "{w}x{ht}:\n{text}");
+        // What dominates shows its first line at least, never only a promise of it.
+        let title = lines.iter().position(|l| l.contains("What dominates")).expect("the panel");
+        assert!(lines[title + 1].contains("hubs out   alice (3)"), "{w}x{ht}:\n{text}");
+        let all = text.contains("false pos. build the labels");
+        assert_eq!(all, !lines[title].contains("more"), "{w}x{ht}: the title says when rows are left out:\n{text}");
     }
-    assert!(h.render(80, 24).contains("SCCs per level: a taller window shows them"));
+    // Without room for the chart at all, its rows go to what dominates.
+    let text = h.render(90, 27);
+    assert!(!text.contains("per topological level (x)") && text.contains("hubs in    zoe (4)"), "{text}");
+    let small = h.render(80, 24);
+    assert!(!small.contains("per topological level (x)") && !small.contains("a taller window shows them"), "{small}");
+    assert!(small.contains("What dominates · 6 more: taller window"), "{small}");
 }

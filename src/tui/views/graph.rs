@@ -54,23 +54,21 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
 
     let width = right.width.saturating_sub(2) as usize;
     let (diagnosis, first_component) = diagnosis_lines(app, width);
-    // The full panel where the levels chart keeps room, else one line pointing to it.
+    // The whole panel where the levels chart keeps room, else its first rows (one at least, and
+    // those the chart leaves where it has room at all), its title saying how many more a taller
+    // window shows.
     let mut dominance = dominance_lines(app, width);
-    let room = right.height.saturating_sub(diagnosis.len() as u16 + 2 + DEGREES_MIN + dominance.len() as u16 + 2);
-    if room < LEVELS_MIN {
-        let pointer = if width >= 70 {
-            "hubs and reach: a taller window shows them, as does grail info --deep"
-        } else {
-            "a taller window, or: grail info --deep"
-        };
-        dominance = vec![Line::styled(pointer, theme.dim())];
-    }
+    let total = dominance.len();
+    let rows_left = right.height.saturating_sub(diagnosis.len() as u16 + 2 + DEGREES_MIN + 2);
+    let beside_chart = if rows_left > LEVELS_BOX_MIN { rows_left.saturating_sub(LEVELS_MIN) } else { rows_left };
+    let kept = (beside_chart as usize).clamp(1, total.max(1));
+    dominance.truncate(kept);
     // The levels chart takes 40% of the column where the others leave it room for a bar row and its
-    // axis; with less, a line says where it went and the degree histograms get its rows.
+    // axis; with less it is left out and the degree histograms get its rows.
     let fixed = diagnosis.len() as u16 + 2 + dominance.len() as u16 + 2;
     let spare = right.height.saturating_sub(fixed + DEGREES_MIN);
     let chart = spare >= LEVELS_BOX_MIN;
-    let levels_rows = if chart { (right.height * 2 / 5).clamp(LEVELS_BOX_MIN, spare) } else { 1 };
+    let levels_rows = if chart { (right.height * 2 / 5).clamp(LEVELS_BOX_MIN, spare) } else { 0 };
     let [levels, degrees, diagnosis_area, dominance_area] = Layout::vertical([
         Constraint::Length(levels_rows),
         Constraint::Min(0),
@@ -80,9 +78,6 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     .areas(right);
     if chart {
         levels_chart(frame, levels, app);
-    } else {
-        let note = cut("SCCs per level: a taller window shows them".to_string(), right.width as usize);
-        frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), levels);
     }
     frame.render_widget(Paragraph::new(diagnosis).block(panel("Loader and cycles")), diagnosis_area);
     // A click picks a listed component; a second click on it draws it.
@@ -93,11 +88,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
             hits.add(Rect::new(inner.x, y as u16, inner.width, 1), Hit::CycleRow(k));
         }
     }
-    let title = match app.graph.dominance.reach.as_ref().map(|r| r.method) {
-        Some(ReachMethod::Exact) => "What dominates (reach: exact)".to_string(),
-        Some(ReachMethod::BottomK { k }) => format!("What dominates (reach: estimated, bottom-{k} sketches)"),
-        None => "What dominates".to_string(),
-    };
+    let title = dominance_title(app, total - dominance.len(), dominance_area.width as usize);
     frame.render_widget(Paragraph::new(dominance).block(panel(&title)), dominance_area);
     let [out_area, in_area] = Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(degrees);
     for (area, title, hist) in
@@ -109,6 +100,29 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         frame.render_widget(block, area);
         frame.render_widget(HBars { rows: &rows, style: theme.bar() }, inner);
     }
+}
+
+/// The "What dominates" panel's title: how reach was counted, or, with `hidden` of its rows left
+/// out, how many more a taller window shows; the longest that fits a panel `width` wide.
+fn dominance_title(app: &App, hidden: usize, width: usize) -> String {
+    let reach = match app.graph.dominance.reach.as_ref().map(|r| r.method) {
+        Some(ReachMethod::Exact) => " (reach: exact)".to_string(),
+        Some(ReachMethod::BottomK { k }) => format!(" (reach: estimated, bottom-{k} sketches)"),
+        None => String::new(),
+    };
+    if hidden == 0 {
+        return format!("What dominates{reach}");
+    }
+    let rows = plural(hidden as u64, "more line", "more lines");
+    [
+        format!("What dominates{reach} · {rows} in a taller window"),
+        format!("What dominates · {rows} in a taller window"),
+        format!("What dominates · {hidden} more: taller window"),
+        format!("What dominates · {rows}"),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() + 4 <= width)
+    .unwrap_or_else(|| "What dominates".to_string())
 }
 
 /// What the loader did (its anomalies with their first lines) and the largest cyclic components
@@ -166,15 +180,16 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
 }
 
 /// `head` and the cycle `steps` (its first vertex again last) within `width`: whole, else its first
-/// vertices up to the widest that fits, `… +N` for the N left out, and the closing vertex; a
-/// name is never cut unless a single one is wider than the row.
+/// vertices up to the widest that fits, `… +N` for the N (two or more) left out, and the closing
+/// vertex; a name is never cut unless a single one is wider than the row, and `… +N` never stands
+/// for a single name.
 fn cycle_row(head: String, steps: &[String], width: usize) -> String {
     let whole = format!("{head}{}", steps.join(" → "));
-    if whole.chars().count() <= width || steps.len() < 3 {
+    let inner = steps.len().saturating_sub(1);
+    if whole.chars().count() <= width || inner < 3 {
         return cut(whole, width);
     }
-    let inner = steps.len() - 1;
-    (1..inner)
+    (1..inner - 1)
         .rev()
         .map(|kept| format!("{head}{} → … +{} → {}", steps[..kept].join(" → "), inner - kept, steps[inner]))
         .find(|row| row.chars().count() <= width)
@@ -330,4 +345,24 @@ fn levels_chart(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Columns { values: &data, layout, style: theme.bar(), labels: None }, plot);
     frame.render_widget(YAxis { peak_label: &peak_label, bottom_label: "0", style: theme.dim() }, y_axis);
     frame.render_widget(XAxis { layout, first: 0, per: per as u64, prefix: "", style: theme.dim() }, x_axis);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cycle_row;
+
+    #[test]
+    fn a_shortened_cycle_hides_two_names_or_more() {
+        let steps: Vec<String> = ["alice", "bob", "carol", "dave", "alice"].iter().map(|s| s.to_string()).collect();
+        let row = |width| cycle_row("> ".into(), &steps, width);
+        assert_eq!(row(40), "> alice → bob → carol → dave → alice");
+        // Room for all but dave: never `… +1`, whose marker stands where dave's name could.
+        assert_eq!(row(34), "> alice → bob → … +2 → alice");
+        assert_eq!(row(25), "> alice → … +3 → alice");
+        // A cycle of two is shown whole or cut, never as a marker for one name.
+        let pair: Vec<String> = ["alice", "bob", "alice"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(cycle_row("> ".into(), &pair, 12), "> alice → b…");
+        let three: Vec<String> = ["a", "bbbbbbbbbb", "c", "a"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(cycle_row(String::new(), &three, 12), "a → … +2 → a");
+    }
 }

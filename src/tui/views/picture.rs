@@ -98,7 +98,7 @@ fn neighbours_out_of_view(state: &PictureState, cursor: usize) -> Option<String>
         return None;
     }
     let count = hidden.len();
-    hidden.truncate(3);
+    hidden.truncate(crate::format::listed(count, 3));
     let more = if count > hidden.len() { format!(" and {} more", count - hidden.len()) } else { String::new() };
     let neighbours = crate::format::plural(count as u64, "neighbour", "neighbours");
     Some(format!(

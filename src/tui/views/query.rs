@@ -158,7 +158,7 @@ fn path_text(app: &App, path: &[u32]) -> String {
     const SHOWN: usize = 12;
     let name = |x: &u32| app.label(*x);
     let edges = plural(path.len().saturating_sub(1) as u64, "edge", "edges");
-    let steps: Vec<String> = if path.len() <= SHOWN {
+    let steps: Vec<String> = if crate::format::listed(path.len(), SHOWN) == path.len() {
         path.iter().map(name).collect()
     } else {
         let (head, tail) = (&path[..SHOWN - 2], &path[path.len() - 2..]);

@@ -39,9 +39,11 @@ impl NumberLine {
         for x in a..=b {
             buf.set_string(area.x + 2 + x, y, "━", style);
         }
-        if a == b {
+        // `◆` is a point only; a range keeps at least one filled cell, and gets its brackets only
+        // where a filled cell stays between them (`[]` would read as empty).
+        if iv.low == iv.post {
             buf.set_string(area.x + 2 + a, y, "◆", style);
-        } else {
+        } else if b >= a + 2 {
             buf.set_string(area.x + 2 + a, y, "[", style);
             buf.set_string(area.x + 2 + b, y, "]", style);
         }
@@ -58,5 +60,41 @@ impl Widget for NumberLine {
         let (style, mark) = if self.cut { (self.cut_style, "✗") } else { (self.v_style, "✓") };
         let below = Rect { y: area.y + 1, ..area };
         self.row(buf, below, ("v", mark), self.v, style);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `u` row of `u` over `v` on `1..=max`, `width` cells wide.
+    fn u_row(max: u32, u: Interval, width: u16) -> String {
+        let area = Rect::new(0, 0, width, 2);
+        let mut buf = Buffer::empty(area);
+        let point = Interval { low: 1, post: 1 };
+        let line = NumberLine {
+            max,
+            u,
+            v: point,
+            cut: false,
+            base: Style::default(),
+            u_style: Style::default(),
+            v_style: Style::default(),
+            cut_style: Style::default(),
+        };
+        line.render(area, &mut buf);
+        (0..width).map(|x| buf[(x, 0)].symbol().to_string()).collect::<String>().trim_end().to_string()
+    }
+
+    #[test]
+    fn a_short_range_is_filled_and_only_a_point_is_a_diamond() {
+        // [1, 2] of 1..=8 on 10 cells: its ends are next to each other, never an empty `[]`.
+        assert_eq!(u_row(8, Interval { low: 1, post: 2 }, 14), "u ━━────────");
+        // [1, 2] of 1..=16: both ends in one cell, still a filled cell, not the point's diamond.
+        assert_eq!(u_row(16, Interval { low: 1, post: 2 }, 14), "u ━─────────");
+        assert_eq!(u_row(16, Interval { low: 3, post: 3 }, 14), "u ─◆────────");
+        // Room for a filled cell between them: brackets mark the ends.
+        assert_eq!(u_row(16, Interval { low: 1, post: 16 }, 14), "u [━━━━━━━━]");
+        assert_eq!(u_row(16, Interval { low: 1, post: 6 }, 14), "u [━━]──────");
     }
 }

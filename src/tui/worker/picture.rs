@@ -131,9 +131,11 @@ pub fn build(
         let cap = plural(request.cap as u64, "vertex", "vertices");
         format!("around {} (depth {}, at most {cap})", around.join(" and "), request.depth)
     };
+    let mut picture = draw::build(&sources, &subgraph, what)?;
     // A dimension is named only where there are labels (or a labeling run) to show in it.
-    let title = if labels.is_some() || step.is_some() { format!("{what}, dimension {dim}") } else { what };
-    let mut picture = draw::build(&sources, &subgraph, title)?;
+    if let Some(dim) = picture.labeled_dim {
+        picture.title = format!("{}, dimension {dim}", picture.title);
+    }
     // The explorer builds labels on this graph sooner or later: room for them from the first
     // drawing keeps the layout (and the fitted zoom) still while they fill in.
     picture.label_room = draw::Picture::interval_room(dag.num_vertices());

@@ -10,6 +10,8 @@ use crate::draw::{CutMarker, Direction, Picture};
 
 /// The longest box text; longer ones end in `…`.
 const MAX_LABEL: usize = 24;
+/// A state's glyph and the space after it, before a box's name.
+const GLYPH_ROOM: usize = 2;
 
 /// How a zoom level draws: box style, what the box says, and the room between boxes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,10 +98,16 @@ impl Grid {
         let labels: Vec<String> =
             picture.nodes.iter().map(|n| fit_label(n.title(), if level.detail { n.detail() } else { None })).collect();
         let mut widths = vec![1i64; picture.columns as usize];
-        // Columns keep room for the widest interval a box can come to show, so that boxes filling
-        // in level by level do not move the layout (or change the fitted zoom).
-        let room = |n: &crate::draw::PictureNode| match level.detail && picture.label_room > 0 {
-            true => (n.title().chars().count() + 1 + picture.label_room).min(MAX_LABEL),
+        // While labels can still be built, columns keep room for what a box can come to show: a
+        // frontier glyph before its name and, where the level writes them, the widest interval
+        // after it; so boxes filling in level by level do not move the layout (or change the
+        // fitted zoom).
+        let room = |n: &crate::draw::PictureNode| match picture.label_room > 0 {
+            true => {
+                let title = n.title().chars().count().max(GLYPH_ROOM + n.name().chars().count());
+                let detail = if level.detail { 1 + picture.label_room } else { 0 };
+                (title + detail).min(MAX_LABEL)
+            }
             false => 0,
         };
         for (node, label) in picture.nodes.iter().zip(&labels) {
