@@ -21,7 +21,7 @@ wait_for() {
 }
 times=()
 for run in $(seq 1 "$runs"); do
-  tmux -L "$socket" kill-server 2>/dev/null
+  tmux -L "$socket" kill-server 2>/dev/null && sleep 0.2
   start=$(now)
   tmux -L "$socket" new-session -d -x 80 -y 24 "$grail $graph"
   wait_for "load time" || exit 1
