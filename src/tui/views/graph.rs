@@ -29,7 +29,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     let g = &app.graph;
     let s = &g.stats;
     let [left, right] = Layout::horizontal([Constraint::Length(38), Constraint::Min(30)]).areas(area);
-    let row = |name: &str, value: String| Line::from(format!("{name:<18}{value:>17}"));
+    // The longest name ("isolated components") and a value still leave the border a blank column.
+    let row = |name: &str, value: String| Line::from(format!("{name:<19}{value:>16}"));
     let file = g.file.rsplit('/').next().unwrap_or(&g.file).to_string();
     let lines = vec![
         Line::styled(file, theme.title()),
