@@ -88,6 +88,8 @@ struct Out<'s, 'a> {
 struct Scratch {
     roots: Vec<u32>,
     keys: Vec<u64>,
+    /// One dimension's intervals by vertex, where the DFS keeps them apart (see [`OWN_ARRAY_DEGREE`]).
+    intervals: Vec<Interval>,
     /// The children still to visit of every vertex on the stack, one list after the other.
     lists: Vec<u32>,
     stack: Vec<Frame>,
@@ -108,6 +110,14 @@ struct Frame {
 /// How many roots ahead the DFS prefetches. Roots come in random order in random dimensions, and on
 /// graphs made mostly of roots (uniprot: 1.56M of 1.6M vertices) each one is a cache miss.
 const PREFETCH_AHEAD: usize = 16;
+
+/// From this average out-degree on, a dimension's DFS keeps its intervals in an array of its own (8
+/// bytes a vertex) and copies them into the interleaved labels when done. Where vertices have
+/// several children, the DFS reads many children's intervals at random, and a dense array of one
+/// dimension's serves them from the cache far more often than the labels' interleaved rows, more
+/// than paying for the copy; on a graph made mostly of roots with one child each, the copy is the
+/// larger cost (docs/BENCHMARKS.md, "Building the index").
+const OWN_ARRAY_DEGREE: usize = 2;
 
 /// The roots of `dag` in dimension `dim`'s order, into `roots`. Only the roots are sorted: random
 /// priorities never tie (splitmix64 is a bijection), so sorting the bare priorities and naming each
@@ -144,13 +154,27 @@ fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mu
         Order::Random { seed } => Some(mix_base(seed, dim as u64)),
         Order::Lex => None,
     };
-    let Scratch { roots, keys, lists, stack } = scratch;
+    let Scratch { roots, keys, intervals: own, lists, stack } = scratch;
     ordered_roots(dag, base, roots, keys);
-    let Out { intervals, subtree, stride, offset } = out;
+    let Out { intervals: labels, subtree, stride, offset } = out;
     let at = |v: u32| v as usize * stride + offset;
-    // SAFETY (of every read and write below): entries `v * stride + offset` belong to this
-    // dimension alone; the other dimensions' threads touch the entries beside them.
-    let label_of = |v: u32| unsafe { intervals.at(at(v)).read() };
+    let apart = dag.num_edges() >= OWN_ARRAY_DEGREE * dag.num_vertices();
+    let own_slice;
+    // Where the intervals being computed live: `v`'s is entry `v * istride + ioffset`.
+    let (intervals, istride, ioffset) = if apart {
+        // A `post` of 0 marks a vertex not finished yet.
+        own.clear();
+        own.resize(dag.num_vertices(), Interval::default());
+        own_slice = DisjointSlice::new(&mut own[..]);
+        (&own_slice, 1, 0)
+    } else {
+        (labels, stride, offset)
+    };
+    let iat = |v: u32| v as usize * istride + ioffset;
+    // SAFETY (of every read and write below): entries `v * stride + offset` of the labels belong
+    // to this dimension alone (the other dimensions' threads touch the entries beside them), and
+    // the array kept apart to this thread.
+    let label_of = |v: u32| unsafe { intervals.at(iat(v)).read() };
     let (offsets, targets) = (dag.children_csr().offsets(), dag.children_csr().targets());
     let mut enter = |x: u32, r: u32, lists: &mut Vec<u32>, stack: &mut Vec<Frame>| {
         let start = lists.len();
@@ -175,7 +199,7 @@ fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mu
     let mut r = 1u32;
     for (i, &root) in roots.iter().enumerate() {
         if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD) {
-            prefetch_pointer(intervals.at(at(ahead)));
+            prefetch_pointer(intervals.at(iat(ahead)));
             prefetch_pointer(subtree.at(at(ahead)));
             prefetch(offsets, ahead as usize);
         }
@@ -187,7 +211,7 @@ fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mu
         if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD / 4) {
             let first = offsets[ahead as usize] as usize;
             if first < offsets[ahead as usize + 1] as usize {
-                prefetch_pointer(intervals.at(at(targets[first])));
+                prefetch_pointer(intervals.at(iat(targets[first])));
             }
         }
         if label_of(root).post != 0 {
@@ -211,13 +235,19 @@ fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mu
             let low = r.min(reach);
             // SAFETY: as for `label_of`.
             unsafe {
-                intervals.at(at(x)).write(Interval { low, post: r });
+                intervals.at(iat(x)).write(Interval { low, post: r });
                 subtree.at(at(x)).write(r - entered + 1);
             }
             r += 1;
             if let Some(parent) = stack.last_mut() {
                 parent.reach = parent.reach.min(low);
             }
+        }
+    }
+    if apart {
+        for v in 0..dag.num_vertices() as u32 {
+            // SAFETY: as for `label_of`.
+            unsafe { labels.at(at(v)).write(intervals.at(iat(v)).read()) };
         }
     }
 }
