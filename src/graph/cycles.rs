@@ -65,7 +65,9 @@ pub fn largest_cyclic(graph: &Graph, condensation: &Condensation, top: usize, me
         .map(|(&component, all)| {
             let (cycle, shortest_in_component) =
                 shortest_cycle_of(graph, &condensation.component, &all, CYCLE_SEARCH_BUDGET);
-            let listed = members.map_or(all.len(), |m| m.min(all.len()));
+            // A list that would leave out a single member names it instead ("... (1 more)" hides a
+            // name no longer than itself).
+            let listed = members.map_or(all.len(), |m| crate::format::listed(all.len(), m));
             CyclicComponent {
                 component,
                 size: sizes[component as usize],
@@ -183,6 +185,9 @@ mod tests {
         assert_eq!(c.largest.len(), 1);
         assert_eq!((c.largest[0].size, &c.largest[0].members), (4, &vec![0, 1]));
         assert_eq!(c.largest[0].cycle, vec![0, 5, 0]);
+        // Three of four would leave one out: all four are listed.
+        let (_, c) = cycles(6, &edges, 1, Some(3));
+        assert_eq!(c.largest[0].members, vec![0, 1, 2, 5]);
     }
 
     #[test]
