@@ -112,8 +112,7 @@ impl Prompt {
         self.fresh = false;
         let start = last_field_start(&self.text);
         let typed = self.text[start..].trim_start_matches('"').to_string();
-        let mut names: Vec<String> =
-            vertices.complete(&typed, CANDIDATES + 1).into_iter().map(str::to_string).collect();
+        let names: Vec<String> = vertices.complete(&typed, CANDIDATES + 1).into_iter().map(str::to_string).collect();
         let head = self.text[..start].to_string();
         match names.len() {
             0 => self.candidates = vec![format!("(no name starts with {typed})")],
@@ -126,11 +125,7 @@ impl Prompt {
                 // Inside quotes when what all the names share already needs them.
                 let open = if quoted(&common) != common { "\"" } else { "" };
                 self.text = format!("{head}{open}{common}");
-                if names.len() > CANDIDATES {
-                    names.truncate(CANDIDATES);
-                    names.push("...".into());
-                }
-                self.candidates = names;
+                self.candidates = shown(names);
             }
         }
     }
@@ -183,8 +178,7 @@ impl Prompt {
                 if common.chars().count() >= prefix.chars().count() {
                     self.text = format!("{dir}{common}");
                 }
-                names.truncate(CANDIDATES);
-                self.candidates = names;
+                self.candidates = shown(names);
             }
         }
     }
@@ -229,9 +223,25 @@ pub fn user_path(text: &str) -> std::path::PathBuf {
     }
 }
 
+/// The candidates a prompt lists: at most [`CANDIDATES`], then `...` where more were left out.
+fn shown(mut names: Vec<String>) -> Vec<String> {
+    if names.len() > CANDIDATES {
+        names.truncate(CANDIDATES);
+        names.push("...".into());
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A path prompt holding `text`, after Tab.
+    fn completed(text: String) -> Prompt {
+        let mut p = Prompt::new(PromptKind::OpenGraph, "open", text);
+        p.complete(&VertexNames::Dense);
+        p
+    }
 
     #[test]
     fn completes_unique_and_common_prefixes() {
@@ -247,30 +257,25 @@ mod tests {
         p.push('o');
         p.complete(&VertexNames::Dense);
         assert_eq!(p.text, format!("{base}graph-one.gra"));
-        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}s"));
-        p.complete(&VertexNames::Dense);
-        assert_eq!(p.text, format!("{base}sub/"));
+        assert_eq!(completed(format!("{base}s")).text, format!("{base}sub/"));
         // Another case matches only where the typed case matches nothing.
         std::fs::write(dir.path().join("Kegg.gra"), "").unwrap();
         std::fs::write(dir.path().join("kegg-small.gra"), "").unwrap();
         std::fs::write(dir.path().join("Road-A.txt"), "").unwrap();
         std::fs::write(dir.path().join("ROAD-b.txt"), "").unwrap();
-        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}Ke"));
-        p.complete(&VertexNames::Dense);
-        assert_eq!(p.text, format!("{base}Kegg.gra"));
-        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}ke"));
-        p.complete(&VertexNames::Dense);
-        assert_eq!(p.text, format!("{base}kegg-small.gra"), "the exact case first");
-        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}SUB"));
-        p.complete(&VertexNames::Dense);
-        assert_eq!(p.text, format!("{base}sub/"));
-        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}road"));
-        p.complete(&VertexNames::Dense);
+        assert_eq!(completed(format!("{base}Ke")).text, format!("{base}Kegg.gra"));
+        assert_eq!(completed(format!("{base}ke")).text, format!("{base}kegg-small.gra"), "the exact case first");
+        assert_eq!(completed(format!("{base}SUB")).text, format!("{base}sub/"));
+        let p = completed(format!("{base}road"));
         assert_eq!(p.text, format!("{base}road"), "what the names share in their own case is shorter");
         assert_eq!(p.candidates, vec!["ROAD-b.txt".to_string(), "Road-A.txt".to_string()]);
-        let mut p = Prompt::new(PromptKind::OpenGraph, "open", format!("{base}GRAPH-T"));
-        p.complete(&VertexNames::Dense);
-        assert_eq!(p.text, format!("{base}graph-two.gra"));
+        assert_eq!(completed(format!("{base}GRAPH-T")).text, format!("{base}graph-two.gra"));
+        // More matches than a list shows: the list says so.
+        for i in 0..=CANDIDATES {
+            std::fs::write(dir.path().join(format!("many-{i:03}.gra")), "").unwrap();
+        }
+        let p = completed(format!("{base}many-"));
+        assert_eq!((p.candidates.len(), p.candidates.last().map(String::as_str)), (CANDIDATES + 1, Some("...")));
         let mut p = Prompt::new(PromptKind::OpenGraph, "open", "/no/such/dir/x");
         p.complete(&VertexNames::Dense);
         assert_eq!(p.candidates, vec!["(no such directory)".to_string()]);
