@@ -180,21 +180,13 @@ impl<'a> Engine<'a> {
         let (cu, cv) = ends;
         let levels = self.labels.levels();
         let inputs = CheckInputs { dag: self.dag, levels, labels: Some(self.labels), index: self.index };
-        let mut checks = inputs.run(self.rule_set(), method, ends);
         let rules = self.rule_set();
-        let last = checks.last().expect("the component check always runs");
-        if last.outcome() != Outcome::Undecided {
-            let mut answer = answer_of(last);
-            if answer.reachable {
-                answer.path = if cu == cv {
-                    Some(vec![cu])
-                } else {
-                    let verdict = Verdict { rule: answer.rule, reachable: true, dimension: answer.witness };
-                    self.cut_path(cu, cv, verdict, scratch)
-                };
-            }
-            return Decided { answer, decision: Decision { rules, method, ends, checks }, trace: Trace::empty(method) };
-        }
+        let checks = inputs.run(rules, method, ends);
+        let mut checks =
+            match decided_by_checks(checks, rules, method, ends, |verdict| self.cut_path(cu, cv, verdict, scratch)) {
+                Ok(decided) => return decided,
+                Err(checks) => checks,
+            };
         let mut recorder = TraceRecorder::new(self.labels, node_limit);
         let found = search(self.dag, self.labels, self.index, cu, cv, method, scratch, true, &mut recorder);
         checks.push(Check::Search {
@@ -324,24 +316,36 @@ pub fn decide_before_labels(
     let levels = topo::kahn(dag).ok()?.level;
     let inputs = CheckInputs { dag, levels, labels: None, index: Some(index) };
     let checks = inputs.run(RuleSet::All, method, ends);
+    // A supportive vertex between them is the only yes besides the component's before the labels.
+    decided_by_checks(checks, RuleSet::All, method, ends, |verdict| {
+        verdict.dimension.and_then(|bit| through_supportive(dag, index, cu, cv, bit))
+    })
+    .ok()
+}
+
+/// The record of a query whose last check decided, the path of a yes from `cut_path` (given the
+/// deciding rule and its witness) unless both ends share a component; the checks back when the
+/// last one left the pair open.
+fn decided_by_checks(
+    checks: Vec<Check>,
+    rules: RuleSet,
+    method: Method,
+    ends @ (cu, cv): (u32, u32),
+    cut_path: impl FnOnce(Verdict) -> Option<Vec<u32>>,
+) -> Result<Decided, Vec<Check>> {
     let last = checks.last().expect("the component check always runs");
     if last.outcome() == Outcome::Undecided {
-        return None;
+        return Err(checks);
     }
     let mut answer = answer_of(last);
     if answer.reachable {
-        // Same component, or a supportive vertex between them: the only yes before the labels.
-        answer.path = match answer.witness {
-            _ if cu == cv => Some(vec![cu]),
-            Some(bit) => through_supportive(dag, index, cu, cv, bit),
-            None => None,
+        answer.path = if cu == cv {
+            Some(vec![cu])
+        } else {
+            cut_path(Verdict { rule: answer.rule, reachable: true, dimension: answer.witness })
         };
     }
-    Some(Decided {
-        answer,
-        decision: Decision { rules: RuleSet::All, method, ends, checks },
-        trace: Trace::empty(method),
-    })
+    Ok(Decided { answer, decision: Decision { rules, method, ends, checks }, trace: Trace::empty(method) })
 }
 
 /// The answer of a query the search decided.
