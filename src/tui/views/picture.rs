@@ -160,11 +160,9 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     if let Some(result) = state.result.as_ref().filter(|_| !pending) {
         let picture = &result.picture;
         // The line above already names the dimension shown; the title keeps it for the SVG.
-        let suffix = format!(", dimension {}", picture.dim);
-        lines.push(Line::styled(
-            picture.title.strip_suffix(&suffix).unwrap_or(&picture.title).to_string(),
-            theme.accent(),
-        ));
+        let suffix = picture.labeled_dim.map(|dim| format!(", dimension {dim}"));
+        let title = suffix.and_then(|s| picture.title.strip_suffix(&s)).unwrap_or(&picture.title);
+        lines.push(Line::styled(title.to_string(), theme.accent()));
         // What brings u and v into view comes first: it is what to do next.
         if matches!(result.request.focus, Focus::Query { .. })
             && let Some(text) = off_screen(state, area.width)
