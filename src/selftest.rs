@@ -323,6 +323,12 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
     let queries = random_queries(ws.loaded.graph.num_vertices(), 20_000, 11);
     // The GPU's CPU pre-filter runs the engine's rules: GRAIL's, then every cut of the query index.
     let index = QueryIndex::build(dag, &labels)?;
+    // The index again with its two orders from the GPU's pipeline: the same orders, so the same
+    // records.
+    let on_gpu = QueryIndex::build_from_posts(dag, crate::gpu::query_orders::lex_posts(dag)?)?;
+    if (on_gpu.topo_positions(), on_gpu.records()) != (index.topo_positions(), index.records()) {
+        problems.push("query index: the orders from the GPU give other records than the CPU's DFS".into());
+    }
     let mut scratch = Scratch::new(dag.num_vertices());
     let mut wrong = 0;
     for with_index in [None, Some(&index)] {

@@ -492,6 +492,12 @@ impl Graph {
         Ok(Graph { children, parents, kahn: Memo::default() })
     }
 
+    /// The same graph with every edge turned round: children become parents. Shares the lists
+    /// (nothing is copied); its Kahn levels are its own, counted from the sinks.
+    pub fn reversed(&self) -> Graph {
+        Graph { children: self.parents.clone(), parents: self.children.clone(), kahn: Memo::default() }
+    }
+
     /// Builds from a children CSR whose lists are sorted and duplicate-free (checked).
     /// The graph of these child lists (parents are derived). Fails if a list is not strictly
     /// increasing or holds its own vertex (a self-loop).
@@ -644,5 +650,14 @@ mod tests {
     fn transpose_twice_is_identity() {
         let g = Graph::from_edges(5, &[(0, 4), (4, 1), (2, 1), (2, 3), (0, 3)]).unwrap();
         assert_eq!(g.parents_csr().transpose(), *g.children_csr());
+    }
+
+    #[test]
+    fn reversed_turns_every_edge_round() {
+        let g = Graph::from_edges(5, &[(0, 4), (4, 1), (2, 1), (2, 3), (0, 3)]).unwrap();
+        let r = g.reversed();
+        let expected = Graph::from_edges(5, &[(4, 0), (1, 4), (1, 2), (3, 2), (3, 0)]).unwrap();
+        assert_eq!(r, expected);
+        assert_eq!(r.reversed(), g);
     }
 }

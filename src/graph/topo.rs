@@ -67,20 +67,53 @@ pub fn adopt_levels(graph: &Graph, level: Vec<u32>) -> Result<(), AdoptError> {
     {
         return Err(AdoptError::Wrong(v));
     }
+    graph.kahn_memo().offer(memo_of_levels(level));
+    Ok(())
+}
+
+/// Gives `reversed`, which is `dag` with every edge turned round, its Kahn levels from `dag`'s: a
+/// vertex's level there is its height here (the longest path down to a sink), filled level by
+/// level of `dag` from the deepest up, each wide level on every core. One read per edge and no
+/// atomics, where finding the levels of `reversed` from scratch takes rounds of atomic counters
+/// (random 1.5M / degree 100 on 16 cores: about 0.3 s).
+pub fn adopt_heights(dag: &Graph, reversed: &Graph) -> Result<()> {
+    /// Levels with fewer vertices than this are filled on the calling thread.
+    const PARALLEL_LEVEL: usize = 1024;
+    let kahn = kahn(dag)?;
+    let height: Vec<AtomicU32> = (0..dag.num_vertices()).map(|_| AtomicU32::new(0)).collect();
+    let fill = |&v: &u32| {
+        let below = dag.children(v).iter().map(|&c| height[c as usize].load(Relaxed) + 1).max();
+        // A vertex's children lie on deeper levels, all filled before its own.
+        height[v as usize].store(below.unwrap_or(0), Relaxed);
+    };
+    for l in (0..kahn.num_levels()).rev() {
+        let vertices = &kahn.order[kahn.starts[l]..kahn.starts[l + 1]];
+        if vertices.len() < PARALLEL_LEVEL {
+            vertices.iter().for_each(fill);
+        } else {
+            vertices.par_iter().with_min_len(256).for_each(fill);
+        }
+    }
+    reversed.kahn_memo().offer(memo_of_levels(height.into_iter().map(AtomicU32::into_inner).collect()));
+    Ok(())
+}
+
+/// The Kahn memo of levels known to be right: the vertices listed level by level, by id within a
+/// level, and where each level starts.
+fn memo_of_levels(level: Vec<u32>) -> KahnMemo {
     let levels = level.par_iter().max().map_or(0, |&l| l as usize + 1);
     let mut starts = vec![0usize; levels + 1];
     for &l in &level {
         starts[l as usize + 1] += 1;
     }
     running_sums(&mut starts);
-    let mut order = vec![0u32; n];
+    let mut order = vec![0u32; level.len()];
     let mut cursor = starts.clone();
     for (v, &l) in level.iter().enumerate() {
         order[cursor[l as usize]] = v as u32;
         cursor[l as usize] += 1;
     }
-    graph.kahn_memo().offer((level, order, starts));
-    Ok(())
+    (level, order, starts)
 }
 
 /// Why [`adopt_levels`] refused: not one level per vertex, or this vertex's level is wrong.
@@ -344,5 +377,21 @@ mod tests {
         // A clone keeps them; equality ignores them.
         assert_eq!(levels(&g.clone()).unwrap(), first);
         assert_eq!(g, Graph::from_edges(4, &[(0, 1), (1, 2), (0, 3)]).unwrap());
+    }
+
+    #[test]
+    fn heights_are_the_reversed_graphs_levels() {
+        use crate::graph::generators::{random_dag, tree};
+        // Wide levels too, so that several threads fill them.
+        for g in [random_dag(3000, 4.0, 3).unwrap(), tree(5000, 8).unwrap(), Graph::from_edges(3, &[]).unwrap()] {
+            let reversed = g.reversed();
+            adopt_heights(&g, &reversed).unwrap();
+            let (level, order) = levels(&reversed).unwrap();
+            assert_eq!((level, order.len()), (levels(&g.reversed()).unwrap().0, g.num_vertices()));
+            let kahn = kahn(&reversed).unwrap();
+            // Level by level, as the memo promises.
+            assert!(kahn.order.windows(2).all(|w| kahn.level[w[0] as usize] <= kahn.level[w[1] as usize]));
+            assert_eq!(*kahn.starts.last().unwrap(), g.num_vertices());
+        }
     }
 }

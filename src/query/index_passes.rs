@@ -9,7 +9,7 @@
 //! parents') then run level by level: every vertex of a level reads only finished levels, so a
 //! level's vertices are filled by every core at once.
 
-use super::bloom::{BLOOM_WORDS, BloomBits};
+use super::bloom::{BLOOM_WORDS, BloomBits, bit_of};
 use super::records::{TopoPositions, VertexCuts};
 use super::supportive::{SUPPORT_WORDS, SupportMask};
 use crate::disjoint::DisjointSlice;
@@ -86,15 +86,38 @@ impl HalfView<'_, '_> {
     }
 }
 
+/// Every vertex's post number (from 1) in the two DFS the orders come from, as another device
+/// computed them: over children from the roots, and over parents from the sinks, each visiting
+/// starts and lists in id order (the `lex` order's GRAIL post numbers of the DAG and of the DAG
+/// reversed).
+pub(crate) struct Posts {
+    pub forward: Vec<u32>,
+    pub backward: Vec<u32>,
+}
+
 /// The topological positions and the cut records of every vertex of the acyclic `dag`, with
-/// `supportive[i]` standing for bit `i` of the masks.
-pub(crate) fn positions_and_cuts(dag: &Graph, supportive: &[u32]) -> (Vec<TopoPositions>, Vec<VertexCuts>) {
+/// `supportive[i]` standing for bit `i` of the masks; from `posts` where given, else by the two
+/// DFS here.
+pub(crate) fn positions_and_cuts(
+    dag: &Graph,
+    supportive: &[u32],
+    posts: Option<&Posts>,
+) -> (Vec<TopoPositions>, Vec<VertexCuts>) {
     let n = dag.num_vertices();
     let kahn = topo::kahn(dag).expect("the query index is built on a DAG");
     let mut topo = vec![[0u32; 2]; n];
     let (forward_bits, backward_bits) = {
         let topo = DisjointSlice::new(&mut topo);
-        rayon::join(|| post_order(dag, Direction::Forward, &topo), || post_order(dag, Direction::Backward, &topo))
+        match posts {
+            None => rayon::join(
+                || post_order(dag, Direction::Forward, &topo),
+                || post_order(dag, Direction::Backward, &topo),
+            ),
+            Some(posts) => rayon::join(
+                || from_posts(&posts.forward, Direction::Forward, &topo),
+                || from_posts(&posts.backward, Direction::Backward, &topo),
+            ),
+        }
     };
     let mut cuts = vec![VertexCuts::default(); n];
     {
@@ -148,14 +171,24 @@ fn post_order(dag: &Graph, direction: Direction, topo: &DisjointSlice<TopoPositi
         seen[s / 64] |= 1 << (s % 64);
         stack.push((s as u32, offsets[s] as usize));
         while let Some(top) = stack.last_mut() {
-            let (v, i) = *top;
-            if i < offsets[v as usize + 1] as usize {
-                top.1 += 1;
+            let (v, mut i) = *top;
+            // On to the first child not seen yet with the cursor in a register: on a dense graph
+            // most children were seen long before, and a cursor on the stack would be stored and
+            // loaded again for each of them.
+            let end = offsets[v as usize + 1] as usize;
+            let mut next = None;
+            while i < end {
                 let c = targets[i] as usize;
+                i += 1;
                 if seen[c / 64] >> (c % 64) & 1 == 0 {
-                    seen[c / 64] |= 1 << (c % 64);
-                    stack.push((c as u32, offsets[c] as usize));
+                    next = Some(c);
+                    break;
                 }
+            }
+            if let Some(c) = next {
+                top.1 = i;
+                seen[c / 64] |= 1 << (c % 64);
+                stack.push((c as u32, offsets[c] as usize));
                 continue;
             }
             stack.pop();
@@ -166,6 +199,26 @@ fn post_order(dag: &Graph, direction: Direction, topo: &DisjointSlice<TopoPositi
         }
     }
     own_bits
+}
+
+/// What [`post_order`] gives, from post numbers found elsewhere: each vertex's position in this
+/// direction's order (written into `topo`) and its own Bloom bit.
+fn from_posts(post: &[u32], direction: Direction, topo: &DisjointSlice<TopoPositions>) -> Vec<u8> {
+    let n = post.len();
+    let side = match direction {
+        Direction::Forward => 0,
+        Direction::Backward => 1,
+    };
+    post.par_iter()
+        .enumerate()
+        .with_min_len(4096)
+        .map(|(v, &p)| {
+            // SAFETY: each vertex is written by its own iteration; the other direction writes only
+            // the other position.
+            unsafe { (&raw mut (*topo.at(v))[side]).write(position(direction, n, p)) };
+            bit_of(p, n) as u8
+        })
+        .collect()
 }
 
 /// Levels with fewer vertices than this are filled on the calling thread: handing a level to the

@@ -15,9 +15,12 @@ use super::index_passes::positions_and_cuts;
 use super::supportive::{SUPPORT_BITS, choose_supportive};
 use crate::graph::{Graph, topo};
 use crate::index::Labels;
+use crate::telemetry::Backend;
 use anyhow::{Result, ensure};
+use std::sync::Arc;
 use std::time::Instant;
 
+pub(crate) use super::index_passes::Posts;
 pub use super::records::{TOPO_ORDERS, TopoPositions, VertexCuts};
 
 /// The labels' levels again, in the fewest bytes that hold the DAG's depth. The level cut reads
@@ -77,18 +80,46 @@ impl QueryIndex {
     /// Builds the index of `dag` from the DAG alone: nothing in it depends on the labels (their
     /// levels are the DAG's Kahn levels), so it can be built while they are. Fails on a cycle.
     pub fn build_for(dag: &Graph) -> Result<QueryIndex> {
+        QueryIndex::build_with(dag, || Ok(None))
+    }
+
+    /// [`QueryIndex::build_for`], with the two orders' DFS run by the GPU's labeling pipeline when
+    /// `backend` is the GPU, one is usable and the graph is large and wide enough for it to pay
+    /// (otherwise by the CPU). The index is the same either way.
+    pub fn build_on(dag: &Arc<Graph>, backend: Backend) -> Result<QueryIndex> {
+        QueryIndex::build_with(dag, || match backend {
+            #[cfg(feature = "gpu")]
+            Backend::Gpu if crate::gpu::availability().is_ok() => {
+                crate::gpu::query_orders::lex_posts_where_they_pay(dag)
+            }
+            _ => Ok(None),
+        })
+    }
+
+    /// The index with its two orders' post numbers given (`selftest` compares the GPU's).
+    #[cfg(feature = "gpu")]
+    pub(crate) fn build_from_posts(dag: &Graph, posts: Posts) -> Result<QueryIndex> {
+        QueryIndex::build_with(dag, || Ok(Some(posts)))
+    }
+
+    fn build_with(dag: &Graph, posts: impl FnOnce() -> Result<Option<Posts>>) -> Result<QueryIndex> {
         let clock = Instant::now();
         // The passes rely on the graph being acyclic; its (memoised) levels say so.
         let levels = CompactLevels::of(topo::kahn(dag)?.level);
-        let (positions, cuts) = positions_and_cuts(dag, &Self::supportive(dag));
+        let posts = posts()?;
+        let (positions, cuts) = positions_and_cuts(dag, &Self::supportive(dag), posts.as_ref());
         Ok(QueryIndex { levels, topo: positions, cuts, build_seconds: clock.elapsed().as_secs_f64() })
     }
 
     /// Runs `label` and builds `dag`'s index at the same time (on another thread where the pool
     /// has one), for callers that need both: on all cores, or with the labels on the GPU, the
-    /// index then costs no extra wall time.
-    pub fn build_beside<T: Send>(dag: &Graph, label: impl FnOnce() -> T + Send) -> (T, Result<QueryIndex>) {
-        rayon::join(label, || QueryIndex::build_for(dag))
+    /// index then costs no extra wall time. `backend` is the labels' (see [`QueryIndex::build_on`]).
+    pub fn build_beside<T: Send>(
+        dag: &Arc<Graph>,
+        backend: Backend,
+        label: impl FnOnce() -> T + Send,
+    ) -> (T, Result<QueryIndex>) {
+        rayon::join(label, || QueryIndex::build_on(dag, backend))
     }
 
     /// DAG vertex `v`'s masks and filters.
@@ -197,9 +228,14 @@ mod tests {
         let supportive = QueryIndex::supportive(g);
         let (from, to) = support_bits(g, kahn, &supportive);
         let (out, inn) = bloom_bits(g, kahn, &forward, &backward);
-        for threads in [1, 3] {
+        // The orders as the GPU computes them: the `lex` labels' post numbers, of the DAG and of
+        // the DAG reversed.
+        let lex_post =
+            |g: &Graph| dfs::label(g, 1, Order::Lex).unwrap().intervals().iter().map(|i| i.post).collect::<Vec<_>>();
+        let posts = Posts { forward: lex_post(g), backward: lex_post(&g.reversed()) };
+        for (threads, posts) in [(1, None), (3, None), (3, Some(&posts))] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let (topo, cuts) = pool.install(|| positions_and_cuts(g, &supportive));
+            let (topo, cuts) = pool.install(|| positions_and_cuts(g, &supportive, posts));
             for v in 0..n {
                 assert_eq!(topo[v], [n as u32 - forward[v], backward[v] - 1], "vertex {v}, {threads} threads");
                 let expect =
