@@ -40,6 +40,6 @@ for g in "$data"/grail/*.gra "$data"/grail/*.gra.gz; do
   same "$name queries positives/mismatches" \
     "$(field "$out/$name-q-old.json" positives)/$(field "$out/$name-q-old.json" mismatches)" \
     "$(field "$out/$name-q-new.json" positives)/$(field "$out/$name-q-new.json" mismatches)"
-  echo "           query seconds old $(field "$out/$name-q-old.json" elapsed), new $(field "$out/$name-q-new.json" elapsed)"
+  echo "           query seconds old $(field "$out/$name-q-old.json" query_seconds), new $(field "$out/$name-q-new.json" query_seconds)"
 done
 exit $status

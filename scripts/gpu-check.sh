@@ -33,7 +33,7 @@ for g in "$data/uniprotenc_22m.scc.gra.gz" "$data/citeseer.scc.gra.gz" "$gen"/*.
   done
   echo "== 1M random queries on $name"
   $grail query "$g" --random 1000000 --query-seed 5 --json > "$out/q-$name-cpu.json" &&
-    python3 -c "import json; d=json.load(open('$out/q-$name-cpu.json')); print('cpu', d['threads'], 'threads: %.4f s' % d['elapsed'], 'positives', d['positives'], d['by_rule'])"
+    python3 -c "import json; d=json.load(open('$out/q-$name-cpu.json')); print('cpu', d['threads'], 'threads: %.4f s' % d['query_seconds'], 'positives', d['positives'], d['by_rule'])"
   for w in ${WORDS:-8 16}; do
     $grail query "$g" --random 1000000 --query-seed 5 --gpu --words $w --json > "$out/q-$name-gpu$w.json" &&
       python3 -c "import json; d=json.load(open('$out/q-$name-gpu$w.json')); print('gpu W=$w: filter %.4f s, gpu %.4f s, sent %d, positives %d, levels %d' % (d['cpu_filter_seconds'], d['gpu_seconds'], d['sent_to_gpu'], d['positives'], d['levels']))"

@@ -161,7 +161,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             child.arg("--rules").arg(args.rules.name());
             child.arg("--parent-method").arg(value_name(&args.parent_method));
             eprintln!(
-                "measuring {}: {} back end, {}, {} threads",
+                "measuring {}: {} back end, {}, {}",
                 args.graphs[gi].display(),
                 value_name(&backend),
                 crate::format::plural(dims as u64, "dimension", "dimensions"),
@@ -209,9 +209,9 @@ fn order_name(order: OrderKind) -> &'static str {
 
 fn threads_name(threads: usize) -> String {
     if threads == 0 {
-        format!("all ({})", std::thread::available_parallelism().map_or(1, |n| n.get()))
+        format!("all ({}) threads", std::thread::available_parallelism().map_or(1, |n| n.get()))
     } else {
-        threads.to_string()
+        crate::format::plural(threads as u64, "thread", "threads")
     }
 }
 

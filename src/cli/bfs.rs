@@ -258,9 +258,9 @@ impl Report for BfsReport {
             }
         }
         println!();
-        let mut t = table(&["level", "frontier", "expanded"]);
+        let mut t = table(&["level", "frontier", "direction"]);
         for (level, &size) in self.frontier_sizes.iter().enumerate() {
-            let direction = self.directions.get(level).map_or(String::new(), |d| format!("{d:?}"));
+            let direction = self.directions.get(level).map_or("", |d| d.name()).to_string();
             t.add_row(vec![level.to_string(), thousands(size), direction]);
         }
         println!("{t}");

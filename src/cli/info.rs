@@ -65,7 +65,15 @@ pub fn run_default() -> Result<()> {
     let ws = Workspace::bundled()?;
     report(&ws, Output::default(), None)?;
     println!();
-    println!("This is the bundled sample graph. Try:");
+    // The file the tips name lies in the source folder; from anywhere else they would fail.
+    if std::path::Path::new(BUNDLED_GRAPH_NAME).is_file() {
+        println!("This is the bundled sample graph. Try:");
+    } else {
+        println!(
+            "This is the bundled sample graph, built into grail: {BUNDLED_GRAPH_NAME} is not in this folder, \
+             so run these from the grail source folder, or with a graph file of your own:"
+        );
+    }
     println!("  grail query {BUNDLED_GRAPH_NAME} 2 1          one query, with the rule that decided it");
     println!("  grail query {BUNDLED_GRAPH_NAME} --random 100000");
     println!("  grail label {BUNDLED_GRAPH_NAME} --dims 5 --out kegg.idx");

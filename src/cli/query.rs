@@ -123,8 +123,10 @@ struct SingleReport<'a> {
     /// The same path as the text output shows it.
     #[serde(skip)]
     path_shown: Option<Vec<String>>,
-    /// A file id (or name) for each DAG vertex the report names (`dag_path`, a check's `dag_vertex`).
-    file_ids: std::collections::BTreeMap<u32, serde_json::Value>,
+    /// Each DAG vertex (a strongly connected component) the report names (`dag_path`, a check's
+    /// `dag_vertex`), by its number: how many vertices of the file it holds, and the one it is
+    /// shown by (the member with the smallest id, or its name).
+    components: std::collections::BTreeMap<u32, ComponentShown>,
     /// Per dimension, the source's and the destination's intervals (whether or not the label check
     /// ran: `decision` says which checks did).
     intervals: Vec<[Interval; 2]>,
@@ -137,6 +139,13 @@ struct SingleReport<'a> {
     /// One line per check, rendered from `decision` (for the text output).
     #[serde(skip)]
     trail: Vec<(Rule, String, Outcome)>,
+}
+
+/// A component as a report names it.
+#[derive(Serialize)]
+struct ComponentShown {
+    size: u32,
+    shown_as: serde_json::Value,
 }
 
 fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: &str, dst: &str, args: &QueryArgs) -> Result<()> {
@@ -153,8 +162,13 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: &str, dst: &str
     let intervals = (0..labels.dims()).map(|i| [labels.interval(cu, i), labels.interval(cv, i)]).collect();
     let levels = [labels.level(cu), labels.level(cv)];
     let named = answer.path.iter().flatten().copied().chain(decision.named_vertices());
-    let file_ids = named.map(|c| (c, shown_names.json_id(representative[c as usize]))).collect();
     let sizes = &ws.condensation.sizes;
+    let components = named
+        .map(|c| {
+            let shown_as = shown_names.json_id(representative[c as usize]);
+            (c, ComponentShown { size: sizes[c as usize], shown_as })
+        })
+        .collect();
     let vertex = |c: u32| explain::component_label(shown_names.label(representative[c as usize]), sizes[c as usize]);
     let names = Names { u: shown_names.label(u), v: shown_names.label(v), vertex: &vertex };
     let explanation = explain::sentence(&decision, &names);
@@ -166,7 +180,7 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: &str, dst: &str
         answer: &answer,
         path_ids,
         path_shown,
-        file_ids,
+        components,
         intervals,
         levels,
         decision: &decision,
@@ -289,15 +303,18 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
     if args.gpu {
         return gpu_batch(engine, queries, args);
     }
-    let spinner = spinner(format!("answering {} queries", thousands(queries.len() as u64)));
+    let spinner = spinner(format!("answering {}", plural(queries.len() as u64, "query", "queries")));
     let report = query::run_batch(engine, queries, method_of(args));
     spinner.finish_and_clear();
     let source = match &args.file {
         Some(path) => path.display().to_string(),
         None => format!(
-            "{} random {}pairs, seed {}",
-            thousands(queries.len() as u64),
-            if args.reachable { "reachable " } else { "" },
+            "{}, seed {}",
+            plural(
+                queries.len() as u64,
+                if args.reachable { "random reachable pair" } else { "random pair" },
+                if args.reachable { "random reachable pairs" } else { "random pairs" }
+            ),
             args.query_seed
         ),
     };

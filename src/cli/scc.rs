@@ -114,10 +114,11 @@ impl Report for SccReport {
     fn print(&self) {
         println!("file       {}", self.file);
         if self.cyclic_components == 0 {
-            println!(
-                "no cycles: each of the {} vertices is a component of its own (the graph is a DAG)",
-                thousands(self.vertices)
-            );
+            let each = match self.vertices {
+                1 => "the one vertex is".to_string(),
+                n => format!("each of the {} vertices is", thousands(n)),
+            };
+            println!("no cycles: {each} a component of its own (the graph is a DAG)");
             return;
         }
         println!(

@@ -29,6 +29,17 @@ pub enum Direction {
     Device,
 }
 
+impl Direction {
+    /// How a table names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::TopDown => "top-down",
+            Direction::BottomUp => "bottom-up",
+            Direction::Device => "on the device",
+        }
+    }
+}
+
 /// A BFS's result: the distance of every vertex from the source, and the frontier per level.
 #[derive(Clone, Debug)]
 pub struct BfsResult {

@@ -175,8 +175,12 @@ impl LoadReport {
             None => vertices,
         };
         let ids = self.ids_sentence();
-        let unused = or_none(Anomaly::UnusedIds, &self.unused_ids, "every id appears in an edge");
-        out.push(format!("{vertices}; {ids}; {unused}"));
+        if self.vertices == 0 {
+            out.push(format!("{vertices}; {ids}"));
+        } else {
+            let unused = or_none(Anomaly::UnusedIds, &self.unused_ids, "every id appears in an edge");
+            out.push(format!("{vertices}; {ids}; {unused}"));
+        }
         if self.loop_only_vertices.count > 0 {
             out.push(describe(Anomaly::LoopOnly, &self.loop_only_vertices));
         }

@@ -157,7 +157,7 @@ impl DegreeSummary {
         (0..used)
             .map(|b| {
                 let (min, max) = if b == 0 { (0, 0) } else { (1u64 << (b - 1), (1u64 << (b - 1)) * 2 - 1) };
-                let label = if min == max { min.to_string() } else { format!("{min}-{max}") };
+                let label = if min == max { thousands(min) } else { format!("{}-{}", thousands(min), thousands(max)) };
                 DegreeBucket { label, min, max, count: self.counts[b] }
             })
             .collect()
@@ -222,9 +222,9 @@ impl GraphStats {
             .map(|(row, chunk)| {
                 let first = row * per_row;
                 let label = if chunk.len() == 1 {
-                    format!("level {first}")
+                    format!("level {}", thousands(first as u64))
                 } else {
-                    format!("levels {first}-{}", first + chunk.len() - 1)
+                    format!("levels {}-{}", thousands(first as u64), thousands((first + chunk.len() - 1) as u64))
                 };
                 (label, chunk.iter().sum())
             })
@@ -292,12 +292,12 @@ mod tests {
         let star: Vec<(u32, u32)> = (1..=1000).map(|v| (0, v)).collect();
         let s = stats_of(1001, &star);
         let last = s.out_degree_histogram.last().unwrap();
-        assert_eq!((last.label.as_str(), last.count), ("512-1023", 1));
+        assert_eq!((last.label.as_str(), last.count), ("512-1,023", 1));
         assert_eq!(s.out_degree_histogram.len(), 11);
         assert_eq!(s.out_degree_histogram.iter().map(|b| b.count).sum::<u64>(), 1001);
         assert_eq!(s.in_degree_histogram.len(), 2);
         let table = s.human_table();
-        assert!(table.contains(&format!("  {:<20}{:>16}{:>16}\n", "512-1023", "1", "0")), "{table}");
+        assert!(table.contains(&format!("  {:<20}{:>16}{:>16}\n", "512-1,023", "1", "0")), "{table}");
         assert!(!table.contains("  16-31 "), "empty buckets are left out of the table:\n{table}");
     }
 
@@ -318,7 +318,7 @@ mod tests {
         assert!(table.contains("depth (levels)                   1,234\n"));
         // 1,234 levels in at most 12 rows of 103 levels each.
         assert!(table.contains("  levels 0-102                     103  ████████████████████████\n"), "{table}");
-        assert!(table.contains("  levels 1133-1233                 101  "));
+        assert!(table.contains("  levels 1,133-1,233               101  "));
         assert_eq!(table.lines().filter(|l| l.trim_start().starts_with("level")).count(), 12);
         assert!(table.contains(&format!("  {:<20}{:>16}{:>16}\n", "1", "1,233", "1,233")), "{table}");
         assert_eq!(thousands(1_000_000), "1,000,000");

@@ -24,7 +24,7 @@ pub struct ExportRow<'a> {
 /// the search's work.
 pub fn csv_header() -> Vec<String> {
     let mut header: Vec<String> =
-        ["run", "method", "threads", "queries", "seconds", "queries_per_second"].map(String::from).to_vec();
+        ["run", "method", "threads", "queries", "query_seconds", "queries_per_second"].map(String::from).to_vec();
     header.extend(Rule::ALL.iter().map(|r| r.name().replace('-', "_")));
     header.extend(
         [

@@ -58,6 +58,38 @@ impl Separator {
         if comma { Separator::Comma } else { Separator::Spaces }
     }
 
+    fn byte(self) -> u8 {
+        match self {
+            Separator::Tab => b'\t',
+            Separator::Comma => b',',
+            Separator::Spaces => b' ',
+        }
+    }
+
+    /// Whether a field of `line` opens a quote that the line never closes: the CSV reader would
+    /// take the rest of the line as the name, its quote dropped, without a word.
+    fn leaves_a_quote_open(self, line: &[u8]) -> bool {
+        let mut i = 0;
+        let mut field_start = true;
+        while i < line.len() {
+            if field_start && line[i] == b'"' {
+                // A quoted field: up to a quote that is not doubled.
+                i += 1;
+                loop {
+                    match (line.get(i), line.get(i + 1)) {
+                        (None, _) => return true,
+                        (Some(b'"'), Some(b'"')) => i += 2,
+                        (Some(b'"'), _) => break,
+                        _ => i += 1,
+                    }
+                }
+            }
+            field_start = line[i] == self.byte();
+            i += 1;
+        }
+        false
+    }
+
     fn name(self) -> &'static str {
         match self {
             Separator::Tab => "tab",
@@ -69,11 +101,7 @@ impl Separator {
     fn csv(self) -> csv::ReaderBuilder {
         let mut builder = csv::ReaderBuilder::new();
         builder.has_headers(false).flexible(true).trim(csv::Trim::All);
-        builder.delimiter(match self {
-            Separator::Tab => b'\t',
-            Separator::Comma => b',',
-            Separator::Spaces => b' ',
-        });
+        builder.delimiter(self.byte());
         builder
     }
 }
@@ -149,6 +177,13 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
 /// The first two fields of a data line, and whether it has more (the file's `separator` was
 /// chosen from line `chosen_at`).
 fn fields(line: Line, separator: Separator, chosen_at: usize, ctx: Ctx) -> Result<(String, String, bool)> {
+    if separator.leaves_a_quote_open(line.text) {
+        return Err(ctx.err(
+            line.number,
+            "a quoted name without its closing quote",
+            "a `\"` closing it on the same line (a `\"` inside a quoted name is written twice)",
+        ));
+    }
     let mut reader = separator.csv().from_reader(line.text);
     let mut record = csv::ByteRecord::new();
     let found = reader
@@ -282,6 +317,15 @@ mod tests {
         assert_eq!(edges("alice\tbob\tweight 3\nbob\tcarol\t1\n"), want);
         assert_eq!(edges("alice   bob\n  bob carol 7\n"), want);
         assert_eq!(edges("alice , bob\r\nbob,carol\r\n"), want);
+    }
+
+    #[test]
+    fn a_quote_left_open_is_an_error_naming_its_line() {
+        let err = read("a,b\na,\"b\nb,c\n").unwrap_err().to_string();
+        assert!(err.contains("g.csv:2") && err.contains("closing quote"), "{err}");
+        assert!(read("\"a b\" \"c\n").is_err(), "spaces as separator");
+        // A quote inside an unquoted name, or doubled inside a quoted one, closes nothing.
+        assert_eq!(edges("a,O\"Brien\n\"x \"\"y\"\"\",b\n"), pairs(&[("a", "O\"Brien"), ("x \"y\"", "b")]));
     }
 
     #[test]

@@ -19,8 +19,9 @@ const COMMENTS: &[u8] = b"#%";
 ///    mistyped: read as an edge with a third column it would silently change the graph) →
 ///    [`Format::Weighted`], whose reader refuses a word that is not a direction;
 /// 6. first data line is exactly two integers `n m`, exactly `m` data lines follow, each starting
-///    with two ids below `n`, and `n > 0` unless `m = 0` (edges need vertices: `0 1` opens an edge
-///    list) → [`Format::Header`]. This is ambiguous with an edge list whose first edge happens to be
+///    with two ids below `n`, and `n > 0` (edges need vertices: `0 1` opens an edge list, and a
+///    file that is only `0 0` is a self-loop, not a header declaring an empty graph) →
+///    [`Format::Header`]. This is ambiguous with an edge list whose first edge happens to be
 ///    `u v` followed by exactly `v` more edges on vertices below `u`; the header reading wins, and
 ///    `--format edge-list` says otherwise;
 /// 7. first data line's first or second whitespace-separated field holds anything but digits and
@@ -74,7 +75,7 @@ fn sniff_lines(lines: &mut Lines) -> Format {
             Format::Weighted
         }
         [Some(n), Some(m), None, None] => match (parse_u64(Some(n)), parse_u64(Some(m))) {
-            (Ok(n), Ok(m)) if (n > 0 || m == 0) && remaining_edges_fit(lines, n, m) => Format::Header,
+            (Ok(n), Ok(m)) if n > 0 && remaining_edges_fit(lines, n, m) => Format::Header,
             _ if looks_numeric(Some(n)) && looks_numeric(Some(m)) => Format::EdgeList,
             _ => Format::Named,
         },
@@ -152,7 +153,8 @@ mod tests {
         assert_eq!(sniff(b"3 2\n0 1\n1 2\n2 0\n"), Format::EdgeList);
         assert_eq!(sniff(b"3 2\n0 1\n"), Format::EdgeList);
         assert_eq!(sniff(b"0 1\n1 2\n"), Format::EdgeList);
-        assert_eq!(sniff(b"0 0\n"), Format::Header);
+        assert_eq!(sniff(b"0 0\n"), Format::EdgeList, "one vertex and its self-loop");
+        assert_eq!(sniff(b"1 0\n"), Format::Header, "one vertex, no edges");
     }
 
     #[test]
