@@ -16,7 +16,7 @@ pub(crate) mod memory;
 pub(crate) mod pipeline;
 pub(crate) mod pool;
 pub(crate) mod probe;
-pub(crate) mod query_orders;
+pub(crate) mod query_index;
 pub(crate) mod search;
 pub(crate) mod search_index;
 pub(crate) mod sssp;

@@ -140,6 +140,15 @@ pub struct GpuLabeler {
     timeline: Timeline,
 }
 
+/// The DAG as a labeler holds it on the device: children offsets and lists, parents offsets and
+/// lists (the parents lists in no particular order within a list).
+pub(crate) struct DeviceGraph<'a> {
+    pub coff: &'a CudaSlice<u64>,
+    pub cadj: &'a CudaSlice<u32>,
+    pub poff: &'a CudaSlice<u64>,
+    pub padj: &'a CudaSlice<u32>,
+}
+
 /// Host memory for the labels of `n` vertices in `dims` dimensions, in the order
 /// [`DeviceRun::download_labels`] fills it: intervals (as `[low, post]` pairs), subtree sizes.
 fn label_landing(n: usize, dims: usize) -> Landing {
@@ -176,6 +185,13 @@ impl GpuLabeler {
             landing: Some(landing),
             timeline: Timeline::default(),
         })
+    }
+
+    /// The graph this labeler uploaded, still on the device (other passes over the same DAG use it
+    /// rather than uploading it again).
+    pub(crate) fn device_graph(&self) -> DeviceGraph<'_> {
+        let run = &self.run;
+        DeviceGraph { coff: &run.coff, cadj: &run.cadj, poff: &run.poff, padj: &run.padj }
     }
 
     /// Runs levels up to `until`: one level, or the rest of the current phase (at most about

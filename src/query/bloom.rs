@@ -17,6 +17,7 @@ const GROUPS: u64 = 8 * BITS;
 
 /// The bit of the vertex at (1-based) post-order position `post` among `n`: that of its group,
 /// `(post - 1) · GROUPS / n`.
+#[cfg(any(feature = "gpu", test))]
 pub(crate) fn bit_of(post: u32, n: usize) -> usize {
     group_bit((post as u64 - 1) * GROUPS / n.max(1) as u64)
 }

@@ -9,7 +9,7 @@
 //! parents') then run level by level: every vertex of a level reads only finished levels, so a
 //! level's vertices are filled by every core at once.
 
-use super::bloom::{BLOOM_WORDS, BloomBits, bit_of};
+use super::bloom::{BLOOM_WORDS, BloomBits};
 use super::records::{TopoPositions, VertexCuts};
 use super::supportive::{SUPPORT_WORDS, SupportMask};
 use crate::disjoint::DisjointSlice;
@@ -90,34 +90,21 @@ impl HalfView<'_, '_> {
 /// computed them: over children from the roots, and over parents from the sinks, each visiting
 /// starts and lists in id order (the `lex` order's GRAIL post numbers of the DAG and of the DAG
 /// reversed).
+#[cfg(any(feature = "gpu", test))]
 pub(crate) struct Posts {
     pub forward: Vec<u32>,
     pub backward: Vec<u32>,
 }
 
 /// The topological positions and the cut records of every vertex of the acyclic `dag`, with
-/// `supportive[i]` standing for bit `i` of the masks; from `posts` where given, else by the two
-/// DFS here.
-pub(crate) fn positions_and_cuts(
-    dag: &Graph,
-    supportive: &[u32],
-    posts: Option<&Posts>,
-) -> (Vec<TopoPositions>, Vec<VertexCuts>) {
+/// `supportive[i]` standing for bit `i` of the masks.
+pub(crate) fn positions_and_cuts(dag: &Graph, supportive: &[u32]) -> (Vec<TopoPositions>, Vec<VertexCuts>) {
     let n = dag.num_vertices();
     let kahn = topo::kahn(dag).expect("the query index is built on a DAG");
     let mut topo = vec![[0u32; 2]; n];
     let (forward_bits, backward_bits) = {
         let topo = DisjointSlice::new(&mut topo);
-        match posts {
-            None => rayon::join(
-                || post_order(dag, Direction::Forward, &topo),
-                || post_order(dag, Direction::Backward, &topo),
-            ),
-            Some(posts) => rayon::join(
-                || from_posts(&posts.forward, Direction::Forward, &topo),
-                || from_posts(&posts.backward, Direction::Backward, &topo),
-            ),
-        }
+        rayon::join(|| post_order(dag, Direction::Forward, &topo), || post_order(dag, Direction::Backward, &topo))
     };
     let mut cuts = vec![VertexCuts::default(); n];
     {
@@ -201,24 +188,19 @@ fn post_order(dag: &Graph, direction: Direction, topo: &DisjointSlice<TopoPositi
     own_bits
 }
 
-/// What [`post_order`] gives, from post numbers found elsewhere: each vertex's position in this
-/// direction's order (written into `topo`) and its own Bloom bit.
-fn from_posts(post: &[u32], direction: Direction, topo: &DisjointSlice<TopoPositions>) -> Vec<u8> {
-    let n = post.len();
-    let side = match direction {
-        Direction::Forward => 0,
-        Direction::Backward => 1,
-    };
-    post.par_iter()
-        .enumerate()
-        .with_min_len(4096)
-        .map(|(v, &p)| {
-            // SAFETY: each vertex is written by its own iteration; the other direction writes only
-            // the other position.
-            unsafe { (&raw mut (*topo.at(v))[side]).write(position(direction, n, p)) };
-            bit_of(p, n) as u8
-        })
-        .collect()
+/// What the two [`post_order`] passes give, from post numbers found elsewhere: every vertex's
+/// positions in the two orders, and its own Bloom bit in each direction.
+#[cfg(any(feature = "gpu", test))]
+pub(crate) fn orders_from_posts(posts: &Posts) -> (Vec<TopoPositions>, [Vec<u8>; 2]) {
+    let n = posts.forward.len();
+    let bits = |post: &[u32]| post.par_iter().map(|&p| super::bloom::bit_of(p, n) as u8).collect::<Vec<u8>>();
+    let topo = posts
+        .forward
+        .par_iter()
+        .zip(&posts.backward)
+        .map(|(&f, &b)| [position(Direction::Forward, n, f), position(Direction::Backward, n, b)])
+        .collect();
+    (topo, [bits(&posts.forward), bits(&posts.backward)])
 }
 
 /// Levels with fewer vertices than this are filled on the calling thread: handing a level to the

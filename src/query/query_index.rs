@@ -20,8 +20,31 @@ use anyhow::{Result, ensure};
 use std::sync::Arc;
 use std::time::Instant;
 
-pub(crate) use super::index_passes::Posts;
+#[cfg(feature = "gpu")]
+pub(crate) use super::bloom::BLOOM_WORDS;
+#[cfg(any(feature = "gpu", test))]
+pub(crate) use super::index_passes::{Posts, orders_from_posts};
+#[cfg(feature = "gpu")]
+pub(crate) use super::supportive::SUPPORT_WORDS;
+
+/// Every vertex's topological positions and cut record, by DAG vertex.
+pub(crate) type Records = (Vec<TopoPositions>, Vec<VertexCuts>);
 pub use super::records::{TOPO_ORDERS, TopoPositions, VertexCuts};
+
+/// The index's records built on the GPU where there is one and it pays (see
+/// `gpu::query_index`); `None` leaves them to the CPU.
+#[cfg(feature = "gpu")]
+fn records_on_gpu(dag: &Arc<Graph>, supportive: &[u32]) -> Result<Option<Records>> {
+    match crate::gpu::availability() {
+        Ok(_) => crate::gpu::query_index::records_where_they_pay(dag, supportive),
+        Err(_) => Ok(None),
+    }
+}
+
+#[cfg(not(feature = "gpu"))]
+fn records_on_gpu(_: &Arc<Graph>, _: &[u32]) -> Result<Option<Records>> {
+    Ok(None)
+}
 
 /// The labels' levels again, in the fewest bytes that hold the DAG's depth. The level cut reads
 /// two random levels per query and decides most of them; on a shallow graph a byte each keeps the
@@ -80,34 +103,30 @@ impl QueryIndex {
     /// Builds the index of `dag` from the DAG alone: nothing in it depends on the labels (their
     /// levels are the DAG's Kahn levels), so it can be built while they are. Fails on a cycle.
     pub fn build_for(dag: &Graph) -> Result<QueryIndex> {
-        QueryIndex::build_with(dag, || Ok(None))
+        QueryIndex::build_with(dag, |_| Ok(None))
     }
 
-    /// [`QueryIndex::build_for`], with the two orders' DFS run by the GPU's labeling pipeline when
-    /// `backend` is the GPU, one is usable and the graph is large and wide enough for it to pay
-    /// (otherwise by the CPU). The index is the same either way.
+    /// [`QueryIndex::build_for`], on the GPU when `backend` is the GPU, one is usable and the graph
+    /// is large and wide enough for it to pay (otherwise on the CPU). The index is the same either
+    /// way.
     pub fn build_on(dag: &Arc<Graph>, backend: Backend) -> Result<QueryIndex> {
-        QueryIndex::build_with(dag, || match backend {
-            #[cfg(feature = "gpu")]
-            Backend::Gpu if crate::gpu::availability().is_ok() => {
-                crate::gpu::query_orders::lex_posts_where_they_pay(dag)
-            }
-            _ => Ok(None),
+        QueryIndex::build_with(dag, |supportive| match backend {
+            Backend::Gpu => records_on_gpu(dag, supportive),
+            Backend::Dfs | Backend::Cpu => Ok(None),
         })
     }
 
-    /// The index with its two orders' post numbers given (`selftest` compares the GPU's).
-    #[cfg(feature = "gpu")]
-    pub(crate) fn build_from_posts(dag: &Graph, posts: Posts) -> Result<QueryIndex> {
-        QueryIndex::build_with(dag, || Ok(Some(posts)))
-    }
-
-    fn build_with(dag: &Graph, posts: impl FnOnce() -> Result<Option<Posts>>) -> Result<QueryIndex> {
+    /// Builds the index with the records `elsewhere` gives for the supportive vertices it is
+    /// handed, or on the CPU where it gives none.
+    fn build_with(dag: &Graph, elsewhere: impl FnOnce(&[u32]) -> Result<Option<Records>>) -> Result<QueryIndex> {
         let clock = Instant::now();
         // The passes rely on the graph being acyclic; its (memoised) levels say so.
         let levels = CompactLevels::of(topo::kahn(dag)?.level);
-        let posts = posts()?;
-        let (positions, cuts) = positions_and_cuts(dag, &Self::supportive(dag), posts.as_ref());
+        let supportive = Self::supportive(dag);
+        let (positions, cuts) = match elsewhere(&supportive)? {
+            Some(records) => records,
+            None => positions_and_cuts(dag, &supportive),
+        };
         Ok(QueryIndex { levels, topo: positions, cuts, build_seconds: clock.elapsed().as_secs_f64() })
     }
 
@@ -213,7 +232,7 @@ fn dfs_post_order(offsets: &[u64], targets: &[u32], starts: &[u32]) -> Vec<u32> 
 mod tests {
     use super::*;
     use crate::index::{Order, dfs};
-    use crate::query::bloom::BLOOM_WORDS;
+    use crate::query::bloom::{BLOOM_WORDS, bit_of};
     use crate::query::oracle::TransitiveClosure;
     use crate::query::supportive::has_bit;
 
@@ -233,9 +252,15 @@ mod tests {
         let lex_post =
             |g: &Graph| dfs::label(g, 1, Order::Lex).unwrap().intervals().iter().map(|i| i.post).collect::<Vec<_>>();
         let posts = Posts { forward: lex_post(g), backward: lex_post(&g.reversed()) };
-        for (threads, posts) in [(1, None), (3, None), (3, Some(&posts))] {
+        let (topo, [forward_bits, backward_bits]) = orders_from_posts(&posts);
+        for v in 0..n {
+            assert_eq!(topo[v], [n as u32 - forward[v], backward[v] - 1], "vertex {v}, from the lex labels");
+            let own = (usize::from(forward_bits[v]), usize::from(backward_bits[v]));
+            assert_eq!(own, (bit_of(forward[v], n), bit_of(backward[v], n)), "vertex {v}'s own bits");
+        }
+        for threads in [1, 3] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let (topo, cuts) = pool.install(|| positions_and_cuts(g, &supportive, posts));
+            let (topo, cuts) = pool.install(|| positions_and_cuts(g, &supportive));
             for v in 0..n {
                 assert_eq!(topo[v], [n as u32 - forward[v], backward[v] - 1], "vertex {v}, {threads} threads");
                 let expect =
