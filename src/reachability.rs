@@ -98,7 +98,7 @@ impl Index {
         let label = || backend::build_labels(ws.dag(), &spec, &mut NullSink);
         let (run, query_index) = match settings.rules {
             RuleSet::All => {
-                let (run, index) = QueryIndex::build_beside(ws.dag(), settings.backend, label);
+                let (run, index) = crate::backend::query_index::build_beside(ws.dag(), settings.backend, label);
                 (run.map_err(build)?, Some(index.map_err(build)?))
             }
             RuleSet::Grail => (label().map_err(build)?, None),

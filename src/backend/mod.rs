@@ -9,6 +9,7 @@
 
 #[cfg(feature = "gpu")]
 mod handover;
+pub mod query_index;
 mod spec;
 
 #[cfg(feature = "gpu")]

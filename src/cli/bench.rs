@@ -256,7 +256,7 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
             let mut label = || options.labels_with_events(&ws, &mut PhaseRecorder(&mut phases));
             let (got, index) = match args.rules {
                 RuleSet::All => {
-                    let (got, index) = QueryIndex::build_beside(ws.dag(), backend, label);
+                    let (got, index) = crate::backend::query_index::build_beside(ws.dag(), backend, label);
                     (got?, Some(index?))
                 }
                 RuleSet::Grail => (label()?, None),

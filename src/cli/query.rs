@@ -82,7 +82,7 @@ pub fn run(args: QueryArgs) -> Result<()> {
     let label = || args.labels.labels(&ws);
     let (got, index) = match args.rules {
         RuleSet::All => {
-            let (got, index) = QueryIndex::build_beside(ws.dag(), args.labels.backend, label);
+            let (got, index) = crate::backend::query_index::build_beside(ws.dag(), args.labels.backend, label);
             (got?, Some(index?))
         }
         RuleSet::Grail => (label()?, None),

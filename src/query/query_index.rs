@@ -15,9 +15,7 @@ use super::index_passes::positions_and_cuts;
 use super::supportive::{SUPPORT_BITS, choose_supportive};
 use crate::graph::{Graph, topo};
 use crate::index::Labels;
-use crate::telemetry::Backend;
 use anyhow::{Result, ensure};
-use std::sync::Arc;
 use std::time::Instant;
 
 #[cfg(feature = "gpu")]
@@ -30,21 +28,6 @@ pub(crate) use super::supportive::SUPPORT_WORDS;
 /// Every vertex's topological positions and cut record, by DAG vertex.
 pub(crate) type Records = (Vec<TopoPositions>, Vec<VertexCuts>);
 pub use super::records::{TOPO_ORDERS, TopoPositions, VertexCuts};
-
-/// The index's records built on the GPU where there is one and it pays (see
-/// `gpu::query_index`); `None` leaves them to the CPU.
-#[cfg(feature = "gpu")]
-fn records_on_gpu(dag: &Arc<Graph>, supportive: &[u32]) -> Result<Option<Records>> {
-    match crate::gpu::availability() {
-        Ok(_) => crate::gpu::query_index::records_where_they_pay(dag, supportive),
-        Err(_) => Ok(None),
-    }
-}
-
-#[cfg(not(feature = "gpu"))]
-fn records_on_gpu(_: &Arc<Graph>, _: &[u32]) -> Result<Option<Records>> {
-    Ok(None)
-}
 
 /// The labels' levels again, in the fewest bytes that hold the DAG's depth. The level cut reads
 /// two random levels per query and decides most of them; on a shallow graph a byte each keeps the
@@ -106,19 +89,12 @@ impl QueryIndex {
         QueryIndex::build_with(dag, |_| Ok(None))
     }
 
-    /// [`QueryIndex::build_for`], on the GPU when `backend` is the GPU, one is usable and the graph
-    /// is large and wide enough for it to pay (otherwise on the CPU). The index is the same either
-    /// way.
-    pub fn build_on(dag: &Arc<Graph>, backend: Backend) -> Result<QueryIndex> {
-        QueryIndex::build_with(dag, |supportive| match backend {
-            Backend::Gpu => records_on_gpu(dag, supportive),
-            Backend::Dfs | Backend::Cpu => Ok(None),
-        })
-    }
-
     /// Builds the index with the records `elsewhere` gives for the supportive vertices it is
-    /// handed, or on the CPU where it gives none.
-    fn build_with(dag: &Graph, elsewhere: impl FnOnce(&[u32]) -> Result<Option<Records>>) -> Result<QueryIndex> {
+    /// handed (the GPU's, see `backend::query_index`), or on the CPU where it gives none.
+    pub(crate) fn build_with(
+        dag: &Graph,
+        elsewhere: impl FnOnce(&[u32]) -> Result<Option<Records>>,
+    ) -> Result<QueryIndex> {
         let clock = Instant::now();
         // The passes rely on the graph being acyclic; its (memoised) levels say so.
         let levels = CompactLevels::of(topo::kahn(dag)?.level);
@@ -128,17 +104,6 @@ impl QueryIndex {
             None => positions_and_cuts(dag, &supportive),
         };
         Ok(QueryIndex { levels, topo: positions, cuts, build_seconds: clock.elapsed().as_secs_f64() })
-    }
-
-    /// Runs `label` and builds `dag`'s index at the same time (on another thread where the pool
-    /// has one), for callers that need both: on all cores, or with the labels on the GPU, the
-    /// index then costs no extra wall time. `backend` is the labels' (see [`QueryIndex::build_on`]).
-    pub fn build_beside<T: Send>(
-        dag: &Arc<Graph>,
-        backend: Backend,
-        label: impl FnOnce() -> T + Send,
-    ) -> (T, Result<QueryIndex>) {
-        rayon::join(label, || QueryIndex::build_on(dag, backend))
     }
 
     /// DAG vertex `v`'s masks and filters.
