@@ -16,7 +16,7 @@ use crate::exact::heights::HeightOrder;
 use crate::graph::{Graph, topo};
 use crate::index::Order;
 use crate::index::labeler::run_to_end;
-use crate::query::query_index::{BLOOM_WORDS, Posts, SUPPORT_WORDS, TopoPositions, VertexCuts, orders_from_posts};
+use crate::query::query_index::{BLOOM_WORDS, Posts, Records, SUPPORT_WORDS, VertexCuts, orders_from_posts};
 use crate::telemetry::NullSink;
 use anyhow::Result;
 use rayon::prelude::*;
@@ -36,10 +36,7 @@ const ROW_WORDS: usize = SUPPORT_WORDS + BLOOM_WORDS;
 /// The query index's per-vertex data, or `None` where the CPU builds it faster: a graph under
 /// [`MIN_EDGES`] edges, or one whose levels are too narrow for the GPU in either direction (a deep
 /// chain). `supportive[i]` stands for bit `i` of the masks.
-pub fn records_where_they_pay(
-    dag: &Arc<Graph>,
-    supportive: &[u32],
-) -> Result<Option<(Vec<TopoPositions>, Vec<VertexCuts>)>> {
+pub fn records_where_they_pay(dag: &Arc<Graph>, supportive: &[u32]) -> Result<Option<Records>> {
     if dag.num_edges() < MIN_EDGES || NarrowGraph::of_graph(dag)?.is_some() {
         return Ok(None);
     }
@@ -54,7 +51,7 @@ pub fn records_where_they_pay(
 }
 
 /// The records by the GPU whatever the graph (`selftest` compares them with the CPU's).
-pub fn records(dag: &Arc<Graph>, supportive: &[u32]) -> Result<(Vec<TopoPositions>, Vec<VertexCuts>)> {
+pub fn records(dag: &Arc<Graph>, supportive: &[u32]) -> Result<Records> {
     let reversed = Arc::new(dag.reversed());
     topo::adopt_heights(dag, &reversed)?;
     records_after(dag, &reversed, lex_run(dag)?, supportive)
@@ -67,7 +64,7 @@ fn records_after(
     reversed: &Arc<Graph>,
     (forward_run, forward): (GpuLabeler, Vec<u32>),
     supportive: &[u32],
-) -> Result<(Vec<TopoPositions>, Vec<VertexCuts>)> {
+) -> Result<Records> {
     let (_, backward) = lex_run(reversed)?;
     let (topo, [forward_bits, backward_bits]) = orders_from_posts(&Posts { forward, backward });
     let gpu = super::shared()?;

@@ -22,12 +22,12 @@ use std::time::Instant;
 pub(crate) use super::bloom::BLOOM_WORDS;
 #[cfg(any(feature = "gpu", test))]
 pub(crate) use super::index_passes::{Posts, orders_from_posts};
+pub use super::records::{TOPO_ORDERS, TopoPositions, VertexCuts};
 #[cfg(feature = "gpu")]
 pub(crate) use super::supportive::SUPPORT_WORDS;
 
 /// Every vertex's topological positions and cut record, by DAG vertex.
 pub(crate) type Records = (Vec<TopoPositions>, Vec<VertexCuts>);
-pub use super::records::{TOPO_ORDERS, TopoPositions, VertexCuts};
 
 /// The labels' levels again, in the fewest bytes that hold the DAG's depth. The level cut reads
 /// two random levels per query and decides most of them; on a shallow graph a byte each keeps the
