@@ -155,3 +155,38 @@ fn counts_of_another_seed_say_so_until_counted_again() {
     h.settle();
     assert!(!h.render(80, 24).contains("these are seed"));
 }
+
+#[test]
+fn a_query_answered_before_the_labels_is_answered_again_with_them() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("3/xavier \"Turing, Alan\"<Enter>");
+    h.settle();
+    assert!(!h.app.query.result.as_ref().expect("answered").labels_ready, "decided before the labels");
+    assert!(h.render(200, 60).contains("no labels yet"));
+    // The picture of the query builds the labels; the query on screen is then asked again with them.
+    h.keys("6");
+    h.settle();
+    assert!(h.app.ready.is_some(), "labels built");
+    h.settle();
+    let r = h.app.query.result.as_ref().expect("answered");
+    assert!(r.labels_ready && r.answer.reachable, "answered again with the labels, the same verdict");
+    h.keys("3");
+    for (width, height) in [(80, 24), (200, 60)] {
+        let text = h.render(width, height);
+        assert!(!text.contains("no labels"), "{text}");
+    }
+}
+
+#[test]
+fn an_answer_of_a_pair_asked_before_another_is_not_shown_over_it() {
+    let mut h = Harness::new();
+    h.keys("3/2 1<Enter>");
+    h.settle();
+    let first = h.app.query.result.clone().expect("answered");
+    h.keys("/0 3<Enter>");
+    h.settle();
+    // `2 → 1` answered again (say, with new labels) arriving after `0 → 3` was answered: dropped.
+    h.app.on_worker(crate::tui::worker::Msg::QueryDone(first));
+    let shown = h.app.query.result.as_ref().expect("answered");
+    assert_eq!((shown.u, shown.v), (0, 3));
+}
