@@ -190,3 +190,30 @@ fn an_answer_of_a_pair_asked_before_another_is_not_shown_over_it() {
     let shown = h.app.query.result.as_ref().expect("answered");
     assert_eq!((shown.u, shown.v), (0, 3));
 }
+
+#[test]
+fn the_loader_lines_wrap_at_whole_words_keeping_their_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("anom.txt");
+    let text = "# comment one\n% comment two\n\n0 1\n0 1\n1 1\n1 2\n\n2 0\n5 6 7.5\n6\t7\n7 5\n9 9\n# end\n";
+    std::fs::write(&path, text).unwrap();
+    let mut h = Harness::on(crate::workspace::Workspace::open(&path, None).unwrap());
+    h.app.graph.file = "anom.txt".into();
+    for (width, height) in [(80, 24), (200, 60)] {
+        let screen = h.render(width, height);
+        // The panel's rows joined: each sentence whole, however it wraps.
+        let panel: Vec<&str> = rows(&screen)
+            .iter()
+            .filter_map(|l| l.split('│').nth(3).map(str::trim))
+            .filter(|cell| !cell.is_empty())
+            .collect();
+        let joined = panel.join(" ");
+        for whole in [
+            "1 vertex only in self-loops, left without an edge (9)",
+            "1 line has more fields than the format's columns, the extra ones not read (line 10)",
+        ] {
+            assert!(joined.contains(whole), "{whole:?} missing at {width}x{height}: {screen}");
+        }
+    }
+    settings().bind(|| insta::assert_snapshot!("tryout_graph_anomalies_80x24", h.render(80, 24)));
+}
