@@ -684,7 +684,7 @@ fn every_key_the_picture_names_is_in_its_help() {
         ("([ ] or h l switch)", &["[", "]", "h", "l"]),
         ("s steps one level, f a phase, r to the end, x resets", &["s", "f", "r", "x"]),
         ("/ asks a query", &["/"]),
-        ("s step level", &["s"]),
+        ("s step  f finish phase", &["s", "f"]),
         ("z fit u and v", &["z"]),
         ("p side panel on/off", &["p"]),
     ];
