@@ -217,3 +217,20 @@ fn the_loader_lines_wrap_at_whole_words_keeping_their_line_numbers() {
     }
     settings().bind(|| insta::assert_snapshot!("tryout_graph_anomalies_80x24", h.render(80, 24)));
 }
+
+#[test]
+fn the_side_panel_says_more_only_where_its_rows_are_all_used() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("2r");
+    h.settle();
+    h.keys("6");
+    h.settle();
+    h.keys("pp");
+    let text = h.render(80, 24);
+    let panel: Vec<&str> = rows(&text).iter().filter_map(|l| l.rsplit('│').nth(1)).collect();
+    if let Some(at) = panel.iter().position(|cell| cell.contains("… more (a taller terminal)")) {
+        // The marker is the panel's last row: the bottom border follows it.
+        assert_eq!(at + 1, panel.len(), "rows left empty below the marker: {text}");
+    }
+    settings().bind(|| insta::assert_snapshot!("tryout_side_panel_full_80x24", text));
+}
