@@ -372,11 +372,12 @@ impl App {
     }
 
     /// The current graph's folder with a trailing `/` (empty for a file in the working folder):
-    /// where path prompts start.
+    /// where path prompts start. A folder that is not there (the bundled graph is read from the
+    /// program itself, named as in the source tree) gives the working folder instead.
     fn graph_folder(&self) -> String {
         std::path::Path::new(&self.graph.file)
             .parent()
-            .filter(|p| !p.as_os_str().is_empty())
+            .filter(|p| !p.as_os_str().is_empty() && p.is_dir())
             .map(|p| format!("{}/", p.display()))
             .unwrap_or_default()
     }

@@ -234,3 +234,16 @@ fn the_side_panel_says_more_only_where_its_rows_are_all_used() {
     }
     settings().bind(|| insta::assert_snapshot!("tryout_side_panel_full_80x24", text));
 }
+
+#[test]
+fn the_open_prompt_starts_in_a_folder_that_is_there() {
+    let mut h = Harness::new();
+    // Where the program runs from the source tree, the bundled graph's folder is there.
+    h.keys("o");
+    assert_eq!(h.app.prompt.as_ref().expect("a prompt").text, "sample-graphs/");
+    h.keys("<Esc>");
+    // Elsewhere the bundled graph's name names no folder: the prompt starts in the working one.
+    h.app.graph.file = "no-such-folder-here/kegg.gra".into();
+    h.keys("o");
+    assert_eq!(h.app.prompt.as_ref().expect("a prompt").text, "");
+}
