@@ -725,3 +725,24 @@ fn the_svg_message_names_the_dimension_the_title_names_during_a_run() {
     };
     assert!(!message.contains("dimension") && !picture.title.contains("dimension"), "{message}");
 }
+
+#[test]
+fn z_fits_u_and_v_to_the_canvas_with_the_side_panel_hidden_or_shown() {
+    let (mut h, u, v) = kegg_first_exception();
+    for (w, ht) in [(80, 24), (200, 60)] {
+        h.render(w, ht);
+        h.keys("-");
+        h.render(w, ht);
+        // The panel hidden, then z: fitted to the wider canvas.
+        for keys in ["p", "z", "p", "z", "-p", "p"] {
+            h.keys(keys);
+            let text = h.render(w, ht);
+            let targets = h.app.picture.targets.clone();
+            let fitted = h.app.picture.viewport == crate::tui::state::picture::viewport::Viewport::Fit;
+            if fitted {
+                assert!(targets.iter().all(|&t| in_view(&h, t)), "{w}x{ht} after {keys}: u and v in view:\n{text}");
+                assert!(shows(&text, &u) && shows(&text, &v), "{w}x{ht} after {keys}:\n{text}");
+            }
+        }
+    }
+}
