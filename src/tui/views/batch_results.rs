@@ -21,7 +21,7 @@ fn in_unit(n: u64, unit: u64) -> (u128, u128) {
 
 /// `12.3` from 123 tenths, `12` from 120.
 fn tenths(t: u128, unit: &str) -> String {
-    if t % 10 == 0 { format!("{}{unit}", t / 10) } else { format!("{}.{}{unit}", t / 10, t % 10) }
+    if t.is_multiple_of(10) { format!("{}{unit}", t / 10) } else { format!("{}.{}{unit}", t / 10, t % 10) }
 }
 
 /// `12345` → `12.3k`, `10668` → `10.7k`: five characters at most, rounded to the nearest (a
