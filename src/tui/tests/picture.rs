@@ -746,3 +746,47 @@ fn z_fits_u_and_v_to_the_canvas_with_the_side_panel_hidden_or_shown() {
         }
     }
 }
+
+/// Every "+N more" marker on `screen`: whole (its `+`, count, `more` and arrow) and with a blank
+/// cell or the canvas border on each side, never touching an edge line or another marker.
+fn assert_markers_whole_and_apart(screen: &str, context: &str) {
+    // The canvas only: the side panel (after `││`) has a "… more" line of its own.
+    for line in screen.lines().map(|l| l.split("││").next().unwrap_or_default()) {
+        let chars: Vec<char> = line.chars().collect();
+        for (at, _) in line.char_indices().filter(|&(i, _)| line[i..].starts_with(" more ")) {
+            let at = line[..at].chars().count();
+            // Back over the count to its `+`.
+            let mut start = at;
+            while start > 0 && (chars[start - 1].is_ascii_digit() || chars[start - 1] == ',') {
+                start -= 1;
+            }
+            assert!(start > 0 && chars[start - 1] == '+', "{context}: a marker without its +: {line}");
+            let (before, after) = (chars.get(start.wrapping_sub(2)), chars.get(at + " more ↑".chars().count()));
+            let apart = |c: Option<&char>| c.is_none_or(|&c| c == ' ' || c == '│');
+            assert!(apart(before) && apart(after), "{context}: a marker touching a line: {line}");
+        }
+    }
+}
+
+#[test]
+fn more_markers_stay_whole_inside_the_canvas_and_off_the_edges() {
+    let mut h = Harness::new();
+    h.keys("R3/2 1<Enter>");
+    h.settle();
+    h.keys("6");
+    h.settle();
+    h.settle();
+    for (w, ht) in [(80, 24), (140, 45), (200, 60)] {
+        let text = h.render(w, ht);
+        assert!(text.contains(" more "), "{w}x{ht}: markers drawn:\n{text}");
+        assert_markers_whole_and_apart(&text, &format!("{w}x{ht}"));
+    }
+    h.keys("/1 2<Enter>");
+    h.settle();
+    h.settle();
+    let text = h.render(140, 45);
+    assert_markers_whole_and_apart(&text, "1 ⇝ 2 at 140x45");
+    let (mut h, _, _) = kegg_first_exception();
+    let text = h.render(200, 60);
+    assert_markers_whole_and_apart(&text, "57 ⇝ 151 at 200x60");
+}

@@ -8,6 +8,7 @@
 //! the area (zero-sized included), the offset or the picture.
 
 pub mod grid;
+mod markers;
 
 use crate::draw::style::Colour;
 use crate::draw::{EdgeKind, NodeState, Picture};
@@ -219,11 +220,31 @@ impl PictureView<'_> {
         }
     }
 
+    /// The "+N more" markers, each whole inside the view on cells nothing else was drawn on,
+    /// near the middle of its box (the short form where the long one finds no room); where
+    /// neither does, the short form where it belongs, whole inside the view.
     fn cuts(&self, grid: &Grid, view: &Viewport, buf: &mut Buffer) {
         let dim = if self.no_color { Style::default() } else { Style::default().fg(Color::DarkGray) };
         for cut in &self.picture.cuts {
-            if let Some((text, x, y)) = grid.marker(self.picture, cut) {
-                view.put(buf, x, y, &text, dim);
+            let Some((text, x, y)) = grid.marker(self.picture, cut) else { continue };
+            let (column, row) = view.to_screen(x, y);
+            let Ok(row) = u16::try_from(row) else { continue };
+            let centre = column + text.chars().count() as i64 / 2;
+            let short = grid.short_marker(cut);
+            let short_at = centre - short.chars().count() as i64 / 2;
+            let placed = markers::place(buf, view.area, row, column, text.chars().count())
+                .map(|at| (at, text.as_str()))
+                .or_else(|| Some((markers::place(buf, view.area, row, short_at, short.chars().count())?, &short)));
+            let placed = placed.or_else(|| {
+                // Nowhere free near the box: over the lines, but whole and inside the view.
+                let len = short.chars().count() as i64;
+                let (left, right) = (i64::from(view.area.x), i64::from(view.area.right()));
+                let visible = short_at + len > left && short_at < right && len <= right - left;
+                let inside = view.area.y <= row && row < view.area.bottom();
+                (visible && inside).then(|| (short_at.clamp(left, right - len) as u16, short.as_str()))
+            });
+            if let Some((at, text)) = placed {
+                buf.set_string(at, row, text, dim);
             }
         }
     }
@@ -324,6 +345,12 @@ struct Viewport {
 }
 
 impl Viewport {
+    /// The screen column and row of content cell `(x, y)` (outside the area where it is not shown).
+    fn to_screen(&self, x: i64, y: i64) -> (i64, i64) {
+        let column = x.saturating_sub(self.scroll.0).saturating_add(i64::from(self.area.x));
+        (column, y.saturating_sub(self.scroll.1).saturating_add(i64::from(self.area.y)))
+    }
+
     /// Writes `text` at content cell `(x, y)`, dropping whatever falls outside the area.
     fn put(&self, buf: &mut Buffer, x: i64, y: i64, text: &str, style: Style) {
         let row = y.saturating_sub(self.scroll.1).saturating_add(i64::from(self.area.y));
