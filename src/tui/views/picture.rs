@@ -222,6 +222,8 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     let mut rows: Vec<Line> = wrapped.iter().flatten().cloned().collect();
     if rows.len() > height && height > 0 {
         rows = fill(&wrapped, height - 1);
+        // On the last row, even where no line fits the rows left above it.
+        rows.resize(height - 1, Line::raw(""));
         rows.push(Line::styled("… more (a taller terminal)", theme.accent()));
     }
     frame.render_widget(Paragraph::new(rows).block(panel("What you see")), area);
@@ -229,7 +231,8 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
 
 /// The lines (each its wrapped rows) that fit `height` rows, in order: a line that does not fit
 /// in what is left is skipped and the next ones are tried. A blank line is kept only between two
-/// kept lines, so skipping never leaves two blanks together nor one at the end.
+/// kept lines, and only where the next one fits after it, so skipping never leaves two blanks
+/// together nor one at the end.
 fn fill<'a>(lines: &[Vec<Line<'a>>], height: usize) -> Vec<Line<'a>> {
     let blank = |line: &Vec<Line>| line.iter().all(|row| row.width() == 0);
     let mut rows: Vec<Line> = Vec::new();
@@ -239,11 +242,10 @@ fn fill<'a>(lines: &[Vec<Line<'a>>], height: usize) -> Vec<Line<'a>> {
             gap = !rows.is_empty();
             continue;
         }
-        let needed = line.len() + usize::from(gap);
-        if rows.len() + needed > height {
+        if rows.len() + line.len() > height {
             continue;
         }
-        if gap {
+        if gap && rows.len() + line.len() < height {
             rows.push(Line::raw(""));
         }
         rows.extend(line.iter().cloned());
