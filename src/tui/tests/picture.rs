@@ -747,22 +747,23 @@ fn z_fits_u_and_v_to_the_canvas_with_the_side_panel_hidden_or_shown() {
     }
 }
 
-/// Every "+N more" marker on `screen`: whole (its `+`, count, `more` and arrow) and with a blank
-/// cell or the canvas border on each side, never touching an edge line or another marker.
+/// Every "+N more" marker on `screen` (`+12 more ↑`, or `+12↑`): whole (its `+`, count and
+/// arrow) and with a blank cell or the canvas border on each side, never touching an edge line or
+/// another marker.
 fn assert_markers_whole_and_apart(screen: &str, context: &str) {
-    // The canvas only: the side panel (after `││`) has a "… more" line of its own.
+    // The canvas only: the side panel (after `││`) has arrows of its own.
     for line in screen.lines().map(|l| l.split("││").next().unwrap_or_default()) {
         let chars: Vec<char> = line.chars().collect();
-        for (at, _) in line.char_indices().filter(|&(i, _)| line[i..].starts_with(" more ")) {
-            let at = line[..at].chars().count();
+        for arrow in (0..chars.len()).filter(|&i| matches!(chars[i], '↑' | '↓')) {
+            let long = arrow >= 6 && chars[arrow - 6..arrow].iter().collect::<String>() == " more ";
             // Back over the count to its `+`.
-            let mut start = at;
+            let mut start = if long { arrow - 6 } else { arrow };
             while start > 0 && (chars[start - 1].is_ascii_digit() || chars[start - 1] == ',') {
                 start -= 1;
             }
             assert!(start > 0 && chars[start - 1] == '+', "{context}: a marker without its +: {line}");
-            let (before, after) = (chars.get(start.wrapping_sub(2)), chars.get(at + " more ↑".chars().count()));
             let apart = |c: Option<&char>| c.is_none_or(|&c| c == ' ' || c == '│');
+            let (before, after) = (start.checked_sub(2).and_then(|i| chars.get(i)), chars.get(arrow + 1));
             assert!(apart(before) && apart(after), "{context}: a marker touching a line: {line}");
         }
     }

@@ -220,9 +220,9 @@ impl PictureView<'_> {
         }
     }
 
-    /// The "+N more" markers, each whole inside the view on cells nothing else was drawn on,
-    /// near the middle of its box (the short form where the long one finds no room); where
-    /// neither does, the short form where it belongs, whole inside the view.
+    /// The "+N more" markers, each whole inside the view on cells nothing else was drawn on, near
+    /// the middle of its box (the short form where the long one finds no room; over edge lines,
+    /// cut back by a blank cell each side, where the edges fill the row; see [`markers`]).
     fn cuts(&self, grid: &Grid, view: &Viewport, buf: &mut Buffer) {
         let dim = if self.no_color { Style::default() } else { Style::default().fg(Color::DarkGray) };
         for cut in &self.picture.cuts {
@@ -231,21 +231,19 @@ impl PictureView<'_> {
             let Ok(row) = u16::try_from(row) else { continue };
             let centre = column + text.chars().count() as i64 / 2;
             let short = grid.short_marker(cut);
-            let short_at = centre - short.chars().count() as i64 / 2;
-            let placed = markers::place(buf, view.area, row, column, text.chars().count())
-                .map(|at| (at, text.as_str()))
-                .or_else(|| Some((markers::place(buf, view.area, row, short_at, short.chars().count())?, &short)));
-            let placed = placed.or_else(|| {
-                // Nowhere free near the box: over the lines, but whole and inside the view.
-                let len = short.chars().count() as i64;
-                let (left, right) = (i64::from(view.area.x), i64::from(view.area.right()));
-                let visible = short_at + len > left && short_at < right && len <= right - left;
-                let inside = view.area.y <= row && row < view.area.bottom();
-                (visible && inside).then(|| (short_at.clamp(left, right - len) as u16, short.as_str()))
+            let texts = [text.as_str(), short.as_str()];
+            let forms = texts.map(|t| {
+                let len = t.chars().count();
+                markers::Form { natural: centre - len as i64 / 2, len }
             });
-            if let Some((at, text)) = placed {
-                buf.set_string(at, row, text, dim);
+            let Some((i, at)) = markers::place(buf, view.area, row, &forms) else { continue };
+            let end = at + forms[i].len as u16;
+            for x in [at.checked_sub(1), Some(end)].into_iter().flatten() {
+                if view.area.x <= x && x < view.area.right() && markers::Kind::of(buf, x, row) == markers::Kind::Line {
+                    buf[(x, row)].set_char(' ');
+                }
             }
+            buf.set_string(at, row, texts[i], dim);
         }
     }
 
