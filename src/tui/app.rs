@@ -273,8 +273,10 @@ impl App {
         self.batch.rules = rules;
         self.picture.rules = rules;
         self.picture.stale = true;
-        if let Some(r) = &self.query.result {
-            self.outbox.push(Job::Query { u: r.u, v: r.v, config: self.labels.config(), rules });
+        // The pair last asked (it may still be on its way), else the one shown.
+        let pair = self.query.asked.or(self.query.result.as_ref().map(|r| (r.u, r.v)));
+        if let Some((u, v)) = pair {
+            self.effect(Some(Effect::Job(Job::Query { u, v, config: self.labels.config(), rules })));
         }
         if self.tab == Tab::Picture {
             self.show(Tab::Picture);
@@ -347,8 +349,10 @@ impl App {
         match effect {
             None => {}
             Some(Effect::Job(job)) => {
-                if matches!(job, Job::Label(..)) {
-                    self.labels.log_line(format!("> {}", describe_job(&job)));
+                match job {
+                    Job::Label(..) => self.labels.log_line(format!("> {}", describe_job(&job))),
+                    Job::Query { u, v, .. } => self.query.asked = Some((u, v)),
+                    _ => {}
                 }
                 self.outbox.push(job);
             }
@@ -368,11 +372,12 @@ impl App {
     }
 
     /// The current graph's folder with a trailing `/` (empty for a file in the working folder):
-    /// where path prompts start.
+    /// where path prompts start. A folder that is not there (the bundled graph is read from the
+    /// program itself, named as in the source tree) gives the working folder instead.
     fn graph_folder(&self) -> String {
         std::path::Path::new(&self.graph.file)
             .parent()
-            .filter(|p| !p.as_os_str().is_empty())
+            .filter(|p| !p.as_os_str().is_empty() && p.is_dir())
             .map(|p| format!("{}/", p.display()))
             .unwrap_or_default()
     }
@@ -411,14 +416,10 @@ impl App {
                 self.graph.false_positives.labels_ready(&labels);
                 self.ready = Some(labels);
                 self.picture.stale = true;
-                // The query on screen was answered with other labels: answer it with these.
-                if let Some(r) = self.query.result.as_ref().filter(|_| self.query.labels_changed) {
-                    self.outbox.push(Job::Query {
-                        u: r.u,
-                        v: r.v,
-                        config: self.labels.config(),
-                        rules: self.query.rules,
-                    });
+                // The query on screen was answered with other labels, or before there were any:
+                // answer it with these, so that it shows their part.
+                if let Some((u, v)) = self.query.wants_labels() {
+                    self.outbox.push(Job::Query { u, v, config: self.labels.config(), rules: self.query.rules });
                 }
             }
             Msg::LabelsCleared => {
@@ -428,6 +429,8 @@ impl App {
                 self.picture.stale = true;
                 self.query.labels_changed = true;
             }
+            // An answer of a pair asked before the one last asked is not shown over it.
+            Msg::QueryDone(result) if !self.query.wanted(result.u, result.v) => {}
             Msg::QueryDone(result) => {
                 self.picture.focus_on_query(result.u, result.v);
                 self.query.set_result(result);

@@ -64,8 +64,8 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Graph), &[ch('j'), code(KeyCode::Down)], Action::Down, "next component", false),
     b(On(Tab::Graph), &[code(KeyCode::Enter), ch('p')], Action::ShowOnPicture, "draw component on picture", true),
     // Labels.
-    b(On(Tab::Labels), &[ch('s')], Action::StepLevel, "step level", true),
-    b(On(Tab::Labels), &[ch('b')], Action::StepBack, "step back", false),
+    b(On(Tab::Labels), &[ch('s')], Action::StepLevel, "step", true),
+    b(On(Tab::Labels), &[ch('b')], Action::StepBack, "step back", true),
     b(On(Tab::Labels), &[ch('f')], Action::FinishPhase, "finish phase", true),
     b(On(Tab::Labels), &[ch('r')], Action::RunToEnd, "run to end", true),
     b(On(Tab::Labels), &[ch('x')], Action::Reset, "reset", true),
@@ -88,7 +88,7 @@ pub const BINDINGS: &[Binding] = &[
     b(On(Tab::Exceptions), &[ch('e')], Action::Enter, "edit seed", false),
     b(On(Tab::Exceptions), &[code(KeyCode::Enter), ch('p')], Action::ShowOnPicture, "show pair on picture", true),
     // Picture.
-    b(On(Tab::Picture), &[ch('s')], Action::StepLevel, "step level", true),
+    b(On(Tab::Picture), &[ch('s')], Action::StepLevel, "step", true),
     b(On(Tab::Picture), &[ch('b')], Action::StepBack, "step back", false),
     b(On(Tab::Picture), &[ch('f')], Action::FinishPhase, "finish phase", true),
     b(On(Tab::Picture), &[ch('r')], Action::RunToEnd, "run to end", true),
@@ -320,7 +320,8 @@ mod tests {
     #[test]
     fn footer_and_help_come_from_the_table() {
         let footer = footer(Tab::Labels, Editing::No, &[]);
-        assert!(footer.iter().any(|(k, l)| k == "s" && *l == "step level"));
+        assert!(footer.iter().any(|(k, l)| k == "s" && *l == "step"));
+        assert!(footer.iter().any(|(k, l)| k == "b" && *l == "step back"));
         assert!(footer.iter().any(|(k, l)| k == "q" && *l == "quit"));
         // The help lists every binding once, but for the global ones a tab binds all the keys of:
         // the Graph tab's j/k (↑/↓) move over its components instead of a global up and down.

@@ -25,6 +25,9 @@ pub struct QueryState {
     /// The labels the result was answered with are gone: it is answered again when new ones are
     /// ready, and says so meanwhile.
     pub labels_changed: bool,
+    /// The pair of the last query the user asked (shown or still on its way): an answer of any
+    /// other pair than this one or the one shown is an old one and is dropped.
+    pub asked: Option<(u32, u32)>,
 }
 
 /// From this many on, consecutive pruned children of one vertex are one line until unfolded.
@@ -203,6 +206,19 @@ impl QueryState {
             }
             None => error,
         }
+    }
+
+    /// Whether the shown result was answered without the labels there are now (none then, or
+    /// others since): it is answered again with them when they are ready.
+    pub fn wants_labels(&self) -> Option<(u32, u32)> {
+        let r = self.result.as_ref()?;
+        (self.labels_changed || !r.labels_ready).then_some((r.u, r.v))
+    }
+
+    /// Whether an answer of `u → v` is still wanted: the pair last asked, or the one on screen
+    /// answered again. An answer of a pair asked before another one is not shown over it.
+    pub fn wanted(&self, u: u32, v: u32) -> bool {
+        self.asked == Some((u, v)) || self.result.as_ref().is_some_and(|r| (r.u, r.v) == (u, v))
     }
 
     pub fn set_result(&mut self, result: Box<QueryResult>) {

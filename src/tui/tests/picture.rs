@@ -684,7 +684,7 @@ fn every_key_the_picture_names_is_in_its_help() {
         ("([ ] or h l switch)", &["[", "]", "h", "l"]),
         ("s steps one level, f a phase, r to the end, x resets", &["s", "f", "r", "x"]),
         ("/ asks a query", &["/"]),
-        ("s step level", &["s"]),
+        ("s step  f finish phase", &["s", "f"]),
         ("z fit u and v", &["z"]),
         ("p side panel on/off", &["p"]),
     ];
@@ -724,4 +724,70 @@ fn the_svg_message_names_the_dimension_the_title_names_during_a_run() {
         _ => panic!("the SVG was not written"),
     };
     assert!(!message.contains("dimension") && !picture.title.contains("dimension"), "{message}");
+}
+
+#[test]
+fn z_fits_u_and_v_to_the_canvas_with_the_side_panel_hidden_or_shown() {
+    let (mut h, u, v) = kegg_first_exception();
+    for (w, ht) in [(80, 24), (200, 60)] {
+        h.render(w, ht);
+        h.keys("-");
+        h.render(w, ht);
+        // The panel hidden, then z: fitted to the wider canvas.
+        for keys in ["p", "z", "p", "z", "-p", "p"] {
+            h.keys(keys);
+            let text = h.render(w, ht);
+            let targets = h.app.picture.targets.clone();
+            let fitted = h.app.picture.viewport == crate::tui::state::picture::viewport::Viewport::Fit;
+            if fitted {
+                assert!(targets.iter().all(|&t| in_view(&h, t)), "{w}x{ht} after {keys}: u and v in view:\n{text}");
+                assert!(shows(&text, &u) && shows(&text, &v), "{w}x{ht} after {keys}:\n{text}");
+            }
+        }
+    }
+}
+
+/// Every "+N more" marker on `screen` (`+12 more ↑`, or `+12↑`): whole (its `+`, count and
+/// arrow) and with a blank cell or the canvas border on each side, never touching an edge line or
+/// another marker.
+fn assert_markers_whole_and_apart(screen: &str, context: &str) {
+    // The canvas only: the side panel (after `││`) has arrows of its own.
+    for line in screen.lines().map(|l| l.split("││").next().unwrap_or_default()) {
+        let chars: Vec<char> = line.chars().collect();
+        for arrow in (0..chars.len()).filter(|&i| matches!(chars[i], '↑' | '↓')) {
+            let long = arrow >= 6 && chars[arrow - 6..arrow].iter().collect::<String>() == " more ";
+            // Back over the count to its `+`.
+            let mut start = if long { arrow - 6 } else { arrow };
+            while start > 0 && (chars[start - 1].is_ascii_digit() || chars[start - 1] == ',') {
+                start -= 1;
+            }
+            assert!(start > 0 && chars[start - 1] == '+', "{context}: a marker without its +: {line}");
+            let apart = |c: Option<&char>| c.is_none_or(|&c| c == ' ' || c == '│');
+            let (before, after) = (start.checked_sub(2).and_then(|i| chars.get(i)), chars.get(arrow + 1));
+            assert!(apart(before) && apart(after), "{context}: a marker touching a line: {line}");
+        }
+    }
+}
+
+#[test]
+fn more_markers_stay_whole_inside_the_canvas_and_off_the_edges() {
+    let mut h = Harness::new();
+    h.keys("R3/2 1<Enter>");
+    h.settle();
+    h.keys("6");
+    h.settle();
+    h.settle();
+    for (w, ht) in [(80, 24), (140, 45), (200, 60)] {
+        let text = h.render(w, ht);
+        assert!(text.contains(" more "), "{w}x{ht}: markers drawn:\n{text}");
+        assert_markers_whole_and_apart(&text, &format!("{w}x{ht}"));
+    }
+    h.keys("/1 2<Enter>");
+    h.settle();
+    h.settle();
+    let text = h.render(140, 45);
+    assert_markers_whole_and_apart(&text, "1 ⇝ 2 at 140x45");
+    let (mut h, _, _) = kegg_first_exception();
+    let text = h.render(200, 60);
+    assert_markers_whole_and_apart(&text, "57 ⇝ 151 at 200x60");
 }

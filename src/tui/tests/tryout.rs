@@ -155,3 +155,95 @@ fn counts_of_another_seed_say_so_until_counted_again() {
     h.settle();
     assert!(!h.render(80, 24).contains("these are seed"));
 }
+
+#[test]
+fn a_query_answered_before_the_labels_is_answered_again_with_them() {
+    let mut h = Harness::on_sample("follows.csv");
+    h.keys("3/xavier \"Turing, Alan\"<Enter>");
+    h.settle();
+    assert!(!h.app.query.result.as_ref().expect("answered").labels_ready, "decided before the labels");
+    assert!(h.render(200, 60).contains("no labels yet"));
+    // The picture of the query builds the labels; the query on screen is then asked again with them.
+    h.keys("6");
+    h.settle();
+    assert!(h.app.ready.is_some(), "labels built");
+    h.settle();
+    let r = h.app.query.result.as_ref().expect("answered");
+    assert!(r.labels_ready && r.answer.reachable, "answered again with the labels, the same verdict");
+    h.keys("3");
+    for (width, height) in [(80, 24), (200, 60)] {
+        let text = h.render(width, height);
+        assert!(!text.contains("no labels"), "{text}");
+    }
+}
+
+#[test]
+fn an_answer_of_a_pair_asked_before_another_is_not_shown_over_it() {
+    let mut h = Harness::new();
+    h.keys("3/2 1<Enter>");
+    h.settle();
+    let first = h.app.query.result.clone().expect("answered");
+    h.keys("/0 3<Enter>");
+    h.settle();
+    // `2 → 1` answered again (say, with new labels) arriving after `0 → 3` was answered: dropped.
+    h.app.on_worker(crate::tui::worker::Msg::QueryDone(first));
+    let shown = h.app.query.result.as_ref().expect("answered");
+    assert_eq!((shown.u, shown.v), (0, 3));
+}
+
+#[test]
+fn the_loader_lines_wrap_at_whole_words_keeping_their_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("anom.txt");
+    let text = "# comment one\n% comment two\n\n0 1\n0 1\n1 1\n1 2\n\n2 0\n5 6 7.5\n6\t7\n7 5\n9 9\n# end\n";
+    std::fs::write(&path, text).unwrap();
+    let mut h = Harness::on(crate::workspace::Workspace::open(&path, None).unwrap());
+    h.app.graph.file = "anom.txt".into();
+    for (width, height) in [(80, 24), (200, 60)] {
+        let screen = h.render(width, height);
+        // The panel's rows joined: each sentence whole, however it wraps.
+        let panel: Vec<&str> = rows(&screen)
+            .iter()
+            .filter_map(|l| l.split('│').nth(3).map(str::trim))
+            .filter(|cell| !cell.is_empty())
+            .collect();
+        let joined = panel.join(" ");
+        for whole in [
+            "1 vertex only in self-loops, left without an edge (9)",
+            "1 line has more fields than the format's columns, the extra ones not read (line 10)",
+        ] {
+            assert!(joined.contains(whole), "{whole:?} missing at {width}x{height}: {screen}");
+        }
+    }
+    settings().bind(|| insta::assert_snapshot!("tryout_graph_anomalies_80x24", h.render(80, 24)));
+}
+
+#[test]
+fn the_side_panel_says_more_only_where_its_rows_are_all_used() {
+    let mut h = Harness::on_sample("lesson.gra");
+    h.keys("2r");
+    h.settle();
+    h.keys("6");
+    h.settle();
+    h.keys("pp");
+    let text = h.render(80, 24);
+    let panel: Vec<&str> = rows(&text).iter().filter_map(|l| l.rsplit('│').nth(1)).collect();
+    if let Some(at) = panel.iter().position(|cell| cell.contains("… more (a taller terminal)")) {
+        // The marker is the panel's last row: the bottom border follows it.
+        assert_eq!(at + 1, panel.len(), "rows left empty below the marker: {text}");
+    }
+    settings().bind(|| insta::assert_snapshot!("tryout_side_panel_full_80x24", text));
+}
+
+#[test]
+fn the_open_prompt_starts_in_a_folder_that_is_there() {
+    let mut h = Harness::new();
+    // Where the program runs from the source tree, the bundled graph's folder is there.
+    h.keys("o");
+    assert_eq!(h.app.prompt.as_ref().expect("a prompt").text, "sample-graphs/");
+    h.keys("<Esc>");
+    // Elsewhere the bundled graph's name names no folder: the prompt starts in the working one.
+    h.app.graph.file = "no-such-folder-here/kegg.gra".into();
+    h.keys("o");
+    assert_eq!(h.app.prompt.as_ref().expect("a prompt").text, "");
+}

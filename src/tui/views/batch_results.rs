@@ -10,33 +10,54 @@ use ratatui::layout::Constraint;
 use ratatui::text::Line;
 use ratatui::widgets::{Row, Table};
 
-/// `12345` → `12.3k`: five characters at most (digits are cut, not rounded, so a number never
-/// reads as the next unit: 99,999 is `99.9k`).
-pub fn compact(n: u64) -> String {
-    let with_tenth = |whole: u64, tenth: u64, unit: &str| {
-        if tenth == 0 { format!("{whole}{unit}") } else { format!("{whole}.{tenth}{unit}") }
-    };
-    match n {
-        0..=9_999 => n.to_string(),
-        10_000..=99_999 => with_tenth(n / 1_000, n % 1_000 / 100, "k"),
-        100_000..=999_999 => format!("{}k", n / 1_000),
-        1_000_000..=99_999_999 => with_tenth(n / 1_000_000, n % 1_000_000 / 100_000, "M"),
-        100_000_000..=999_999_999 => format!("{}M", n / 1_000_000),
-        1_000_000_000..=99_999_999_999 => with_tenth(n / 1_000_000_000, n % 1_000_000_000 / 100_000_000, "G"),
-        100_000_000_000..=999_999_999_999 => format!("{}G", n / 1_000_000_000),
-        _ => with_tenth(n / 1_000_000_000_000, n % 1_000_000_000_000 / 100_000_000_000, "T"),
-    }
+/// The units of [`compact`] and [`tight`], each a thousand times the one before.
+const UNITS: [(u64, &str); 4] = [(1_000, "k"), (1_000_000, "M"), (1_000_000_000, "G"), (1_000_000_000_000, "T")];
+
+/// `n` in tenths of `unit` and in whole ones, each rounded to the nearest.
+fn in_unit(n: u64, unit: u64) -> (u128, u128) {
+    let (n, unit) = (u128::from(n), u128::from(unit));
+    ((n * 10 + unit / 2) / unit, (n + unit / 2) / unit)
 }
 
-/// `64515` → `64k`: four characters up to a billion (cut, not rounded, like [`compact`]).
-pub fn tight(n: u64) -> String {
-    match n {
-        0..=9_999 => n.to_string(),
-        10_000..=999_999 => format!("{}k", n / 1_000),
-        1_000_000..=9_999_999 => compact(n),
-        10_000_000..=999_999_999 => format!("{}M", n / 1_000_000),
-        _ => compact(n),
+/// `12.3` from 123 tenths, `12` from 120.
+fn tenths(t: u128, unit: &str) -> String {
+    if t.is_multiple_of(10) { format!("{}{unit}", t / 10) } else { format!("{}.{}{unit}", t / 10, t % 10) }
+}
+
+/// `12345` → `12.3k`, `10668` → `10.7k`: five characters at most, rounded to the nearest (a
+/// number that rounds to a thousand of a unit is written in the next one: 999,999 is `1M`).
+pub fn compact(n: u64) -> String {
+    if n < 10_000 {
+        return n.to_string();
     }
+    for (i, &(unit, name)) in UNITS.iter().enumerate() {
+        let (t, whole) = in_unit(n, unit);
+        if t < 1_000 {
+            return tenths(t, name);
+        }
+        if whole < 1_000 || i == UNITS.len() - 1 {
+            return format!("{whole}{name}");
+        }
+    }
+    unreachable!("the last unit takes any number")
+}
+
+/// `64515` → `65k`: four characters up to a trillion, rounded like [`compact`] (tenths only
+/// below 10 of a unit: `2.5M`).
+pub fn tight(n: u64) -> String {
+    if n < 10_000 {
+        return n.to_string();
+    }
+    for (i, &(unit, name)) in UNITS.iter().enumerate() {
+        let (t, whole) = in_unit(n, unit);
+        if t < 100 {
+            return tenths(t, name);
+        }
+        if whole < 1_000 || i == UNITS.len() - 1 {
+            return format!("{whole}{name}");
+        }
+    }
+    unreachable!("the last unit takes any number")
 }
 
 /// Seconds in at most six characters.
@@ -227,17 +248,29 @@ fn cells(row: &BatchRow, rules: &[Rule], form: Form) -> Vec<String> {
     }
     cells.push(count(qps));
     cells.extend(rules.iter().map(|&rule| count(r.by_rule.get(rule))));
-    let fp = row.searched_negative_rate * 100.0;
     cells.push(count(r.positives));
     // A share of the no-answers: none when there were none, or for an exact BFS, which uses no index.
     let negatives = r.queries - r.positives;
-    cells.push(match (row.exact, negatives, fp) {
-        (true, _, _) | (_, 0, _) => "-".to_string(),
-        (_, _, fp) if fp >= 99.95 => "100".to_string(),
-        (_, _, fp) => format!("{fp:.1}"),
+    cells.push(match (row.exact, negatives) {
+        (true, _) | (_, 0) => "-".to_string(),
+        _ => fp_cell(row.searched_negative_rate * 100.0),
     });
     cells.push(if r.checked == 0 { "-".to_string() } else { count(r.mismatches) });
     cells
+}
+
+/// A percentage for the FP% column: one decimal (`45.3`, `0.0` for none), and below 0.1 its first
+/// significant digit (`0.01`), so that a small share never reads as none. (`format::percent` keeps
+/// two digits, `0.010`: a column narrower by one keeps 80 columns at `10.7k` instead of `11k`.)
+fn fp_cell(p: f64) -> String {
+    if p >= 99.95 {
+        "100".to_string()
+    } else if p >= 0.1 || p <= 0.0 {
+        format!("{p:.1}")
+    } else {
+        let decimals = (-p.log10().floor()).max(1.0) as usize;
+        format!("{p:.decimals$}")
+    }
 }
 
 /// The legend's first line: what the rule columns, as titled, count.
@@ -286,23 +319,52 @@ mod tests {
     }
 
     #[test]
-    fn compact_numbers_stay_short() {
+    fn compact_numbers_stay_short_and_round() {
         assert_eq!(compact(9_999), "9999");
+        assert_eq!(compact(10_668), "10.7k");
         assert_eq!(compact(12_345), "12.3k");
-        assert_eq!(compact(99_999), "99.9k");
-        assert_eq!(compact(100_000), "100k");
+        assert_eq!(compact(99_949), "99.9k");
+        assert_eq!(compact(99_999), "100k");
         assert_eq!(compact(327_196), "327k");
+        assert_eq!(compact(999_499), "999k");
+        assert_eq!(compact(999_500), "1M");
         assert_eq!(compact(2_500_000), "2.5M");
         assert_eq!(compact(12_000_000), "12M");
-        assert_eq!(compact(999_999_999), "999M");
-        assert_eq!(compact(1_272_100_000_000), "1.2T");
+        assert_eq!(compact(999_999_999), "1G");
+        assert_eq!(compact(1_272_100_000_000), "1.3T");
         assert_eq!(compact(u64::MAX), "18446744T");
         for n in [0, 9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000, 99_999_999, 100_000_000, 999_999_999] {
             assert!(compact(n).chars().count() <= 5, "{n}: {}", compact(n));
             assert!(tight(n).chars().count() <= 4, "{n}: {}", tight(n));
         }
-        assert_eq!(tight(64_515), "64k");
+        for n in (0..60).map(|k| 10_000u64 * 3u64.pow(k / 2) + k as u64 * 7_919).filter(|&n| n < 999_000_000_000) {
+            assert!(compact(n).chars().count() <= 5, "{n}: {}", compact(n));
+            assert!(tight(n).chars().count() <= 4, "{n}: {}", tight(n));
+        }
+        assert_eq!(tight(64_515), "65k");
         assert_eq!(tight(2_500_000), "2.5M");
+        assert_eq!(tight(9_940_000), "9.9M");
+        assert_eq!(tight(9_960_000), "10M");
         assert_eq!(compact_time(0.0123), "12.3ms");
+    }
+
+    #[test]
+    fn a_small_share_of_searched_no_answers_never_reads_as_zero() {
+        use crate::query::{BatchReport, Query, RuleCounts};
+        use std::time::Duration;
+        // 8 of 79,651 no-answers needed a search: 0.01%.
+        let queries = [Query { src: 0, dst: 1, expected: None, line: 0 }];
+        let report =
+            BatchReport::of_answers(&queries, &[false], Method::GuidedDfs, 2, RuleCounts::default(), Duration::ZERO);
+        let row =
+            BatchRow { searched_negative_rate: 8.0 / 79_651.0, ..BatchRow::new("guided-dfs".into(), false, report) };
+        let cells = cells(&row, &[], FORMS[0]);
+        let fp = &cells[cells.len() - 2];
+        assert_eq!(fp, "0.01");
+        let cells = |p: f64| fp_cell(p);
+        assert_eq!(
+            (cells(0.0), cells(45.26), cells(0.1), cells(0.0047), cells(99.96)),
+            ("0.0".into(), "45.3".into(), "0.1".into(), "0.005".into(), "100".into())
+        );
     }
 }

@@ -149,7 +149,9 @@ fn diagnosis_lines(app: &App, width: usize) -> (Vec<Line<'static>>, usize) {
             if anomalies.is_empty() {
                 lines.push(Line::styled("no duplicates, self-loops or unused ids", theme.dim()));
             }
-            lines.extend(anomalies.into_iter().map(|(kind, f)| Line::styled(fitted(kind, f, width), theme.warn())));
+            for (kind, f) in anomalies {
+                lines.extend(wrapped(&fitted(kind, f, width), theme.warn()));
+            }
         }
         None => lines.push(Line::styled(
             format!("no loader report: a {} file holds a graph, not its text", g.format.name()),
@@ -306,7 +308,8 @@ fn false_positive_lines(
     }
 }
 
-/// An anomaly's sentence with as many of its first lines (or ids) as fit `width`.
+/// An anomaly's sentence with as many of its first lines (or ids) as fit one row `width` wide;
+/// where not even one does, the sentence with its first line, which then wraps.
 fn fitted(kind: Anomaly, f: &Firsts, width: usize) -> String {
     (1..f.first.len())
         .rev()

@@ -207,7 +207,8 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     lines.push(Line::styled("/ asks a query and draws its search", theme.dim()));
     lines.push(Line::styled("Exceptions tab (5): Enter shows a false positive here", theme.dim()));
     // Wrapped here, each row keeping its line's style, so that a panel too short for all of them
-    // shows whole lines only and ends by saying so, never mid-sentence.
+    // shows whole lines only and ends by saying so, never mid-sentence. A line too long for the
+    // rows left gives way to the shorter ones after it, so no row stays empty that one could use.
     let width = area.width.saturating_sub(2).max(1) as usize;
     let wrapped: Vec<Vec<Line>> = lines
         .iter()
@@ -220,14 +221,35 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
     let height = area.height.saturating_sub(2) as usize;
     let mut rows: Vec<Line> = wrapped.iter().flatten().cloned().collect();
     if rows.len() > height && height > 0 {
-        rows.clear();
-        for line in &wrapped {
-            if rows.len() + line.len() > height - 1 {
-                break;
-            }
-            rows.extend(line.iter().cloned());
-        }
+        rows = fill(&wrapped, height - 1);
+        // On the last row, even where no line fits the rows left above it.
+        rows.resize(height - 1, Line::raw(""));
         rows.push(Line::styled("… more (a taller terminal)", theme.accent()));
     }
     frame.render_widget(Paragraph::new(rows).block(panel("What you see")), area);
+}
+
+/// The lines (each its wrapped rows) that fit `height` rows, in order: a line that does not fit
+/// in what is left is skipped and the next ones are tried. A blank line is kept only between two
+/// kept lines, and only where the next one fits after it, so skipping never leaves two blanks
+/// together nor one at the end.
+fn fill<'a>(lines: &[Vec<Line<'a>>], height: usize) -> Vec<Line<'a>> {
+    let blank = |line: &Vec<Line>| line.iter().all(|row| row.width() == 0);
+    let mut rows: Vec<Line> = Vec::new();
+    let mut gap = false;
+    for line in lines {
+        if blank(line) {
+            gap = !rows.is_empty();
+            continue;
+        }
+        if rows.len() + line.len() > height {
+            continue;
+        }
+        if gap && rows.len() + line.len() < height {
+            rows.push(Line::raw(""));
+        }
+        rows.extend(line.iter().cloned());
+        gap = false;
+    }
+    rows
 }

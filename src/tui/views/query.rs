@@ -125,7 +125,11 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult, width: u16) -> Vec<Line<'a>> {
     let head = with_fitting_tag(head, notes.map(|n| Span::styled(n, theme.dim())).to_vec(), width);
     let mut lines = vec![head, Line::styled(explain::trail_line(decision), theme.dim())];
     if !r.labels_ready {
-        let note = "no labels yet: a check that comes before the labels' decided";
+        // Labels finished since the answer: it is being answered again with them.
+        let note = match app.ready {
+            None => "no labels yet: a check that comes before the labels' decided",
+            Some(_) => "answered before the labels: a check that comes before them decided (asking again with them)",
+        };
         lines.push(Line::styled(note, theme.dim()));
     }
     lines.push(Line::raw(explain(app, r)));
@@ -188,7 +192,7 @@ fn intervals(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult) {
     frame.render_widget(Paragraph::new(Line::styled(head, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
     y += 1;
     if !r.labels_ready {
-        let note = "no labels when answered";
+        let note = if app.ready.is_some() { "labels built since: asking again" } else { "no labels when answered" };
         frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), Rect::new(inner.x, y, inner.width, 1));
         y += 1;
     }

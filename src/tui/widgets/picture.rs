@@ -8,6 +8,7 @@
 //! the area (zero-sized included), the offset or the picture.
 
 pub mod grid;
+mod markers;
 
 use crate::draw::style::Colour;
 use crate::draw::{EdgeKind, NodeState, Picture};
@@ -219,12 +220,30 @@ impl PictureView<'_> {
         }
     }
 
+    /// The "+N more" markers, each whole inside the view on cells nothing else was drawn on, near
+    /// the middle of its box (the short form where the long one finds no room; over edge lines,
+    /// cut back by a blank cell each side, where the edges fill the row; see [`markers`]).
     fn cuts(&self, grid: &Grid, view: &Viewport, buf: &mut Buffer) {
         let dim = if self.no_color { Style::default() } else { Style::default().fg(Color::DarkGray) };
         for cut in &self.picture.cuts {
-            if let Some((text, x, y)) = grid.marker(self.picture, cut) {
-                view.put(buf, x, y, &text, dim);
+            let Some((text, x, y)) = grid.marker(self.picture, cut) else { continue };
+            let (column, row) = view.to_screen(x, y);
+            let Ok(row) = u16::try_from(row) else { continue };
+            let centre = column + text.chars().count() as i64 / 2;
+            let short = grid.short_marker(cut);
+            let texts = [text.as_str(), short.as_str()];
+            let forms = texts.map(|t| {
+                let len = t.chars().count();
+                markers::Form { natural: centre - len as i64 / 2, len }
+            });
+            let Some((i, at)) = markers::place(buf, view.area, row, &forms) else { continue };
+            let end = at + forms[i].len as u16;
+            for x in [at.checked_sub(1), Some(end)].into_iter().flatten() {
+                if view.area.x <= x && x < view.area.right() && markers::Kind::of(buf, x, row) == markers::Kind::Line {
+                    buf[(x, row)].set_char(' ');
+                }
             }
+            buf.set_string(at, row, texts[i], dim);
         }
     }
 
@@ -324,6 +343,12 @@ struct Viewport {
 }
 
 impl Viewport {
+    /// The screen column and row of content cell `(x, y)` (outside the area where it is not shown).
+    fn to_screen(&self, x: i64, y: i64) -> (i64, i64) {
+        let column = x.saturating_sub(self.scroll.0).saturating_add(i64::from(self.area.x));
+        (column, y.saturating_sub(self.scroll.1).saturating_add(i64::from(self.area.y)))
+    }
+
     /// Writes `text` at content cell `(x, y)`, dropping whatever falls outside the area.
     fn put(&self, buf: &mut Buffer, x: i64, y: i64, text: &str, style: Style) {
         let row = y.saturating_sub(self.scroll.1).saturating_add(i64::from(self.area.y));

@@ -7,7 +7,8 @@
 //! else u in view with the view shifted towards v.
 //!
 //! Whatever the zoom, the vertex a view is about (the cursor's, or u) is kept in view, and so is its
-//! parent in the drawing (where the DFS tree enters it) whenever both fit the area together.
+//! parent in the drawing (where the DFS tree enters it) whenever both fit the area together; a
+//! fitted view (`z`) keeps u and v before u's parent: the parent only where all three fit.
 
 use crate::draw::{EdgeKind, Picture};
 use crate::tui::widgets::picture::PictureView;
@@ -84,7 +85,7 @@ impl Scene<'_> {
                         let (w, h) = self.room();
                         let view =
                             View { zoom, x: rect.x + rect.width / 2 - w / 2, y: rect.y + rect.height / 2 - h / 2 };
-                        self.keep_with_parent(view, i)
+                        self.keep_with_parent(view, i, None)
                     }
                     None => self.fit(),
                 }
@@ -92,7 +93,7 @@ impl Scene<'_> {
             Viewport::Targets { zoom } => {
                 let zoom = zoom.min(ZOOM_LEVELS - 1);
                 match self.targets_rect(zoom, self.targets) {
-                    Some(rect) => self.centre_on(zoom, rect, self.targets.first().copied()),
+                    Some(rect) => self.centre_on(zoom, rect, self.targets.first().copied(), false),
                     None => self.fit(),
                 }
             }
@@ -111,42 +112,49 @@ impl Scene<'_> {
             for zoom in (0..ZOOM_LEVELS).rev() {
                 let (cw, ch) = self.content(zoom);
                 if fits(CellRect { x: 0, y: 0, width: cw, height: ch }) {
-                    return self.centre_on(zoom, CellRect { x: 0, y: 0, width: cw, height: ch }, None);
+                    return self.centre_on(zoom, CellRect { x: 0, y: 0, width: cw, height: ch }, None, true);
                 }
             }
         }
         for zoom in (0..=BOXED_ZOOM).rev() {
             if let Some(rect) = self.targets_rect(zoom, self.targets).filter(|&r| fits(r)) {
-                return self.centre_on(zoom, rect, anchor);
+                return self.centre_on(zoom, rect, anchor, true);
             }
         }
         match self.targets_rect(0, self.targets) {
-            Some(rect) => self.centre_on(0, rect, anchor),
+            Some(rect) => self.centre_on(0, rect, anchor, true),
             None => self.clamp(View { zoom: 0, x: 0, y: 0 }),
         }
     }
 
     /// Centred on `rect`, kept inside the drawing, and shifted so that node `anchor` (and its
-    /// parent, when both fit) is in view.
-    fn centre_on(&self, zoom: usize, rect: CellRect, anchor: Option<usize>) -> View {
+    /// parent, when both fit) is in view. A fitted view (`fitted`) keeps `rect` before the
+    /// parent: the parent then comes only where it fits with `rect`, so that it never pushes v out
+    /// of the view that `z` promises fits u and v.
+    fn centre_on(&self, zoom: usize, rect: CellRect, anchor: Option<usize>, fitted: bool) -> View {
         let (w, h) = self.room();
         let view = View { zoom, x: rect.x + rect.width / 2 - w / 2, y: rect.y + rect.height / 2 - h / 2 };
         let view = self.clamp(view);
         match anchor {
-            Some(a) => self.keep_with_parent(view, a),
+            Some(a) => self.keep_with_parent(view, a, Some(rect).filter(|_| fitted)),
             None => view,
         }
     }
 
     /// `view` moved as little as needed to show node `index` with the marker row above it, and
-    /// its parent's box too when the two fit the area together.
-    fn keep_with_parent(&self, view: View, index: usize) -> View {
+    /// its parent's box too when the two fit the area together with `with` (what else must stay
+    /// in view: u and v), which is kept wherever it fits with the node.
+    fn keep_with_parent(&self, view: View, index: usize, with: Option<CellRect>) -> View {
         let Some(node) = self.node(view.zoom, index) else { return view };
         let node = CellRect { y: node.y - 1, height: node.height + 1, ..node };
-        let parent = self.parent(index).and_then(|p| self.node(view.zoom, p));
-        let view = match parent {
-            Some(p) => self.keep(view, node.union(p)),
-            None => view,
+        let (w, h) = self.room();
+        let fits = |r: CellRect| r.width <= w && r.height <= h;
+        let kept = with.map_or(node, |rect| node.union(rect));
+        let kept = if fits(kept) { kept } else { node };
+        let parent = self.parent(index).and_then(|p| self.node(view.zoom, p)).map(|p| kept.union(p));
+        let view = match parent.filter(|&r| fits(r)) {
+            Some(r) => self.keep(view, r),
+            None => self.keep(view, kept),
         };
         self.keep(view, node)
     }

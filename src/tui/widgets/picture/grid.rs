@@ -192,6 +192,13 @@ impl Grid {
     }
 }
 
+impl Grid {
+    /// The marker's short text (`+12↑`), for where the one `marker` gives finds no room.
+    pub fn short_marker(&self, cut: &CutMarker) -> String {
+        marker_text(cut, true)
+    }
+}
+
 /// `+12 more ↑`, or `+12↑` where room is short.
 fn marker_text(cut: &CutMarker, short: bool) -> String {
     if !short {
