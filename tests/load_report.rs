@@ -12,7 +12,7 @@ fn report(text: &str) -> LoadReport {
 }
 
 fn firsts(count: u64, first: &[u64]) -> Firsts {
-    Firsts { count, first: first.to_vec() }
+    Firsts { count, first: first.to_vec(), names: Vec::new() }
 }
 
 #[test]
@@ -40,6 +40,12 @@ fn sparse_ids_are_renumbered_and_a_loop_counts_as_appearing() {
     // ... but, its loop dropped, 7 is left without an edge, and the report says so.
     assert_eq!(r.loop_only_vertices, firsts(1, &[7]));
     assert!(r.human_lines().iter().any(|l| l == "1 vertex only in self-loops, left without an edge (7)"));
+    // A named vertex is named, and one sparse id is an id.
+    let named = report("a,b\n\"c, d\",\"c, d\"\nb,a\n");
+    let want = Firsts { count: 1, first: Vec::new(), names: vec!["\"c, d\"".into()] };
+    assert_eq!(named.loop_only_vertices, want);
+    assert!(named.human_lines().iter().any(|l| l.ends_with("left without an edge (\"c, d\")")));
+    assert_eq!(report("5 5\n").ids_sentence(), "sparse file id 5 renumbered 0 by first appearance");
 }
 
 #[test]

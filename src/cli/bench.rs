@@ -169,7 +169,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
             );
             let out = child.output().context("cannot run a benchmark setting")?;
             if !out.status.success() {
-                bail!("setting {setting} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+                // The setting was named on the line above; the child's own message says what failed.
+                let message = String::from_utf8_lossy(&out.stderr);
+                let message = message.trim();
+                bail!("{}", message.strip_prefix("error: ").unwrap_or(message));
             }
             rows.push(serde_json::from_slice::<Row>(&out.stdout).context("a benchmark setting printed no result")?);
         }

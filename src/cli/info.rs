@@ -63,15 +63,21 @@ pub fn run(args: InfoArgs) -> Result<()> {
 
 pub fn run_default() -> Result<()> {
     let ws = Workspace::bundled()?;
-    report(&ws, Output::default(), None)?;
-    println!();
     // The file the tips name lies in the source folder; from anywhere else they would fail.
-    if std::path::Path::new(BUNDLED_GRAPH_NAME).is_file() {
+    let here = std::path::Path::new(BUNDLED_GRAPH_NAME).is_file();
+    let file = if here {
+        BUNDLED_GRAPH_NAME.to_string()
+    } else {
+        format!("{BUNDLED_GRAPH_NAME} (built into grail; not a file in this folder)")
+    };
+    report_as(&ws, file, Output::default(), None)?;
+    println!();
+    if here {
         println!("This is the bundled sample graph. Try:");
     } else {
         println!(
-            "This is the bundled sample graph, built into grail: {BUNDLED_GRAPH_NAME} is not in this folder, \
-             so run these from the grail source folder, or with a graph file of your own:"
+            "This is the bundled sample graph. Run these from the grail source folder, where \
+             {BUNDLED_GRAPH_NAME} is, or with a graph file of your own:"
         );
     }
     println!("  grail query {BUNDLED_GRAPH_NAME} 2 1          one query, with the rule that decided it");
@@ -105,10 +111,15 @@ fn weights_of(loaded: &LoadedGraph) -> (Option<WeightSummary>, Option<String>) {
 }
 
 fn report(ws: &Workspace, output: Output, deep: Option<DeepReport>) -> Result<()> {
+    report_as(ws, ws.loaded.path.display().to_string(), output, deep)
+}
+
+/// [`report`] with the file shown as `file`.
+fn report_as(ws: &Workspace, file: String, output: Output, deep: Option<DeepReport>) -> Result<()> {
     let stats = stats::compute(&ws.loaded.graph, &ws.condensation);
     let (weights, weights_error) = weights_of(&ws.loaded);
     output.show(&InfoReport {
-        file: ws.loaded.path.display().to_string(),
+        file,
         format: ws.loaded.format,
         load_seconds: ws.load_seconds,
         condense_seconds: ws.condense_seconds,

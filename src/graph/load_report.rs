@@ -23,6 +23,10 @@ pub struct Firsts {
     pub count: u64,
     /// The first [`FIRST`] of them, in file order.
     pub first: Vec<u64>,
+    /// For vertices of a file that names them: the first ones' names, in place of numbers in
+    /// `first` (which is then empty).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 impl Firsts {
@@ -31,6 +35,20 @@ impl Firsts {
         self.count += 1;
         if self.first.len() < FIRST {
             self.first.push(at);
+        }
+    }
+
+    /// How many are listed (numbers or names).
+    pub fn listed(&self) -> usize {
+        self.first.len() + self.names.len()
+    }
+
+    /// The same count with only the first `k` of those listed.
+    pub fn keeping(&self, k: usize) -> Firsts {
+        Firsts {
+            count: self.count,
+            first: self.first.iter().take(k).copied().collect(),
+            names: self.names.iter().take(k.saturating_sub(self.first.len())).cloned().collect(),
         }
     }
 }
@@ -246,9 +264,9 @@ impl LoadReport {
             }
             Numbering::Renumbered => match self.id_range {
                 Some((low, high)) => {
-                    format!("sparse file ids {} renumbered {all} by first appearance", span(low, high))
+                    format!("sparse file {ids} {} renumbered {all} by first appearance", span(low, high))
                 }
-                None => format!("file ids renumbered {all} by first appearance"),
+                None => format!("file {ids} renumbered {all} by first appearance"),
             },
         }
     }
@@ -281,9 +299,18 @@ impl LoadReport {
             })
             .reduce(|| (0, usize::MAX, 0), |a, b| (a.0 + b.0, a.1.min(b.1), a.2.max(b.2)));
         let loop_only: Vec<u32> = loops.iter().copied().filter(|&v| isolated(v as usize)).collect();
-        let loop_only_vertices = Firsts {
-            count: loop_only.len() as u64,
-            first: loop_only.iter().take(FIRST).map(|&v| names.file_id(v)).collect(),
+        let firsts = loop_only.iter().take(FIRST).copied();
+        let loop_only_vertices = match names.table() {
+            Some(_) => Firsts {
+                count: loop_only.len() as u64,
+                first: Vec::new(),
+                names: firsts.map(|v| names.label(v)).collect(),
+            },
+            None => Firsts {
+                count: loop_only.len() as u64,
+                first: firsts.map(|v| names.file_id(v)).collect(),
+                names: Vec::new(),
+            },
         };
         let first_unused = if unused == 0 {
             Vec::new()
@@ -314,6 +341,7 @@ impl LoadReport {
         let duplicate_edges = Firsts {
             count: reading.duplicates.count.max(reading.nonloop_pairs.saturating_sub(edges_kept)),
             first: reading.duplicates.first,
+            names: Vec::new(),
         };
         LoadReport {
             lines: reading.lines,
@@ -327,7 +355,7 @@ impl LoadReport {
             loop_only_vertices,
             declared_vertices: reading.declared,
             vertices: n as u64,
-            unused_ids: Firsts { count: unused, first: first_unused },
+            unused_ids: Firsts { count: unused, first: first_unused, names: Vec::new() },
             id_range,
             numbering: match names {
                 VertexNames::Dense => Numbering::Kept,
@@ -384,8 +412,8 @@ pub fn at_lines(f: &Firsts) -> String {
 
 /// `3, 9`, with `...` when there are more than listed.
 fn listed(f: &Firsts) -> String {
-    let list = f.first.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-    let more = if f.count > f.first.len() as u64 { ", ..." } else { "" };
+    let list = f.first.iter().map(u64::to_string).chain(f.names.iter().cloned()).collect::<Vec<_>>().join(", ");
+    let more = if f.count > f.listed() as u64 { ", ..." } else { "" };
     format!("{list}{more}")
 }
 
@@ -537,9 +565,9 @@ mod tests {
 
     #[test]
     fn anomalies_are_described() {
-        let f = Firsts { count: 7, first: vec![1, 2, 3, 4, 5] };
+        let f = Firsts { count: 7, first: vec![1, 2, 3, 4, 5], names: Vec::new() };
         assert_eq!(describe(Anomaly::Duplicates, &f), "7 duplicate edges (lines 1, 2, 3, 4, 5, ...)");
-        let f = Firsts { count: 1, first: vec![4] };
+        let f = Firsts { count: 1, first: vec![4], names: Vec::new() };
         assert_eq!(describe(Anomaly::SelfLoops, &f), "1 self-loop (line 4)");
     }
 }

@@ -354,7 +354,7 @@ mod tests {
         let choice = reading.separator.unwrap();
         assert_eq!((choice.separator, choice.chosen_at_line), ("spaces", 2));
         // Line 3's comma stays in a name; line 4's is quoted, so it is not another separator.
-        assert_eq!(reading.other_separator_lines, Firsts { count: 1, first: vec![3] });
+        assert_eq!(reading.other_separator_lines, Firsts { count: 1, first: vec![3], names: Vec::new() });
         assert_eq!(names.plain(2), "carol,dave");
         let (_, _, reading) = read("a,b\nb\tc,d\n").unwrap();
         assert_eq!((reading.separator.unwrap().separator, reading.other_separator_lines.first), ("comma", vec![2]));

@@ -238,5 +238,9 @@ fn legend(table: Option<&ResultsTable>, rules: RuleSet, expected: String) -> Vec
         Some(table) => rules_legend(table.rule_titles(), rules),
         None => rules_legend(&rule_titles(rules, true), rules),
     };
-    vec![rules_line, FP_LEGEND.to_string(), expected]
+    let mut lines = vec![rules_line, FP_LEGEND.to_string(), expected];
+    if table.is_some_and(|t| !t.shows_time()) {
+        lines.push("time: left out at this width (q/s gives the rate; a wider terminal shows it)".into());
+    }
+    lines
 }

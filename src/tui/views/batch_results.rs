@@ -192,6 +192,11 @@ impl ResultsTable {
         ResultsTable { titles, rows, wrong, widths, gap: 1, rule_titles }
     }
 
+    /// Whether the table has its time column (the narrowest forms leave it out).
+    pub fn shows_time(&self) -> bool {
+        self.titles.iter().any(|t| t == "time")
+    }
+
     /// Cells the columns take with one-cell gaps.
     fn needed(&self) -> u16 {
         self.widths.iter().sum::<u16>() + self.widths.len().saturating_sub(1) as u16

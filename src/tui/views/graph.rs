@@ -311,9 +311,9 @@ fn false_positive_lines(
 /// An anomaly's sentence with as many of its first lines (or ids) as fit one row `width` wide;
 /// where not even one does, the sentence with its first line, which then wraps.
 fn fitted(kind: Anomaly, f: &Firsts, width: usize) -> String {
-    (1..f.first.len())
+    (1..f.listed())
         .rev()
-        .map(|k| describe(kind, &Firsts { count: f.count, first: f.first[..k].to_vec() }))
+        .map(|k| describe(kind, &f.keeping(k)))
         .fold(describe(kind, f), |best, shorter| if best.chars().count() > width { shorter } else { best })
 }
 
