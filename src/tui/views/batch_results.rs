@@ -27,30 +27,24 @@ fn tenths(t: u128, unit: &str) -> String {
 /// `12345` → `12.3k`, `10668` → `10.7k`: five characters at most, rounded to the nearest (a
 /// number that rounds to a thousand of a unit is written in the next one: 999,999 is `1M`).
 pub fn compact(n: u64) -> String {
-    if n < 10_000 {
-        return n.to_string();
-    }
-    for (i, &(unit, name)) in UNITS.iter().enumerate() {
-        let (t, whole) = in_unit(n, unit);
-        if t < 1_000 {
-            return tenths(t, name);
-        }
-        if whole < 1_000 || i == UNITS.len() - 1 {
-            return format!("{whole}{name}");
-        }
-    }
-    unreachable!("the last unit takes any number")
+    in_units(n, 1_000)
 }
 
 /// `64515` → `65k`: four characters up to a trillion, rounded like [`compact`] (tenths only
 /// below 10 of a unit: `2.5M`).
 pub fn tight(n: u64) -> String {
+    in_units(n, 100)
+}
+
+/// `n` whole below 10,000, else in the first unit where it is under a thousand, with tenths while
+/// it is under `tenths_below` tenths of it.
+fn in_units(n: u64, tenths_below: u128) -> String {
     if n < 10_000 {
         return n.to_string();
     }
     for (i, &(unit, name)) in UNITS.iter().enumerate() {
         let (t, whole) = in_unit(n, unit);
-        if t < 100 {
+        if t < tenths_below {
             return tenths(t, name);
         }
         if whole < 1_000 || i == UNITS.len() - 1 {
