@@ -33,6 +33,11 @@ use std::time::{Duration, Instant};
 const WARPS_PER_BLOCK: u32 = BLOCK_THREADS / WARP_SIZE;
 /// Blocks of `hub_sibling_sums` (hubs are few; each block sorts one at a time).
 const HUB_BLOCKS: u32 = 256;
+/// A parent with more DAG children than max(n / 16, this) is giant: its sibling sums take a
+/// device-wide scan over every key (`giant_sizes_by_key`) instead of a sort in one block.
+const GIANT_MIN_DEGREE: u64 = 4096;
+/// The most giant parents (each costs a pass over n keys); beyond, the largest ones.
+const MAX_GIANTS: usize = 64;
 
 /// A call that may run many levels returns after about this long (the explorer pauses and redraws
 /// between calls; the levels' times are read back once per call, not once per level).
@@ -462,6 +467,8 @@ struct Kernels {
     push_sizes: labeling::PushSizes,
     sibling_sums: labeling::SiblingSums,
     hub_sibling_sums: labeling::HubSiblingSums,
+    giant_sizes_by_key: labeling::GiantSizesByKey,
+    giant_offsets: labeling::GiantOffsets,
     root_offsets: labeling::RootOffsets,
     root_offsets_chunked: labeling::RootOffsetsChunked,
     chunk_carries: labeling::ChunkCarries,
@@ -493,6 +500,8 @@ impl Kernels {
             push_sizes: labeling::PushSizes::load(gpu)?,
             sibling_sums: labeling::SiblingSums::load(gpu)?,
             hub_sibling_sums: labeling::HubSiblingSums::load(gpu)?,
+            giant_sizes_by_key: labeling::GiantSizesByKey::load(gpu)?,
+            giant_offsets: labeling::GiantOffsets::load(gpu)?,
             root_offsets: labeling::RootOffsets::load(gpu)?,
             root_offsets_chunked: labeling::RootOffsetsChunked::load(gpu)?,
             chunk_carries: labeling::ChunkCarries::load(gpu)?,
@@ -532,6 +541,10 @@ struct DeviceRun<'g> {
     /// Blocks per vertex of the large in-degree queue (1: one block, `select_block`; more: the hub
     /// path, whose partial bests go to a lane's `hub_partial`).
     hub_splits: u32,
+    /// Parents with more DAG children than `giant_degree`, with their child counts (capped at
+    /// u32::MAX: the launches stride over the rest), and the bound (see [`GIANT_MIN_DEGREE`]).
+    giants: Vec<(u32, u32)>,
+    giant_degree: u64,
     /// The finished dimensions in the labels' final layout: `[low, post]` and the subtree size of
     /// vertex v, dimension d at `v * dims + d` (see `store_dimension`).
     intervals: CudaSlice<u32>,
@@ -595,6 +608,7 @@ impl<'g> DeviceRun<'g> {
         let buckets = (n.next_power_of_two() / 2).max(2);
         let bucket_shift = 64 - buckets.trailing_zeros();
         let GraphShape { hub_splits, large, roots: roots_total, .. } = shape;
+        let (giants, giant_degree) = giant_parents(dag);
         let hub_partial = if hub_splits > 1 { large * hub_splits } else { 0 };
         let chunks = n.div_ceil(ROOT_CHUNK as usize);
         let intervals = ledger.zeros(stream, "labels: intervals", 2 * n * dims)?;
@@ -613,6 +627,8 @@ impl<'g> DeviceRun<'g> {
             bucket_shift,
             roots_total: roots_total as u32,
             hub_splits: hub_splits as u32,
+            giants,
+            giant_degree,
             intervals,
             subtree,
             dims: dims as u32,
@@ -935,6 +951,8 @@ impl<'g> DeviceRun<'g> {
             root_count,
             chunk_totals,
             chunk_carries,
+            root_flag,
+            root_position,
             ..
         } = lane;
         let (totals, carries) = (chunk_totals, chunk_carries);
@@ -947,7 +965,21 @@ impl<'g> DeviceRun<'g> {
         // have disjoint sets of over WARP_SIZE children, so at most n / (WARP_SIZE + 1) of them,
         // and the hub listed h-th writes hubs[2 h] and hubs[2 h + 1], below 2 (n / WARP_SIZE + 1).
         // hub_state has the 2 counters it zeroed above.
-        unsafe { k.sibling_sums.launch(stream, warp_grid(n), coff, cadj, tree, size, offset, hub_state, hubs, n) }?;
+        let giant = self.giant_degree;
+        unsafe {
+            k.sibling_sums.launch(stream, warp_grid(n), coff, cadj, tree, size, offset, hub_state, hubs, n, giant)
+        }?;
+        for &(p, degree) in &self.giants {
+            stream.memset_zeros(&mut *root_flag)?;
+            // SAFETY: a grid-stride thread per DAG child c of p (coff has n + 1 entries, cadj m);
+            // each T-child writes values[key[c]] (keys are distinct ranks below n, root_flag has
+            // n entries), then offset[c] (n entries) from the scan of those n values.
+            unsafe { k.giant_sizes_by_key.launch(stream, grid(degree), p, coff, cadj, tree, size, &mut *root_flag) }?;
+            scan(k, stream, root_flag, n, root_position, totals, carries)?;
+            unsafe {
+                k.giant_offsets.launch(stream, grid(degree), p, coff, cadj, tree, &*root_position, &mut *offset)
+            }?;
+        }
         // The hub count stays on the device: a fixed grid of blocks takes the hubs in turn.
         let (hub_state, hubs, scratch) = (&*hub_state, &*hubs, hub_scratch);
         // SAFETY: blocks of SCAN_BLOCK_THREADS, the size `block_offsets` keeps a total per warp for,
@@ -1159,6 +1191,22 @@ fn scan(
         k.add_scan_carries.launch(stream, grid(count), count, ROOT_CHUNK, &*carries, sums)
     }?;
     Ok(())
+}
+
+/// The giant parents of `dag` (more children than max(n / 16, [`GIANT_MIN_DEGREE`]), at most
+/// [`MAX_GIANTS`] of the largest) with their child counts, and the degree above which a parent is
+/// one.
+fn giant_parents(dag: &Graph) -> (Vec<(u32, u32)>, u64) {
+    let offsets = dag.children_csr().offsets();
+    let degree = |v: u32| offsets[v as usize + 1] - offsets[v as usize];
+    let mut bound = (dag.num_vertices() as u64 / 16).max(GIANT_MIN_DEGREE);
+    let mut giants: Vec<u32> = (0..dag.num_vertices() as u32).filter(|&v| degree(v) > bound).collect();
+    if giants.len() > MAX_GIANTS {
+        giants.sort_unstable_by_key(|&v| std::cmp::Reverse(degree(v)));
+        bound = degree(giants[MAX_GIANTS]);
+        giants.retain(|&v| degree(v) > bound);
+    }
+    (giants.into_iter().map(|v| (v, degree(v).min(u64::from(u32::MAX)) as u32)).collect(), bound)
 }
 
 /// A thread per item.

@@ -25,9 +25,7 @@ use std::sync::Arc;
 /// Graphs with fewer edges than this get their index from the CPU: each GPU run costs
 /// milliseconds of set-up and uploads whatever the graph. The index with the labels on the GPU,
 /// 16 cores: random 200K / degree 20 (4.0M edges) 32-38 ms on the GPU against 57-74 ms on the CPU
-/// (H100); with only the orders on the GPU, citeseer.scc (0.3M edges) and uniprotenc_22m (1.6M)
-/// were slower than on the CPU (H200). uniprotenc_22m reversed has a vertex with 1.5M children,
-/// whose sibling sums the pipeline sorts in one block (0.17 s).
+/// (H100); uniprotenc_22m (1.6M edges) 138-147 ms on the GPU against 58-84 ms on the CPU (H200).
 const MIN_EDGES: usize = 3_000_000;
 
 /// Words of a row: one direction's supportive mask and Bloom filter.
