@@ -35,7 +35,7 @@ pub struct CaseResult {
 }
 
 /// The generated shapes every run checks (the GPU running every level, deep ones included).
-pub const GENERATED: [&str; 11] = [
+pub const GENERATED: [&str; 12] = [
     "random:n=20000,deg=5,seed=1",
     "random:n=3000,deg=40,seed=2",
     "chain:n=100000",
@@ -45,6 +45,8 @@ pub const GENERATED: [&str; 11] = [
     "tree:n=50000,arity=3",
     // 100 T-children per vertex: the hub path of the GPU's sibling sums.
     "tree:n=30000,arity=100",
+    // Vertices with 20,000 children: the giant path (a scan over the keys instead of a sort).
+    "tree:n=60000,arity=20000",
     "scalefree:n=20000,m=3,seed=3",
     "fan:width=12000,layers=2,seed=4",
     "digraph:n=20000,deg=3,seed=5",
