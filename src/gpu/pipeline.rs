@@ -976,6 +976,7 @@ impl<'g> DeviceRun<'g> {
             // n entries), then offset[c] (n entries) from the scan of those n values.
             unsafe { k.giant_sizes_by_key.launch(stream, grid(degree), p, coff, cadj, tree, size, &mut *root_flag) }?;
             scan(k, stream, root_flag, n, root_position, totals, carries)?;
+            // SAFETY: as above: p's children c < n read sums[key[c]] (n entries) and write offset[c].
             unsafe {
                 k.giant_offsets.launch(stream, grid(degree), p, coff, cadj, tree, &*root_position, &mut *offset)
             }?;
