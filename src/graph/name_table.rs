@@ -111,6 +111,20 @@ impl NameTable {
         &self.sorted[first..first + len]
     }
 
+    /// Up to `limit` names that start with `prefix` in another case (ignoring case, in name order),
+    /// for a completion where none starts with it as typed; the first [`NEAREST_SCAN`] names are
+    /// looked at, as for [`NameTable::nearest`].
+    pub fn with_prefix_any_case(&self, prefix: &str, limit: usize) -> Vec<&str> {
+        let prefix = prefix.to_lowercase();
+        self.sorted
+            .iter()
+            .take(NEAREST_SCAN)
+            .map(|&v| self.name(v))
+            .filter(|name| name.to_lowercase().starts_with(&prefix))
+            .take(limit)
+            .collect()
+    }
+
     /// Up to `k` names close to `typed` (Jaro-Winkler similarity at least [`CLOSE`], ignoring
     /// case; ties by name), most alike first; none when no name is close.
     pub fn nearest(&self, typed: &str, k: usize) -> Vec<&str> {

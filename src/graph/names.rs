@@ -214,7 +214,11 @@ impl VertexNames {
     /// what the explorer's prompt completes with.
     pub fn complete(&self, prefix: &str, limit: usize) -> Vec<&str> {
         match self {
-            VertexNames::Named(table) => table.with_prefix(prefix).iter().take(limit).map(|&v| table.name(v)).collect(),
+            VertexNames::Named(table) => match table.with_prefix(prefix) {
+                // As paths complete: in another case only where the typed case matches nothing.
+                [] => table.with_prefix_any_case(prefix, limit),
+                exact => exact.iter().take(limit).map(|&v| table.name(v)).collect(),
+            },
             _ => Vec::new(),
         }
     }

@@ -122,9 +122,12 @@ impl Prompt {
             }
             _ => {
                 let common = common_prefix(&names);
-                // Inside quotes when what all the names share already needs them.
-                let open = if quoted(&common) != common { "\"" } else { "" };
-                self.text = format!("{head}{open}{common}");
+                // Names matched in another case may share less than what is typed: it then stays.
+                if common.chars().count() >= typed.chars().count() {
+                    // Inside quotes when what all the names share already needs them.
+                    let open = if quoted(&common) != common { "\"" } else { "" };
+                    self.text = format!("{head}{open}{common}");
+                }
                 self.candidates = shown(names);
             }
         }
@@ -327,6 +330,15 @@ mod tests {
         p.push('N');
         p.complete(&names);
         assert_eq!(p.text, "\"New York\" ");
+        // In another case only where the typed case matches nothing.
+        let mut p = Prompt::new(PromptKind::Query, "q", "");
+        "new".chars().for_each(|c| p.push(c));
+        p.complete(&names);
+        assert_eq!(p.text, "\"New York\" ");
+        let mut p = Prompt::new(PromptKind::Query, "q", "");
+        "AL".chars().for_each(|c| p.push(c));
+        p.complete(&names);
+        assert_eq!((p.text.as_str(), p.candidates.len()), ("alic", 2));
         let mut p = Prompt::new(PromptKind::Query, "q", "");
         p.push('z');
         p.complete(&names);
