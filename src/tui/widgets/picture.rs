@@ -351,11 +351,10 @@ impl Viewport {
 
     /// Writes `text` at content cell `(x, y)`, dropping whatever falls outside the area.
     fn put(&self, buf: &mut Buffer, x: i64, y: i64, text: &str, style: Style) {
-        let row = y.saturating_sub(self.scroll.1).saturating_add(i64::from(self.area.y));
+        let (first, row) = self.to_screen(x, y);
         if row < i64::from(self.area.y) || row >= i64::from(self.area.bottom()) {
             return;
         }
-        let first = x.saturating_sub(self.scroll.0).saturating_add(i64::from(self.area.x));
         if first >= i64::from(self.area.right()) {
             return;
         }

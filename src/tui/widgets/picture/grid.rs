@@ -190,9 +190,7 @@ impl Grid {
             Direction::Children => self.layer_top(layer) + self.box_rows,
         }
     }
-}
 
-impl Grid {
     /// The marker's short text (`+12↑`), for where the one `marker` gives finds no room.
     pub fn short_marker(&self, cut: &CutMarker) -> String {
         marker_text(cut, true)
