@@ -28,13 +28,7 @@ impl HeightOrder {
 
     /// Grouped by height, sinks first. Fails on a graph with a cycle (condense it first).
     pub fn new(dag: &Graph) -> Result<HeightOrder> {
-        let n = dag.num_vertices();
-        let (_, topo) = crate::graph::topo::levels(dag)?;
-        let mut height = vec![0u32; n];
-        for &v in topo.iter().rev() {
-            height[v as usize] = dag.children(v).iter().map(|&c| height[c as usize] + 1).max().unwrap_or(0);
-        }
-        Ok(HeightOrder::group(height.into_iter()))
+        Ok(HeightOrder::group(crate::graph::topo::heights(dag)?.into_iter()))
     }
 
     /// The vertices grouped by `group[v]` (a counting sort; ids ascending within a group).
