@@ -130,6 +130,106 @@ extern "C" __global__ void search_filter(const u32* pairs, u32 count, const u32*
     if (c == UNDECIDED) undecided[atomicAdd(undecided_count, 1u)] = i;
 }
 
+// Short searches, before the batches: each undecided query gets a warp that searches forward from
+// its source, depth first, its lanes judging a vertex's children by the rules towards the
+// destination (the level cut first, from the level beside each child). A child that is the
+// destination or that a yes-rule decides answers yes; the stack running empty answers no (every
+// child left out was cut by an exact rule; in a DAG the search ends without a visited set, and
+// where paths meet a vertex may be expanded twice). A search that would expand more than `budget`
+// vertices or stack more than SHORT_STACK is given up and its query listed in `left` for the
+// batches. Each warp's stack is in shared memory. Warps take queries one at a time from a cursor,
+// so that a long search holds up no other. `counts`: the undecided count (from `search_filter`),
+// the cursor, the left count. `work`: as the batches' (expanded, neighbours scanned, judged).
+extern "C" __global__ void search_short(const u32* undecided, u32* counts, const u32* pairs, const u32* comp,
+                                        u32 identity, const u32* level, const u32* topo, const u64* rec,
+                                        const u32* intervals, const u32* subtree, u32 dims, u32 all, const u64* off,
+                                        const u64* adj, u32 budget, u32* code, u32* left, u64* work) {
+    __shared__ u32 s_stacks[BLOCK_THREADS / WARP_SIZE][SHORT_STACK];
+    u32* stack = s_stacks[threadIdx.x / WARP_SIZE];
+    u32 lane = threadIdx.x % WARP_SIZE;
+    Index g = {level, topo, rec, intervals, subtree, dims, all};
+    u32 total = counts[0];
+    u64 expanded = 0, neighbours = 0, judged = 0;
+    for (;;) {
+        u32 item = 0;
+        if (lane == 0) item = atomicAdd(&counts[1], 1u);
+        item = __shfl_sync(0xffffffffu, item, 0);
+        if (item >= total) break;
+        u32 i = undecided[item];
+        u32 s = pairs[2 * (u64)i], t = pairs[2 * (u64)i + 1];
+        if (!identity) {
+            s = comp[s];
+            t = comp[t];
+        }
+        u32 lt = level[t];
+        stack[0] = s;
+        __syncwarp();
+        // 1: yes, 0: no, 2: given up.
+        u32 answer = 2, top = 1, steps = 0;
+        bool full = false;
+        while (answer == 2) {
+            if (top == 0) {
+                answer = 0;
+                break;
+            }
+            if (steps == budget) break;
+            u32 x = stack[--top];
+            __syncwarp();
+            steps++;
+            u64 begin = off[x], end = off[x + 1];
+            for (u64 base = begin; base < end; base += WARP_SIZE) {
+                u64 e = base + lane;
+                bool yes = false, push = false, past = false;
+                u32 y = 0;
+                if (e < end) {
+                    u64 entry = adj[e];
+                    y = (u32)entry;
+                    u32 ly = (u32)(entry >> 32);
+                    // Children are sorted by level: past the destination's, every child left is cut too.
+                    past = ly > lt;
+                    if (y == t) {
+                        yes = true;
+                    } else if (ly < lt) {
+                        u32 c = verdict(g, y, t);
+                        judged++;
+                        yes = c != UNDECIDED && (c & 1u);
+                        push = c == UNDECIDED;
+                    }
+                }
+                if (lane == 0) neighbours += min((u64)WARP_SIZE, end - base);
+                if (__any_sync(0xffffffffu, yes)) {
+                    answer = 1;
+                    break;
+                }
+                u32 pushes = __ballot_sync(0xffffffffu, push);
+                if (top + __popc(pushes) > SHORT_STACK) {
+                    full = true;
+                    break;
+                }
+                if (push) stack[top + __popc(pushes & ((1u << lane) - 1))] = y;
+                top += __popc(pushes);
+                if (__any_sync(0xffffffffu, past)) break;
+            }
+            __syncwarp();
+            if (full) break;
+        }
+        expanded += steps;
+        if (lane == 0) {
+            if (answer == 2) {
+                left[atomicAdd(&counts[2], 1u)] = i;
+            } else {
+                code[i] = code_of(RULE_SEARCH, answer == 1);
+            }
+        }
+    }
+    for (u32 d = WARP_SIZE / 2; d > 0; d /= 2) judged += __shfl_down_sync(0xffffffffu, judged, d);
+    if (lane == 0 && expanded) {
+        atomicAdd(&work[0], expanded);
+        atomicAdd(&work[1], neighbours);
+        atomicAdd(&work[2], judged);
+    }
+}
+
 // Appends `value` to `list` for every lane that `wants`, with one atomic per warp (a counter that
 // every queued vertex bumps would serialise the step). Every lane of the warp must call it.
 template <typename Count>

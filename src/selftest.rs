@@ -332,9 +332,13 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
     }
     let mut scratch = Scratch::new(dag.num_vertices());
     let mut wrong = 0;
-    for with_index in [None, Some(&index)] {
+    // The short searches alone (nearly always, on graphs this small), some given up to the
+    // batches, and the batches alone.
+    let shapes = [search::SHORT_SEARCH_EXPANSIONS, 8, 0]
+        .map(|short_expansions| search::SearchShape { words: None, short_expansions });
+    for (with_index, shape) in [None, Some(&index)].into_iter().flat_map(|i| shapes.map(|shape| (i, shape))) {
         let engine = Engine::new(dag, &labels, &ws.condensation.component).with_index(with_index);
-        let (gpu_answers, report) = search::run_batch(gpu, &engine, &queries, None)?;
+        let (gpu_answers, report) = search::run_batch(gpu, &engine, &queries, shape)?;
         let cpu = crate::query::run_batch(&engine, &queries, Method::GuidedBfs);
         if cpu.by_rule != report.by_rule {
             problems.push(format!(
@@ -349,10 +353,11 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
             if want != got {
                 if wrong < 3 {
                     problems.push(format!(
-                        "query {} -> {} ({} rules): CPU says {want}, GPU says {got}",
+                        "query {} -> {} ({} rules, short searches of {} vertices): CPU says {want}, GPU says {got}",
                         q.src,
                         q.dst,
-                        engine.rule_set()
+                        engine.rule_set(),
+                        shape.short_expansions
                     ));
                 }
                 wrong += 1;

@@ -60,8 +60,9 @@ pub struct QueryArgs {
     #[arg(long, value_enum, default_value_t = RuleSet::All)]
     pub rules: RuleSet,
 
-    /// Answer a batch on the GPU: every rule and the searches (concurrent bidirectional BFSs
-    /// judged by the same rules) on the device.
+    /// Answer a batch on the GPU: every rule and the searches on the device, judged by the same
+    /// rules (a short depth-first search per query, then concurrent bidirectional BFSs for those
+    /// it gives up).
     #[arg(long, conflicts_with = "src")]
     pub gpu: bool,
 
@@ -69,6 +70,11 @@ pub struct QueryArgs {
     /// default 64, or fewer where the GPU's free memory does not hold them).
     #[arg(long, requires = "gpu")]
     pub words: Option<usize>,
+
+    /// GPU: the most vertices each query's short search (a warp, depth first) expands before the
+    /// query goes to the batched BFSs; 0 sends every searched query to the batches.
+    #[arg(long, requires = "gpu", default_value_t = crate::gpu::search::SHORT_SEARCH_EXPANSIONS)]
+    pub short_expansions: u32,
 
     #[command(flatten)]
     pub labels: LabelOptions,
@@ -427,14 +433,25 @@ impl Report for GpuBatchOutput<'_> {
             duration(report.upload_seconds)
         );
         println!("queries         {}", thousands(report.queries));
-        println!("rules           {} on the device", duration(report.filter_seconds));
+        println!("rules           {} on the device, short searches included", duration(report.filter_seconds));
+        let batched = report.searched - report.short_searched;
+        let rest = if batched == 0 {
+            "none left to the batches".to_string()
+        } else {
+            format!(
+                "{} in {} of {} queries ({}, {})",
+                thousands(batched),
+                plural(report.batches, "batch", "batches"),
+                thousands(64 * report.words as u64),
+                plural(report.steps, "step", "steps"),
+                duration(report.search_seconds)
+            )
+        };
         println!(
-            "searched        {} in {} ({} of {} queries, {})",
+            "searched        {}: {} by short searches (a warp each, at most {} vertices), {rest}",
             thousands(report.searched),
-            duration(report.search_seconds),
-            plural(report.batches, "batch", "batches"),
-            64 * report.words,
-            plural(report.steps, "step", "steps")
+            thousands(report.short_searched),
+            thousands(u64::from(report.short_expansions))
         );
         println!("answers back    {}", duration(report.download_seconds));
         println!(
@@ -469,7 +486,12 @@ fn print_rule_table(by_rule: &RuleCounts, queries: u64) {
 fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()> {
     let gpu = crate::gpu::prepare(&[crate::gpu::kernels::search::MODULE])?;
     let startup = gpu.startup();
-    let (answers, report) = crate::gpu::search::run_batch(gpu, engine, queries, args.words)?;
+    let (answers, report) = crate::gpu::search::run_batch(
+        gpu,
+        engine,
+        queries,
+        crate::gpu::search::SearchShape { words: args.words, short_expansions: args.short_expansions },
+    )?;
     let checked = report.batch_report(queries, &answers, rayon::current_num_threads());
     let mismatches = checked.mismatches;
     args.output.show(&GpuBatchOutput {

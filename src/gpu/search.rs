@@ -3,7 +3,7 @@
 //! time by concurrent bidirectional BFSs that judge every vertex they meet by the same rules.
 
 use super::context::Gpu;
-use super::kernels::search::{SearchCollect, SearchExpand, SearchFilter, SearchRetire, SearchSeed};
+use super::kernels::search::{SearchCollect, SearchExpand, SearchFilter, SearchRetire, SearchSeed, SearchShort};
 use super::memory::Ledger;
 use super::search_index::SearchIndex;
 use crate::constants::{BLOCK_THREADS, SEARCH_MAX_WORDS};
@@ -39,6 +39,29 @@ pub fn fitting_words(gpu: &Gpu, n: usize) -> Result<usize> {
     Ok(words)
 }
 
+/// The most vertices a short search expands, unless asked otherwise, before its query is left to
+/// the batches: nearly every query the rules leave is answered within it on the random DAGs and
+/// the data sets' positive files, and a larger budget made the uniform batches slower
+/// (docs/BENCHMARKS.md, "GPU batch search").
+pub const SHORT_SEARCH_EXPANSIONS: u32 = 4096;
+
+/// How a batch searches what the rules leave undecided.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchShape {
+    /// 64-query words per vertex of the batched searches (64·W queries a batch), or None for the
+    /// widest that fits ([`fitting_words`]).
+    pub words: Option<usize>,
+    /// The most vertices each query's short search may expand (0: every searched query goes to
+    /// the batches).
+    pub short_expansions: u32,
+}
+
+impl Default for SearchShape {
+    fn default() -> SearchShape {
+        SearchShape { words: None, short_expansions: SHORT_SEARCH_EXPANSIONS }
+    }
+}
+
 /// What a GPU batch did: the columns of the thesis's Tables 6.4-6.6.
 #[derive(Clone, Debug, Serialize)]
 pub struct GpuBatchReport {
@@ -48,15 +71,21 @@ pub struct GpuBatchReport {
     pub rules: RuleSet,
     /// Queries the rules left undecided, searched on the device.
     pub searched: u64,
+    /// Of those, the ones a short search answered (a warp each, depth first, at most
+    /// [`SHORT_SEARCH_EXPANSIONS`] vertices expanded); the rest went to the batches.
+    pub short_searched: u64,
+    /// The most vertices a short search could expand.
+    pub short_expansions: u32,
     /// Queries decided by each rule (`search` = searched), counted on the device's codes.
     pub by_rule: RuleCounts,
     /// 64-query words per vertex (64·W queries per batch).
     pub words: usize,
-    /// Batches of searches.
+    /// Batches of the searches the short ones left.
     pub batches: u64,
     /// Search steps (every search of a batch advanced by one level on one side) over all batches.
     pub steps: u64,
-    /// Vertices the searches expanded (one per side, step and vertex, whatever the queries sharing it).
+    /// Vertices the searches expanded: each short search's own, and in the batches one per side,
+    /// step and vertex, whatever the queries sharing it.
     pub expanded: u64,
     /// Their neighbours scanned.
     pub neighbours: u64,
@@ -64,9 +93,10 @@ pub struct GpuBatchReport {
     pub judged: u64,
     /// Uploading the DAG, labels and query index (0 when they were already on the device).
     pub upload_seconds: f64,
-    /// Uploading the queries and deciding them by the rules, on the device.
+    /// Uploading the queries, deciding them by the rules and running the short searches, on the
+    /// device (one wait for both).
     pub filter_seconds: f64,
-    /// The searches.
+    /// The batches of searches.
     pub search_seconds: f64,
     /// Downloading the answers and counting the rules.
     pub download_seconds: f64,
@@ -89,27 +119,26 @@ impl GpuBatchReport {
 }
 
 /// Answers every query (true = reachable), uploading the engine's data for this batch; also the
-/// report. `words`: 64-query words per vertex, or None for the widest that fits ([`fitting_words`]).
+/// report.
 pub fn run_batch(
     gpu: &Gpu,
     engine: &Engine,
     queries: &[Query],
-    words: Option<usize>,
+    shape: SearchShape,
 ) -> Result<(Vec<bool>, GpuBatchReport)> {
     let index = SearchIndex::upload(gpu, engine)?;
-    let (answers, report) = run_batch_on(gpu, &index, queries, words)?;
+    let (answers, report) = run_batch_on(gpu, &index, queries, shape)?;
     Ok((answers, GpuBatchReport { upload_seconds: index.upload_seconds, ..report }))
 }
 
-/// Answers every query on data already on the device (`upload_seconds` is 0 in the report);
-/// `words` as in [`run_batch`].
+/// Answers every query on data already on the device (`upload_seconds` is 0 in the report).
 pub fn run_batch_on(
     gpu: &Gpu,
     index: &SearchIndex,
     queries: &[Query],
-    words: Option<usize>,
+    shape: SearchShape,
 ) -> Result<(Vec<bool>, GpuBatchReport)> {
-    let words = match words {
+    let words = match shape.words {
         Some(words) => words,
         None => fitting_words(gpu, index.n as usize)?,
     };
@@ -122,13 +151,16 @@ pub fn run_batch_on(
     let stream = gpu.stream.clone();
     let mut ledger = Ledger::default();
 
-    // The rules, for every query at once.
+    // The rules, for every query at once, then the short searches of those left undecided.
     let clock = Instant::now();
     let pairs: Vec<u32> = queries.iter().flat_map(|q| [q.src, q.dst]).collect();
     let pairs = ledger.upload(gpu, "queries", &pairs)?;
     let mut code = ledger.zeros::<u32>(&stream, "rule codes", queries.len())?;
     let mut undecided = ledger.zeros::<u32>(&stream, "undecided queries", queries.len())?;
-    let mut undecided_count = ledger.zeros::<u32>(&stream, "undecided count", 1)?;
+    // The undecided count, the short searches' cursor, and the count they leave to the batches.
+    let mut counts = ledger.zeros::<u32>(&stream, "undecided counts", 3)?;
+    let mut left = ledger.zeros::<u32>(&stream, "queries left to the batches", queries.len())?;
+    let mut work = ledger.zeros::<u64>(&stream, "work counts", 3)?;
     if count > 0 {
         let filter = SearchFilter::load(gpu)?;
         // SAFETY: a thread per query i < count reads pairs[2i], pairs[2i + 1] (2 count entries), ids
@@ -153,29 +185,59 @@ pub fn run_batch_on(
                 u32::from(index.all_rules),
                 &mut code,
                 &mut undecided,
-                &mut undecided_count,
+                &mut counts,
+            )
+        }?;
+        let short = SearchShort::load(gpu)?;
+        let blocks = gpu.multiprocessors()? * SHORT_BLOCKS_PER_SM;
+        // SAFETY: warps (BLOCK_THREADS is whole warps, and the kernel's stacks are sized for it)
+        // take items below counts[0] (at most count, the length of `undecided`), each a query
+        // index < count into pairs (2 count) and component ids as the filter reads them; they read
+        // the CSR of children (offsets n + 1, entries below n) and per-vertex rule data as the
+        // filter does, and write code[i] (count) or append i to `left` (count) once per item.
+        unsafe {
+            short.launch(
+                &stream,
+                LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK_THREADS, 1, 1), shared_mem_bytes: 0 },
+                &undecided,
+                &mut counts,
+                &pairs,
+                &index.component,
+                u32::from(index.identity),
+                &index.level,
+                &index.topo,
+                &index.records,
+                &index.intervals,
+                &index.subtree,
+                index.dims,
+                u32::from(index.all_rules),
+                &index.children_offsets,
+                &index.children,
+                shape.short_expansions,
+                &mut code,
+                &mut left,
+                &mut work,
             )
         }?;
     }
-    let searched = stream.clone_dtoh(&undecided_count)?[0];
+    let [searched, _, unanswered] = stream.clone_dtoh(&counts)?[..] else { unreachable!("three counts") };
     let filter_seconds = clock.elapsed().as_secs_f64();
 
     // The searches, 64·W queries at a time; no wider than the searched queries need, since the
     // working memory (zeroed when made) grows with W.
     let clock = Instant::now();
-    let words = words.min((searched as usize).div_ceil(64).max(1));
-    let (mut batches, mut steps, mut work) = (0, 0, vec![0; 3]);
-    if searched > 0 {
-        let mut search = Searcher::new(gpu, index, words)?;
+    let words = words.min((unanswered as usize).div_ceil(64).max(1));
+    let (mut batches, mut steps) = (0, 0);
+    if unanswered > 0 {
+        let mut search = Searcher::new(gpu, index, words, &mut work)?;
         let batch = 64 * words as u32;
         let mut first = 0;
-        while first < searched {
-            let size = batch.min(searched - first);
-            steps += search.batch(&undecided, first, size, &pairs, &mut code)?;
+        while first < unanswered {
+            let size = batch.min(unanswered - first);
+            steps += search.batch(&left, first, size, &pairs, &mut code)?;
             batches += 1;
             first += size;
         }
-        work = stream.clone_dtoh(&search.work)?;
         if search.profile.on {
             let [seed, expand, retire, collect, status] = search.profile.seconds;
             eprintln!(
@@ -184,7 +246,7 @@ pub fn run_batch_on(
             );
         }
     }
-    stream.synchronize()?;
+    let work = stream.clone_dtoh(&work)?;
     let search_seconds = clock.elapsed().as_secs_f64();
 
     let clock = Instant::now();
@@ -205,6 +267,8 @@ pub fn run_batch_on(
         positives: answers.iter().filter(|&&a| a).count() as u64,
         rules: if index.all_rules { RuleSet::All } else { RuleSet::Grail },
         searched: u64::from(searched),
+        short_searched: u64::from(searched - unanswered),
+        short_expansions: shape.short_expansions,
         by_rule,
         words,
         batches,
@@ -270,6 +334,10 @@ const BLOCKS_PER_SM: u32 = 3;
 /// "GPU batch search").
 const BOTH_SIDES_RATIO: u32 = 3;
 
+/// Blocks per multiprocessor of the short searches' one wave of warps, which take queries from a
+/// cursor until none is left.
+const SHORT_BLOCKS_PER_SM: u32 = 4;
+
 /// Steps enqueued between two reads of the status: the kernels read their counts on the device, so
 /// the host waits only to learn whether the batch is over (a step after that does nothing).
 const STEPS_PER_READ: u64 = 4;
@@ -294,8 +362,9 @@ struct Searcher<'a> {
     touched: CudaSlice<u32>,
     touched_count: CudaSlice<u32>,
     batch_stamp: CudaSlice<u32>,
-    /// Vertices expanded, their neighbours, (neighbour, query) pairs judged, over all batches.
-    work: CudaSlice<u64>,
+    /// Vertices expanded, their neighbours, (neighbour, query) pairs judged, added to the counts
+    /// of the short searches.
+    work: &'a mut CudaSlice<u64>,
     profile: Profile,
     batch_id: u32,
     step_stamp: u32,
@@ -303,7 +372,7 @@ struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    fn new(gpu: &'a Gpu, index: &'a SearchIndex, words: usize) -> Result<Searcher<'a>> {
+    fn new(gpu: &'a Gpu, index: &'a SearchIndex, words: usize, work: &'a mut CudaSlice<u64>) -> Result<Searcher<'a>> {
         let n = index.n as usize;
         ensure!(
             n * words <= u32::MAX as usize,
@@ -328,7 +397,7 @@ impl<'a> Searcher<'a> {
             touched: ledger.zeros(stream, "touched words", n * words)?,
             touched_count: ledger.zeros(stream, "touched count", 1)?,
             batch_stamp: ledger.zeros(stream, "touched stamps", n * words)?,
-            work: ledger.zeros(stream, "work counts", 3)?,
+            work,
             profile: Profile {
                 on: std::env::var_os("GRAIL_SEARCH_PROFILE").is_some(),
                 seconds: [0.0; 5],
@@ -408,7 +477,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             if self.profile.on && self.batch_id <= 3 {
-                let work = stream.clone_dtoh(&self.work)?;
+                let work = stream.clone_dtoh(&*self.work)?;
                 eprintln!(
                     "batch {} step {steps}: queued {} / {}, turns {} / {}, work so far {work:?}",
                     self.batch_id,
@@ -536,7 +605,7 @@ impl<'a> Searcher<'a> {
                 &mut self.touched_count,
                 &mut self.batch_stamp,
                 self.batch_id,
-                &mut self.work,
+                self.work,
             )
         }?;
         self.profile.mark(self.gpu, 1)

@@ -221,7 +221,7 @@ pub fn run(
         if run.gpu {
             let gpu = crate::gpu::shared()?;
             let (search, uploaded) = resident.get(gpu, &engine, labels, index)?;
-            let (answers, gpu_run) = crate::gpu::search::run_batch_on(gpu, search, &queries, None)?;
+            let (answers, gpu_run) = crate::gpu::search::run_batch_on(gpu, search, &queries, Default::default())?;
             let report = gpu_run.batch_report(&queries, &answers, all);
             let upload_seconds = uploaded.then_some(search.upload_seconds);
             rows.push(BatchRow { upload_seconds, ..BatchRow::new(run.name(all), true, report) });
