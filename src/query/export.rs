@@ -12,8 +12,10 @@ use std::path::{Path, PathBuf};
 
 /// One run of a batch, as a CSV row.
 pub struct ExportRow<'a> {
-    /// The run's name (`guided-dfs ×1`, `gpu guided-bfs`, ...).
+    /// The run's name (`guided-dfs ×1`, `gpu guided-dfs+bfs`, ...).
     pub name: &'a str,
+    /// How it searched (`guided-dfs`, or the GPU's `guided-dfs+bfs`): the CSV's `method`.
+    pub method: &'a str,
     /// A GPU run: its report has no search counts, so those columns stay empty.
     pub gpu: bool,
     /// The batch's summary.
@@ -52,7 +54,7 @@ fn record(row: &ExportRow) -> Vec<String> {
     let qps = if seconds > 0.0 { r.queries as f64 / seconds } else { 0.0 };
     let mut fields = vec![
         row.name.to_string(),
-        r.method.to_string(),
+        row.method.to_string(),
         r.threads.to_string(),
         r.queries.to_string(),
         format!("{seconds:.6}"),
@@ -127,10 +129,10 @@ mod tests {
     #[test]
     fn the_csv_reads_back_as_written() {
         let report = report();
-        let names = ["guided-dfs, \"quoted\" ×1", "gpu guided-bfs"];
+        let names = ["guided-dfs, \"quoted\" ×1", "gpu guided-dfs+bfs"];
         let rows = [
-            ExportRow { name: names[0], gpu: false, report: &report },
-            ExportRow { name: names[1], gpu: true, report: &report },
+            ExportRow { name: names[0], method: "guided-dfs", gpu: false, report: &report },
+            ExportRow { name: names[1], method: "guided-dfs+bfs", gpu: true, report: &report },
         ];
         let mut bytes = Vec::new();
         write_csv(&rows, &mut bytes).unwrap();
@@ -143,6 +145,7 @@ mod tests {
         for (record, row) in records.iter().zip(&rows) {
             assert_eq!(record.len(), header.len());
             assert_eq!(&record[0], row.name);
+            assert_eq!(&record[column("method")], row.method);
             assert_eq!(record[column("queries")].parse::<u64>().unwrap(), 300);
             assert_eq!(record[column("positives")].parse::<u64>().unwrap(), report.positives);
             assert_eq!(record[column("searched_negatives")].parse::<u64>().unwrap(), report.searched_negatives());
@@ -160,7 +163,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let base = dir.path().join("batch");
         let report = report();
-        let written = export(&[ExportRow { name: "a,b", gpu: false, report: &report }], &["whole"], &base).unwrap();
+        let written =
+            export(&[ExportRow { name: "a,b", method: "guided-dfs", gpu: false, report: &report }], &["whole"], &base)
+                .unwrap();
         assert_eq!(written, vec![base.with_extension("csv"), base.with_extension("json")]);
         let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&written[1]).unwrap()).unwrap();
         assert_eq!(json, serde_json::json!(["whole"]));

@@ -95,9 +95,10 @@ fn help_lists_every_binding() {
 fn help_explains_the_batch_columns() {
     let mut h = Harness::new();
     h.keys("?");
-    for _ in 0..10 {
-        h.app.apply(crate::tui::action::Action::PageDown);
-    }
+    // The columns are at the end, their first lines two rows above the bottom's view (scrolled
+    // at the size drawn last).
+    h.render(80, 40);
+    h.keys("Gkk");
     let text = h.render(80, 40);
     assert!(text.contains("method × threads"), "{text}");
     assert!(text.contains("FP%") && text.contains("search had to prove the"), "{text}");
@@ -306,7 +307,7 @@ fn batch_screen_on_a_gpu_machine_checks_the_gpu_row() {
     let runs = &h.app.batch.runs;
     assert!(runs[0].0.gpu && runs[0].1, "the GPU run comes first, checked");
     let text = h.render(80, 24);
-    assert!(text.contains("[x] guided-bfs GPU: Stub GPU"), "{text}");
+    assert!(text.contains("[x] g-dfs+bfs  GPU: Stub GPU"), "{text}");
     assert!(text.contains("[ ] bfs        all threads"), "every run row fits: {text}");
     settings().bind(|| insta::assert_snapshot!("batch_gpu", text));
 }

@@ -1,14 +1,14 @@
 //! Screen 4: batches of queries on several methods and thread counts, side by side.
 
 pub use super::batch_results::compact;
-use super::batch_results::{ResultsTable, rule_titles, rules_legend};
+use super::batch_results::{ResultsTable, rule_titles, rules_legend, short_method};
 use super::{SETTINGS_HINT, cursor, panel};
 use crate::query::RuleSet;
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
 use crate::tui::state::batch::SETTINGS;
 use crate::tui::widgets::hbars::HBars;
-use crate::tui::worker::{EXACT_BFS_QUERIES, expected_answers};
+use crate::tui::worker::{EXACT_BFS_QUERIES, GPU_METHOD, expected_answers};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
@@ -21,7 +21,9 @@ pub const COLUMN_HELP: &[(&str, &[&str])] = &[
         &[
             "method × threads: g-dfs, g-bfs guided search (with every",
             "rule, g-bfs is bidirectional); dfs, bfs plain baselines;",
-            "×1, ×all, ×gpu. R: every rule or GRAIL's (next run).",
+            "×1, ×all, ×gpu (g-dfs+bfs: a guided DFS per query, the",
+            "long ones in batched BFSs). R: every rule or GRAIL's",
+            "(next run).",
             "Exact cpu/gpu: a full BFS from each source of the",
             "first 1,000 queries, no labels; BFS frontier charts",
             "the one that reached most, level by level (the exact",
@@ -132,12 +134,14 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         } else {
             "1 thread".into()
         };
-        let text = format!(
-            "{}[{}] {:<11}{threads}",
-            cursor(i == state.selected),
-            if *on { "x" } else { " " },
-            if run.exact.is_some() { "exact bfs" } else { run.method.name() }
-        );
+        let method = if run.exact.is_some() {
+            "exact bfs".to_string()
+        } else if run.gpu {
+            short_method(GPU_METHOD)
+        } else {
+            run.method.name().to_string()
+        };
+        let text = format!("{}[{}] {method:<11}{threads}", cursor(i == state.selected), if *on { "x" } else { " " });
         lines.push(Line::styled(text, if i == state.selected { theme.selected() } else { theme.text() }));
     }
     if !app.gpu.is_present() {

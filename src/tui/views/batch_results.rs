@@ -3,7 +3,7 @@
 //! widest cell, spread over the panel's width.
 
 use crate::format::thousands;
-use crate::query::{Method, Rule, RuleSet};
+use crate::query::{Rule, RuleSet};
 use crate::tui::theme::Theme;
 use crate::tui::worker::{BatchResult, BatchRow};
 use ratatui::layout::Constraint;
@@ -91,13 +91,9 @@ fn tiny_rule(rule: Rule) -> &'static str {
     }
 }
 
-fn short_method(m: Method) -> &'static str {
-    match m {
-        Method::GuidedDfs => "g-dfs",
-        Method::GuidedBfs => "g-bfs",
-        Method::Dfs => "dfs",
-        Method::Bfs => "bfs",
-    }
+/// A method's name in the table: `guided-` written `g-` (`g-dfs`, the GPU's `g-dfs+bfs`).
+pub fn short_method(method: &str) -> String {
+    method.replace("guided-", "g-")
 }
 
 /// How counts are written.
@@ -236,9 +232,9 @@ fn cells(row: &BatchRow, rules: &[Rule], form: Form) -> Vec<String> {
         format!("exact {}", if row.gpu { "gpu" } else { "cpu" })
     } else if let Some(upload) = row.upload_seconds {
         // The row's time is the batch's on the device; the upload this run paid first is named.
-        format!("{} ×{threads} +{} upload", short_method(r.method), crate::format::duration(upload))
+        format!("{} ×{threads} +{} upload", short_method(&row.method), crate::format::duration(upload))
     } else {
-        format!("{} ×{threads}", short_method(r.method))
+        format!("{} ×{threads}", short_method(&row.method))
     };
     let count = |n: u64| form.counts.write(n);
     let mut cells = vec![name];
@@ -293,6 +289,8 @@ pub fn rule_titles(rules: RuleSet, tiny: bool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::Method;
+    use crate::tui::worker::GPU_METHOD;
 
     #[test]
     fn the_legend_names_the_columns_of_the_rules_in_force() {
@@ -311,10 +309,10 @@ mod tests {
         let queries = [Query { src: 0, dst: 1, expected: None, line: 0 }];
         let report =
             BatchReport::of_answers(&queries, &[true], Method::GuidedBfs, 2, RuleCounts::default(), Duration::ZERO);
-        let row = BatchRow::new("gpu guided-bfs".into(), true, report);
-        assert_eq!(cells(&row, &[], FORMS[0])[0], "g-bfs ×gpu");
+        let row = BatchRow { method: GPU_METHOD.into(), ..BatchRow::new("gpu guided-dfs+bfs".into(), true, report) };
+        assert_eq!(cells(&row, &[], FORMS[0])[0], "g-dfs+bfs ×gpu");
         let uploaded = BatchRow { upload_seconds: Some(0.031), ..row };
-        assert_eq!(cells(&uploaded, &[], FORMS[0])[0], "g-bfs ×gpu +31.0 ms upload");
+        assert_eq!(cells(&uploaded, &[], FORMS[0])[0], "g-dfs+bfs ×gpu +31.0 ms upload");
     }
 
     #[test]

@@ -40,6 +40,10 @@ pub struct RunSpec {
     pub exact: Option<BfsEngine>,
 }
 
+/// The GPU run's method, as rows and exports name it: a short guided DFS per query (a warp each),
+/// then guided BFSs, batched, for the queries it gives up.
+pub const GPU_METHOD: &str = "guided-dfs+bfs";
+
 /// Queries the exact BFS rows answer (a full BFS each): the first this many of the batch.
 pub const EXACT_BFS_QUERIES: usize = 1_000;
 
@@ -53,12 +57,12 @@ impl RunSpec {
         RunSpec { method: Method::Bfs, threads: 0, gpu, exact: Some(engine) }
     }
 
-    /// `guided-dfs ×1`, `guided-dfs ×all(16)`, `gpu guided-bfs`, `exact bfs cpu`.
+    /// `guided-dfs ×1`, `guided-dfs ×all(16)`, `gpu guided-dfs+bfs`, `exact bfs cpu`.
     pub fn name(&self, all: usize) -> String {
         if let Some(engine) = self.exact {
             format!("exact bfs {}", engine.name())
         } else if self.gpu {
-            format!("gpu {}", self.method)
+            format!("gpu {GPU_METHOD}")
         } else if self.threads == 0 {
             format!("{} ×all({all})", self.method)
         } else {
@@ -78,10 +82,14 @@ pub struct BatchSpec {
 #[derive(Clone, Debug, Serialize)]
 pub struct BatchRow {
     pub name: String,
+    /// How the searches ran: the CPU's method, or the GPU's [`GPU_METHOD`] (the report's own
+    /// `method` is left out of the export: on the GPU it names only the batched part).
+    pub method: String,
     /// A GPU run: its report has no search counts (expanded, pruned, false positives).
     pub gpu: bool,
     /// An exact BFS row (no labels; its report has no search counts either).
     pub exact: bool,
+    #[serde(serialize_with = "without_method")]
     pub report: BatchReport,
     /// No-answers a search had to prove ([`BatchReport::searched_negatives`]).
     pub searched_negatives: u64,
@@ -96,12 +104,22 @@ pub struct BatchRow {
     pub upload_seconds: Option<f64>,
 }
 
+/// A report as the export writes it, without its `method` (the row says how it searched).
+fn without_method<S: serde::Serializer>(report: &BatchReport, serializer: S) -> Result<S::Ok, S::Error> {
+    let mut value = serde_json::to_value(report).map_err(serde::ser::Error::custom)?;
+    if let Some(fields) = value.as_object_mut() {
+        fields.remove("method");
+    }
+    serde::Serialize::serialize(&value, serializer)
+}
+
 impl BatchRow {
     pub fn new(name: String, gpu: bool, report: BatchReport) -> BatchRow {
         let (searched_negatives, searched_negative_rate) =
             (report.searched_negatives(), report.searched_negative_rate());
         BatchRow {
             name,
+            method: report.method.name().to_string(),
             gpu,
             exact: false,
             report,
@@ -224,7 +242,8 @@ pub fn run(
             let (answers, gpu_run) = crate::gpu::search::run_batch_on(gpu, search, &queries, Default::default())?;
             let report = gpu_run.batch_report(&queries, &answers, all);
             let upload_seconds = uploaded.then_some(search.upload_seconds);
-            rows.push(BatchRow { upload_seconds, ..BatchRow::new(run.name(all), true, report) });
+            let method = GPU_METHOD.to_string();
+            rows.push(BatchRow { upload_seconds, method, ..BatchRow::new(run.name(all), true, report) });
         } else {
             let threads = if run.threads == 0 { all } else { run.threads };
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start threads")?;
@@ -242,8 +261,11 @@ pub fn run(
 
 /// Writes `base.csv` (one row per run) and `base.json` (the whole result); the paths written.
 pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
-    let rows: Vec<ExportRow> =
-        result.rows.iter().map(|row| ExportRow { name: &row.name, gpu: row.gpu, report: &row.report }).collect();
+    let rows: Vec<ExportRow> = result
+        .rows
+        .iter()
+        .map(|row| ExportRow { name: &row.name, method: &row.method, gpu: row.gpu, report: &row.report })
+        .collect();
     crate::query::export::export(&rows, result, base)
 }
 

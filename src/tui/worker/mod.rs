@@ -12,7 +12,9 @@ mod query_index;
 mod resident_search;
 pub mod weighted_path;
 
-pub use batch::{BatchResult, BatchRow, BatchSpec, EXACT_BFS_QUERIES, QuerySource, RunSpec, expected_answers, export};
+pub use batch::{
+    BatchResult, BatchRow, BatchSpec, EXACT_BFS_QUERIES, GPU_METHOD, QuerySource, RunSpec, expected_answers, export,
+};
 pub use labeling::{LabelCmd, LabelConfig};
 pub use msg::{ExceptionResult, LabelStatus, Msg, QueryResult};
 pub use picture::{Focus, PictureLabels, PictureRequest, PictureResult};
