@@ -246,5 +246,8 @@ fn legend(table: Option<&ResultsTable>, rules: RuleSet, expected: String) -> Vec
     if table.is_some_and(|t| !t.shows_time()) {
         lines.push("time: left out at this width (q/s gives the rate; a wider terminal shows it)".into());
     }
+    if let Some(note) = table.and_then(ResultsTable::upload_note) {
+        lines.push(note.to_string());
+    }
     lines
 }

@@ -136,6 +136,8 @@ const FORMS: [Form; 5] = [
 
 /// The table's text, laid out for one width.
 pub struct ResultsTable {
+    /// The GPU row's upload, where the run names leave it out: said under the table instead.
+    upload_note: Option<String>,
     titles: Vec<String>,
     rows: Vec<Vec<String>>,
     /// Rows whose `wrong` count is not zero.
@@ -172,6 +174,13 @@ impl ResultsTable {
         titles.extend(rule_titles.iter().cloned());
         titles.extend(["yes", "FP%", "wrong"].map(String::from));
         let rows: Vec<Vec<String>> = result.rows.iter().map(|row| cells(row, rules, form)).collect();
+        // Without the time column the names are short too: the upload goes under the table.
+        let upload_note = result.rows.iter().find_map(|row| row.upload_seconds).filter(|_| !form.time).map(|upload| {
+            format!(
+                "×gpu: the graph, labels and index went up first in {} (not in its q/s)",
+                crate::format::duration(upload)
+            )
+        });
         let wrong = result.rows.iter().map(|row| row.report.mismatches > 0).collect();
         let widths = (0..titles.len())
             .map(|c| {
@@ -179,12 +188,17 @@ impl ResultsTable {
                 widest.max(titles[c].chars().count()) as u16
             })
             .collect();
-        ResultsTable { titles, rows, wrong, widths, gap: 1, rule_titles }
+        ResultsTable { upload_note, titles, rows, wrong, widths, gap: 1, rule_titles }
     }
 
     /// Whether the table has its time column (the narrowest forms leave it out).
     pub fn shows_time(&self) -> bool {
         self.titles.iter().any(|t| t == "time")
+    }
+
+    /// The GPU row's upload, where the narrowest forms leave it out of the run's name.
+    pub fn upload_note(&self) -> Option<&str> {
+        self.upload_note.as_deref()
     }
 
     /// Cells the columns take with one-cell gaps.
@@ -230,7 +244,7 @@ fn cells(row: &BatchRow, rules: &[Rule], form: Form) -> Vec<String> {
     };
     let name = if row.exact {
         format!("exact {}", if row.gpu { "gpu" } else { "cpu" })
-    } else if let Some(upload) = row.upload_seconds {
+    } else if let Some(upload) = row.upload_seconds.filter(|_| form.time) {
         // The row's time is the batch's on the device; the upload this run paid first is named.
         format!("{} ×{threads} +{} upload", short_method(&row.method), crate::format::duration(upload))
     } else {
@@ -313,6 +327,25 @@ mod tests {
         assert_eq!(cells(&row, &[], FORMS[0])[0], "g-dfs+bfs ×gpu");
         let uploaded = BatchRow { upload_seconds: Some(0.031), ..row };
         assert_eq!(cells(&uploaded, &[], FORMS[0])[0], "g-dfs+bfs ×gpu +31.0 ms upload");
+        // At 80 columns the name is short and the upload said under the table, so every column
+        // keeps its width.
+        let result = BatchResult {
+            source: "random pairs".into(),
+            expected: String::new(),
+            queries: 1,
+            rows: vec![uploaded],
+            histogram: None,
+            rules: RuleSet::All,
+        };
+        let wide = ResultsTable::fit(&result, 160);
+        assert!(wide.rows[0][0].ends_with("+31.0 ms upload") && wide.upload_note().is_none());
+        let narrow = ResultsTable::fit(&result, 78);
+        assert!(narrow.needed() <= 78, "{:?}", narrow.widths);
+        assert_eq!(narrow.rows[0][0], "g-dfs+bfs ×gpu");
+        assert_eq!(
+            narrow.upload_note(),
+            Some("×gpu: the graph, labels and index went up first in 31.0 ms (not in its q/s)")
+        );
     }
 
     #[test]
