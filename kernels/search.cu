@@ -1,7 +1,8 @@
 // Batch reachability on the device, every rule included (docs/ALGORITHMS.md, section 16).
 //
 // `search_filter` decides each query by the CPU's cheap rules, in the CPU's order, and lists the
-// undecided ones. Those are then searched 64*W at a time by concurrent bidirectional BFSs: per vertex,
+// undecided ones. `search_short` gives each of those a depth-first search of its own, and those it
+// gives up are searched 64*W at a time by concurrent bidirectional BFSs: per vertex,
 // W 64-bit words per side say which queries' frontiers hold it (`cur`), will hold it next (`next`) or
 // have ever held it (`vis`). In a step each query advances the side whose frontier is smaller
 // (`turn`), as the CPU's bidirectional search does, or both sides where their sizes are close: the
@@ -135,7 +136,7 @@ extern "C" __global__ void search_filter(const u32* pairs, u32 count, const u32*
 // destination (the level cut first, from the level beside each child). A child that is the
 // destination or that a yes-rule decides answers yes; the stack running empty answers no (every
 // child left out was cut by an exact rule; in a DAG the search ends without a visited set, and
-// where paths meet a vertex may be expanded twice). A search that would expand more than `budget`
+// where paths meet a vertex may be expanded more than once). A search that would expand more than `budget`
 // vertices or stack more than SHORT_STACK is given up and its query listed in `left` for the
 // batches. Each warp's stack is in shared memory. Warps take queries one at a time from a cursor,
 // so that a long search holds up no other. `counts`: the undecided count (from `search_filter`),

@@ -206,12 +206,12 @@ fn a_gpu_machine_shows_the_gpu_batch_row_checked() {
     writer.flush().unwrap();
     // The GPU run is listed first among the runs, checked, and names the device; every search row
     // fits (the exact BFS rows come after them, behind the list's "more" marker at this size).
-    screen.wait_for("[x] guided-bfs GPU: Stub GPU");
+    screen.wait_for("[x] g-dfs+bfs  GPU: Stub GPU");
     // The last row shows too (waited for: the frame may still be arriving).
     screen.wait_for("[ ] bfs        all threads");
     let contents = screen.parser.screen().contents();
     let rows: Vec<&str> = contents.lines().collect();
-    let gpu_row = rows.iter().position(|r| r.contains("[x] guided-bfs GPU")).unwrap();
+    let gpu_row = rows.iter().position(|r| r.contains("[x] g-dfs+bfs  GPU")).unwrap();
     let first_cpu_row = rows.iter().position(|r| r.contains("guided-dfs 1 thread")).unwrap();
     assert!(gpu_row < first_cpu_row, "the GPU row comes first:\n{contents}");
     writer.write_all(b"q").unwrap();

@@ -1,6 +1,7 @@
 //! Batch reachability on the GPU, every rule on the device (`kernels/search.cu`): the engine's rules
-//! decide what they can for all queries at once, then the undecided ones are searched 64·W at a
-//! time by concurrent bidirectional BFSs that judge every vertex they meet by the same rules.
+//! decide what they can for all queries at once; each undecided query then gets a short depth-first
+//! search of its own (a warp), and the few it gives up are searched 64·W at a time by concurrent
+//! bidirectional BFSs. Both searches judge every vertex they meet by the same rules.
 
 use super::context::Gpu;
 use super::kernels::search::{SearchCollect, SearchExpand, SearchFilter, SearchRetire, SearchSeed, SearchShort};
@@ -72,7 +73,7 @@ pub struct GpuBatchReport {
     /// Queries the rules left undecided, searched on the device.
     pub searched: u64,
     /// Of those, the ones a short search answered (a warp each, depth first, at most
-    /// [`SHORT_SEARCH_EXPANSIONS`] vertices expanded); the rest went to the batches.
+    /// `short_expansions` vertices expanded); the rest went to the batches.
     pub short_searched: u64,
     /// The most vertices a short search could expand.
     pub short_expansions: u32,
@@ -220,7 +221,8 @@ pub fn run_batch_on(
             )
         }?;
     }
-    let [searched, _, unanswered] = stream.clone_dtoh(&counts)?[..] else { unreachable!("three counts") };
+    let counts = stream.clone_dtoh(&counts)?;
+    let (searched, unanswered) = (counts[0], counts[2]);
     let filter_seconds = clock.elapsed().as_secs_f64();
 
     // The searches, 64·W queries at a time; no wider than the searched queries need, since the
