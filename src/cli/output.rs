@@ -11,7 +11,7 @@ use serde::Serialize;
 /// The `--json` switch every command shares.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct Output {
-    /// Print one JSON object instead of a table (on failure: `{"error": ..., "exit_code": 1}`).
+    /// Print one JSON object instead of a table (on failure: `{"error": ..., "exit_code": N}`, N the exit status).
     #[arg(long)]
     pub json: bool,
 }

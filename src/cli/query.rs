@@ -9,6 +9,7 @@ use crate::query::{
     self, Answer, BatchReport, Decided, Decision, Engine, Method, Outcome, Query, QueryIndex, Rule, RuleCounts,
     RuleSet, Scratch,
 };
+use crate::telemetry::Backend;
 use crate::workspace::Workspace;
 use anyhow::{Result, bail};
 use clap::Args;
@@ -93,13 +94,14 @@ pub fn run(args: QueryArgs) -> Result<()> {
         }
         RuleSet::Grail => (label()?, None),
     };
-    let GotLabels { labels, seconds: label_seconds, .. } = got;
+    let GotLabels { labels, seconds: label_seconds, backend, fallback } = got;
+    let ran = LabelsRan { backend, fallback };
     let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_ref());
     match (&args.src, &args.dst, &args.file, args.random) {
-        (Some(src), Some(dst), _, _) => single(&ws, &labels, &engine, src, dst, &args),
+        (Some(src), Some(dst), _, _) => single(&ws, &labels, &engine, src, dst, ran, &args),
         (_, _, Some(path), _) => {
             let queries = query::read_query_file(path, &ws.loaded.names, ws.loaded.graph.num_vertices())?;
-            batch(&ws, &engine, &queries, label_seconds, &args)
+            batch(&ws, &engine, &queries, label_seconds, ran, &args)
         }
         (_, _, None, Some(count)) => {
             let queries = if args.reachable {
@@ -107,14 +109,25 @@ pub fn run(args: QueryArgs) -> Result<()> {
             } else {
                 query::random_queries(ws.loaded.graph.num_vertices(), count, args.query_seed)
             };
-            batch(&ws, &engine, &queries, label_seconds, &args)
+            batch(&ws, &engine, &queries, label_seconds, ran, &args)
         }
         _ => bail!("say what to ask: `SRC DST`, `--file QUERIES` or `--random N` (see grail query --help)"),
     }
 }
 
+/// Which back end built the labels (none when they were read from `--index`), and why it is not
+/// the one asked for where it fell back: in every report, as `grail label` says it.
+#[derive(Serialize)]
+struct LabelsRan {
+    backend: Option<Backend>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fallback: Option<String>,
+}
+
 #[derive(Serialize)]
 struct SingleReport<'a> {
+    #[serde(flatten)]
+    ran: LabelsRan,
     /// The source: its file id, or its name in a named graph.
     src: serde_json::Value,
     dst: serde_json::Value,
@@ -154,7 +167,15 @@ struct ComponentShown {
     shown_as: serde_json::Value,
 }
 
-fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: &str, dst: &str, args: &QueryArgs) -> Result<()> {
+fn single(
+    ws: &Workspace,
+    labels: &Labels,
+    engine: &Engine,
+    src: &str,
+    dst: &str,
+    ran: LabelsRan,
+    args: &QueryArgs,
+) -> Result<()> {
     let (u, v) = (ws.vertex(src)?, ws.vertex(dst)?);
     let shown_names = &ws.loaded.names;
     let mut scratch = Scratch::new(ws.dag().num_vertices());
@@ -180,6 +201,7 @@ fn single(ws: &Workspace, labels: &Labels, engine: &Engine, src: &str, dst: &str
     let explanation = explain::sentence(&decision, &names);
     let trail = explain::trail(&decision, &names);
     let report = SingleReport {
+        ran,
         src: shown_names.json_id(u),
         dst: shown_names.json_id(v),
         shown: [names.u.clone(), names.v.clone()],
@@ -250,6 +272,8 @@ fn method_of(args: &QueryArgs) -> Method {
 #[derive(Serialize)]
 struct BatchOutput<'a> {
     file: String,
+    #[serde(flatten)]
+    ran: LabelsRan,
     source: String,
     dims: usize,
     order: String,
@@ -280,6 +304,9 @@ struct FalsePositives {
     /// Queries answered no (the rate's denominator), for the printed line.
     #[serde(skip)]
     negatives: u64,
+    /// Whether the method used the index (the unguided baselines search every no-answer).
+    #[serde(skip)]
+    guided: bool,
 }
 
 impl FalsePositives {
@@ -288,6 +315,7 @@ impl FalsePositives {
             searched_negatives: report.searched_negatives(),
             searched_negative_rate: report.searched_negative_rate(),
             negatives: report.queries - report.positives,
+            guided: report.method.is_guided(),
         }
     }
 
@@ -296,8 +324,13 @@ impl FalsePositives {
             println!("FP%        none to measure: every answer is yes");
             return;
         }
+        let why = if self.guided {
+            "(no cut ruled them out); the same for every guided method"
+        } else {
+            "(an unguided search uses no index, so it searches every no-answer)"
+        };
         println!(
-            "FP%        {:.2}%: {} of {} no-answers needed a search (no cut ruled them out); the same for every guided method",
+            "FP%        {:.2}%: {} of {} no-answers needed a search {why}",
             100.0 * self.searched_negative_rate,
             thousands(self.searched_negatives),
             thousands(self.negatives)
@@ -305,9 +338,16 @@ impl FalsePositives {
     }
 }
 
-fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64, args: &QueryArgs) -> Result<()> {
+fn batch(
+    ws: &Workspace,
+    engine: &Engine,
+    queries: &[Query],
+    label_seconds: f64,
+    ran: LabelsRan,
+    args: &QueryArgs,
+) -> Result<()> {
     if args.gpu {
-        return gpu_batch(engine, queries, args);
+        return gpu_batch(engine, queries, ran, args);
     }
     let spinner = spinner(format!("answering {}", plural(queries.len() as u64, "query", "queries")));
     let report = query::run_batch(engine, queries, method_of(args));
@@ -327,6 +367,7 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
     let labels = engine.labels();
     args.output.show(&BatchOutput {
         file: ws.loaded.path.display().to_string(),
+        ran,
         source,
         dims: labels.dims(),
         order: labels.order().to_string(),
@@ -345,8 +386,9 @@ fn batch(ws: &Workspace, engine: &Engine, queries: &[Query], label_seconds: f64,
     })?;
     if report.mismatches > 0 {
         return Err(super::exit::Disagreement(format!(
-            "{} with the expected column (first ones listed above)",
-            plural(report.mismatches, "answer disagrees", "answers disagree")
+            "{} with the expected column ({})",
+            plural(report.mismatches, "answer disagrees", "answers disagree"),
+            if args.output.json { "the first ones in mismatch_examples" } else { "the first ones listed above" }
         ))
         .into());
     }
@@ -358,7 +400,15 @@ impl Report for BatchOutput<'_> {
         let report = self.report;
         println!("queries    {}", self.source);
         let dims = plural(self.dims as u64, "dimension", "dimensions");
-        println!("labels     {dims}, {}, built in {}", self.order, duration(self.label_seconds));
+        match self.ran.backend {
+            Some(backend) => println!(
+                "labels     {dims}, {}, built in {} by the {} back end",
+                self.order,
+                duration(self.label_seconds),
+                backend.title()
+            ),
+            None => println!("labels     {dims}, {}, read in {}", self.order, duration(self.label_seconds)),
+        }
         println!(
             "rules      {}{}",
             self.rules,
@@ -408,6 +458,8 @@ impl Report for BatchOutput<'_> {
 
 #[derive(Serialize)]
 struct GpuBatchOutput<'a> {
+    #[serde(flatten)]
+    ran: LabelsRan,
     #[serde(flatten)]
     report: &'a crate::gpu::search::GpuBatchReport,
     /// Opening the GPU and readying the search kernels (once per process; not in the search
@@ -483,7 +535,7 @@ fn print_rule_table(by_rule: &RuleCounts, queries: u64) {
 }
 
 /// The GPU batch: every rule and the searches on the device, timed apart from the upload.
-fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()> {
+fn gpu_batch(engine: &Engine, queries: &[Query], ran: LabelsRan, args: &QueryArgs) -> Result<()> {
     let gpu = crate::gpu::prepare(&[crate::gpu::kernels::search::MODULE])?;
     let startup = gpu.startup();
     let (answers, report) = crate::gpu::search::run_batch(
@@ -495,6 +547,7 @@ fn gpu_batch(engine: &Engine, queries: &[Query], args: &QueryArgs) -> Result<()>
     let checked = report.batch_report(queries, &answers, rayon::current_num_threads());
     let mismatches = checked.mismatches;
     args.output.show(&GpuBatchOutput {
+        ran,
         report: &report,
         gpu_startup_seconds: startup.total_seconds(),
         gpu_startup: startup,

@@ -597,3 +597,24 @@ fn the_graph_tab_draws_no_box_without_room_for_its_content() {
     assert!(!small.contains("per topological level (x)") && !small.contains("a taller window shows them"), "{small}");
     assert!(small.contains("What dominates · 6 more: taller window"), "{small}");
 }
+
+/// Every run checked at 80x24: the table shows what fits and its last row says how many runs are
+/// not shown; at 200x60 all of them are.
+#[test]
+fn batch_results_taller_than_the_panel_say_what_is_not_shown() {
+    let mut h = Harness::new();
+    h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>2000<Enter>");
+    h.app.batch.runs.iter_mut().for_each(|(_, on)| *on = true);
+    h.keys("r");
+    h.settle();
+    let runs = h.app.batch.result.as_ref().expect("a batch result").rows.len();
+    let text = h.render(80, 24);
+    let run_row = |l: &&str| ["│g-", "│dfs", "│bfs", "│exact"].iter().any(|p| l.starts_with(p));
+    let hidden = runs - text.lines().filter(run_row).count();
+    assert!(hidden > 0, "{runs} runs all fit 80x24:\n{text}");
+    let more = format!("… {hidden} more run{} (a taller terminal shows them)", if hidden == 1 { "" } else { "s" });
+    assert!(text.contains(&more), "{more}\n{text}");
+    let tall = h.render(200, 60);
+    assert!(!tall.contains("a taller terminal shows them"), "{tall}");
+    assert!(tall.contains("│exact cpu"), "{tall}");
+}

@@ -225,6 +225,16 @@ fn results(frame: &mut Frame, area: Rect, app: &App, legend: Vec<String>, table:
     let legend: Vec<Line> = legend.into_iter().map(|l| Line::styled(l, theme.dim())).collect();
     frame.render_widget(Paragraph::new(legend).wrap(ratatui::widgets::Wrap { trim: true }), legend_area);
     match table {
+        // More runs than rows under the header: the last row says how many are not shown.
+        Some(table) if table.runs() + 1 > table_area.height as usize && table_area.height >= 2 => {
+            let [rows_area, more_area] =
+                Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(table_area);
+            let hidden = table.runs() - (rows_area.height as usize - 1);
+            let runs = if hidden == 1 { "run" } else { "runs" };
+            let more = format!("… {hidden} more {runs} (a taller terminal shows them)");
+            frame.render_widget(table.widget(theme), rows_area);
+            frame.render_widget(Paragraph::new(Line::styled(more, theme.accent())), more_area);
+        }
         Some(table) => frame.render_widget(table.widget(theme), table_area),
         None => frame.render_widget(Paragraph::new("no batch run yet: r runs the checked rows"), table_area),
     }

@@ -191,6 +191,11 @@ impl ResultsTable {
         ResultsTable { upload_note, titles, rows, wrong, widths, gap: 1, rule_titles }
     }
 
+    /// The runs it lists.
+    pub fn runs(&self) -> usize {
+        self.rows.len()
+    }
+
     /// Whether the table has its time column (the narrowest forms leave it out).
     pub fn shows_time(&self) -> bool {
         self.titles.iter().any(|t| t == "time")
@@ -290,7 +295,9 @@ pub fn rules_legend(rule_titles: &[String], rules: RuleSet) -> String {
     let cuts = named(|r| r.answer() == Some(false)).join(" ");
     let proofs = named(|r| r.answer() == Some(true)).join(" ");
     let search = named(|r| r == Rule::Search).join(" ");
-    let search = if search == "search" { search } else { format!("{search}: search") };
+    // Under its full title the column still gets its meaning, as the abbreviated one does.
+    let search =
+        if search == "search" { "search: decided by a search".to_string() } else { format!("{search}: search") };
     format!("{cuts}: cuts (no) · {proofs}: proofs (yes) · {search}")
 }
 
