@@ -119,7 +119,7 @@ impl BatchState {
                     Some(Effect::Prompt(Prompt::new(
                         PromptKind::ExportPath,
                         "export to (.csv and .json are added)",
-                        format!("grail-batch-seed{}", self.seed),
+                        self.export_name(),
                     )))
                 } else {
                     Some(Effect::Error("nothing to export yet: r runs the batch".into()))
@@ -128,6 +128,20 @@ impl BatchState {
             _ => {}
         }
         None
+    }
+
+    /// The export's default name: after the query file (`grail-batch-citeseer_100k_p`), or the
+    /// seed of the random pairs.
+    fn export_name(&self) -> String {
+        let stem = self.file.as_ref().filter(|_| self.use_file).and_then(|p| p.file_name()).map(|name| {
+            let name = name.to_string_lossy();
+            let name = name.strip_suffix(".gz").unwrap_or(&name);
+            name.rsplit_once('.').map_or(name, |(stem, _)| stem).to_string()
+        });
+        match stem {
+            Some(stem) => format!("grail-batch-{stem}"),
+            None => format!("grail-batch-seed{}", self.seed),
+        }
     }
 
     fn pick_file(&self) -> Option<Effect> {
@@ -174,5 +188,22 @@ impl BatchState {
     pub fn set_file(&mut self, path: PathBuf) {
         self.file = Some(path);
         self.use_file = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_export_is_named_after_the_query_file_or_the_seed() {
+        let mut state = BatchState::new(false);
+        assert_eq!(state.export_name(), format!("grail-batch-seed{}", state.seed));
+        state.file = Some(PathBuf::from("/data/queries/citeseer_100k_p.test.gz"));
+        assert_eq!(state.export_name(), format!("grail-batch-seed{}", state.seed), "the file not in use");
+        state.use_file = true;
+        assert_eq!(state.export_name(), "grail-batch-citeseer_100k_p");
+        state.file = Some(PathBuf::from("pairs"));
+        assert_eq!(state.export_name(), "grail-batch-pairs");
     }
 }

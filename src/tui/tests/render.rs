@@ -429,6 +429,9 @@ fn batch_lists_the_exact_bfs_rows_last_and_unchecked() {
     let text = h.render(100, 30);
     assert!(text.contains("[ ] exact bfs  cpu, first 1,000"), "{text}");
     assert!(!text.contains("gpu-binned"), "no GPU row without a GPU: {text}");
+    // At 80x24 the last row brings the note on the missing GPU into view, nothing left below.
+    let text = h.render(80, 24);
+    assert!(text.contains("GPU: none on this machine") && !text.contains("↓"), "{text}");
 }
 
 #[test]

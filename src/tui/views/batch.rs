@@ -149,7 +149,9 @@ fn settings(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
     }
     // Scroll so the selected row stays visible, and say which way the rest of the list lies.
     let height = inner.height as usize;
-    let offset = (state.selected + 1).saturating_sub(height);
+    // On the last row, the note after it (no GPU here) comes into view too: it is never selected.
+    let last = if state.selected + 1 == state.rows() { lines.len() } else { state.selected + 1 };
+    let offset = last.saturating_sub(height);
     let below = lines.len().saturating_sub(offset + height);
     let more = match (offset, below) {
         (0, 0) => None,
