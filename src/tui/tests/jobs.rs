@@ -108,3 +108,36 @@ fn the_query_file_prompt_starts_in_the_graphs_folder() {
     assert_eq!(prompt.text, "sample-graphs/");
     assert!(prompt.fresh, "typing a path replaces it, Tab completes from it");
 }
+
+#[test]
+fn a_cancelled_batch_says_so_as_news_not_as_an_error() {
+    // The bundled graph and 100,000 pairs: each run takes long enough that the cancel lands before
+    // the last one starts.
+    let mut h = Harness::new();
+    h.keys("4");
+    h.app.batch.runs.iter_mut().for_each(|(_, on)| *on = true);
+    h.keys("r");
+    for job in h.app.outbox.drain(..).collect::<Vec<_>>() {
+        h.worker.send(job);
+    }
+    // Cancel at the first run's progress: the next run does not start.
+    let mut cancelled = false;
+    loop {
+        let event = h.rx.recv_timeout(Duration::from_secs(120)).expect("the worker answers");
+        let AppEvent::Worker(msg) = event else { continue };
+        let (idle, progress) = (matches!(msg, Msg::Idle), matches!(msg, Msg::Progress(_)));
+        h.app.on_worker(msg);
+        if progress && !cancelled {
+            h.worker.cancel();
+            cancelled = true;
+        }
+        if idle {
+            break;
+        }
+    }
+    assert!(cancelled, "the batch reported its progress");
+    match &h.app.note {
+        Some(Note::Info(text)) => assert!(text.contains("batch cancelled"), "{text}"),
+        other => panic!("a cancelled batch says so: {other:?}"),
+    }
+}

@@ -367,6 +367,10 @@ impl State {
         let resident = &mut self.resident_search;
         match batch::run(&self.ws, &labels, index.as_ref(), resident, &spec, self.threads, &self.cancel, &progress) {
             Ok(result) => self.send(Msg::BatchDone(Arc::new(result))),
+            // The user's own cancel is no failure; what the table still shows is not this batch.
+            Err(_) if self.cancel.load(Ordering::Relaxed) => {
+                self.send(Msg::Info("batch cancelled: any results shown are an earlier batch's".into()))
+            }
             Err(e) => self.send(Msg::Error(format!("batch: {e:#}"))),
         }
     }
