@@ -67,13 +67,13 @@ pub struct QueryArgs {
     #[arg(long, conflicts_with = "src")]
     pub gpu: bool,
 
-    /// GPU batch size in 64-query words per vertex (64·W queries per batch, W from 1 to 64;
-    /// default 64, or fewer where the GPU's free memory does not hold them).
+    /// With --gpu only: the batch size in 64-query words per vertex (64·W queries per batch, W from
+    /// 1 to 64; default 64, or fewer where the GPU's free memory does not hold them).
     #[arg(long, requires = "gpu")]
     pub words: Option<usize>,
 
-    /// GPU: the most vertices each query's short search (a warp, depth first) expands before the
-    /// query goes to the batched BFSs; 0 sends every searched query to the batches.
+    /// With --gpu only: the most vertices each query's short search (a warp, depth first) expands
+    /// before the query goes to the batched BFSs; 0 sends every searched query to the batches.
     #[arg(long, requires = "gpu", default_value_t = crate::gpu::search::SHORT_SEARCH_EXPANSIONS)]
     pub short_expansions: u32,
 
