@@ -7,6 +7,7 @@ use super::order::Order;
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 use serde::Serialize;
+use xxhash_rust::xxh3::Xxh3;
 
 /// `[low, post]`: `low` is the smallest post-order number reachable, `post` the vertex's own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Pod, Zeroable, Serialize)]
@@ -177,12 +178,23 @@ impl Labels {
     /// `post`, `subtree` as little-endian u32, then the levels. Runs on different back ends can be
     /// compared at a glance.
     pub fn digest(&self) -> String {
-        let mut h = xxhash_rust::xxh3::Xxh3::new();
-        for i in 0..self.dims {
-            let d = self.dimension(i);
-            for arr in [&d.low, &d.post, &d.subtree] {
-                h.update(bytemuck::cast_slice(arr));
+        // Streamed through a small buffer: a copy of each dimension (12 bytes a vertex) would
+        // raise the peak memory of `grail bench` and `grail label`, which hash the labels built.
+        fn update(h: &mut Xxh3, buffer: &mut Vec<u32>, n: usize, field: impl Fn(usize) -> u32) {
+            const CHUNK: usize = 1 << 14;
+            for start in (0..n).step_by(CHUNK) {
+                buffer.clear();
+                buffer.extend((start..n.min(start + CHUNK)).map(&field));
+                h.update(bytemuck::cast_slice(buffer));
             }
+        }
+        let (n, dims) = (self.num_vertices(), self.dims);
+        let mut h = Xxh3::new();
+        let mut buffer = Vec::new();
+        for i in 0..dims {
+            update(&mut h, &mut buffer, n, |v| self.intervals[v * dims + i].low);
+            update(&mut h, &mut buffer, n, |v| self.intervals[v * dims + i].post);
+            update(&mut h, &mut buffer, n, |v| self.subtree[v * dims + i]);
         }
         h.update(bytemuck::cast_slice(&self.level));
         format!("{:032x}", h.digest128())
