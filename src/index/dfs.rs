@@ -9,10 +9,12 @@
 //! concurrently where the pool has threads, each writing its own entries of the vertex-major label
 //! arrays, so the labels need no second copy.
 
+use super::dfs_regions::{self, RegionScratch};
 use super::labels::{Interval, Labels};
 use super::order::Order;
 use crate::disjoint::DisjointSlice;
-use crate::graph::{Graph, topo};
+use crate::graph::Graph;
+use crate::graph::topo::{self, Kahn};
 use crate::mix::{mix_base, priority, vertex_of};
 use crate::prefetch::{prefetch, prefetch_pointer};
 use crate::telemetry::{Backend, Event, NullSink, Phase, Sink, memory_event};
@@ -30,13 +32,29 @@ pub fn label(dag: &Graph, dims: usize, order: Order) -> Result<Labels> {
 /// and a `Memory` sample, then `RunDone`. The dimensions run concurrently, so all of them start
 /// before the first one is reported done.
 pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink) -> Result<Labels> {
+    label_by(dag, dims, order, sink, Walk::Chosen)
+}
+
+/// How each dimension is labeled: as [`dfs_regions::pays`] chooses, or (for tests comparing the
+/// two) always by one of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Walk {
+    Chosen,
+    #[cfg_attr(not(test), allow(dead_code))]
+    FromRoots,
+    #[cfg_attr(not(test), allow(dead_code))]
+    ByRegions,
+}
+
+pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink, walk: Walk) -> Result<Labels> {
     anyhow::ensure!(dims >= 1, "at least one dimension is needed");
     let clock = Instant::now();
     let (n, m) = (dag.num_vertices(), dag.num_edges() as u64);
     sink.emit(Event::RunStarted { backend: Backend::Dfs, dims, order, vertices: n as u64, edges: m });
     // The levels first: they prove the graph acyclic, which the DFS relies on (it never marks a
     // vertex on the stack, so a cycle would be walked forever). Usually memoised already.
-    let level = topo::kahn(dag)?.level.to_vec();
+    let kahn = topo::kahn(dag)?;
+    let level = kahn.level.to_vec();
     for dim in 0..dims {
         sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
     }
@@ -48,8 +66,8 @@ pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn 
             .into_par_iter()
             .map_init(Scratch::default, |scratch, dim| {
                 let clock = Instant::now();
-                let out = Out { intervals: &intervals, subtree: &subtree, stride: dims, offset: dim };
-                label_dimension(dag, order, dim, out, scratch);
+                let out = DimensionOut { intervals: &intervals, subtree: &subtree, stride: dims, offset: dim };
+                label_dimension(dag, &kahn, order, dim, out, scratch, walk);
                 clock.elapsed().as_secs_f64()
             })
             .collect()
@@ -76,11 +94,51 @@ pub fn label_with_events(dag: &Graph, dims: usize, order: Order, sink: &mut dyn 
 /// Where one dimension's DFS writes: vertex `v`'s entry is `v * stride + offset` of both arrays,
 /// an entry no other dimension touches. An interval's `post` of 0 means "not finished yet":
 /// post-order numbers start at 1.
-struct Out<'s, 'a> {
+pub(super) struct DimensionOut<'s, 'a> {
     intervals: &'s DisjointSlice<'a, Interval>,
     subtree: &'s DisjointSlice<'a, u32>,
     stride: usize,
     offset: usize,
+}
+
+// SAFETY (of every method): entries `v * stride + offset` belong to this dimension alone; the
+// other dimensions' threads touch only the entries beside them.
+impl DimensionOut<'_, '_> {
+    #[inline(always)]
+    fn at(&self, v: u32) -> usize {
+        v as usize * self.stride + self.offset
+    }
+
+    /// `v`'s post, 0 while it is not finished.
+    #[inline(always)]
+    pub(super) fn post(&self, v: u32) -> u32 {
+        unsafe { self.intervals.at(self.at(v)).read().post }
+    }
+
+    #[inline(always)]
+    pub(super) fn low(&self, v: u32) -> u32 {
+        unsafe { self.intervals.at(self.at(v)).read().low }
+    }
+
+    #[inline(always)]
+    pub(super) fn set_low(&self, v: u32, low: u32) {
+        unsafe { (*self.intervals.at(self.at(v))).low = low };
+    }
+
+    /// Asks for `v`'s interval to be brought into the cache.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, v: u32) {
+        prefetch_pointer(self.intervals.at(self.at(v)));
+    }
+
+    /// Finishes `v` with its post and subtree size (its low comes later).
+    #[inline(always)]
+    pub(super) fn finish(&self, v: u32, post: u32, subtree: u32) {
+        unsafe {
+            (*self.intervals.at(self.at(v))).post = post;
+            self.subtree.at(self.at(v)).write(subtree);
+        }
+    }
 }
 
 /// Buffers one dimension's DFS needs, kept across dimensions on one thread.
@@ -88,6 +146,7 @@ struct Out<'s, 'a> {
 struct Scratch {
     roots: Vec<u32>,
     keys: Vec<u64>,
+    regions: RegionScratch,
     /// One dimension's intervals by vertex, where the DFS keeps them apart (see [`OWN_ARRAY_DEGREE`]).
     intervals: Vec<Interval>,
     /// The children still to visit of every vertex on the stack, one list after the other.
@@ -96,15 +155,15 @@ struct Scratch {
 }
 
 /// A vertex on the DFS stack.
-struct Frame {
-    x: u32,
+pub(super) struct Frame {
+    pub x: u32,
     /// `r` when `x` was entered: its subtree is the posts `entered..=post(x)`.
-    entered: u32,
+    pub entered: u32,
     /// The smallest `low` over the children seen so far.
-    reach: u32,
+    pub reach: u32,
     /// Where `x`'s next child to visit is in `Scratch::lists`, and where its list starts.
-    next: usize,
-    start: usize,
+    pub next: usize,
+    pub start: usize,
 }
 
 /// How many roots ahead the DFS prefetches. Roots come in random order in random dimensions, and on
@@ -148,15 +207,31 @@ fn ordered_roots(dag: &Graph, base: Option<u64>, roots: &mut Vec<u32>, keys: &mu
 /// at once, and only the others are kept, in order, to be visited (in a random order they are
 /// sorted by priority, computed on the spot). A child kept may be finished by an earlier sibling's
 /// subtree before its turn; it then gives its `low` as it is met.
-fn label_dimension(dag: &Graph, order: Order, dim: usize, out: Out, scratch: &mut Scratch) {
+fn label_dimension(
+    dag: &Graph,
+    kahn: &Kahn,
+    order: Order,
+    dim: usize,
+    out: DimensionOut,
+    scratch: &mut Scratch,
+    walk: Walk,
+) {
     assert!(dag.num_vertices() < u32::MAX as usize, "post-order numbers must fit in 32 bits");
     let base = match order {
         Order::Random { seed } => Some(mix_base(seed, dim as u64)),
         Order::Lex => None,
     };
-    let Scratch { roots, keys, intervals: own, lists, stack } = scratch;
+    let Scratch { roots, keys, regions, intervals: own, lists, stack } = scratch;
     ordered_roots(dag, base, roots, keys);
-    let Out { intervals: labels, subtree, stride, offset } = out;
+    let by_regions = match walk {
+        Walk::Chosen => dfs_regions::pays(dag, roots.len()),
+        Walk::FromRoots => false,
+        Walk::ByRegions => true,
+    };
+    if by_regions {
+        return dfs_regions::label_by_regions(dag, kahn, base, roots, &out, regions, keys, lists, stack);
+    }
+    let DimensionOut { intervals: labels, subtree, stride, offset } = out;
     let at = |v: u32| v as usize * stride + offset;
     let apart = dag.num_edges() >= OWN_ARRAY_DEGREE * dag.num_vertices();
     let own_slice;

@@ -1,0 +1,287 @@
+//! One dimension of the classic DFS's labels, found region by region: the same labels as
+//! [`super::dfs`]'s walk, for graphs made mostly of roots, at a fraction of its cache misses.
+//!
+//! The DFS from the `k`-th root in order enters exactly the vertices that no earlier root reaches:
+//! those whose first root (the smallest rank among the roots reaching them) is `k`, its region. So
+//! the regions' sizes, counted once every vertex knows its first root, place every region's posts
+//! (region `k` holds posts `start(k) + 1 ..= start(k + 1)`) without walking the roots in order:
+//! - first roots, pushed down level by level from the roots' ranks (one pass over the edges);
+//! - a root alone in its region (all it reaches was reached before) gets `start(k) + 1` and a
+//!   subtree of 1 without a walk: on uniprotenc_22m that is 1.5 million of its 1.56 million roots;
+//! - the other regions are walked as the DFS walks them, entering only their own vertices;
+//! - `low(x) = min(post(x), low of every child)`, the DFS's own definition, filled from the
+//!   deepest level up once every post is known.
+//!
+//! The passes over the roots go by vertex id, not in the dimension's random order, so they stream
+//! through the label arrays where the walk fetched a line of each of them at random per root.
+
+use super::dfs::{DimensionOut, Frame};
+use crate::graph::Graph;
+use crate::graph::topo::Kahn;
+use crate::mix::{priority, vertex_of};
+use crate::prefetch::prefetch;
+
+/// Buffers of one dimension's regions, kept across dimensions on one thread.
+#[derive(Default)]
+pub(super) struct RegionScratch {
+    /// Each vertex's first root, as that root's rank in the dimension's order.
+    first: Vec<u32>,
+    /// The regions with more than their root, by rank, and how many vertices off level 0 the
+    /// regions before each hold (one more entry: all of them).
+    walked: Vec<u32>,
+    before: Vec<u32>,
+    /// Where the walked regions of each block of `1 << shift` ranks start in `walked`.
+    directory: Vec<u32>,
+}
+
+/// Whether labeling by regions beats the walk on `dag`, which has `roots` roots: when at most a
+/// sixteenth of its vertices lie off level 0. The walks of the regions then cover few vertices,
+/// and the passes by id save a random fetch per root. Measured (docs/BENCHMARKS.md, "Building the
+/// index"): uniprotenc_22m (2% off level 0) a third faster on one core; citeseer.scc (12%) no
+/// faster; graphs with fewer roots slower, up to twice as slow where one region holds nearly all.
+pub(super) fn pays(dag: &Graph, roots: usize) -> bool {
+    16 * (dag.num_vertices() - roots) <= dag.num_vertices()
+}
+
+/// Labels one dimension into `out` (whose `post` entries must be 0), given its `roots` in the
+/// dimension's order. `base` is the dimension's priority base (`None`: lex order).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn label_by_regions(
+    dag: &Graph,
+    kahn: &Kahn,
+    base: Option<u64>,
+    roots: &[u32],
+    out: &DimensionOut,
+    scratch: &mut RegionScratch,
+    keys: &mut Vec<u64>,
+    lists: &mut Vec<u32>,
+    stack: &mut Vec<Frame>,
+) {
+    let n = dag.num_vertices();
+    let RegionScratch { first, walked, before, directory } = scratch;
+    // First roots: each root's rank, then pushed down, level by level (parents before children).
+    first.clear();
+    first.resize(n, u32::MAX);
+    for (k, &root) in roots.iter().enumerate() {
+        first[root as usize] = k as u32;
+    }
+    for &v in kahn.order {
+        let f = first[v as usize];
+        for &c in dag.children(v) {
+            let slot = &mut first[c as usize];
+            *slot = (*slot).min(f);
+        }
+    }
+    // Region `k` starts after `k` regions' roots and the vertices off level 0 of the regions
+    // before it. Those vertices are few where regions pay, so their first roots, sorted, give
+    // every region's start: `walked` lists the regions that hold any, `before` how many lie in
+    // the regions before each.
+    let roots_end = kahn.starts[1];
+    walked.clear();
+    walked.extend(kahn.order[roots_end..].iter().map(|&v| first[v as usize]));
+    walked.sort_unstable();
+    before.clear();
+    let mut i = 0;
+    while i < walked.len() {
+        let k = walked[i];
+        before.push(i as u32);
+        walked[before.len() - 1] = k;
+        while i < walked.len() && walked[i] == k {
+            i += 1;
+        }
+    }
+    let regions = before.len();
+    before.push(i as u32);
+    walked.truncate(regions);
+    let start = |j: usize| walked[j] + before[j];
+    let (offsets, targets) = (dag.children_csr().offsets(), dag.children_csr().targets());
+    for j in 0..regions {
+        // The walks start at random roots: fetch each one's interval and edges a few walks
+        // ahead, its first child's when those are in the cache, and that child's edges last.
+        if let Some(&ahead) = walked.get(j + 2 * AHEAD) {
+            let root = roots[ahead as usize];
+            out.prefetch(root);
+            prefetch(offsets, root as usize);
+        }
+        if let Some(&ahead) = walked.get(j + AHEAD) {
+            prefetch(targets, offsets[roots[ahead as usize] as usize] as usize);
+        }
+        if let Some(&ahead) = walked.get(j + AHEAD / 2)
+            && let Some(&c) = dag.children(roots[ahead as usize]).first()
+        {
+            out.prefetch(c);
+            prefetch(offsets, c as usize);
+        }
+        let root = roots[walked[j] as usize];
+        walk_region(dag, base, root, start(j) + 1, out, keys, lists, stack);
+        debug_assert_eq!(
+            out.post(root),
+            start(j) + before[j + 1] - before[j] + 1,
+            "a region's walk gives out its posts exactly"
+        );
+    }
+    // Lows from the deepest level up: every vertex off level 0 lies in a walked region.
+    let deep = &kahn.order[roots_end..];
+    for (i, &v) in deep.iter().enumerate().rev() {
+        if let Some(&ahead) = i.checked_sub(AHEAD).map(|a| &deep[a]) {
+            prefetch_first_child(dag, out, ahead);
+        }
+        let low = dag.children(v).iter().fold(out.post(v), |low, &c| low.min(out.low(c)));
+        out.set_low(v, low);
+    }
+    // The roots by id, each finding the first walked region at or after its rank through a
+    // directory of blocks of ranks (about one walked region a block, so all of it stays cached).
+    let shift = (roots.len() / regions.max(1)).max(1).ilog2();
+    directory.clear();
+    directory
+        .extend((0..=(roots.len() >> shift)).map(|b| walked.partition_point(|&k| (k as usize) < b << shift) as u32));
+    let parents = dag.parents_csr().offsets();
+    for v in 0..n as u32 {
+        if (v as usize) + AHEAD < n {
+            prefetch_first_child(dag, out, v + AHEAD as u32);
+        }
+        if parents[v as usize] != parents[v as usize + 1] {
+            continue;
+        }
+        let k = first[v as usize];
+        let mut j = directory[(k >> shift) as usize] as usize;
+        while j < regions && walked[j] < k {
+            j += 1;
+        }
+        let post = if j < regions && walked[j] == k {
+            out.post(v)
+        } else {
+            // Alone in its region: nothing to walk, its post is its region's start.
+            let post = k + before[j] + 1;
+            out.finish(v, post, 1);
+            post
+        };
+        let low = dag.children(v).iter().fold(post, |low, &c| low.min(out.low(c)));
+        out.set_low(v, low);
+    }
+}
+
+/// How many vertices ahead the passes fetch what they will read at random.
+const AHEAD: usize = 8;
+
+/// Fetches the interval of `v`'s first child, which a pass over the lows reads (in the graphs
+/// regions pay on, most vertices have one child or none).
+#[inline(always)]
+fn prefetch_first_child(dag: &Graph, out: &DimensionOut, v: u32) {
+    if let Some(&c) = dag.children(v).first() {
+        out.prefetch(c);
+    }
+}
+
+/// The DFS from `root` through its region (the vertices whose first root it is), posts from `r`:
+/// children in the dimension's order, a child of another region or finished already skipped. The
+/// regions before it in rank order must be walked already.
+/// Sets posts and subtree sizes; the lows come after, from the posts.
+#[allow(clippy::too_many_arguments)]
+fn walk_region(
+    dag: &Graph,
+    base: Option<u64>,
+    root: u32,
+    mut r: u32,
+    out: &DimensionOut,
+    keys: &mut Vec<u64>,
+    lists: &mut Vec<u32>,
+    stack: &mut Vec<Frame>,
+) {
+    let mut enter = |x: u32, r: u32, lists: &mut Vec<u32>, stack: &mut Vec<Frame>| {
+        let start = lists.len();
+        keys.clear();
+        for &c in dag.children(x) {
+            // The regions are walked by rank, so a child of another region (an earlier one: it
+            // is reached from this region's root) is finished already, like one seen here.
+            if out.post(c) != 0 {
+                continue;
+            }
+            match base {
+                Some(base) => keys.push(priority(base, c)),
+                None => lists.push(c),
+            }
+        }
+        if let Some(base) = base {
+            keys.sort_unstable();
+            lists.extend(keys.iter().map(|&p| vertex_of(base, p)));
+        }
+        stack.push(Frame { x, entered: r, reach: u32::MAX, next: start, start });
+    };
+    enter(root, r, lists, stack);
+    while let Some(top) = stack.last_mut() {
+        if let Some(&c) = lists.get(top.next) {
+            top.next += 1;
+            // A child kept may have been finished by an earlier sibling's subtree since.
+            if out.post(c) == 0 {
+                enter(c, r, lists, stack);
+            }
+            continue;
+        }
+        let Frame { x, entered, start, .. } = *top;
+        stack.pop();
+        lists.truncate(start);
+        out.finish(x, r, r - entered + 1);
+        r += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::dfs::{Walk, label_by};
+    use crate::graph::Graph;
+    use crate::index::Order;
+    use crate::telemetry::NullSink;
+    use rand::RngExt;
+
+    /// A DAG of `n` vertices of which `inner` are not roots (or fewer): every vertex points to
+    /// up to `fan` of the inner ones above it, which point among themselves, so regions of every
+    /// size arise, from a root alone to one holding most of the inner vertices.
+    fn root_heavy(n: u32, inner: u32, fan: u32, seed: u64) -> Graph {
+        let mut rng = crate::rng::seeded(seed);
+        let mut edges = Vec::new();
+        for v in 0..n {
+            // Inner vertices are ids `n - inner..n`; an edge always goes to a higher id.
+            let lowest = (v + 1).max(n - inner);
+            for _ in 0..rng.random_range(0..=fan) {
+                if lowest < n {
+                    edges.push((v, rng.random_range(lowest..n)));
+                }
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        Graph::from_edges(n as usize, &edges).unwrap()
+    }
+
+    #[test]
+    fn regions_give_the_walks_labels() {
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let many = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let mut graphs = 0;
+        for seed in 0..40u64 {
+            let n = 50 + (seed as u32 * 37) % 400;
+            let inner = [0, 1, 3, n / 20, n / 4, n][seed as usize % 6];
+            let g = root_heavy(n, inner, 1 + seed as u32 % 4, seed);
+            for order in [Order::Lex, Order::Random { seed }] {
+                let dims = 1 + seed as usize % 4;
+                let walked = one.install(|| label_by(&g, dims, order, &mut NullSink, Walk::FromRoots).unwrap());
+                for pool in [&one, &many] {
+                    let regions = pool.install(|| label_by(&g, dims, order, &mut NullSink, Walk::ByRegions).unwrap());
+                    assert_eq!(regions, walked, "seed {seed}, {n} vertices, {inner} inner, {order}");
+                }
+            }
+            graphs += 1;
+        }
+        assert_eq!(graphs, 40);
+    }
+
+    #[test]
+    fn graphs_made_mostly_of_roots_are_labeled_by_regions() {
+        let mostly_roots = root_heavy(1000, 50, 2, 1);
+        let roots = (0..1000).filter(|&v| mostly_roots.parents(v).is_empty()).count();
+        assert!(super::pays(&mostly_roots, roots), "{roots} roots of 1000");
+        let chain = Graph::from_edges(1000, &(0..999).map(|v| (v, v + 1)).collect::<Vec<_>>()).unwrap();
+        assert!(!super::pays(&chain, 1));
+    }
+}
