@@ -60,17 +60,32 @@ pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Si
     }
     let mut intervals = vec![Interval::default(); n * dims];
     let mut subtree = vec![0u32; n * dims];
+    let by_regions = match walk {
+        Walk::Chosen => dfs_regions::pays(dag, kahn.starts[1]),
+        Walk::FromRoots => false,
+        Walk::ByRegions => true,
+    };
     let seconds: Vec<f64> = {
         let (intervals, subtree) = (DisjointSlice::new(&mut intervals), DisjointSlice::new(&mut subtree));
-        (0..dims)
-            .into_par_iter()
-            .map_init(Scratch::default, |scratch, dim| {
+        let outs: Vec<DimensionOut> = (0..dims)
+            .map(|dim| DimensionOut { intervals: &intervals, subtree: &subtree, stride: dims, offset: dim })
+            .collect();
+        let mut seconds: Vec<f64> = outs
+            .par_iter()
+            .map_init(Scratch::default, |scratch, out| {
                 let clock = Instant::now();
-                let out = DimensionOut { intervals: &intervals, subtree: &subtree, stride: dims, offset: dim };
-                label_dimension(dag, &kahn, order, dim, out, scratch, walk);
+                label_dimension(dag, &kahn, order, out, scratch, by_regions);
                 clock.elapsed().as_secs_f64()
             })
-            .collect()
+            .collect();
+        if by_regions {
+            let clock = Instant::now();
+            dfs_regions::finish_roots(dag, &outs);
+            // One pass for every dimension: each is charged its share.
+            let share = clock.elapsed().as_secs_f64() / dims as f64;
+            seconds.iter_mut().for_each(|s| *s += share);
+        }
+        seconds
     };
     for (dim, seconds) in seconds.into_iter().enumerate() {
         sink.emit(Event::PhaseDone {
@@ -207,31 +222,27 @@ fn ordered_roots(dag: &Graph, base: Option<u64>, roots: &mut Vec<u32>, keys: &mu
 /// at once, and only the others are kept, in order, to be visited (in a random order they are
 /// sorted by priority, computed on the spot). A child kept may be finished by an earlier sibling's
 /// subtree before its turn; it then gives its `low` as it is met.
+/// Labels one dimension, all of it by walks from the roots, or `by_regions`, all but the roots'
+/// lows, which [`dfs_regions::finish_roots`] fills.
 fn label_dimension(
     dag: &Graph,
     kahn: &Kahn,
     order: Order,
-    dim: usize,
-    out: DimensionOut,
+    out: &DimensionOut,
     scratch: &mut Scratch,
-    walk: Walk,
+    by_regions: bool,
 ) {
     assert!(dag.num_vertices() < u32::MAX as usize, "post-order numbers must fit in 32 bits");
     let base = match order {
-        Order::Random { seed } => Some(mix_base(seed, dim as u64)),
+        Order::Random { seed } => Some(mix_base(seed, out.offset as u64)),
         Order::Lex => None,
     };
     let Scratch { roots, keys, regions, intervals: own, lists, stack } = scratch;
     ordered_roots(dag, base, roots, keys);
-    let by_regions = match walk {
-        Walk::Chosen => dfs_regions::pays(dag, roots.len()),
-        Walk::FromRoots => false,
-        Walk::ByRegions => true,
-    };
     if by_regions {
-        return dfs_regions::label_by_regions(dag, kahn, base, roots, &out, regions, keys, lists, stack);
+        return dfs_regions::label_regions(dag, kahn, base, roots, out, regions, keys, lists, stack);
     }
-    let DimensionOut { intervals: labels, subtree, stride, offset } = out;
+    let &DimensionOut { intervals: labels, subtree, stride, offset } = out;
     let at = |v: u32| v as usize * stride + offset;
     let apart = dag.num_edges() >= OWN_ARRAY_DEGREE * dag.num_vertices();
     let own_slice;

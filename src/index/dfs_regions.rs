@@ -1,52 +1,51 @@
-//! One dimension of the classic DFS's labels, found region by region: the same labels as
-//! [`super::dfs`]'s walk, for graphs made mostly of roots, at a fraction of its cache misses.
+//! The classic DFS's labels found region by region: the same labels as [`super::dfs`]'s walk,
+//! for graphs made mostly of roots, with far fewer fetches at random.
 //!
 //! The DFS from the `k`-th root in order enters exactly the vertices that no earlier root reaches:
 //! those whose first root (the smallest rank among the roots reaching them) is `k`, its region. So
 //! the regions' sizes, counted once every vertex knows its first root, place every region's posts
-//! (region `k` holds posts `start(k) + 1 ..= start(k + 1)`) without walking the roots in order:
+//! (region `k` holds posts `start(k) + 1 ..= start(k + 1)`) without walking the roots in order.
+//! Per dimension:
 //! - first roots, pushed down level by level from the roots' ranks (one pass over the edges);
+//! - the regions holding more than their root are walked as the DFS walks them, entering only
+//!   their own vertices (on uniprotenc_22m, 39 thousand of its 1.56 million roots);
 //! - a root alone in its region (all it reaches was reached before) gets `start(k) + 1` and a
-//!   subtree of 1 without a walk: on uniprotenc_22m that is 1.5 million of its 1.56 million roots;
-//! - the other regions are walked as the DFS walks them, entering only their own vertices;
-//! - `low(x) = min(post(x), low of every child)`, the DFS's own definition, filled from the
-//!   deepest level up once every post is known.
+//!   subtree of 1, without a walk;
+//! - the lows off level 0, from the deepest level up: `low(x) = min(post(x), low of every
+//!   child)`, the DFS's own definition.
 //!
-//! The passes over the roots go by vertex id, not in the dimension's random order, so they stream
-//! through the label arrays where the walk fetched a line of each of them at random per root.
+//! Then one pass over the roots, by id, on every core, fills their lows in every dimension, where
+//! the walk fetched a root's label and edges at random in each dimension's order.
 
 use super::dfs::{DimensionOut, Frame};
 use crate::graph::Graph;
 use crate::graph::topo::Kahn;
 use crate::mix::{priority, vertex_of};
 use crate::prefetch::prefetch;
+use rayon::prelude::*;
 
 /// Buffers of one dimension's regions, kept across dimensions on one thread.
 #[derive(Default)]
 pub(super) struct RegionScratch {
     /// Each vertex's first root, as that root's rank in the dimension's order.
     first: Vec<u32>,
-    /// The regions with more than their root, by rank, and how many vertices off level 0 the
-    /// regions before each hold (one more entry: all of them).
-    walked: Vec<u32>,
-    before: Vec<u32>,
-    /// Where the walked regions of each block of `1 << shift` ranks start in `walked`.
-    directory: Vec<u32>,
 }
 
-/// Whether labeling by regions beats the walk on `dag`, which has `roots` roots: when at most a
-/// sixteenth of its vertices lie off level 0. The walks of the regions then cover few vertices,
-/// and the passes by id save a random fetch per root. Measured (docs/BENCHMARKS.md, "Building the
-/// index"): uniprotenc_22m (2% off level 0) a third faster on one core; citeseer.scc (12%) no
-/// faster; graphs with fewer roots slower, up to twice as slow where one region holds nearly all.
+/// Whether labeling by regions beats the walk on `dag`, which has `roots` roots: when at most an
+/// eighth of its vertices lie off level 0. The walks of the regions then cover few vertices, and
+/// the passes by id save random fetches per root. Measured on one core (docs/BENCHMARKS.md,
+/// "Building the index"): uniprotenc_22m (2% off level 0) 39% faster, citeseer.scc (12%) 8%;
+/// yago_sub_6642 (22%) no faster; graphs with fewer roots slower, up to twice as slow where one
+/// region holds nearly all.
 pub(super) fn pays(dag: &Graph, roots: usize) -> bool {
-    16 * (dag.num_vertices() - roots) <= dag.num_vertices()
+    8 * (dag.num_vertices() - roots) <= dag.num_vertices()
 }
 
 /// Labels one dimension into `out` (whose `post` entries must be 0), given its `roots` in the
-/// dimension's order. `base` is the dimension's priority base (`None`: lex order).
+/// dimension's order, all but the roots' lows, which [`finish_roots`] fills for all dimensions at
+/// once. `base` is the dimension's priority base (`None`: lex order).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn label_by_regions(
+pub(super) fn label_regions(
     dag: &Graph,
     kahn: &Kahn,
     base: Option<u64>,
@@ -58,7 +57,7 @@ pub(super) fn label_by_regions(
     stack: &mut Vec<Frame>,
 ) {
     let n = dag.num_vertices();
-    let RegionScratch { first, walked, before, directory } = scratch;
+    let first = &mut scratch.first;
     // First roots: each root's rank, then pushed down, level by level (parents before children).
     first.clear();
     first.resize(n, u32::MAX);
@@ -76,26 +75,23 @@ pub(super) fn label_by_regions(
     // before it. Those vertices are few where regions pay, so their first roots, sorted, give
     // every region's start: `walked` lists the regions that hold any, `before` how many lie in
     // the regions before each.
-    let roots_end = kahn.starts[1];
-    walked.clear();
-    walked.extend(kahn.order[roots_end..].iter().map(|&v| first[v as usize]));
+    let deep = &kahn.order[kahn.starts[1]..];
+    let mut walked: Vec<u32> = deep.iter().map(|&v| first[v as usize]).collect();
     walked.sort_unstable();
-    before.clear();
+    let mut before = Vec::new();
     let mut i = 0;
     while i < walked.len() {
         let k = walked[i];
+        walked[before.len()] = k;
         before.push(i as u32);
-        walked[before.len() - 1] = k;
         while i < walked.len() && walked[i] == k {
             i += 1;
         }
     }
-    let regions = before.len();
+    walked.truncate(before.len());
     before.push(i as u32);
-    walked.truncate(regions);
-    let start = |j: usize| walked[j] + before[j];
     let (offsets, targets) = (dag.children_csr().offsets(), dag.children_csr().targets());
-    for j in 0..regions {
+    for (j, &k) in walked.iter().enumerate() {
         // The walks start at random roots: fetch each one's interval and edges a few walks
         // ahead, its first child's when those are in the cache, and that child's edges last.
         if let Some(&ahead) = walked.get(j + 2 * AHEAD) {
@@ -112,16 +108,11 @@ pub(super) fn label_by_regions(
             out.prefetch(c);
             prefetch(offsets, c as usize);
         }
-        let root = roots[walked[j] as usize];
-        walk_region(dag, base, root, start(j) + 1, out, keys, lists, stack);
-        debug_assert_eq!(
-            out.post(root),
-            start(j) + before[j + 1] - before[j] + 1,
-            "a region's walk gives out its posts exactly"
-        );
+        let (root, start) = (roots[k as usize], k + before[j]);
+        walk_region(dag, base, root, start + 1, out, keys, lists, stack);
+        debug_assert_eq!(out.post(root), start + before[j + 1] - before[j] + 1, "a region's posts, exactly");
     }
     // Lows from the deepest level up: every vertex off level 0 lies in a walked region.
-    let deep = &kahn.order[roots_end..];
     for (i, &v) in deep.iter().enumerate().rev() {
         if let Some(&ahead) = i.checked_sub(AHEAD).map(|a| &deep[a]) {
             prefetch_first_child(dag, out, ahead);
@@ -129,43 +120,48 @@ pub(super) fn label_by_regions(
         let low = dag.children(v).iter().fold(out.post(v), |low, &c| low.min(out.low(c)));
         out.set_low(v, low);
     }
-    // The roots by id, each finding the first walked region at or after its rank through a
-    // directory of blocks of ranks (about one walked region a block, so all of it stays cached).
-    let shift = (roots.len() / regions.max(1)).max(1).ilog2();
-    directory.clear();
-    directory
-        .extend((0..=(roots.len() >> shift)).map(|b| walked.partition_point(|&k| (k as usize) < b << shift) as u32));
-    let parents = dag.parents_csr().offsets();
-    for v in 0..n as u32 {
-        if (v as usize) + AHEAD < n {
-            prefetch_first_child(dag, out, v + AHEAD as u32);
-        }
-        if parents[v as usize] != parents[v as usize + 1] {
-            continue;
-        }
-        let k = first[v as usize];
-        let mut j = directory[(k >> shift) as usize] as usize;
-        while j < regions && walked[j] < k {
+    // The roots alone in their regions, by rank: a post right after the regions before, no walk.
+    // Their writes land at random, but nothing waits for them.
+    let mut j = 0;
+    for (k, &root) in roots.iter().enumerate() {
+        if walked.get(j) == Some(&(k as u32)) {
             j += 1;
-        }
-        let post = if j < regions && walked[j] == k {
-            out.post(v)
         } else {
-            // Alone in its region: nothing to walk, its post is its region's start.
-            let post = k + before[j] + 1;
-            out.finish(v, post, 1);
-            post
-        };
-        let low = dag.children(v).iter().fold(post, |low, &c| low.min(out.low(c)));
-        out.set_low(v, low);
+            out.finish(root, k as u32 + before[j] + 1, 1);
+        }
     }
+}
+
+/// Every root's low in every dimension, from its post and its children's lows (final: they are
+/// not roots), by id on every core, a vertex's row of every dimension read once.
+pub(super) fn finish_roots(dag: &Graph, outs: &[DimensionOut]) {
+    const CHUNK: usize = 1 << 14;
+    let n = dag.num_vertices();
+    let parents = dag.parents_csr().offsets();
+    (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+        let vertices = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
+        let end = vertices.end;
+        for v in vertices {
+            if v + AHEAD < end {
+                prefetch_first_child(dag, &outs[0], (v + AHEAD) as u32);
+            }
+            if parents[v] != parents[v + 1] {
+                continue;
+            }
+            let v = v as u32;
+            for out in outs {
+                let low = dag.children(v).iter().fold(out.post(v), |low, &c| low.min(out.low(c)));
+                out.set_low(v, low);
+            }
+        }
+    });
 }
 
 /// How many vertices ahead the passes fetch what they will read at random.
 const AHEAD: usize = 8;
 
-/// Fetches the interval of `v`'s first child, which a pass over the lows reads (in the graphs
-/// regions pay on, most vertices have one child or none).
+/// Fetches the interval of `v`'s first child in `out` (the row of every dimension), which a pass
+/// over the lows reads (in the graphs regions pay on, most vertices have one child or none).
 #[inline(always)]
 fn prefetch_first_child(dag: &Graph, out: &DimensionOut, v: u32) {
     if let Some(&c) = dag.children(v).first() {
