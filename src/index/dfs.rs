@@ -11,7 +11,7 @@
 
 use super::dfs_regions::{self, RegionScratch};
 use super::labels::{Interval, Labels};
-use super::order::Order;
+use super::order::{Order, PriorityKey, sort_by_priority};
 use crate::disjoint::DisjointSlice;
 use crate::graph::Graph;
 use crate::graph::topo::{self, Kahn};
@@ -146,6 +146,13 @@ impl DimensionOut<'_, '_> {
         prefetch_pointer(self.intervals.at(self.at(v)));
     }
 
+    /// Asks for `v`'s interval and subtree size to be brought into the cache, to be written.
+    #[inline(always)]
+    pub(super) fn prefetch_entries(&self, v: u32) {
+        prefetch_pointer(self.intervals.at(self.at(v)));
+        prefetch_pointer(self.subtree.at(self.at(v)));
+    }
+
     /// Finishes `v` with its post and subtree size (its low comes later).
     #[inline(always)]
     pub(super) fn finish(&self, v: u32, post: u32, subtree: u32) {
@@ -160,6 +167,8 @@ impl DimensionOut<'_, '_> {
 #[derive(Default)]
 struct Scratch {
     roots: Vec<u32>,
+    /// The roots' priorities, to be sorted.
+    ranked: Vec<PriorityKey>,
     keys: Vec<u64>,
     regions: RegionScratch,
     /// One dimension's intervals by vertex, where the DFS keeps them apart (see [`OWN_ARRAY_DEGREE`]).
@@ -193,26 +202,16 @@ const PREFETCH_AHEAD: usize = 16;
 /// larger cost (docs/BENCHMARKS.md, "Building the index").
 const OWN_ARRAY_DEGREE: usize = 2;
 
-/// The roots of `dag` in dimension `dim`'s order, into `roots`. Only the roots are sorted: random
-/// priorities never tie (splitmix64 is a bijection), so sorting the bare priorities and naming each
-/// root through the mixer's inverse gives the order of the guide.
-fn ordered_roots(dag: &Graph, base: Option<u64>, roots: &mut Vec<u32>, keys: &mut Vec<u64>) {
+/// The roots of `dag` in dimension `dim`'s order, into `roots`: only the roots are sorted.
+fn ordered_roots(dag: &Graph, base: Option<u64>, roots: &mut Vec<u32>, keys: &mut Vec<PriorityKey>) {
     let parents = dag.parents_csr().offsets();
-    let is_root = |v: usize| parents[v] == parents[v + 1];
-    roots.clear();
+    let all_roots = (0..dag.num_vertices() as u32).filter(|&v| parents[v as usize] == parents[v as usize + 1]);
     match base {
-        None => roots.extend((0..dag.num_vertices()).filter(|&v| is_root(v)).map(|v| v as u32)),
-        Some(base) => {
-            keys.clear();
-            keys.extend((0..dag.num_vertices()).filter(|&v| is_root(v)).map(|v| priority(base, v as u32)));
-            // Rayon's sort on a pool of one thread is about half as fast as the standard one.
-            if rayon::current_num_threads() == 1 {
-                keys.sort_unstable();
-            } else {
-                keys.par_sort_unstable();
-            }
-            roots.extend(keys.iter().map(|&p| vertex_of(base, p)));
+        None => {
+            roots.clear();
+            roots.extend(all_roots);
         }
+        Some(base) => sort_by_priority(base, all_roots, roots, keys),
     }
 }
 
@@ -237,8 +236,8 @@ fn label_dimension(
         Order::Random { seed } => Some(mix_base(seed, out.offset as u64)),
         Order::Lex => None,
     };
-    let Scratch { roots, keys, regions, intervals: own, lists, stack } = scratch;
-    ordered_roots(dag, base, roots, keys);
+    let Scratch { roots, ranked, keys, regions, intervals: own, lists, stack } = scratch;
+    ordered_roots(dag, base, roots, ranked);
     if by_regions {
         return dfs_regions::label_regions(dag, kahn, base, roots, out, regions, keys, lists, stack);
     }

@@ -62,6 +62,9 @@ pub(super) fn label_regions(
     first.clear();
     first.resize(n, u32::MAX);
     for (k, &root) in roots.iter().enumerate() {
+        if let Some(&ahead) = roots.get(k + 2 * AHEAD) {
+            prefetch(first, ahead as usize);
+        }
         first[root as usize] = k as u32;
     }
     for &v in kahn.order {
@@ -121,9 +124,12 @@ pub(super) fn label_regions(
         out.set_low(v, low);
     }
     // The roots alone in their regions, by rank: a post right after the regions before, no walk.
-    // Their writes land at random, but nothing waits for them.
+    // Their entries lie at random: fetched ahead, or each write waits for its line.
     let mut j = 0;
     for (k, &root) in roots.iter().enumerate() {
+        if let Some(&ahead) = roots.get(k + 2 * AHEAD) {
+            out.prefetch_entries(ahead);
+        }
         if walked.get(j) == Some(&(k as u32)) {
             j += 1;
         } else {

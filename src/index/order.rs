@@ -7,6 +7,7 @@
 use crate::graph::{Csr, Graph};
 pub use crate::mix::{mix64, splitmix64};
 use rayon::prelude::*;
+use rdst::{RadixKey, RadixSort};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::atomic::AtomicU32;
@@ -36,14 +37,57 @@ impl fmt::Display for Order {
 
 /// Every vertex sorted by its priority in dimension `dim` (`random` orders only). splitmix64 is a
 /// bijection, so `mix64(seed, dim, ·)` never ties and the id tie-break of the guide never fires.
-/// Labeling a graph of millions of vertices spends a visible share of its time here, so the bare
-/// priorities are sorted (8 bytes each, not 16 with the vertex beside them) and each names its
-/// vertex through the mixer's inverse.
 pub fn priority_order(n: usize, seed: u64, dim: usize) -> Vec<u32> {
-    let base = crate::mix::mix_base(seed, dim as u64);
-    let mut priorities: Vec<u64> = (0..n as u32).into_par_iter().map(|v| crate::mix::priority(base, v)).collect();
-    priorities.par_sort_unstable();
-    priorities.into_par_iter().map(|p| crate::mix::vertex_of(base, p)).collect()
+    let mut order = Vec::new();
+    sort_by_priority(crate::mix::mix_base(seed, dim as u64), 0..n as u32, &mut order, &mut Vec::new());
+    order
+}
+
+/// A vertex beside the top half of its priority: what [`sort_by_priority`] sorts.
+#[derive(Clone, Copy)]
+pub struct PriorityKey(u64);
+
+impl RadixKey for PriorityKey {
+    const LEVELS: usize = 4;
+
+    /// Byte `level` of the priority's top half, the least significant first.
+    #[inline]
+    fn get_level(&self, level: usize) -> u8 {
+        (self.0 >> (32 + 8 * level)) as u8
+    }
+}
+
+/// `vertices` by increasing priority in the dimension whose base is `base`, into `out`.
+/// Labeling a graph of millions of vertices spends a visible share of its time here, so this is a
+/// radix sort of each vertex beside its priority's top half (four passes where the priority alone
+/// would take eight), then the few runs whose top halves tie (about 300 among 1.5 million vertices)
+/// sorted by whole priorities: 13-21 ms for 1.56 million vertices where sorting the priorities
+/// took 25-33 ms (dev box, one thread). `keys` is scratch.
+pub fn sort_by_priority(
+    base: u64,
+    vertices: impl Iterator<Item = u32>,
+    out: &mut Vec<u32>,
+    keys: &mut Vec<PriorityKey>,
+) {
+    let priority = |v: u32| crate::mix::priority(base, v);
+    keys.clear();
+    keys.extend(vertices.map(|v| PriorityKey((priority(v) & !u64::from(u32::MAX)) | u64::from(v))));
+    if rayon::current_num_threads() == 1 {
+        keys.radix_sort_builder().with_single_threaded_tuner().sort();
+    } else {
+        keys.radix_sort_unstable();
+    }
+    let top = |k: &PriorityKey| k.0 >> 32;
+    let mut i = 0;
+    while i < keys.len() {
+        let j = i + keys[i..].iter().take_while(|k| top(k) == top(&keys[i])).count();
+        if j - i > 1 {
+            keys[i..j].sort_unstable_by_key(|k| priority(k.0 as u32));
+        }
+        i = j;
+    }
+    out.clear();
+    out.extend(keys.iter().map(|k| k.0 as u32));
 }
 
 /// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:
