@@ -9,6 +9,7 @@
 //! concurrently where the pool has threads, each writing its own entries of the vertex-major label
 //! arrays, so the labels need no second copy.
 
+use super::dfs_out::{DimensionOut, Frame};
 use super::dfs_regions::{self, RegionScratch};
 use super::labels::{Interval, Labels};
 use super::order::{Order, PriorityKey, sort_by_priority};
@@ -46,6 +47,7 @@ pub(super) enum Walk {
     ByRegions,
 }
 
+/// [`label_with_events`], each dimension labeled as `walk` says.
 pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink, walk: Walk) -> Result<Labels> {
     anyhow::ensure!(dims >= 1, "at least one dimension is needed");
     let clock = Instant::now();
@@ -60,11 +62,13 @@ pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Si
     }
     let mut intervals = vec![Interval::default(); n * dims];
     let mut subtree = vec![0u32; n * dims];
-    let by_regions = match walk {
-        Walk::Chosen => dfs_regions::pays(dag, kahn.starts[1]),
-        Walk::FromRoots => false,
-        Walk::ByRegions => true,
-    };
+    // Level 0 holds the roots (an empty graph has no levels, and nothing to label).
+    let by_regions = n > 0
+        && match walk {
+            Walk::Chosen => dfs_regions::pays(dag, kahn.starts[1]),
+            Walk::FromRoots => false,
+            Walk::ByRegions => true,
+        };
     let seconds: Vec<f64> = {
         let (intervals, subtree) = (DisjointSlice::new(&mut intervals), DisjointSlice::new(&mut subtree));
         let outs: Vec<DimensionOut> = (0..dims)
@@ -106,63 +110,6 @@ pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Si
     Ok(labels)
 }
 
-/// Where one dimension's DFS writes: vertex `v`'s entry is `v * stride + offset` of both arrays,
-/// an entry no other dimension touches. An interval's `post` of 0 means "not finished yet":
-/// post-order numbers start at 1.
-pub(super) struct DimensionOut<'s, 'a> {
-    intervals: &'s DisjointSlice<'a, Interval>,
-    subtree: &'s DisjointSlice<'a, u32>,
-    stride: usize,
-    offset: usize,
-}
-
-// SAFETY (of every method): entries `v * stride + offset` belong to this dimension alone; the
-// other dimensions' threads touch only the entries beside them.
-impl DimensionOut<'_, '_> {
-    #[inline(always)]
-    fn at(&self, v: u32) -> usize {
-        v as usize * self.stride + self.offset
-    }
-
-    /// `v`'s post, 0 while it is not finished.
-    #[inline(always)]
-    pub(super) fn post(&self, v: u32) -> u32 {
-        unsafe { self.intervals.at(self.at(v)).read().post }
-    }
-
-    #[inline(always)]
-    pub(super) fn low(&self, v: u32) -> u32 {
-        unsafe { self.intervals.at(self.at(v)).read().low }
-    }
-
-    #[inline(always)]
-    pub(super) fn set_low(&self, v: u32, low: u32) {
-        unsafe { (*self.intervals.at(self.at(v))).low = low };
-    }
-
-    /// Asks for `v`'s interval to be brought into the cache.
-    #[inline(always)]
-    pub(super) fn prefetch(&self, v: u32) {
-        prefetch_pointer(self.intervals.at(self.at(v)));
-    }
-
-    /// Asks for `v`'s interval and subtree size to be brought into the cache, to be written.
-    #[inline(always)]
-    pub(super) fn prefetch_entries(&self, v: u32) {
-        prefetch_pointer(self.intervals.at(self.at(v)));
-        prefetch_pointer(self.subtree.at(self.at(v)));
-    }
-
-    /// Finishes `v` with its post and subtree size (its low comes later).
-    #[inline(always)]
-    pub(super) fn finish(&self, v: u32, post: u32, subtree: u32) {
-        unsafe {
-            (*self.intervals.at(self.at(v))).post = post;
-            self.subtree.at(self.at(v)).write(subtree);
-        }
-    }
-}
-
 /// Buffers one dimension's DFS needs, kept across dimensions on one thread.
 #[derive(Default)]
 struct Scratch {
@@ -176,18 +123,6 @@ struct Scratch {
     /// The children still to visit of every vertex on the stack, one list after the other.
     lists: Vec<u32>,
     stack: Vec<Frame>,
-}
-
-/// A vertex on the DFS stack.
-pub(super) struct Frame {
-    pub x: u32,
-    /// `r` when `x` was entered: its subtree is the posts `entered..=post(x)`.
-    pub entered: u32,
-    /// The smallest `low` over the children seen so far.
-    pub reach: u32,
-    /// Where `x`'s next child to visit is in `Scratch::lists`, and where its list starts.
-    pub next: usize,
-    pub start: usize,
 }
 
 /// How many roots ahead the DFS prefetches. Roots come in random order in random dimensions, and on
@@ -215,14 +150,14 @@ fn ordered_roots(dag: &Graph, base: Option<u64>, roots: &mut Vec<u32>, keys: &mu
     }
 }
 
-/// Labels one dimension of the acyclic `dag` into `out`, whose `post` entries must be 0.
+/// Labels one dimension of the acyclic `dag` into `out`, whose `post` entries must be 0: all of it
+/// by walks from the roots, or `by_regions` all but the roots' lows, which
+/// [`dfs_regions::finish_roots`] fills.
 ///
 /// A vertex's children are read once when it is entered: those finished already give their `low`
 /// at once, and only the others are kept, in order, to be visited (in a random order they are
 /// sorted by priority, computed on the spot). A child kept may be finished by an earlier sibling's
 /// subtree before its turn; it then gives its `low` as it is met.
-/// Labels one dimension, all of it by walks from the roots, or `by_regions`, all but the roots'
-/// lows, which [`dfs_regions::finish_roots`] fills.
 fn label_dimension(
     dag: &Graph,
     kahn: &Kahn,
@@ -233,7 +168,7 @@ fn label_dimension(
 ) {
     assert!(dag.num_vertices() < u32::MAX as usize, "post-order numbers must fit in 32 bits");
     let base = match order {
-        Order::Random { seed } => Some(mix_base(seed, out.offset as u64)),
+        Order::Random { seed } => Some(mix_base(seed, out.dim() as u64)),
         Order::Lex => None,
     };
     let Scratch { roots, ranked, keys, regions, intervals: own, lists, stack } = scratch;
@@ -380,5 +315,76 @@ mod tests {
             let b = many.install(|| label(&g, 4, order).unwrap());
             assert_eq!(a, b, "{order}");
         }
+    }
+}
+
+/// The regions against the walk from the roots.
+#[cfg(test)]
+mod regions_tests {
+    use super::{Walk, dfs_regions, label_by};
+    use crate::graph::Graph;
+    use crate::index::Order;
+    use crate::telemetry::NullSink;
+    use rand::RngExt;
+
+    /// A DAG of `n` vertices of which `inner` are not roots (or fewer): every vertex points to
+    /// up to `fan` of the inner ones above it, which point among themselves, so regions of every
+    /// size arise, from a root alone to one holding most of the inner vertices.
+    fn root_heavy(n: u32, inner: u32, fan: u32, seed: u64) -> Graph {
+        let mut rng = crate::rng::seeded(seed);
+        let mut edges = Vec::new();
+        for v in 0..n {
+            // Inner vertices are ids `n - inner..n`; an edge always goes to a higher id.
+            let lowest = (v + 1).max(n - inner);
+            for _ in 0..rng.random_range(0..=fan) {
+                if lowest < n {
+                    edges.push((v, rng.random_range(lowest..n)));
+                }
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        Graph::from_edges(n as usize, &edges).unwrap()
+    }
+
+    #[test]
+    fn regions_give_the_walks_labels() {
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let many = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let mut graphs = 0;
+        for seed in 0..40u64 {
+            let n = 50 + (seed as u32 * 37) % 400;
+            let inner = [0, 1, 3, n / 20, n / 4, n][seed as usize % 6];
+            let g = root_heavy(n, inner, 1 + seed as u32 % 4, seed);
+            for order in [Order::Lex, Order::Random { seed }] {
+                let dims = 1 + seed as usize % 4;
+                let walked = one.install(|| label_by(&g, dims, order, &mut NullSink, Walk::FromRoots).unwrap());
+                for pool in [&one, &many] {
+                    let regions = pool.install(|| label_by(&g, dims, order, &mut NullSink, Walk::ByRegions).unwrap());
+                    assert_eq!(regions, walked, "seed {seed}, {n} vertices, {inner} inner, {order}");
+                }
+            }
+            graphs += 1;
+        }
+        assert_eq!(graphs, 40);
+    }
+
+    #[test]
+    fn graphs_of_roots_alone_and_no_graph_at_all() {
+        for n in [0, 1, 5] {
+            let g = Graph::from_edges(n, &[]).unwrap();
+            let labels = label_by(&g, 2, Order::Random { seed: 3 }, &mut NullSink, Walk::ByRegions).unwrap();
+            assert_eq!(labels, label_by(&g, 2, Order::Random { seed: 3 }, &mut NullSink, Walk::FromRoots).unwrap());
+            assert_eq!(labels.num_vertices(), n);
+        }
+    }
+
+    #[test]
+    fn graphs_made_mostly_of_roots_are_labeled_by_regions() {
+        let mostly_roots = root_heavy(1000, 50, 2, 1);
+        let roots = (0..1000).filter(|&v| mostly_roots.parents(v).is_empty()).count();
+        assert!(dfs_regions::pays(&mostly_roots, roots), "{roots} roots of 1000");
+        let chain = Graph::from_edges(1000, &(0..999).map(|v| (v, v + 1)).collect::<Vec<_>>()).unwrap();
+        assert!(!dfs_regions::pays(&chain, 1));
     }
 }

@@ -17,7 +17,7 @@
 //! Then one pass over the roots, by id, on every core, fills their lows in every dimension, where
 //! the walk fetched a root's label and edges at random in each dimension's order.
 
-use super::dfs::{DimensionOut, Frame};
+use super::dfs_out::{DimensionOut, Frame};
 use crate::graph::Graph;
 use crate::graph::topo::Kahn;
 use crate::mix::{priority, vertex_of};
@@ -225,65 +225,5 @@ fn walk_region(
         lists.truncate(start);
         out.finish(x, r, r - entered + 1);
         r += 1;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::dfs::{Walk, label_by};
-    use crate::graph::Graph;
-    use crate::index::Order;
-    use crate::telemetry::NullSink;
-    use rand::RngExt;
-
-    /// A DAG of `n` vertices of which `inner` are not roots (or fewer): every vertex points to
-    /// up to `fan` of the inner ones above it, which point among themselves, so regions of every
-    /// size arise, from a root alone to one holding most of the inner vertices.
-    fn root_heavy(n: u32, inner: u32, fan: u32, seed: u64) -> Graph {
-        let mut rng = crate::rng::seeded(seed);
-        let mut edges = Vec::new();
-        for v in 0..n {
-            // Inner vertices are ids `n - inner..n`; an edge always goes to a higher id.
-            let lowest = (v + 1).max(n - inner);
-            for _ in 0..rng.random_range(0..=fan) {
-                if lowest < n {
-                    edges.push((v, rng.random_range(lowest..n)));
-                }
-            }
-        }
-        edges.sort_unstable();
-        edges.dedup();
-        Graph::from_edges(n as usize, &edges).unwrap()
-    }
-
-    #[test]
-    fn regions_give_the_walks_labels() {
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let many = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
-        let mut graphs = 0;
-        for seed in 0..40u64 {
-            let n = 50 + (seed as u32 * 37) % 400;
-            let inner = [0, 1, 3, n / 20, n / 4, n][seed as usize % 6];
-            let g = root_heavy(n, inner, 1 + seed as u32 % 4, seed);
-            for order in [Order::Lex, Order::Random { seed }] {
-                let dims = 1 + seed as usize % 4;
-                let walked = one.install(|| label_by(&g, dims, order, &mut NullSink, Walk::FromRoots).unwrap());
-                for pool in [&one, &many] {
-                    let regions = pool.install(|| label_by(&g, dims, order, &mut NullSink, Walk::ByRegions).unwrap());
-                    assert_eq!(regions, walked, "seed {seed}, {n} vertices, {inner} inner, {order}");
-                }
-            }
-            graphs += 1;
-        }
-        assert_eq!(graphs, 40);
-    }
-
-    #[test]
-    fn graphs_made_mostly_of_roots_are_labeled_by_regions() {
-        let mostly_roots = root_heavy(1000, 50, 2, 1);
-        let roots = (0..1000).filter(|&v| mostly_roots.parents(v).is_empty()).count();
-        assert!(super::pays(&mostly_roots, roots), "{roots} roots of 1000");
-        let chain = Graph::from_edges(1000, &(0..999).map(|v| (v, v + 1)).collect::<Vec<_>>()).unwrap();
-        assert!(!super::pays(&chain, 1));
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod dfs;
 mod dfs_labeler;
+mod dfs_out;
 mod dfs_regions;
 pub mod labeler;
 pub mod labels;
