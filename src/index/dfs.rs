@@ -141,12 +141,10 @@ const OWN_ARRAY_DEGREE: usize = 2;
 fn ordered_roots(dag: &Graph, base: Option<u64>, roots: &mut Vec<u32>, keys: &mut Vec<PriorityKey>) {
     let parents = dag.parents_csr().offsets();
     let all_roots = (0..dag.num_vertices() as u32).filter(|&v| parents[v as usize] == parents[v as usize + 1]);
-    match base {
-        None => {
-            roots.clear();
-            roots.extend(all_roots);
-        }
-        Some(base) => sort_by_priority(base, all_roots, roots, keys),
+    roots.clear();
+    roots.extend(all_roots);
+    if let Some(base) = base {
+        sort_by_priority(base, roots, keys);
     }
 }
 

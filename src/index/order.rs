@@ -38,8 +38,8 @@ impl fmt::Display for Order {
 /// Every vertex sorted by its priority in dimension `dim` (`random` orders only). splitmix64 is a
 /// bijection, so `mix64(seed, dim, ·)` never ties and the id tie-break of the guide never fires.
 pub fn priority_order(n: usize, seed: u64, dim: usize) -> Vec<u32> {
-    let mut order = Vec::new();
-    sort_by_priority(crate::mix::mix_base(seed, dim as u64), 0..n as u32, &mut order, &mut Vec::new());
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    sort_by_priority(crate::mix::mix_base(seed, dim as u64), &mut order, &mut Vec::new());
     order
 }
 
@@ -57,24 +57,21 @@ impl RadixKey for PriorityKey {
     }
 }
 
-/// `vertices` by increasing priority in the dimension whose base is `base`, into `out`.
+/// Sorts `vertices` by increasing priority in the dimension whose base is `base`.
 /// Labeling a graph of millions of vertices spends a visible share of its time here, so this is a
 /// radix sort of each vertex beside its priority's top half (four passes where the priority alone
 /// would take eight), then the few runs whose top halves tie (about 300 among 1.5 million vertices)
 /// sorted by whole priorities: 13-21 ms for 1.56 million vertices where sorting the priorities
 /// took 25-33 ms (dev box, one thread). `keys` is scratch.
-pub fn sort_by_priority(
-    base: u64,
-    vertices: impl Iterator<Item = u32>,
-    out: &mut Vec<u32>,
-    keys: &mut Vec<PriorityKey>,
-) {
+pub fn sort_by_priority(base: u64, vertices: &mut [u32], keys: &mut Vec<PriorityKey>) {
     let priority = |v: u32| crate::mix::priority(base, v);
+    let key = |&v: &u32| PriorityKey((priority(v) & !u64::from(u32::MAX)) | u64::from(v));
     keys.clear();
-    keys.extend(vertices.map(|v| PriorityKey((priority(v) & !u64::from(u32::MAX)) | u64::from(v))));
     if rayon::current_num_threads() == 1 {
+        keys.extend(vertices.iter().map(key));
         keys.radix_sort_builder().with_single_threaded_tuner().sort();
     } else {
+        keys.par_extend(vertices.par_iter().map(key));
         keys.radix_sort_unstable();
     }
     let top = |k: &PriorityKey| k.0 >> 32;
@@ -86,8 +83,7 @@ pub fn sort_by_priority(
         }
         i = j;
     }
-    out.clear();
-    out.extend(keys.iter().map(|k| k.0 as u32));
+    vertices.par_iter_mut().zip(keys.par_iter()).with_min_len(1 << 16).for_each(|(v, k)| *v = k.0 as u32);
 }
 
 /// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:
