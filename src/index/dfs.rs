@@ -367,6 +367,19 @@ mod regions_tests {
         assert_eq!(graphs, 40);
     }
 
+    /// Graphs larger than the chunks the passes split among cores: every chunk's start found.
+    #[test]
+    fn regions_split_among_cores_give_the_walks_labels() {
+        let many = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        for (seed, inner) in [(1u64, 0u32), (2, 2_000), (3, 9_000)] {
+            let g = root_heavy(70_000, inner, 2, seed);
+            let order = Order::Random { seed };
+            let walked = label_by(&g, 2, order, &mut NullSink, Walk::FromRoots).unwrap();
+            let regions = many.install(|| label_by(&g, 2, order, &mut NullSink, Walk::ByRegions).unwrap());
+            assert_eq!(regions, walked, "seed {seed}, {inner} inner");
+        }
+    }
+
     #[test]
     fn graphs_of_roots_alone_and_no_graph_at_all() {
         for n in [0, 1, 5] {

@@ -16,9 +16,10 @@ pub(super) struct DimensionOut<'s, 'a> {
 }
 
 // SAFETY (of every method): entries `v * stride + offset` belong to this dimension alone (the other
-// dimensions' threads touch only the entries beside them), and one thread reaches them at a time:
-// the dimension's own while it labels, then, in the regions' pass over the roots, the one whose
-// chunk of vertices holds `v` (it reads its children's entries, which no one writes any more).
+// dimensions' threads touch only the entries beside them), and one thread reaches each at a time:
+// the dimension's own while it walks, and in the regions' passes that run on every core, the one
+// whose chunk holds `v` (reading only entries of vertices no one writes any more: children
+// finished in an earlier pass).
 impl DimensionOut<'_, '_> {
     #[inline(always)]
     fn at(&self, v: u32) -> usize {

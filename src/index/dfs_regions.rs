@@ -23,12 +23,14 @@ use crate::graph::topo::Kahn;
 use crate::mix::{priority, vertex_of};
 use crate::prefetch::prefetch;
 use rayon::prelude::*;
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Buffers of one dimension's regions, kept across dimensions on one thread.
 #[derive(Default)]
 pub(super) struct RegionScratch {
     /// Each vertex's first root, as that root's rank in the dimension's order.
-    first: Vec<u32>,
+    first: Vec<AtomicU32>,
 }
 
 /// Whether labeling by regions beats the walk on `dag`, which has `roots` roots: when at most an
@@ -59,27 +61,52 @@ pub(super) fn label_regions(
     let n = dag.num_vertices();
     let first = &mut scratch.first;
     // First roots: each root's rank, then pushed down, level by level (parents before children).
+    // Every step but the walks runs on every core the pool has (the dimensions run side by side,
+    // fewer of them than cores): ranks and lone roots by chunks of the order, pushes by chunks of
+    // a level, with an atomic minimum where two parents reach the same child.
     first.clear();
-    first.resize(n, u32::MAX);
-    for (k, &root) in roots.iter().enumerate() {
-        if let Some(&ahead) = roots.get(k + 2 * AHEAD) {
-            prefetch(first, ahead as usize);
+    first.par_extend((0..n).into_par_iter().with_min_len(CHUNK).map(|_| AtomicU32::new(u32::MAX)));
+    let first = &first[..];
+    roots.par_chunks(CHUNK).enumerate().for_each(|(chunk, roots)| {
+        for (i, &root) in roots.iter().enumerate() {
+            if let Some(&ahead) = roots.get(i + 2 * AHEAD) {
+                prefetch(first, ahead as usize);
+            }
+            first[root as usize].store((chunk * CHUNK + i) as u32, Relaxed);
         }
-        first[root as usize] = k as u32;
-    }
-    for &v in kahn.order {
-        let f = first[v as usize];
+    });
+    // A push lowers a child's first root a few times among its many parents: only those pushes
+    // write, and on several cores they take an atomic minimum (a plain write on one core, where
+    // the atomic's cost showed).
+    let shared = rayon::current_num_threads() > 1;
+    let push = |&v: &u32| {
+        let f = first[v as usize].load(Relaxed);
         for &c in dag.children(v) {
-            let slot = &mut first[c as usize];
-            *slot = (*slot).min(f);
+            let slot = &first[c as usize];
+            if f < slot.load(Relaxed) {
+                if shared {
+                    slot.fetch_min(f, Relaxed);
+                } else {
+                    slot.store(f, Relaxed);
+                }
+            }
+        }
+    };
+    for l in 0..kahn.num_levels() {
+        let level = &kahn.order[kahn.starts[l]..kahn.starts[l + 1]];
+        if shared && level.len() >= CHUNK {
+            level.par_iter().with_min_len(CHUNK).for_each(push);
+        } else {
+            level.iter().for_each(push);
         }
     }
+    let first = |v: u32| first[v as usize].load(Relaxed);
     // Region `k` starts after `k` regions' roots and the vertices off level 0 of the regions
     // before it. Those vertices are few where regions pay, so their first roots, sorted, give
     // every region's start: `walked` lists the regions that hold any, `before` how many lie in
     // the regions before each.
     let deep = &kahn.order[kahn.starts[1]..];
-    let mut walked: Vec<u32> = deep.iter().map(|&v| first[v as usize]).collect();
+    let mut walked: Vec<u32> = deep.iter().map(|&v| first(v)).collect();
     walked.sort_unstable();
     let mut before = Vec::new();
     let mut i = 0;
@@ -125,23 +152,26 @@ pub(super) fn label_regions(
     }
     // The roots alone in their regions, by rank: a post right after the regions before, no walk.
     // Their entries lie at random: fetched ahead, or each write waits for its line.
-    let mut j = 0;
-    for (k, &root) in roots.iter().enumerate() {
-        if let Some(&ahead) = roots.get(k + 2 * AHEAD) {
-            out.prefetch_entries(ahead);
+    roots.par_chunks(CHUNK).enumerate().for_each(|(chunk, roots)| {
+        let first_rank = (chunk * CHUNK) as u32;
+        let mut j = walked.partition_point(|&k| k < first_rank);
+        for (i, &root) in roots.iter().enumerate() {
+            if let Some(&ahead) = roots.get(i + 2 * AHEAD) {
+                out.prefetch_entries(ahead);
+            }
+            let k = first_rank + i as u32;
+            if walked.get(j) == Some(&k) {
+                j += 1;
+            } else {
+                out.finish(root, k + before[j] + 1, 1);
+            }
         }
-        if walked.get(j) == Some(&(k as u32)) {
-            j += 1;
-        } else {
-            out.finish(root, k as u32 + before[j] + 1, 1);
-        }
-    }
+    });
 }
 
 /// Every root's low in every dimension, from its post and its children's lows (final: they are
 /// not roots), by id on every core, a vertex's row of every dimension read once.
 pub(super) fn finish_roots(dag: &Graph, outs: &[DimensionOut]) {
-    const CHUNK: usize = 1 << 14;
     let n = dag.num_vertices();
     let parents = dag.parents_csr().offsets();
     (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
@@ -165,6 +195,9 @@ pub(super) fn finish_roots(dag: &Graph, outs: &[DimensionOut]) {
 
 /// How many vertices ahead the passes fetch what they will read at random.
 const AHEAD: usize = 8;
+
+/// The vertices a core takes at a time in the passes that run on every core.
+const CHUNK: usize = 1 << 14;
 
 /// Fetches the interval of `v`'s first child in `out` (the row of every dimension), which a pass
 /// over the lows reads (in the graphs regions pay on, most vertices have one child or none).
