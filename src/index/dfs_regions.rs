@@ -35,10 +35,10 @@ pub(super) struct RegionScratch {
 
 /// Whether labeling by regions beats the walk on `dag`, which has `roots` roots: when at most an
 /// eighth of its vertices lie off level 0. The walks of the regions then cover few vertices, and
-/// the passes by id save random fetches per root. Measured on one core (docs/BENCHMARKS.md,
-/// "Building the index"): uniprotenc_22m (2% off level 0) 39% faster, citeseer.scc (12%) 8%;
-/// yago_sub_6642 (22%) no faster; graphs with fewer roots slower, up to twice as slow where one
-/// region holds nearly all.
+/// the passes by id save random fetches per root. Measured (docs/BENCHMARKS.md, "Building the
+/// index"): uniprotenc_22m (2% off level 0) a fifth to two fifths faster on one core, a fifth on
+/// 16; citeseer.scc (12%) as fast on one core, a little faster on 16; yago_sub_6642 (22%) no
+/// faster; graphs with fewer roots slower, up to twice as slow where one region holds nearly all.
 pub(super) fn pays(dag: &Graph, roots: usize) -> bool {
     8 * (dag.num_vertices() - roots) <= dag.num_vertices()
 }
