@@ -98,6 +98,13 @@ impl Harness {
         }
     }
 
+    /// Checks every run the Batch tab lists (the GPU's and the exact BFS's too) and starts the
+    /// batch: its job waits in the outbox.
+    pub fn run_every_batch_run(&mut self) {
+        self.app.batch.runs.iter_mut().for_each(|(_, on)| *on = true);
+        self.keys("r");
+    }
+
     /// Masks what changes from run to run (times, memory) and renders.
     pub fn render(&mut self, width: u16, height: u16) -> String {
         for row in &mut self.app.labels.phases.rows {

@@ -115,8 +115,7 @@ fn a_cancelled_batch_says_so_as_news_not_as_an_error() {
     // the last one starts.
     let mut h = Harness::new();
     h.keys("4");
-    h.app.batch.runs.iter_mut().for_each(|(_, on)| *on = true);
-    h.keys("r");
+    h.run_every_batch_run();
     for job in h.app.outbox.drain(..).collect::<Vec<_>>() {
         h.worker.send(job);
     }

@@ -607,8 +607,7 @@ fn the_graph_tab_draws_no_box_without_room_for_its_content() {
 fn batch_results_taller_than_the_panel_say_what_is_not_shown() {
     let mut h = Harness::new();
     h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>2000<Enter>");
-    h.app.batch.runs.iter_mut().for_each(|(_, on)| *on = true);
-    h.keys("r");
+    h.run_every_batch_run();
     h.settle();
     let runs = h.app.batch.result.as_ref().expect("a batch result").rows.len();
     let text = h.render(80, 24);
