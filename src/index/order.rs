@@ -57,6 +57,9 @@ impl RadixKey for PriorityKey {
     }
 }
 
+/// From this many vertices on, [`sort_by_priority`] runs on every core of the pool.
+const PARALLEL_SORT: usize = 1 << 16;
+
 /// Sorts `vertices` by increasing priority in the dimension whose base is `base`.
 /// Labeling a graph of millions of vertices spends a visible share of its time here, so this is a
 /// radix sort of each vertex beside its priority's top half (four passes where the priority alone
@@ -67,7 +70,7 @@ pub fn sort_by_priority(base: u64, vertices: &mut [u32], keys: &mut Vec<Priority
     let priority = |v: u32| crate::mix::priority(base, v);
     let key = |&v: &u32| PriorityKey((priority(v) & !u64::from(u32::MAX)) | u64::from(v));
     keys.clear();
-    if rayon::current_num_threads() == 1 {
+    if rayon::current_num_threads() == 1 || vertices.len() < PARALLEL_SORT {
         keys.extend(vertices.iter().map(key));
         keys.radix_sort_builder().with_single_threaded_tuner().sort();
     } else {
