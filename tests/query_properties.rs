@@ -4,8 +4,9 @@
 use grail::graph::Graph;
 use grail::graph::scc::{Condensation, condense};
 use grail::index::{Labels, Order, dfs};
+use grail::query::explain;
 use grail::query::oracle::{TransitiveClosure, reachable_bfs};
-use grail::query::{Answer, Engine, Method, QueryIndex, Rule, RuleSet, Trace, decide_before_labels};
+use grail::query::{Answer, Check, Engine, Method, QueryIndex, Rule, RuleSet, Trace, decide_before_labels};
 use proptest::prelude::*;
 use proptest::sample::SizeRange;
 use std::sync::Arc;
@@ -319,8 +320,10 @@ fn check_graph_with_every_rule(case: &Case, dims: usize, order: Order) {
     }
 }
 
-/// A query the index decides before any labels exist gets the very record the engine gives it with
-/// labels (path included); one it leaves open is one the engine decides by the labels or a search.
+/// Before any labels exist, a guided query is decided by the index alone: a pair its cuts decide
+/// gets the very record the engine gives it with labels (path included); any other, the engine's
+/// answer by a search the cuts alone guided, recorded as such, with a real path for a yes and a
+/// trace that adds up to its counts. The unguided baselines wait for the labels.
 fn check_before_labels(
     engine: &Engine,
     c: &Condensation,
@@ -329,20 +332,52 @@ fn check_before_labels(
     method: Method,
     scratch: &mut grail::query::Scratch,
 ) {
-    let early = decide_before_labels(&c.dag, &c.component, index, u, v, method);
+    let at = format!("{method} {u}->{v}");
+    let early = decide_before_labels(&c.dag, &c.component, index, (u, v), method, usize::MAX);
     let full = engine.decide(u, v, method, scratch, usize::MAX);
-    match early {
-        Some(early) => {
-            assert_eq!(early.answer, full.answer, "{method} {u}->{v}");
-            assert_eq!(early.decision, full.decision, "{method} {u}->{v}");
-            assert!(early.trace.nodes.is_empty() && full.trace.nodes.is_empty(), "{method} {u}->{v}");
-        }
-        None => assert!(
-            matches!(full.answer.rule, Rule::LabelCut | Rule::TreeCut | Rule::Search),
-            "{method} {u}->{v}: left open, yet {} decided",
-            full.answer.rule
-        ),
+    let Some(early) = early else {
+        assert!(!method.is_guided(), "{at}: a guided query left open before the labels");
+        return;
+    };
+    if early.answer.rule != Rule::Search {
+        assert_eq!(early.answer, full.answer, "{at}");
+        assert_eq!(early.decision, full.decision, "{at}");
+        assert!(early.trace.nodes.is_empty() && full.trace.nodes.is_empty(), "{at}");
+        return;
     }
+    assert!(matches!(full.answer.rule, Rule::LabelCut | Rule::TreeCut | Rule::Search), "{at}: {}", full.answer.rule);
+    assert_eq!(early.answer.reachable, full.answer.reachable, "{at}");
+    // The same checks as with labels up to the labels' own, then the search.
+    let (search, before) = early.decision.checks.split_last().unwrap();
+    let label_checks = full.decision.checks.iter().position(|c| matches!(c.rule(), Rule::LabelCut | Rule::TreeCut));
+    assert_eq!(before, &full.decision.checks[..label_checks.expect("the labels' checks ran")], "{at}");
+    let a = &early.answer;
+    let recorded = Check::Search {
+        method,
+        reachable: a.reachable,
+        expanded: a.expanded,
+        pruned: a.pruned,
+        dead_ends: a.false_positives,
+        before_labels: true,
+    };
+    assert_eq!(search, &recorded, "{at}");
+    assert!(a.false_positives <= a.expanded, "{at}: {a:?}");
+    match &a.path {
+        Some(path) => {
+            let ends = (c.component[u as usize], c.component[v as usize]);
+            assert_eq!((path.first().copied(), path.last().copied()), (Some(ends.0), Some(ends.1)), "{at}");
+            for w in path.windows(2) {
+                assert!(c.dag.children(w[0]).binary_search(&w[1]).is_ok(), "{at}: {path:?}");
+            }
+        }
+        None => assert!(!a.reachable && a.false_positives == a.expanded, "{at}: {a:?}"),
+    }
+    check_trace_counts(a, &early.trace, method);
+    let vertex = |x: u32| format!("c{x}");
+    let names = explain::Names { u: format!("u{u}"), v: format!("v{v}"), vertex: &vertex };
+    let sentence = explain::sentence(&early.decision, &names);
+    assert!(sentence.contains("the labels were not built yet"), "{at}: {sentence}");
+    assert!(!sentence.contains("every cut"), "{at}: {sentence}");
 }
 
 /// What a trace shows adds up to the answer's counts.

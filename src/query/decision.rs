@@ -119,10 +119,13 @@ pub enum Check {
         reachable: bool,
         /// Vertices it popped and scanned, the start included.
         expanded: u64,
-        /// Distinct children the guided search refused to enter because their labels rule out `v`.
+        /// Distinct children the guided search refused to enter because a cut (GRAIL's: the labels)
+        /// rules out `v`.
         pruned: u64,
         /// Expanded vertices that cannot reach `v`.
         dead_ends: u64,
+        /// Run before the labels existed: the query index's cuts alone pruned it.
+        before_labels: bool,
     },
 }
 

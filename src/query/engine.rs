@@ -7,7 +7,7 @@ use super::outcome::SearchOutcome;
 use super::query_index::QueryIndex;
 use super::rules::{Verdict, verdict};
 use super::scratch::Scratch;
-use super::search::search;
+use super::search::{search, search_before_labels};
 use super::supportive_route::through_supportive;
 use super::trace::{Trace, TraceRecorder};
 use super::tree_path::tree_path;
@@ -182,22 +182,15 @@ impl<'a> Engine<'a> {
         let inputs = CheckInputs { dag: self.dag, levels, labels: Some(self.labels), index: self.index };
         let rules = self.rule_set();
         let checks = inputs.run(rules, method, ends);
-        let mut checks =
+        let checks =
             match decided_by_checks(checks, rules, method, ends, |verdict| self.cut_path(cu, cv, verdict, scratch)) {
                 Ok(decided) => return decided,
                 Err(checks) => checks,
             };
         let mut recorder = TraceRecorder::new(self.labels, node_limit);
         let found = search(self.dag, self.labels, self.index, cu, cv, method, scratch, true, &mut recorder);
-        checks.push(Check::Search {
-            method,
-            reachable: found.reachable,
-            expanded: found.expanded,
-            pruned: found.pruned,
-            dead_ends: found.false_positives,
-        });
-        let answer = searched(found);
-        Decided { answer, decision: Decision { rules, method, ends, checks }, trace: recorder.finish(method) }
+        let trace = recorder.finish(method);
+        decided_by_search(found, Decision { rules, method, ends, checks }, trace, false)
     }
 
     /// [`Engine::query`], telling `observer` every step of the search, if one runs (the cheap rules
@@ -301,26 +294,48 @@ impl<'a> Engine<'a> {
 
 /// Decides `u ? v` (original vertex ids) with every rule before any labels exist, from the query
 /// index alone: the checks that come before the labels' in the order of every rule (same
-/// component, level, topological orders, supportive vertices, Bloom filters, supportive path).
-/// `None` when they leave the pair open: the labels' checks and the search must decide it. A pair
-/// they decide gets exactly the record [`Engine::decide`] gives it with labels, path included.
+/// component, level, topological orders, supportive vertices, Bloom filters, supportive path),
+/// then, if they leave the pair open, the guided search pruned by those cuts alone (its trace at
+/// most `node_limit` nodes). A pair the checks decide gets exactly the record [`Engine::decide`]
+/// gives it with labels, path included; a searched one the same answer and path rule, with the
+/// counts of a search the labels did not prune. `None` for the unguided baselines.
 pub fn decide_before_labels(
     dag: &Graph,
     component: &[u32],
     index: &QueryIndex,
-    u: u32,
-    v: u32,
+    (u, v): (u32, u32),
     method: Method,
+    node_limit: usize,
 ) -> Option<Decided> {
     let ends @ (cu, cv) = (component[u as usize], component[v as usize]);
     let levels = topo::kahn(dag).ok()?.level;
     let inputs = CheckInputs { dag, levels, labels: None, index: Some(index) };
     let checks = inputs.run(RuleSet::All, method, ends);
     // A supportive vertex between them is the only yes besides the component's before the labels.
-    decided_by_checks(checks, RuleSet::All, method, ends, |verdict| {
+    let checks = match decided_by_checks(checks, RuleSet::All, method, ends, |verdict| {
         verdict.dimension.and_then(|bit| through_supportive(dag, index, cu, cv, bit))
-    })
-    .ok()
+    }) {
+        Ok(decided) => return Some(decided),
+        Err(checks) => checks,
+    };
+    let mut recorder = TraceRecorder::without_labels(node_limit);
+    let mut scratch = Scratch::new(dag.num_vertices());
+    let found = search_before_labels(dag, levels, index, cu, cv, method, &mut scratch, true, &mut recorder)?;
+    let decision = Decision { rules: RuleSet::All, method, ends, checks };
+    Some(decided_by_search(found, decision, recorder.finish(method), true))
+}
+
+/// The record of a query the search decided: `decision` holds the checks before it.
+fn decided_by_search(found: SearchOutcome, mut decision: Decision, trace: Trace, before_labels: bool) -> Decided {
+    decision.checks.push(Check::Search {
+        method: decision.method,
+        reachable: found.reachable,
+        expanded: found.expanded,
+        pruned: found.pruned,
+        dead_ends: found.false_positives,
+        before_labels,
+    });
+    Decided { answer: searched(found), decision, trace }
 }
 
 /// The record of a query whose last check decided, the path of a yes from `cut_path` (given the

@@ -229,7 +229,7 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
             "{v} lies in {u}'s subtree of the DFS tree of dimension {d}; a tree path is a real path, so {u} reaches \
              {v} without any search."
         ),
-        Check::Search { method, reachable, expanded, pruned, dead_ends } => {
+        Check::Search { method, reachable, expanded, pruned, dead_ends, before_labels } => {
             let order = match (decision.rules, method.is_breadth_first(), method.is_guided()) {
                 (_, _, false) if method.is_breadth_first() => "plain breadth-first (no pruning)",
                 (_, _, false) => "plain depth-first (no pruning)",
@@ -243,6 +243,10 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
                 (RuleSet::Grail, true) => {
                     format!("entered only children whose intervals contain {v}'s ({pruned} pruned)")
                 }
+                (RuleSet::All, true) if *before_labels => format!(
+                    "tried the query index's cuts on each child ({pruned} pruned; the labels were not built yet, so \
+                     their cuts did not run)"
+                ),
                 (RuleSet::All, true) => format!("tried every cut on each child ({pruned} pruned)"),
             };
             let checks = if decision.checks.len() > 2 { "No check could tell, so a" } else { "A" };

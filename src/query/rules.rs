@@ -129,19 +129,19 @@ pub struct TargetKeys {
 }
 
 impl TargetKeys {
-    /// The keys of DAG vertex `v`.
+    /// The keys of DAG vertex `v`; `levels` are the DAG's (the labels' own, or Kahn's).
     #[inline(always)]
-    pub fn of(index: &QueryIndex, labels: &Labels, v: u32) -> TargetKeys {
-        TargetKeys { level: labels.level(v), topo: *index.topo(v), record: *index.of(v) }
+    pub fn of(index: &QueryIndex, levels: &[u32], v: u32) -> TargetKeys {
+        TargetKeys { level: levels[v as usize], topo: *index.topo(v), record: *index.of(v) }
     }
 }
 
 /// The negative rules of the default set before GRAIL's, cheapest first in memory terms: the
 /// labels' 4-byte level, the 8-byte topological positions, then the 48-byte record's supportive
-/// vertices and Bloom filters. Also what prunes a search's children.
+/// vertices and Bloom filters. Also what prunes a search's children. `levels` are the DAG's.
 #[inline(always)]
-pub fn index_no(index: &QueryIndex, labels: &Labels, u: u32, v: &TargetKeys) -> Option<(Rule, Option<usize>)> {
-    if labels.level(u) >= v.level {
+pub fn index_no(index: &QueryIndex, levels: &[u32], u: u32, v: &TargetKeys) -> Option<(Rule, Option<usize>)> {
+    if levels[u as usize] >= v.level {
         return Some((Rule::LevelCut, None));
     }
     if let Some(order) = topo_cut(index.topo(u), &v.topo) {
@@ -152,8 +152,8 @@ pub fn index_no(index: &QueryIndex, labels: &Labels, u: u32, v: &TargetKeys) -> 
 
 /// [`index_no`] with the known end first: can the source `u` (read once into `u`) reach `v`?
 #[inline(always)]
-pub fn source_no(index: &QueryIndex, labels: &Labels, u: &TargetKeys, v: u32) -> Option<(Rule, Option<usize>)> {
-    if u.level >= labels.level(v) {
+pub fn source_no(index: &QueryIndex, levels: &[u32], u: &TargetKeys, v: u32) -> Option<(Rule, Option<usize>)> {
+    if u.level >= levels[v as usize] {
         return Some((Rule::LevelCut, None));
     }
     if let Some(order) = topo_cut(&u.topo, index.topo(v)) {
@@ -227,11 +227,11 @@ mod tests {
         let g = Graph::from_edges(4, &[(0, 1), (1, 2), (3, 2)]).unwrap();
         let labels = dfs::label(&g, 1, Order::Lex).unwrap();
         let index = QueryIndex::build(&g, &labels).unwrap();
-        let keys = |v| TargetKeys::of(&index, &labels, v);
+        let keys = |v| TargetKeys::of(&index, labels.levels(), v);
         // Level first: 2 sits below 0.
-        assert_eq!(index_no(&index, &labels, 2, &keys(0)), Some((Rule::LevelCut, None)));
+        assert_eq!(index_no(&index, labels.levels(), 2, &keys(0)), Some((Rule::LevelCut, None)));
         // 0 reaches 2: nothing may cut it, and a positive rule proves it.
-        assert_eq!(index_no(&index, &labels, 0, &keys(2)), None);
+        assert_eq!(index_no(&index, labels.levels(), 0, &keys(2)), None);
         assert!(full_verdict(&index, &labels, 0, 2).is_none_or(|v| v.reachable));
         // 0 and 3 are both roots (level 0): the level cut decides both ways.
         assert_eq!(full_verdict(&index, &labels, 0, 3).map(|v| v.rule), Some(Rule::LevelCut));

@@ -23,7 +23,7 @@ use super::answer::Method;
 use super::bfs::breadth_first;
 use super::bidirectional::bidirectional;
 use super::dfs::depth_first;
-use super::guide::{BackCutGuide, CutGuide, Guide, LabelGuide, Unguided};
+use super::guide::{BackCutGuide, BackIndexGuide, CutGuide, Guide, IndexGuide, LabelGuide, Unguided};
 use super::lookahead::depth_first_lookahead;
 use super::observer::{NoObserver, SearchObserver};
 use super::outcome::SearchOutcome;
@@ -69,6 +69,40 @@ pub(crate) fn search<O: SearchObserver>(
     };
     complete_path(dag, &grail, to, scratch, &mut found);
     found
+}
+
+/// [`search`] before the labels exist: the guided searches of every rule, pruned by the query
+/// index's cuts alone (`levels` are the DAG's Kahn levels); the same answer, with more vertices
+/// expanded where the labels would have pruned. `None` for the unguided baselines, which count
+/// their dead ends with the labels.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search_before_labels<O: SearchObserver>(
+    dag: &Graph,
+    levels: &[u32],
+    index: &QueryIndex,
+    from: u32,
+    to: u32,
+    method: Method,
+    scratch: &mut Scratch,
+    want_path: bool,
+    observer: &mut O,
+) -> Option<SearchOutcome> {
+    let ahead = IndexGuide::new(index, levels, to);
+    let mut found = match method {
+        Method::GuidedDfs => depth_first_lookahead(dag, &ahead, from, to, scratch, want_path, observer),
+        Method::GuidedBfs => {
+            let back = BackIndexGuide::new(index, levels, from);
+            let mut found = bidirectional(dag, &ahead, &back, from, to, scratch, observer);
+            if want_path && found.reachable {
+                let negative_cuts = IndexGuide { stops: false, ..ahead };
+                found.path = depth_first(dag, &negative_cuts, from, to, scratch, true, &mut NoObserver).path;
+            }
+            found
+        }
+        Method::Dfs | Method::Bfs => return None,
+    };
+    complete_path(dag, &IndexGuide { stops: false, ..ahead }, to, scratch, &mut found);
+    Some(found)
 }
 
 /// A search that ended because a cut proved a child reaches `to` returns the path up to that

@@ -85,7 +85,8 @@ impl Trace {
 /// The observer that records a [`Trace`], keeping at most `node_limit` nodes.
 #[derive(Debug)]
 pub struct TraceRecorder<'a> {
-    labels: &'a Labels,
+    /// The labels of a search they guided (none before they exist).
+    labels: Option<&'a Labels>,
     node_limit: usize,
     /// The search's target (set when it starts).
     to: u32,
@@ -101,6 +102,15 @@ pub struct TraceRecorder<'a> {
 impl<'a> TraceRecorder<'a> {
     /// A recorder for a search on the DAG that `labels` label.
     pub fn new(labels: &'a Labels, node_limit: usize) -> Self {
+        Self::of(Some(labels), node_limit)
+    }
+
+    /// A recorder for a search run before the DAG has labels (no child is pruned by them).
+    pub fn without_labels(node_limit: usize) -> Self {
+        Self::of(None, node_limit)
+    }
+
+    fn of(labels: Option<&'a Labels>, node_limit: usize) -> Self {
         TraceRecorder {
             labels,
             node_limit,
@@ -172,7 +182,7 @@ impl SearchObserver for TraceRecorder<'_> {
         // some dimension; 0 only guards against labels that contradict the search.
         if self.has_room() {
             let kind = if rule == Rule::LabelCut {
-                NodeKind::Pruned { dim: label_cut(self.labels, child, self.to).unwrap_or(0) }
+                NodeKind::Pruned { dim: self.labels.and_then(|l| label_cut(l, child, self.to)).unwrap_or(0) }
             } else {
                 NodeKind::Cut { rule }
             };

@@ -63,8 +63,8 @@ pub fn check_decision(
             Check::SupportiveCut { .. } | Check::BloomCut { .. } | Check::SupportivePath { .. } => {
                 assert!(index.is_some(), "{at}: the query index's checks need it");
             }
-            Check::Search { reachable, expanded, pruned, dead_ends, method: m } => {
-                assert_eq!(*m, method);
+            Check::Search { reachable, expanded, pruned, dead_ends, method: m, before_labels } => {
+                assert_eq!((*m, *before_labels), (method, false));
                 let got = (*reachable, *expanded, *pruned, *dead_ends);
                 assert_eq!(got, (answer.reachable, answer.expanded, answer.pruned, answer.false_positives), "{at}");
             }

@@ -156,6 +156,49 @@ fn counts_of_another_seed_say_so_until_counted_again() {
     assert!(!h.render(80, 24).contains("these are seed"));
 }
 
+/// A pair the query index's cuts leave open is answered before the labels by a search they guide;
+/// the labels are built next and the pair is asked again with them.
+#[test]
+fn a_query_searched_before_the_labels_builds_them_and_is_asked_again() {
+    use crate::index::{Order, dfs};
+    use crate::query::{Engine, Method, QueryIndex, Rule};
+    let mut h = Harness::new();
+    let ws = crate::workspace::Workspace::open(&super::common::kegg_path(), None).unwrap();
+    let (dag, component) = (ws.dag(), &ws.condensation.component);
+    let labels = dfs::label(dag, 5, Order::Random { seed: 1 }).unwrap();
+    let index = QueryIndex::build(dag, &labels).unwrap();
+    let engine = Engine::new(dag, &labels, component).with_index(Some(&index));
+    let mut scratch = engine.scratch();
+    // A pair that only the labels' checks decide: before them, a search must.
+    let n = component.len() as u32;
+    let (u, v) = (0..n)
+        .flat_map(|u| (0..n).map(move |v| (u, v)))
+        .find(|&(u, v)| {
+            let rule = engine.query(u, v, Method::GuidedBfs, &mut scratch, false).rule;
+            matches!(rule, Rule::LabelCut | Rule::TreeCut)
+        })
+        .expect("kegg has pairs the labels decide");
+    let names = &ws.loaded.names;
+    h.keys(&format!("3/{} {}<Enter>", names.label(u), names.label(v)));
+    h.settle();
+    let r = h.app.query.result.as_ref().expect("answered");
+    assert_eq!((r.labels_ready, r.answer.rule), (false, Rule::Search), "searched before the labels");
+    let reachable = r.answer.reachable;
+    assert!(h.app.ready.is_some(), "the labels were built after the answer");
+    let text = h.render(200, 60);
+    assert!(text.contains("answered before the labels by a search the query index guided"), "{text}");
+    assert!(text.contains("the labels were not built yet, so their cuts"), "{text}");
+    // Asked again with the labels: the same verdict, now by their checks.
+    h.settle();
+    let r = h.app.query.result.as_ref().expect("answered");
+    assert!(r.labels_ready && r.answer.reachable == reachable, "{:?}", r.answer);
+    assert!(matches!(r.answer.rule, Rule::LabelCut | Rule::TreeCut), "{:?}", r.answer);
+    for (width, height) in [(80, 24), (200, 60)] {
+        let text = h.render(width, height);
+        assert!(!text.contains("before the labels") && !text.contains("not built yet"), "{text}");
+    }
+}
+
 #[test]
 fn a_query_answered_before_the_labels_is_answered_again_with_them() {
     let mut h = Harness::on_sample("follows.csv");

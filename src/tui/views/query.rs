@@ -97,8 +97,8 @@ fn intro(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled("(R switches)", theme.dim()),
         ]),
         Line::styled(
-            "A query the index's rules decide is answered at once; others build the labels first (with the \
-             Labels tab's settings).",
+            "Until there are labels, the query index answers at once (a search builds them next, then asks \
+             again); GRAIL's rules build them first.",
             theme.dim(),
         ),
     ];
@@ -126,9 +126,16 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult, width: u16) -> Vec<Line<'a>> {
     let mut lines = vec![head, Line::styled(explain::trail_line(decision), theme.dim())];
     if !r.labels_ready {
         // Labels finished since the answer: it is being answered again with them.
-        let note = match app.ready {
-            None => "no labels yet: a check that comes before the labels' decided",
-            Some(_) => "answered before the labels: a check that comes before them decided (asking again with them)",
+        let note = match (app.ready.is_some(), r.answer.rule == Rule::Search) {
+            (false, false) => "no labels yet: a check that comes before the labels' decided",
+            (false, true) => {
+                "no labels yet: a search that the query index's cuts alone guided decided (asked again once the \
+                 labels are built)"
+            }
+            (true, false) => {
+                "answered before the labels: a check that comes before them decided (asking again with them)"
+            }
+            (true, true) => "answered before the labels by a search the query index guided (asking again with them)",
         };
         lines.push(Line::styled(note, theme.dim()));
     }

@@ -116,7 +116,7 @@ impl Session {
             return Some(Arc::clone(labels));
         }
         let _ = self.out.send(AppEvent::Worker(Msg::Busy {
-            what: format!("building labels first ({})", config.describe()),
+            what: format!("building labels ({})", config.describe()),
             cancellable: true,
         }));
         self.command(ws, LabelCmd::RunToEnd, config, cancel);

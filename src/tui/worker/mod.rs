@@ -27,7 +27,7 @@ use crate::graph::io::Watch;
 use crate::graph::io::watch::is_cancelled;
 use crate::graph::{cycles, topo};
 use crate::index::Labels;
-use crate::query::{Decided, Engine, QueryIndex, RuleSet, decide_before_labels};
+use crate::query::{Decided, Engine, QueryIndex, Rule, RuleSet, decide_before_labels};
 use crate::tui::state::graph::GraphFacts;
 use crate::workspace::Workspace;
 use concentration::BackgroundConcentration;
@@ -281,8 +281,10 @@ impl State {
     }
 
     fn query(&mut self, u: u32, v: u32, config: LabelConfig, rules: RuleSet) {
-        // With every rule and no labels yet, the query index (far quicker to build) may decide
-        // alone: the answer then comes at once, exactly as it would with labels.
+        // With every rule and no labels yet, the query index (far quicker to build) answers alone:
+        // its cuts, then a search they guide. A cut decides exactly as it would with labels; a
+        // search the labels would prune, so they are built after the answer, and the query is
+        // asked again with them.
         if rules == RuleSet::All && self.session.labels().is_none() {
             let index = match self.query_index() {
                 Ok(index) => index,
@@ -290,9 +292,15 @@ impl State {
             };
             let ws = &self.ws;
             let method = rules.default_method();
-            if let Some(decided) = decide_before_labels(ws.dag(), &ws.condensation.component, &index, u, v, method) {
+            let component = &ws.condensation.component;
+            if let Some(decided) = decide_before_labels(ws.dag(), component, &index, (u, v), method, TRACE_NODE_LIMIT) {
+                let searched = decided.answer.rule == Rule::Search;
                 let result = self.query_result(u, v, decided, None, Some(&index));
-                return self.send(Msg::QueryDone(Box::new(result)));
+                self.send(Msg::QueryDone(Box::new(result)));
+                if searched {
+                    self.session.ensure_labels(&self.ws, config, &self.cancel);
+                }
+                return;
             }
         }
         let Some(labels) = self.session.ensure_labels(&self.ws, config, &self.cancel) else { return };
