@@ -9,15 +9,16 @@
 //! concurrently where the pool has threads, each writing its own entries of the vertex-major label
 //! arrays, so the labels need no second copy.
 
-use super::dfs_out::{DimensionOut, Frame};
+use super::dfs_out::DimensionOut;
 use super::dfs_regions::{self, RegionScratch};
+use super::dfs_walk::{WalkBuffers, walk};
 use super::labels::{Interval, Labels};
 use super::order::{Order, PriorityKey, sort_by_priority};
 use crate::disjoint::DisjointSlice;
 use crate::graph::Graph;
 use crate::graph::topo::{self, Kahn};
-use crate::mix::{mix_base, priority, vertex_of};
-use crate::prefetch::{prefetch, prefetch_pointer};
+use crate::mix::mix_base;
+use crate::prefetch::prefetch;
 use crate::telemetry::{Backend, Event, NullSink, Phase, Sink, memory_event};
 use anyhow::Result;
 use rayon::prelude::*;
@@ -71,9 +72,7 @@ pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Si
         };
     let seconds: Vec<f64> = {
         let (intervals, subtree) = (DisjointSlice::new(&mut intervals), DisjointSlice::new(&mut subtree));
-        let outs: Vec<DimensionOut> = (0..dims)
-            .map(|dim| DimensionOut { intervals: &intervals, subtree: &subtree, stride: dims, offset: dim })
-            .collect();
+        let outs: Vec<DimensionOut> = (0..dims).map(|dim| DimensionOut::new(&intervals, &subtree, dims, dim)).collect();
         let mut seconds: Vec<f64> = outs
             .par_iter()
             .map_init(Scratch::default, |scratch, out| {
@@ -114,27 +113,15 @@ pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Si
 #[derive(Default)]
 struct Scratch {
     roots: Vec<u32>,
-    /// The roots' priorities, to be sorted.
-    ranked: Vec<PriorityKey>,
-    keys: Vec<u64>,
     regions: RegionScratch,
     /// One dimension's intervals by vertex, where the DFS keeps them apart (see [`OWN_ARRAY_DEGREE`]).
     intervals: Vec<Interval>,
-    /// The children still to visit of every vertex on the stack, one list after the other.
-    lists: Vec<u32>,
-    stack: Vec<Frame>,
+    walk: WalkBuffers,
 }
 
 /// How many roots ahead the DFS prefetches. Roots come in random order in random dimensions, and on
 /// graphs made mostly of roots (uniprot: 1.56M of 1.6M vertices) each one is a cache miss.
 const PREFETCH_AHEAD: usize = 16;
-
-/// How many siblings ahead the DFS prefetches a child's label.
-const CHILD_PREFETCH_AHEAD: usize = 4;
-
-/// Children lists longer than this are sorted by [`sort_by_priority`]'s radix sort; shorter ones
-/// by comparing priorities (human_dag_uniq's root has 28,570 children, sorted in every dimension).
-const LONG_LIST: usize = 128;
 
 /// From this average out-degree on, a dimension's DFS keeps its intervals in an array of its own (8
 /// bytes a vertex) and copies them into the interleaved labels when done. Where vertices have
@@ -158,11 +145,6 @@ fn ordered_roots(dag: &Graph, base: Option<u64>, roots: &mut Vec<u32>, keys: &mu
 /// Labels one dimension of the acyclic `dag` into `out`, whose `post` entries must be 0: all of it
 /// by walks from the roots, or `by_regions` all but the roots' lows, which
 /// [`dfs_regions::finish_roots`] fills.
-///
-/// A vertex's children are read once when it is entered: those finished already give their `low`
-/// at once, and only the others are kept, in order, to be visited (in a random order they are
-/// sorted by priority, computed on the spot). A child kept may be finished by an earlier sibling's
-/// subtree before its turn; it then gives its `low` as it is met.
 fn label_dimension(
     dag: &Graph,
     kahn: &Kahn,
@@ -176,63 +158,27 @@ fn label_dimension(
         Order::Random { seed } => Some(mix_base(seed, out.dim() as u64)),
         Order::Lex => None,
     };
-    let Scratch { roots, ranked, keys, regions, intervals: own, lists, stack } = scratch;
-    ordered_roots(dag, base, roots, ranked);
+    let Scratch { roots, regions, intervals: own, walk: bufs } = scratch;
+    ordered_roots(dag, base, roots, &mut bufs.ranked);
     if by_regions {
-        return dfs_regions::label_regions(dag, kahn, base, roots, out, regions, keys, lists, stack);
+        return dfs_regions::label_regions(dag, kahn, base, roots, out, regions, bufs);
     }
-    let &DimensionOut { intervals: labels, subtree, stride, offset } = out;
-    let at = |v: u32| v as usize * stride + offset;
     let apart = dag.num_edges() >= OWN_ARRAY_DEGREE * dag.num_vertices();
     let own_slice;
-    // Where the intervals being computed live: `v`'s is entry `v * istride + ioffset`.
-    let (intervals, istride, ioffset) = if apart {
+    let walked = if apart {
         // A `post` of 0 marks a vertex not finished yet.
         own.clear();
         own.resize(dag.num_vertices(), Interval::default());
         own_slice = DisjointSlice::new(&mut own[..]);
-        (&own_slice, 1, 0)
+        out.with_own_intervals(&own_slice)
     } else {
-        (labels, stride, offset)
+        *out
     };
-    let iat = |v: u32| v as usize * istride + ioffset;
-    // SAFETY (of every read and write below): entries `v * stride + offset` of the labels belong
-    // to this dimension alone (the other dimensions' threads touch the entries beside them), and
-    // the array kept apart to this thread.
-    let label_of = |v: u32| unsafe { intervals.at(iat(v)).read() };
     let (offsets, targets) = (dag.children_csr().offsets(), dag.children_csr().targets());
-    let mut enter = |x: u32, r: u32, lists: &mut Vec<u32>, stack: &mut Vec<Frame>| {
-        let start = lists.len();
-        let mut reach = u32::MAX;
-        let children = dag.children(x);
-        // A long list is gathered as it is and radix-sorted; a short one by its priorities.
-        let long = base.is_some() && children.len() > LONG_LIST;
-        keys.clear();
-        for &c in children {
-            let child = label_of(c);
-            if child.post != 0 {
-                reach = reach.min(child.low);
-            } else if let (Some(base), false) = (base, long) {
-                keys.push(priority(base, c));
-            } else {
-                lists.push(c);
-            }
-        }
-        if let Some(base) = base {
-            if long {
-                sort_by_priority(base, &mut lists[start..], ranked);
-            } else {
-                keys.sort_unstable();
-                lists.extend(keys.iter().map(|&p| vertex_of(base, p)));
-            }
-        }
-        stack.push(Frame { x, entered: r, reach, next: start, start });
-    };
     let mut r = 1u32;
     for (i, &root) in roots.iter().enumerate() {
         if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD) {
-            prefetch_pointer(intervals.at(iat(ahead)));
-            prefetch_pointer(subtree.at(at(ahead)));
+            walked.prefetch_entries(ahead);
             prefetch(offsets, ahead as usize);
         }
         // Half as far ahead, the offsets are in the cache: fetch the first child too.
@@ -243,49 +189,15 @@ fn label_dimension(
         if let Some(&ahead) = roots.get(i + PREFETCH_AHEAD / 4) {
             let first = offsets[ahead as usize] as usize;
             if first < offsets[ahead as usize + 1] as usize {
-                prefetch_pointer(intervals.at(iat(targets[first])));
+                walked.prefetch(targets[first]);
             }
         }
-        if label_of(root).post != 0 {
-            continue;
-        }
-        enter(root, r, lists, stack);
-        while let Some(top) = stack.last_mut() {
-            if let Some(&c) = lists.get(top.next) {
-                // Siblings come in random order: fetch a later one's label while this one's
-                // subtree is walked (a vertex with many children takes a miss for each).
-                if let Some(&later) = lists.get(top.next + CHILD_PREFETCH_AHEAD) {
-                    prefetch_pointer(intervals.at(iat(later)));
-                }
-                top.next += 1;
-                let child = label_of(c);
-                if child.post == 0 {
-                    enter(c, r, lists, stack);
-                } else {
-                    top.reach = top.reach.min(child.low);
-                }
-                continue;
-            }
-            let Frame { x, entered, reach, start, .. } = *top;
-            stack.pop();
-            lists.truncate(start);
-            let low = r.min(reach);
-            // SAFETY: as for `label_of`.
-            unsafe {
-                intervals.at(iat(x)).write(Interval { low, post: r });
-                subtree.at(at(x)).write(r - entered + 1);
-            }
-            r += 1;
-            if let Some(parent) = stack.last_mut() {
-                parent.reach = parent.reach.min(low);
-            }
+        if walked.post(root) == 0 {
+            r = walk(dag, base, root, r, &walked, bufs);
         }
     }
     if apart {
-        for v in 0..dag.num_vertices() as u32 {
-            // SAFETY: as for `label_of`.
-            unsafe { labels.at(at(v)).write(intervals.at(iat(v)).read()) };
-        }
+        out.copy_intervals_from(own);
     }
 }
 

@@ -17,10 +17,10 @@
 //! Then one pass over the roots, by id, on every core, fills their lows in every dimension, where
 //! the walk fetched a root's label and edges at random in each dimension's order.
 
-use super::dfs_out::{DimensionOut, Frame};
+use super::dfs_out::DimensionOut;
+use super::dfs_walk::{WalkBuffers, walk};
 use crate::graph::Graph;
 use crate::graph::topo::Kahn;
-use crate::mix::{priority, vertex_of};
 use crate::prefetch::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU32;
@@ -46,7 +46,6 @@ pub(super) fn pays(dag: &Graph, roots: usize) -> bool {
 /// Labels one dimension into `out` (whose `post` entries must be 0), given its `roots` in the
 /// dimension's order, all but the roots' lows, which [`finish_roots`] fills for all dimensions at
 /// once. `base` is the dimension's priority base (`None`: lex order).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn label_regions(
     dag: &Graph,
     kahn: &Kahn,
@@ -54,9 +53,7 @@ pub(super) fn label_regions(
     roots: &[u32],
     out: &DimensionOut,
     scratch: &mut RegionScratch,
-    keys: &mut Vec<u64>,
-    lists: &mut Vec<u32>,
-    stack: &mut Vec<Frame>,
+    bufs: &mut WalkBuffers,
 ) {
     let n = dag.num_vertices();
     let first = &mut scratch.first;
@@ -138,8 +135,11 @@ pub(super) fn label_regions(
             out.prefetch(c);
             prefetch(offsets, c as usize);
         }
+        // The regions are walked by rank, so a child of another region (an earlier one: it is
+        // reached from this region's root) is finished already, like one seen here. The lows the
+        // walk writes read such children's lows, not known yet: the pass below sets them all.
         let (root, start) = (roots[k as usize], k + before[j]);
-        walk_region(dag, base, root, start + 1, out, keys, lists, stack);
+        walk(dag, base, root, start + 1, out, bufs);
         debug_assert_eq!(out.post(root), start + before[j + 1] - before[j] + 1, "a region's posts, exactly");
     }
     // Lows from the deepest level up: every vertex off level 0 lies in a walked region.
@@ -205,58 +205,5 @@ const CHUNK: usize = 1 << 14;
 fn prefetch_first_child(dag: &Graph, out: &DimensionOut, v: u32) {
     if let Some(&c) = dag.children(v).first() {
         out.prefetch(c);
-    }
-}
-
-/// The DFS from `root` through its region (the vertices whose first root it is), posts from `r`:
-/// children in the dimension's order, a child of another region or finished already skipped. The
-/// regions before it in rank order must be walked already.
-/// Sets posts and subtree sizes; the lows come after, from the posts.
-#[allow(clippy::too_many_arguments)]
-fn walk_region(
-    dag: &Graph,
-    base: Option<u64>,
-    root: u32,
-    mut r: u32,
-    out: &DimensionOut,
-    keys: &mut Vec<u64>,
-    lists: &mut Vec<u32>,
-    stack: &mut Vec<Frame>,
-) {
-    let mut enter = |x: u32, r: u32, lists: &mut Vec<u32>, stack: &mut Vec<Frame>| {
-        let start = lists.len();
-        keys.clear();
-        for &c in dag.children(x) {
-            // The regions are walked by rank, so a child of another region (an earlier one: it
-            // is reached from this region's root) is finished already, like one seen here.
-            if out.post(c) != 0 {
-                continue;
-            }
-            match base {
-                Some(base) => keys.push(priority(base, c)),
-                None => lists.push(c),
-            }
-        }
-        if let Some(base) = base {
-            keys.sort_unstable();
-            lists.extend(keys.iter().map(|&p| vertex_of(base, p)));
-        }
-        stack.push(Frame { x, entered: r, reach: u32::MAX, next: start, start });
-    };
-    enter(root, r, lists, stack);
-    while let Some(top) = stack.last_mut() {
-        if let Some(&c) = lists.get(top.next) {
-            top.next += 1;
-            // A child kept may have been finished by an earlier sibling's subtree since.
-            if out.post(c) == 0 {
-                enter(c, r, lists, stack);
-            }
-            continue;
-        }
-        let Frame { x, entered, start, .. } = *top;
-        stack.pop();
-        lists.truncate(start);
-        out.finish(x, r, r - entered + 1);
-        r += 1;
     }
 }

@@ -5,6 +5,7 @@ pub mod dfs;
 mod dfs_labeler;
 mod dfs_out;
 mod dfs_regions;
+mod dfs_walk;
 pub mod labeler;
 pub mod labels;
 pub mod order;
