@@ -13,7 +13,7 @@ use super::dfs_out::DimensionOut;
 use super::dfs_regions::{self, RegionScratch};
 use super::dfs_walk::{WalkBuffers, walk};
 use super::labels::{Interval, Labels};
-use super::order::{Order, PriorityKey, sort_by_priority};
+use super::order::{Order, sort_by_priority};
 use crate::disjoint::DisjointSlice;
 use crate::graph::Graph;
 use crate::graph::topo::{self, Kahn};
@@ -61,6 +61,8 @@ pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Si
     for dim in 0..dims {
         sink.emit(Event::PhaseStarted { dim, phase: Phase::Dfs });
     }
+    // Found once for every dimension, in id order.
+    let roots = dag.roots();
     let mut intervals = vec![Interval::default(); n * dims];
     let mut subtree = vec![0u32; n * dims];
     // Level 0 holds the roots (an empty graph has no levels, and nothing to label).
@@ -77,7 +79,7 @@ pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Si
             .par_iter()
             .map_init(Scratch::default, |scratch, out| {
                 let clock = Instant::now();
-                label_dimension(dag, &kahn, order, out, scratch, by_regions);
+                label_dimension(dag, &kahn, order, &roots, out, scratch, by_regions);
                 clock.elapsed().as_secs_f64()
             })
             .collect();
@@ -131,24 +133,14 @@ const PREFETCH_AHEAD: usize = 16;
 /// larger cost (docs/BENCHMARKS.md, "Building the index").
 const OWN_ARRAY_DEGREE: usize = 2;
 
-/// The roots of `dag` in dimension `dim`'s order, into `roots`: only the roots are sorted.
-fn ordered_roots(dag: &Graph, base: Option<u64>, roots: &mut Vec<u32>, keys: &mut Vec<PriorityKey>) {
-    let parents = dag.parents_csr().offsets();
-    let all_roots = (0..dag.num_vertices() as u32).filter(|&v| parents[v as usize] == parents[v as usize + 1]);
-    roots.clear();
-    roots.extend(all_roots);
-    if let Some(base) = base {
-        sort_by_priority(base, roots, keys);
-    }
-}
-
-/// Labels one dimension of the acyclic `dag` into `out`, whose `post` entries must be 0: all of it
-/// by walks from the roots, or `by_regions` all but the roots' lows, which
-/// [`dfs_regions::finish_roots`] fills.
+/// Labels one dimension of the acyclic `dag` (whose roots by id are `all_roots`) into `out`, whose
+/// `post` entries must be 0: all of it by walks from the roots, or `by_regions` all but the roots'
+/// lows, which [`dfs_regions::finish_roots`] fills.
 fn label_dimension(
     dag: &Graph,
     kahn: &Kahn,
     order: Order,
+    all_roots: &[u32],
     out: &DimensionOut,
     scratch: &mut Scratch,
     by_regions: bool,
@@ -159,7 +151,12 @@ fn label_dimension(
         Order::Lex => None,
     };
     let Scratch { roots, regions, intervals: own, walk: bufs } = scratch;
-    ordered_roots(dag, base, roots, &mut bufs.ranked);
+    // Only the roots are sorted into the dimension's order.
+    roots.clear();
+    roots.extend_from_slice(all_roots);
+    if let Some(base) = base {
+        sort_by_priority(base, roots, &mut bufs.ranked);
+    }
     if by_regions {
         return dfs_regions::label_regions(dag, kahn, base, roots, out, regions, bufs);
     }
