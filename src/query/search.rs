@@ -49,26 +49,19 @@ pub(crate) fn search<O: SearchObserver>(
     observer: &mut O,
 ) -> SearchOutcome {
     let grail = LabelGuide { labels, target: labels.of(to) };
-    let mut found = match (method, index) {
-        (Method::GuidedDfs, Some(index)) => {
-            let guide = CutGuide::new(index, labels, to);
-            depth_first_lookahead(dag, &guide, from, to, scratch, want_path, observer)
+    let breadth = method.is_breadth_first();
+    match (method, index) {
+        (Method::GuidedDfs | Method::GuidedBfs, Some(index)) => {
+            let ahead = CutGuide::new(index, labels, to);
+            let back = || BackCutGuide::new(index, labels, from);
+            every_rule(dag, &ahead, back, &grail, from, to, breadth, scratch, want_path, observer)
         }
-        (Method::GuidedBfs, Some(index)) => {
-            let (ahead, back) = (CutGuide::new(index, labels, to), BackCutGuide::new(index, labels, from));
-            let mut found = bidirectional(dag, &ahead, &back, from, to, scratch, observer);
-            if want_path && found.reachable {
-                found.path = depth_first(dag, &grail, from, to, scratch, true, &mut NoObserver).path;
-            }
-            found
-        }
+        // GRAIL's guide and the baselines never end a search early: their paths end at `to`.
         (Method::GuidedDfs, None) => depth_first(dag, &grail, from, to, scratch, want_path, observer),
         (Method::GuidedBfs, None) => breadth_first(dag, labels, &grail, from, to, scratch, want_path, observer),
         (Method::Dfs, _) => depth_first(dag, &Unguided, from, to, scratch, want_path, observer),
         (Method::Bfs, _) => breadth_first(dag, labels, &Unguided, from, to, scratch, want_path, observer),
-    };
-    complete_path(dag, &grail, to, scratch, &mut found);
-    found
+    }
 }
 
 /// [`search`] before the labels exist: the guided searches of every rule, pruned by the query
@@ -87,22 +80,45 @@ pub(crate) fn search_before_labels<O: SearchObserver>(
     want_path: bool,
     observer: &mut O,
 ) -> Option<SearchOutcome> {
+    if !method.is_guided() {
+        return None;
+    }
     let ahead = IndexGuide::new(index, levels, to);
-    let mut found = match method {
-        Method::GuidedDfs => depth_first_lookahead(dag, &ahead, from, to, scratch, want_path, observer),
-        Method::GuidedBfs => {
-            let back = BackIndexGuide::new(index, levels, from);
-            let mut found = bidirectional(dag, &ahead, &back, from, to, scratch, observer);
-            if want_path && found.reachable {
-                let negative_cuts = IndexGuide { stops: false, ..ahead };
-                found.path = depth_first(dag, &negative_cuts, from, to, scratch, true, &mut NoObserver).path;
-            }
-            found
+    let back = || BackIndexGuide::new(index, levels, from);
+    let negative_cuts = IndexGuide { stops: false, ..ahead };
+    let breadth = method.is_breadth_first();
+    Some(every_rule(dag, &ahead, back, &negative_cuts, from, to, breadth, scratch, want_path, observer))
+}
+
+/// The searches of every rule: depth first with look-ahead, or (`breadth`) bidirectional, `ahead`
+/// judging children towards `to` and `back` (made only for a bidirectional search) parents
+/// towards `from`. `path`, a guide that only prunes, finds a bidirectional yes's path and
+/// completes one that a cut ended early.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn every_rule<A: Guide, B: Guide, P: Guide, O: SearchObserver>(
+    dag: &Graph,
+    ahead: &A,
+    back: impl FnOnce() -> B,
+    path: &P,
+    from: u32,
+    to: u32,
+    breadth: bool,
+    scratch: &mut Scratch,
+    want_path: bool,
+    observer: &mut O,
+) -> SearchOutcome {
+    let mut found = if breadth {
+        let mut found = bidirectional(dag, ahead, &back(), from, to, scratch, observer);
+        if want_path && found.reachable {
+            found.path = depth_first(dag, path, from, to, scratch, true, &mut NoObserver).path;
         }
-        Method::Dfs | Method::Bfs => return None,
+        found
+    } else {
+        depth_first_lookahead(dag, ahead, from, to, scratch, want_path, observer)
     };
-    complete_path(dag, &IndexGuide { stops: false, ..ahead }, to, scratch, &mut found);
-    Some(found)
+    complete_path(dag, path, to, scratch, &mut found);
+    found
 }
 
 /// A search that ended because a cut proved a child reaches `to` returns the path up to that
