@@ -19,7 +19,9 @@ use super::worker::{Job, Msg};
 use crate::index::Labels;
 use crate::query::RuleSet;
 use crate::workspace::Workspace;
-use crossterm::event::{Event as TermEvent, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{
+    Event as TermEvent, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -129,12 +131,15 @@ impl App {
     }
 
     pub fn on_key(&mut self, key: &KeyEvent) {
+        let key = &keymap::as_typed(key);
         let editing = self.prompt.is_some();
         let action =
             if self.help && !editing { keymap::lookup_global(key) } else { keymap::lookup(self.tab, editing, key) };
         if let Some(action) = action {
             self.apply(action);
-        } else if let (Some(p), crossterm::event::KeyCode::Char(c)) = (self.prompt.as_mut(), key.code) {
+        } else if let (Some(p), crossterm::event::KeyCode::Char(c)) = (self.prompt.as_mut(), key.code)
+            && !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
             p.push(c);
         }
     }

@@ -34,6 +34,17 @@ const fn ctrl(c: char) -> Key {
     Key { code: KeyCode::Char(c), ctrl: true }
 }
 
+/// `key` as the user typed it: Enter arrives as Ctrl+J or Ctrl+M from some terminals, and from any
+/// terminal while the explorer starts (before raw mode, the terminal turns Enter into a line feed).
+pub fn as_typed(key: &KeyEvent) -> KeyEvent {
+    match key.code {
+        KeyCode::Char('j' | 'm') if key.modifiers == KeyModifiers::CONTROL => {
+            KeyEvent { code: KeyCode::Enter, modifiers: KeyModifiers::NONE, ..*key }
+        }
+        _ => *key,
+    }
+}
+
 /// One binding: its keys (the first is the one the footer shows), what it does, and where.
 #[derive(Clone, Copy, Debug)]
 pub struct Binding {

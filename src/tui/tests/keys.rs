@@ -87,6 +87,26 @@ fn prompt_takes_every_key_and_esc_cancels() {
     assert!(h.app.outbox.is_empty());
 }
 
+/// Enter as a line feed (Ctrl+J, what a terminal sends while the explorer starts) or Ctrl+M
+/// accepts; other control keys type nothing.
+#[test]
+fn the_prompt_takes_enter_as_any_terminal_sends_it_and_types_no_control_keys() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let control = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    for enter in ['j', 'm'] {
+        let mut h = Harness::new();
+        h.keys("3/1 2");
+        h.app.on_key(&control('x'));
+        h.app.on_key(&KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT));
+        assert_eq!(h.app.prompt.as_ref().map(|p| p.text.as_str()), Some("1 2"));
+        h.app.on_key(&control(enter));
+        assert!(h.app.prompt.is_none(), "Ctrl+{enter} accepts");
+        h.settle();
+        let r = h.app.query.result.as_ref().expect("answered");
+        assert_eq!((r.u, r.v), (1, 2));
+    }
+}
+
 #[test]
 fn a_failed_load_keeps_the_graph() {
     let mut h = Harness::new();
