@@ -5,7 +5,8 @@
 //! visit(x): mark x; for c in children(x) in order: if c unmarked: visit(c)
 //!           s[x] = min(r, min over ALL children c of s[c]); post[x] = r; r += 1
 //! ```
-//! The recursion is an explicit stack (graphs can be millions of levels deep). The dimensions run
+//! The recursion is an explicit stack (graphs can be millions of levels deep; the walk itself is
+//! `dfs_walk.rs`, which the regions share). The dimensions run
 //! concurrently where the pool has threads, each writing its own entries of the vertex-major label
 //! arrays, so the labels need no second copy.
 
