@@ -25,8 +25,9 @@
 #   DIMS        grail's dimensions (default 2,5); REPEAT grail's runs per setting (default 3)
 #
 # Timing: grail's index time is `grail bench`'s label time (labels plus the query index of its
-# default rules), its query time one batch of the whole file, best of REPEAT runs, peak memory the
-# measuring process's own. Each peer runs once and times its own index build and its own query
+# default rules), its query time one batch of the whole file, best of REPEAT runs in one process,
+# with the first of those runs in brackets (a fresh process's one build, as each peer's is); peak
+# memory the measuring process's own. Each peer runs once and times its own index build and its own query
 # loop as it prints them; its peak memory is /usr/bin/time's maximum resident set. Every process is
 # pinned to one core with taskset where it exists.
 set -euo pipefail
@@ -165,13 +166,14 @@ while [ $# -gt 0 ]; do
   json="$w/grail.json"
   "${pin[@]}" "$grail" bench "$graph" --queries "$queries" --thread-counts 1 --dims "$dims" \
     --repeat "$repeat" --json >"$json" 2>"$w/grail.err"
-  while read -r d label qs pos peak; do
-    row "$shown_graph" grail "d = $d, every rule" "$(ms "$label")" "$(ms "$qs")" "$(mib "$((peak / 1024))")" "$pos" "reference"
+  while read -r d label first qs pos peak; do
+    row "$shown_graph" grail "d = $d, every rule" "$(ms "$label") ($(ms "$first"))" "$(ms "$qs")" \
+      "$(mib "$((peak / 1024))")" "$pos" "reference"
     want=$pos
   done < <(python3 -c '
 import json, sys
 for r in json.load(open(sys.argv[1]))["rows"]:
-    print(r["dims"], r["label_seconds"], r["query_seconds"], r["positives"], r["peak_memory_bytes"] or 0)
+    print(r["dims"], r["label_seconds"], r["first_label_seconds"], r["query_seconds"], r["positives"], r["peak_memory_bytes"] or 0)
 ' "$json")
 
   # run NAME SETTING INDEX_PATTERN QUERY_PATTERN YES_PATTERN COMMAND...: runs a peer once and
