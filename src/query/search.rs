@@ -5,7 +5,9 @@
 //! again). Meeting `v` among the children ends the search with a yes. The unguided baselines run
 //! the same code without the label test. With every rule (a query index), each child is judged by
 //! every cut instead (`guide.rs`): `guided-dfs` looks one level ahead (`lookahead.rs`) and
-//! `guided-bfs` runs bidirectionally (`bidirectional.rs`, where the counts are described).
+//! `guided-bfs` runs bidirectionally (`bidirectional.rs`, where the counts are described). Before
+//! the labels exist, the same searches run with the query index's cuts alone
+//! ([`search_before_labels`]).
 //!
 //! Bookkeeping, shared by both orders:
 //! - `expanded`: vertices whose children list the search scanned (the start included).
