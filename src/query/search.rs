@@ -7,7 +7,7 @@
 //! every cut instead (`guide.rs`): `guided-dfs` looks one level ahead (`lookahead.rs`) and
 //! `guided-bfs` runs bidirectionally (`bidirectional.rs`, where the counts are described). Before
 //! the labels exist, the same searches run with the query index's cuts alone
-//! ([`search_before_labels`]).
+//! (`search_before_labels`).
 //!
 //! Bookkeeping, shared by both orders:
 //! - `expanded`: vertices whose children list the search scanned (the start included).
