@@ -66,10 +66,10 @@ pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Si
     let roots = dag.roots();
     let mut intervals = vec![Interval::default(); n * dims];
     let mut subtree = vec![0u32; n * dims];
-    // Level 0 holds the roots (an empty graph has no levels, and nothing to label).
+    // An empty graph has no levels, and nothing to label.
     let by_regions = n > 0
         && match walk {
-            Walk::Chosen => dfs_regions::pays(dag, kahn.starts[1]),
+            Walk::Chosen => dfs_regions::pays(dag, roots.len()),
             Walk::FromRoots => false,
             Walk::ByRegions => true,
         };

@@ -1,5 +1,5 @@
-//! Where one dimension's DFS writes its labels: what the walk from the roots (`dfs.rs`), the
-//! regions (`dfs_regions.rs`) and the walk both use (`dfs_walk.rs`) share.
+//! Where one dimension's DFS writes its labels, for the labeler that walks from every root
+//! (`dfs.rs`), the regions (`dfs_regions.rs`) and the walk both of them run (`dfs_walk.rs`).
 
 use super::labels::Interval;
 use crate::disjoint::DisjointSlice;

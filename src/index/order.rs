@@ -86,7 +86,7 @@ pub fn sort_by_priority(base: u64, vertices: &mut [u32], keys: &mut Vec<Priority
         }
         i = j;
     }
-    vertices.par_iter_mut().zip(keys.par_iter()).with_min_len(1 << 16).for_each(|(v, k)| *v = k.0 as u32);
+    vertices.par_iter_mut().zip(keys.par_iter()).with_min_len(PARALLEL_SORT).for_each(|(v, k)| *v = k.0 as u32);
 }
 
 /// One dimension's keys (`None` for `lex`, where the key is the id) and its roots in key order:
