@@ -125,7 +125,8 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult, width: u16) -> Vec<Line<'a>> {
     let head = with_fitting_tag(head, notes.map(|n| Span::styled(n, theme.dim())).to_vec(), width);
     let mut lines = vec![head, Line::styled(explain::trail_line(decision), theme.dim())];
     if !r.labels_ready {
-        // Labels finished since the answer: it is being answered again with them.
+        // Answered without labels: what decided it, and whether labels have come since (it is then
+        // being asked again with them).
         let note = match (app.ready.is_some(), r.answer.rule == Rule::Search) {
             (false, false) => "no labels yet: a check that comes before the labels' decided",
             (false, true) => {
