@@ -34,6 +34,9 @@ pub struct Busy {
     pub since: Instant,
 }
 
+/// What `c` says while a job that cannot stop runs.
+const NOT_CANCELLABLE: &str = "this job cannot be cancelled; it is short";
+
 /// The last message for the user.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Note {
@@ -225,7 +228,7 @@ impl App {
                     self.cancel_requested = true;
                     self.info("cancelling at the next safe point…");
                 } else if self.busy.is_some() {
-                    self.info("this job cannot be cancelled; it is short");
+                    self.info(NOT_CANCELLABLE);
                 }
             }
             Action::ToggleRules => self.toggle_rules(),
@@ -411,6 +414,10 @@ impl App {
                 self.busy = None;
                 self.cancel_requested = false;
                 self.labels.command_over();
+                // A refusal to cancel is about the job just ended: it says nothing any more.
+                if matches!(&self.note, Some(Note::Info(text)) if text == NOT_CANCELLABLE) {
+                    self.note = None;
+                }
             }
             Msg::Loaded(ws, facts) => self.loaded(ws, *facts),
             Msg::LoadFailed(e) => self.note = Some(Note::Error(format!("{e} (kept {})", self.graph.file))),
@@ -425,6 +432,7 @@ impl App {
                 // answer it with these, so that it shows their part.
                 if let Some((u, v)) = self.query.wants_labels() {
                     self.outbox.push(Job::Query { u, v, config: self.labels.config(), rules: self.query.rules });
+                    self.query.asking_again = Some((u, v));
                 }
             }
             Msg::LabelsCleared => {

@@ -28,6 +28,10 @@ pub struct QueryState {
     /// The pair of the last query the user asked (shown or still on its way): an answer of any
     /// other pair than this one or the one shown is an old one and is dropped.
     pub asked: Option<(u32, u32)>,
+    /// The pair on screen, asked again with labels that came after its answer.
+    pub asking_again: Option<(u32, u32)>,
+    /// The result shown is such an answer asked again (the panel says so).
+    pub asked_again: bool,
 }
 
 /// From this many on, consecutive pruned children of one vertex are one line until unfolded.
@@ -222,6 +226,7 @@ impl QueryState {
     }
 
     pub fn set_result(&mut self, result: Box<QueryResult>) {
+        self.asked_again = self.asking_again.take() == Some((result.u, result.v));
         self.labels_changed = false;
         self.folded.clear();
         self.open_groups.clear();

@@ -485,7 +485,7 @@ fn the_explanation_speaks_only_of_the_checks_that_ran() {
                 assert!(!text.contains("no labels"), "{text}");
             } else {
                 assert!(text.contains("no labels when answered"), "{text}");
-                assert!(text.contains("no labels yet: a check that comes before the labels' decided"), "{text}");
+                assert!(text.contains("no labels yet: decided by a check that runs before the labels"), "{text}");
                 assert!(text.contains("unused by the answer: orders") && !text.contains("orders, labels"), "{text}");
             }
         }

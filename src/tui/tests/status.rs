@@ -156,3 +156,15 @@ fn an_exception_on_the_picture_names_its_own_labels() {
     assert!(status.contains("drawn with the exception's own labels (d = "), "{status}");
     assert!(status.contains("the Labels tab has none yet") && !status.contains("no labels yet"), "{status}");
 }
+
+/// `c` during a short job says it cannot stop it; once the job is over, that no longer holds and
+/// the line goes.
+#[test]
+fn a_refusal_to_cancel_goes_with_its_job() {
+    let mut h = Harness::new();
+    h.app.on_worker(Msg::Busy { what: "finishing the query index".into(), cancellable: false });
+    h.keys("c");
+    assert!(status_text(&h.render(100, 30)).contains("cannot be cancelled"));
+    h.app.on_worker(Msg::Idle);
+    assert!(!h.render(100, 30).contains("cannot be cancelled"));
+}

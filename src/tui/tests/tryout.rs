@@ -186,7 +186,7 @@ fn a_query_searched_before_the_labels_builds_them_and_is_asked_again() {
     let reachable = r.answer.reachable;
     assert!(h.app.ready.is_some(), "the labels were built after the answer");
     let text = h.render(200, 60);
-    assert!(text.contains("answered before the labels by a search the query index guided"), "{text}");
+    assert!(text.contains("answered before the labels, by a search that the query index's cuts guided"), "{text}");
     assert!(text.contains("the labels were not built yet, so their cuts"), "{text}");
     // Asked again with the labels: the same verdict, now by their checks.
     h.settle();
@@ -196,7 +196,12 @@ fn a_query_searched_before_the_labels_builds_them_and_is_asked_again() {
     for (width, height) in [(80, 24), (200, 60)] {
         let text = h.render(width, height);
         assert!(!text.contains("before the labels") && !text.contains("not built yet"), "{text}");
+        assert!(text.contains("asked again with the labels built since the first answer"), "{text}");
     }
+    // A pair asked afresh is no answer asked again.
+    h.keys("/0 10<Enter>");
+    h.settle();
+    assert!(!h.render(200, 60).contains("asked again with the labels"));
 }
 
 #[test]

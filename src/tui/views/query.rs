@@ -97,8 +97,8 @@ fn intro(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled("(R switches)", theme.dim()),
         ]),
         Line::styled(
-            "Until there are labels, the query index answers at once (a search builds them next, then asks \
-             again); GRAIL's rules build them first.",
+            "Before labels exist, the query index answers at once; after a search, labels are built and the \
+             pair re-asked. GRAIL's rules build labels first.",
             theme.dim(),
         ),
     ];
@@ -128,17 +128,19 @@ fn verdict_lines<'a>(app: &App, r: &QueryResult, width: u16) -> Vec<Line<'a>> {
         // Answered without labels: what decided it, and whether labels have come since (it is then
         // being asked again with them).
         let note = match (app.ready.is_some(), r.answer.rule == Rule::Search) {
-            (false, false) => "no labels yet: a check that comes before the labels' decided",
+            (false, false) => "no labels yet: decided by a check that runs before the labels",
             (false, true) => {
-                "no labels yet: a search that the query index's cuts alone guided decided (asked again once the \
+                "no labels yet: decided by a search that the query index's cuts guided (asked again once the \
                  labels are built)"
             }
-            (true, false) => {
-                "answered before the labels: a check that comes before them decided (asking again with them)"
+            (true, false) => "answered before the labels, by a check that runs before them (asking again with them)",
+            (true, true) => {
+                "answered before the labels, by a search that the query index's cuts guided (asking again with them)"
             }
-            (true, true) => "answered before the labels by a search the query index guided (asking again with them)",
         };
         lines.push(Line::styled(note, theme.dim()));
+    } else if app.query.asked_again {
+        lines.push(Line::styled("asked again with the labels built since the first answer", theme.dim()));
     }
     lines.push(Line::raw(explain(app, r)));
     // With weights in the file, the answer's path is named as such: it is any path, and the
