@@ -6,7 +6,9 @@ use grail::graph::generators::GeneratorSpec;
 use grail::graph::scc::{Condensation, condense};
 use grail::index::{Labels, Order, dfs};
 use grail::query::rules::label_cut;
-use grail::query::{Answer, Engine, Method, NodeKind, Rule, Trace, TraceNode, random_queries};
+use grail::query::{
+    Answer, Engine, Method, NodeKind, QueryIndex, Rule, Trace, TraceNode, decide_before_labels, random_queries,
+};
 use std::sync::Arc;
 
 fn fixture(spec: &str, dims: usize, order: Order) -> (Condensation, Labels) {
@@ -155,4 +157,124 @@ fn a_bfs_past_its_exact_budget_marks_what_it_counts() {
     let dead: Vec<u32> = trace.nodes.iter().filter(|n| n.dead_end).map(|n| n.vertex).collect();
     assert_eq!(dead, [1]);
     check_trace(&labels, Method::Bfs, 202, &answer, &trace);
+}
+
+/// The tree a trace draws is the search that ran: every node hangs under the vertex that met it,
+/// along an edge of the graph (reversed on the backward side), each vertex met once per side, and
+/// the nodes marked on the path walk from the start through both sides to the target.
+fn check_tree(dag: &Graph, trace: &Trace, answer: &Answer, (from, to): (u32, u32)) {
+    let nodes = &trace.nodes;
+    let has_edge = |a: u32, b: u32| dag.children(a).contains(&b);
+    let mut seen = [std::collections::HashSet::new(), std::collections::HashSet::new()];
+    for (i, n) in nodes.iter().enumerate() {
+        assert!(seen[usize::from(n.backward)].insert(n.vertex), "vertex {} met twice on one side", n.vertex);
+        let Some(p) = n.parent else {
+            assert_eq!(n.kind, NodeKind::Start, "node {i} has no parent");
+            assert_eq!((n.depth, n.vertex), (0, if n.backward { to } else { from }));
+            continue;
+        };
+        let parent = &nodes[p];
+        assert!(p < i && parent.backward == n.backward, "node {i}: parent {p} comes later or on the other side");
+        assert!(matches!(parent.kind, NodeKind::Start | NodeKind::Entered) && parent.expanded);
+        assert_eq!(n.depth, parent.depth + 1);
+        let edge = if n.backward { (n.vertex, parent.vertex) } else { (parent.vertex, n.vertex) };
+        assert!(has_edge(edge.0, edge.1), "drawn edge {edge:?} is not in the graph");
+    }
+    if !answer.reachable {
+        assert!(nodes.iter().all(|n| !n.on_path));
+        return;
+    }
+    let ends: Vec<usize> = (0..nodes.len())
+        .filter(|&i| {
+            nodes[i].on_path && matches!(nodes[i].kind, NodeKind::Target | NodeKind::Reached { .. } | NodeKind::Meeting)
+        })
+        .collect();
+    let [end] = ends[..] else { panic!("{} ends of the path in the tree", ends.len()) };
+    // The chain from a node up to its side's start.
+    let chain = |mut i: usize| {
+        let mut out = vec![i];
+        while let Some(p) = nodes[i].parent {
+            out.push(p);
+            i = p;
+        }
+        out
+    };
+    let entered_on = |backward: bool, vertex: u32| {
+        (0..nodes.len()).find(|&i| {
+            let n = &nodes[i];
+            n.backward == backward && n.vertex == vertex && matches!(n.kind, NodeKind::Start | NodeKind::Entered)
+        })
+    };
+    // The two stretches of the walk, each in path order, and the node indices they use.
+    let up = |i: usize| chain(i).into_iter().rev().collect::<Vec<usize>>();
+    let (forward, backward) = match (nodes[end].backward, nodes[end].kind) {
+        (false, NodeKind::Meeting) => {
+            (up(end), chain(entered_on(true, nodes[end].vertex).expect("the meeting vertex on the backward side")))
+        }
+        (true, NodeKind::Meeting) => {
+            (up(entered_on(false, nodes[end].vertex).expect("the meeting vertex on the forward side")), chain(end))
+        }
+        (false, _) => (up(end), Vec::new()),
+        // A backward cut proved that the start reaches the end: the path's first stretch is not
+        // in the tree, only the start.
+        (true, _) => (vec![0], chain(end)),
+    };
+    let mut marked: Vec<usize> = (0..nodes.len()).filter(|&i| nodes[i].on_path).collect();
+    let mut walk: Vec<usize> = forward.iter().chain(&backward).copied().collect();
+    marked.sort_unstable();
+    walk.sort_unstable();
+    walk.dedup();
+    assert_eq!(marked, walk, "the nodes marked on the path are not one walk through the trees");
+    let vertices = |ix: &[usize]| ix.iter().map(|&i| nodes[i].vertex).collect::<Vec<u32>>();
+    let (forward, backward) = (vertices(&forward), vertices(&backward));
+    let path = answer.path.clone().expect("a traced yes has its path");
+    assert!(path.windows(2).all(|w| has_edge(w[0], w[1])), "the path {path:?} is not a walk in the graph");
+    assert_eq!((path[0], path[path.len() - 1]), (from, to));
+    assert_eq!(path[..forward.len()], forward[..], "the path does not begin with the forward tree's walk");
+    assert_eq!(path[path.len() - backward.len()..], backward[..], "the path does not end with the backward walk");
+}
+
+#[test]
+fn every_drawn_child_hangs_under_the_vertex_that_met_it() {
+    // Cuts decide most pairs of a random DAG before a search; these shapes leave enough searches
+    // whose backward side runs (a few hundred of the pairs below).
+    let specs = [
+        "random:n=1500,deg=3,seed=1",
+        "digraph:n=1200,deg=2,seed=4",
+        "deep:n=1500,deg=3,depth=60,seed=7",
+        "deep:n=5000,deg=5,depth=20,seed=1",
+        "random:n=5000,deg=10,seed=1",
+        "random:n=3000,deg=30,seed=1",
+    ];
+    let mut sides = [0usize; 2];
+    for (k, spec) in specs.into_iter().enumerate() {
+        let (c, labels) = fixture(spec, 1 + k % 3, Order::Random { seed: k as u64 });
+        let index = QueryIndex::build(&c.dag, &labels).unwrap();
+        let grail = Engine::new(&c.dag, &labels, &c.component);
+        let every = Engine::new(&c.dag, &labels, &c.component).with_index(Some(&index));
+        let mut scratch = grail.scratch();
+        for q in random_queries(c.component.len(), 1500, 5 + k as u64) {
+            let ends = (c.component[q.src as usize], c.component[q.dst as usize]);
+            for engine in [&grail, &every] {
+                for method in Method::ALL {
+                    let (answer, trace) = engine.query_traced(q.src, q.dst, method, &mut scratch, usize::MAX);
+                    if answer.rule == Rule::Search {
+                        check_tree(&c.dag, &trace, &answer, ends);
+                        sides[usize::from(trace.nodes.iter().any(|n| n.backward))] += 1;
+                    }
+                }
+            }
+            for method in [Method::GuidedDfs, Method::GuidedBfs] {
+                let Some(decided) =
+                    decide_before_labels(&c.dag, &c.component, &index, (q.src, q.dst), method, usize::MAX)
+                else {
+                    continue;
+                };
+                if decided.answer.rule == Rule::Search {
+                    check_tree(&c.dag, &decided.trace, &decided.answer, ends);
+                }
+            }
+        }
+    }
+    assert!(sides[0] > 100 && sides[1] > 100, "searches with one side {}, with two {}", sides[0], sides[1]);
 }

@@ -54,7 +54,7 @@ pub(crate) fn breadth_first<G: Guide, O: SearchObserver>(
         for &c in children {
             scanned += 1;
             if c == to {
-                observer.target(level + 1);
+                observer.target(x, level + 1);
                 last = Some(x);
                 break 'search;
             }
@@ -65,11 +65,11 @@ pub(crate) fn breadth_first<G: Guide, O: SearchObserver>(
                 Step::Enter => {}
                 Step::Prune(rule) => {
                     pruned += 1;
-                    observer.pruned(c, level + 1, rule);
+                    observer.pruned(x, c, level + 1, rule);
                     continue;
                 }
                 Step::Reach(rule) => {
-                    observer.reached(c, level + 1, rule);
+                    observer.reached(x, c, level + 1, rule);
                     last = Some(x);
                     via = Some(c);
                     break 'search;
@@ -77,7 +77,7 @@ pub(crate) fn breadth_first<G: Guide, O: SearchObserver>(
             }
             parent[c as usize] = x;
             queue.push(c);
-            observer.entered(c, level + 1);
+            observer.entered(x, c, level + 1);
         }
     }
     let expanded = head as u64;

@@ -17,8 +17,12 @@ use crate::graph::Graph;
 /// Bidirectional BFS from `from` to `to` (DAG ids, `from != to`). `forward` judges children towards
 /// `to`, `backward` judges parents as targets of `from`. Counts: both sides' expanded and pruned
 /// vertices; false positives are every expanded vertex for a no and those not on the path for a
-/// yes (an upper bound: a vertex that reaches `to` off the path found still counts). No path is
-/// returned: the caller finds one when asked (see `search.rs`).
+/// yes (an upper bound: a vertex that reaches `to` off the path found still counts).
+///
+/// The path of a yes (when `want_path`) is the walk through both trees: the forward tree from
+/// `from` to where the sides met, then the backward tree down to `to`. Where a cut ended a side, the
+/// walk has a gap the caller fills (`search.rs`): it ends at the child a forward cut proved reaches
+/// `to`, or starts at the parent a backward cut proved `from` reaches.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
     dag: &Graph,
@@ -27,6 +31,7 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
     from: u32,
     to: u32,
     scratch: &mut Scratch,
+    want_path: bool,
     observer: &mut O,
 ) -> SearchOutcome {
     let n = dag.num_vertices();
@@ -66,7 +71,13 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
             observer.expand(x);
             for &c in children.neighbors(x) {
                 if backward_visited.contains(c) {
-                    observer.met(c, level + 1);
+                    // Meeting the target before the backward side has started is no meeting: it
+                    // is found as any search finds it.
+                    if c == to && back_head == 0 {
+                        observer.target(x, level + 1);
+                    } else {
+                        observer.met(x, c, level + 1);
+                    }
                     meeting = Some((x, c));
                     break 'search;
                 }
@@ -77,14 +88,14 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
                     Step::Enter => {
                         parent[c as usize] = x;
                         queue.push(c);
-                        observer.entered(c, level + 1);
+                        observer.entered(x, c, level + 1);
                     }
                     Step::Prune(rule) => {
                         pruned += 1;
-                        observer.pruned(c, level + 1, rule);
+                        observer.pruned(x, c, level + 1, rule);
                     }
                     Step::Reach(rule) => {
-                        observer.reached(c, level + 1, rule);
+                        observer.reached(x, c, level + 1, rule);
                         parent[c as usize] = x;
                         // `c` reaches `to` by a cut.
                         meeting = Some((c, NONE));
@@ -108,7 +119,7 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
             observer.expand(y);
             for &p in parents.neighbors(y) {
                 if visited.contains(p) {
-                    observer.met(p, back_level + 1);
+                    observer.met(y, p, back_level + 1);
                     meeting = Some((p, y));
                     break 'search;
                 }
@@ -119,14 +130,14 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
                     Step::Enter => {
                         child[p as usize] = y;
                         backward_queue.push(p);
-                        observer.entered(p, back_level + 1);
+                        observer.entered(y, p, back_level + 1);
                     }
                     Step::Prune(rule) => {
                         pruned += 1;
-                        observer.pruned(p, back_level + 1, rule);
+                        observer.pruned(y, p, back_level + 1, rule);
                     }
                     Step::Reach(rule) => {
-                        observer.reached(p, back_level + 1, rule);
+                        observer.reached(y, p, back_level + 1, rule);
                         child[p as usize] = y;
                         // `from` reaches `p` by a cut.
                         meeting = Some((NONE, p));
@@ -146,30 +157,34 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
         return SearchOutcome { reachable: false, expanded, pruned, false_positives: expanded, path: None };
     };
     // The path through the meeting: the forward tree from `from` to `x`, the backward tree from `y`
-    // to `to` (a side ended by a positive cut has no stretch there: the caller's DFS finds the
-    // whole path when one is asked for).
+    // to `to` (a side ended by a cut has no stretch there).
     let mut path = Vec::new();
     let mut at = x;
     while at != NONE {
         path.push(at);
         at = if at == from { NONE } else { parent[at as usize] };
     }
+    path.reverse();
     at = y;
     while at != NONE {
         path.push(at);
         at = if at == to { NONE } else { child[at as usize] };
     }
+    // A backward cut proved that `from` reaches the walk's first vertex: `from` is on the path too,
+    // though not in it yet (the caller fills the gap).
+    let on_path = |v: &u32| *v == from || path.contains(v);
     let expanded_on_path =
-        queue[..head].iter().chain(&backward_queue[..back_head]).filter(|v| path.contains(v)).count() as u64;
+        queue[..head].iter().chain(&backward_queue[..back_head]).filter(|v| on_path(v)).count() as u64;
     if O::RECORDS {
-        for &v in &path {
+        for &v in path.iter().chain((x == NONE).then_some(&from)) {
             observer.on_path(v);
         }
-        for &v in queue[..head].iter().chain(&backward_queue[..back_head]).filter(|v| !path.contains(v)) {
+        for &v in queue[..head].iter().chain(&backward_queue[..back_head]).filter(|v| !on_path(v)) {
             observer.dead_end(v);
         }
     }
-    SearchOutcome { reachable: true, expanded, pruned, false_positives: expanded - expanded_on_path, path: None }
+    let false_positives = expanded - expanded_on_path;
+    SearchOutcome { reachable: true, expanded, pruned, false_positives, path: want_path.then_some(path) }
 }
 
 /// Marks "no vertex" in the trees' links.
@@ -188,13 +203,14 @@ mod tests {
         edges.push((0, 7));
         let g = Graph::from_edges(8, &edges).unwrap();
         let mut scratch = Scratch::new(8);
-        let out = bidirectional(&g, &Unguided, &Unguided, 0, 6, &mut scratch, &mut NoObserver);
+        let out = bidirectional(&g, &Unguided, &Unguided, 0, 6, &mut scratch, true, &mut NoObserver);
         // Forward expands 0 (queueing 1 and 7); the backward queue is then the shorter one, so the
         // backward side climbs 6, 5, 4, 3, 2 and meets 1: the dead branch 7 is never expanded.
-        assert!(out.reachable && out.path.is_none());
+        assert!(out.reachable);
+        assert_eq!(out.path, Some((0..=6).collect()));
         assert_eq!((out.expanded, out.false_positives), (6, 0));
         // 7 has no children: the forward side runs dry at once, whatever the backward side holds.
-        let out = bidirectional(&g, &Unguided, &Unguided, 7, 6, &mut scratch, &mut NoObserver);
+        let out = bidirectional(&g, &Unguided, &Unguided, 7, 6, &mut scratch, false, &mut NoObserver);
         assert_eq!((out.reachable, out.expanded, out.false_positives), (false, 1, 1));
     }
 }

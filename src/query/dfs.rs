@@ -43,7 +43,7 @@ pub(crate) fn depth_first<G: Guide, O: SearchObserver>(
             let c = targets[next];
             next += 1;
             if c == to {
-                observer.target(depth);
+                observer.target(top.vertex, depth);
                 break 'search true;
             }
             if !visited.insert(c) {
@@ -53,19 +53,20 @@ pub(crate) fn depth_first<G: Guide, O: SearchObserver>(
                 Step::Enter => {}
                 Step::Prune(rule) => {
                     pruned += 1;
-                    observer.pruned(c, depth, rule);
+                    observer.pruned(top.vertex, c, depth, rule);
                     continue;
                 }
                 Step::Reach(rule) => {
-                    observer.reached(c, depth, rule);
+                    observer.reached(top.vertex, c, depth, rule);
                     via = Some(c);
                     break 'search true;
                 }
             }
             top.next = next;
+            let by = top.vertex;
             frames.push(frame_of(c));
             expanded += 1;
-            observer.entered(c, depth);
+            observer.entered(by, c, depth);
             observer.expand(c);
             continue 'search;
         }

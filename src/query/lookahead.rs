@@ -45,7 +45,7 @@ pub(crate) fn depth_first_lookahead<G: Guide, O: SearchObserver>(
             for &c in &targets[offsets[x as usize] as usize..offsets[x as usize + 1] as usize] {
                 if c == to {
                     frames.push(Frame { next: first, end: first, vertex: x });
-                    observer.target(depth);
+                    observer.target(x, depth);
                     break 'search true;
                 }
                 if !visited.insert(c) {
@@ -55,11 +55,11 @@ pub(crate) fn depth_first_lookahead<G: Guide, O: SearchObserver>(
                     Step::Enter => pending.push(c),
                     Step::Prune(rule) => {
                         pruned += 1;
-                        observer.pruned(c, depth, rule);
+                        observer.pruned(x, c, depth, rule);
                     }
                     Step::Reach(rule) => {
                         frames.push(Frame { next: first, end: first, vertex: x });
-                        observer.reached(c, depth, rule);
+                        observer.reached(x, c, depth, rule);
                         via = Some(c);
                         break 'search true;
                     }
@@ -72,7 +72,7 @@ pub(crate) fn depth_first_lookahead<G: Guide, O: SearchObserver>(
         if top.next < top.end {
             let c = pending[top.next];
             top.next += 1;
-            observer.entered(c, depth);
+            observer.entered(top.vertex, c, depth);
             entering = Some(c);
             continue;
         }

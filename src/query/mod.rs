@@ -50,4 +50,4 @@ pub use query_file::{Query, read_query_file};
 pub use query_index::QueryIndex;
 pub use random::{random_queries, reachable_queries};
 pub use scratch::Scratch;
-pub use trace::{NodeKind, Trace, TraceNode, TraceRecorder};
+pub use trace::{NodeKind, Trace, TraceNode, TraceRecorder, TraceTree};

@@ -6,7 +6,9 @@
 //! same calls, which is why a traced query's answer and counts are the engine's by construction.
 //!
 //! Vertices are DAG (component) ids. Depths count edges from the start (depth 0): a DFS child's
-//! depth is its place on the stack, a BFS child's its BFS level.
+//! depth is its place on the stack, a BFS child's its BFS level. Every hook about a child names
+//! `by`, the vertex whose children (parents, on a bidirectional search's backward side) were being
+//! scanned when it was met, so the tree is drawn with each child under the vertex that reached it.
 
 use super::answer::Rule;
 
@@ -25,19 +27,20 @@ pub trait SearchObserver {
     /// The search scans `vertex`'s children (the start included): the vertex counts as expanded.
     /// A DFS does so when it enters a child, a BFS when it takes the vertex off the queue.
     fn expand(&mut self, vertex: u32);
-    /// `child`, first met at `depth`, passed the label test: the DFS enters it, the BFS queues it.
-    fn entered(&mut self, child: u32, depth: u32);
-    /// `child`, first met at `depth`, was refused: `rule` proves it cannot reach the target
-    /// (GRAIL's search: always the label cut, `L(to) ⊄ L(child)`).
-    fn pruned(&mut self, child: u32, depth: u32, rule: Rule);
-    /// `child`, first met at `depth`, is proved by `rule` to reach the target: the answer is yes
-    /// and the search ends, as if it had met the target.
-    fn reached(&mut self, child: u32, depth: u32, rule: Rule);
-    /// The target was met among the children of a vertex, at `depth`: the answer is yes.
-    fn target(&mut self, depth: u32);
-    /// The two sides of a bidirectional search met: the side searching now found, at `depth`,
-    /// `vertex`, which the other side had already entered. The answer is yes.
-    fn met(&mut self, vertex: u32, depth: u32);
+    /// `child`, first met at `depth` among `by`'s, passed the label test: the DFS enters it, the
+    /// BFS queues it.
+    fn entered(&mut self, by: u32, child: u32, depth: u32);
+    /// `child`, first met at `depth` among `by`'s, was refused: `rule` proves it cannot reach the
+    /// target (GRAIL's search: always the label cut, `L(to) ⊄ L(child)`).
+    fn pruned(&mut self, by: u32, child: u32, depth: u32, rule: Rule);
+    /// `child`, first met at `depth` among `by`'s, is proved by `rule` to reach the target: the
+    /// answer is yes and the search ends, as if it had met the target.
+    fn reached(&mut self, by: u32, child: u32, depth: u32, rule: Rule);
+    /// The target was met among `by`'s children, at `depth`: the answer is yes.
+    fn target(&mut self, by: u32, depth: u32);
+    /// The two sides of a bidirectional search met: the side searching now found, at `depth` among
+    /// `by`'s neighbours, `vertex`, which the other side had already entered. The answer is yes.
+    fn met(&mut self, by: u32, vertex: u32, depth: u32);
     /// An expanded vertex that cannot reach the target (for a BFS yes past its exactness budget:
     /// one not proved to reach it). Each is reported once; together they are the false positives.
     fn dead_end(&mut self, vertex: u32);
@@ -59,15 +62,15 @@ impl SearchObserver for NoObserver {
     #[inline(always)]
     fn expand(&mut self, _vertex: u32) {}
     #[inline(always)]
-    fn entered(&mut self, _child: u32, _depth: u32) {}
+    fn entered(&mut self, _by: u32, _child: u32, _depth: u32) {}
     #[inline(always)]
-    fn pruned(&mut self, _child: u32, _depth: u32, _rule: Rule) {}
+    fn pruned(&mut self, _by: u32, _child: u32, _depth: u32, _rule: Rule) {}
     #[inline(always)]
-    fn reached(&mut self, _child: u32, _depth: u32, _rule: Rule) {}
+    fn reached(&mut self, _by: u32, _child: u32, _depth: u32, _rule: Rule) {}
     #[inline(always)]
-    fn target(&mut self, _depth: u32) {}
+    fn target(&mut self, _by: u32, _depth: u32) {}
     #[inline(always)]
-    fn met(&mut self, _vertex: u32, _depth: u32) {}
+    fn met(&mut self, _by: u32, _vertex: u32, _depth: u32) {}
     #[inline(always)]
     fn dead_end(&mut self, _vertex: u32) {}
     #[inline(always)]

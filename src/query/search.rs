@@ -94,8 +94,8 @@ pub(crate) fn search_before_labels<O: SearchObserver>(
 
 /// The searches of every rule: depth first with look-ahead, or (`breadth`) bidirectional, `ahead`
 /// judging children towards `to` and `back` (made only for a bidirectional search) parents
-/// towards `from`. `path`, a guide that only prunes, finds a bidirectional yes's path and
-/// completes one that a cut ended early.
+/// towards `from`. `path`, a guide that only prunes, fills in the stretch of a path that a cut
+/// proved exists instead of walking it.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn every_rule<A: Guide, B: Guide, P: Guide, O: SearchObserver>(
@@ -111,16 +111,32 @@ fn every_rule<A: Guide, B: Guide, P: Guide, O: SearchObserver>(
     observer: &mut O,
 ) -> SearchOutcome {
     let mut found = if breadth {
-        let mut found = bidirectional(dag, ahead, &back(), from, to, scratch, observer);
-        if want_path && found.reachable {
-            found.path = depth_first(dag, path, from, to, scratch, true, &mut NoObserver).path;
-        }
+        let mut found = bidirectional(dag, ahead, &back(), from, to, scratch, want_path, observer);
+        complete_prefix(dag, path, from, scratch, &mut found);
         found
     } else {
         depth_first_lookahead(dag, ahead, from, to, scratch, want_path, observer)
     };
     complete_path(dag, path, to, scratch, &mut found);
     found
+}
+
+/// A bidirectional search that a backward cut ended returns the path from the parent the cut proved
+/// `from` reaches: a DFS guided towards `to` supplies the stretch before it (every vertex on a path
+/// from `from` through that parent reaches `to`, so the guide prunes none of them). Its work is not
+/// counted.
+#[cold]
+fn complete_prefix<G: Guide>(dag: &Graph, guide: &G, from: u32, scratch: &mut Scratch, found: &mut SearchOutcome) {
+    let Some(path) = found.path.as_mut() else { return };
+    let Some(&via) = path.first() else { return };
+    if via == from {
+        return;
+    }
+    let head = depth_first(dag, guide, from, via, scratch, true, &mut NoObserver).path;
+    let mut head = head.expect("a cut proved that the start reaches this vertex");
+    head.pop();
+    head.append(path);
+    *path = head;
 }
 
 /// A search that ended because a cut proved a child reaches `to` returns the path up to that

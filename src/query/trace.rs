@@ -42,11 +42,14 @@ pub enum NodeKind {
 }
 
 /// One node of the search tree, in the order the search met it: pre-order for a DFS, queue order
-/// for a BFS (levels one after the other).
+/// for a BFS (levels one after the other; a bidirectional search's two sides interleaved).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TraceNode {
     /// DAG (component) id.
     pub vertex: u32,
+    /// The node of the vertex that met this one among its children (on the backward side: among
+    /// its parents); `None` for a start. Always an earlier node, of the same side.
+    pub parent: Option<usize>,
     /// Edges from the start: the stack depth for a DFS, the level for a BFS.
     pub depth: u32,
     /// What the search did with it.
@@ -80,6 +83,29 @@ impl Trace {
     pub fn empty(method: Method) -> Trace {
         Trace { method, nodes: Vec::new(), truncated: false }
     }
+
+    /// The nodes as trees: each node's children in the order the search met them, under the
+    /// vertex that met them, and the starts (forward first, then a bidirectional search's
+    /// backward one).
+    pub fn tree(&self) -> TraceTree {
+        let mut tree = TraceTree { roots: Vec::new(), children: vec![Vec::new(); self.nodes.len()] };
+        for (i, node) in self.nodes.iter().enumerate() {
+            match node.parent {
+                Some(p) => tree.children[p].push(i),
+                None => tree.roots.push(i),
+            }
+        }
+        tree
+    }
+}
+
+/// A [`Trace`]'s nodes linked as the trees the search grew (indices into its nodes).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TraceTree {
+    /// The starts: `comp(u)`, then `comp(v)` where a backward side ran.
+    pub roots: Vec<usize>,
+    /// Each node's children, in the order they were met.
+    pub children: Vec<Vec<usize>>,
 }
 
 /// The observer that records a [`Trace`], keeping at most `node_limit` nodes.
@@ -92,8 +118,10 @@ pub struct TraceRecorder<'a> {
     to: u32,
     nodes: Vec<TraceNode>,
     /// The node of each vertex the search entered (the start included), for the hooks that name
-    /// it again. Each such vertex has one: the search marks it visited when it first meets it.
-    node_of: HashMap<u32, usize>,
+    /// it again, per side (forward, backward). Each such vertex has one: a side marks it visited
+    /// when it first meets it, and a vertex one side meets after the other entered it is where
+    /// they meet, not a node entered twice.
+    node_of: [HashMap<u32, usize>; 2],
     truncated: bool,
     /// The side the next nodes belong to (bidirectional searches).
     backward: bool,
@@ -116,7 +144,7 @@ impl<'a> TraceRecorder<'a> {
             node_limit,
             to: 0,
             nodes: Vec::new(),
-            node_of: HashMap::new(),
+            node_of: [HashMap::new(), HashMap::new()],
             truncated: false,
             backward: false,
         }
@@ -133,22 +161,28 @@ impl<'a> TraceRecorder<'a> {
         room
     }
 
-    fn record(&mut self, vertex: u32, depth: u32, kind: NodeKind) -> Option<&mut TraceNode> {
+    /// Records `vertex` as met by `by` (`None` for a start) on the current side.
+    fn record(&mut self, by: Option<u32>, vertex: u32, depth: u32, kind: NodeKind) -> Option<&mut TraceNode> {
         if !self.has_room() {
             return None;
         }
+        let side = usize::from(self.backward);
+        let parent = by.and_then(|by| self.node_of[side].get(&by).copied());
         if matches!(kind, NodeKind::Start | NodeKind::Entered) {
-            self.node_of.insert(vertex, self.nodes.len());
+            self.node_of[side].insert(vertex, self.nodes.len());
         }
         let backward = self.backward;
-        let node = TraceNode { vertex, depth, kind, expanded: false, dead_end: false, on_path: false, backward };
+        let node =
+            TraceNode { vertex, parent, depth, kind, expanded: false, dead_end: false, on_path: false, backward };
         self.nodes.push(node);
         self.nodes.last_mut()
     }
 
-    /// The recorded node of a vertex the search entered (`None` past the node limit).
+    /// The recorded node of a vertex the search entered on either side (`None` past the node
+    /// limit).
     fn entered_node(&mut self, vertex: u32) -> Option<&mut TraceNode> {
-        self.node_of.get(&vertex).map(|&i| &mut self.nodes[i])
+        let [forward, backward] = &self.node_of;
+        forward.get(&vertex).or_else(|| backward.get(&vertex)).map(|&i| &mut self.nodes[i])
     }
 }
 
@@ -157,27 +191,28 @@ impl SearchObserver for TraceRecorder<'_> {
 
     fn start(&mut self, from: u32, to: u32) {
         self.to = to;
-        self.record(from, 0, NodeKind::Start);
+        self.record(None, from, 0, NodeKind::Start);
     }
 
     fn side(&mut self, backward: bool) {
         self.backward = backward;
-        if backward && !self.node_of.contains_key(&self.to) {
-            self.record(self.to, 0, NodeKind::Start);
+        if backward && !self.node_of[1].contains_key(&self.to) {
+            self.record(None, self.to, 0, NodeKind::Start);
         }
     }
 
     fn expand(&mut self, vertex: u32) {
-        if let Some(node) = self.entered_node(vertex) {
-            node.expanded = true;
+        let side = usize::from(self.backward);
+        if let Some(&i) = self.node_of[side].get(&vertex) {
+            self.nodes[i].expanded = true;
         }
     }
 
-    fn entered(&mut self, child: u32, depth: u32) {
-        self.record(child, depth, NodeKind::Entered);
+    fn entered(&mut self, by: u32, child: u32, depth: u32) {
+        self.record(Some(by), child, depth, NodeKind::Entered);
     }
 
-    fn pruned(&mut self, child: u32, depth: u32, rule: Rule) {
+    fn pruned(&mut self, by: u32, child: u32, depth: u32, rule: Rule) {
         // Only a kept node pays for finding the dimension. A label-pruned child always fails in
         // some dimension; 0 only guards against labels that contradict the search.
         if self.has_room() {
@@ -186,24 +221,24 @@ impl SearchObserver for TraceRecorder<'_> {
             } else {
                 NodeKind::Cut { rule }
             };
-            self.record(child, depth, kind);
+            self.record(Some(by), child, depth, kind);
         }
     }
 
-    fn reached(&mut self, child: u32, depth: u32, rule: Rule) {
-        if let Some(node) = self.record(child, depth, NodeKind::Reached { rule }) {
+    fn reached(&mut self, by: u32, child: u32, depth: u32, rule: Rule) {
+        if let Some(node) = self.record(Some(by), child, depth, NodeKind::Reached { rule }) {
             node.on_path = true;
         }
     }
 
-    fn target(&mut self, depth: u32) {
-        if let Some(node) = self.record(self.to, depth, NodeKind::Target) {
+    fn target(&mut self, by: u32, depth: u32) {
+        if let Some(node) = self.record(Some(by), self.to, depth, NodeKind::Target) {
             node.on_path = true;
         }
     }
 
-    fn met(&mut self, vertex: u32, depth: u32) {
-        if let Some(node) = self.record(vertex, depth, NodeKind::Meeting) {
+    fn met(&mut self, by: u32, vertex: u32, depth: u32) {
+        if let Some(node) = self.record(Some(by), vertex, depth, NodeKind::Meeting) {
             node.on_path = true;
         }
     }
@@ -237,15 +272,16 @@ mod tests {
         let mut recorder = TraceRecorder::new(&labels, 4);
         recorder.start(0, 3);
         recorder.expand(0);
-        recorder.pruned(1, 1, Rule::LabelCut);
-        recorder.entered(2, 1);
+        recorder.pruned(0, 1, 1, Rule::LabelCut);
+        recorder.entered(0, 2, 1);
         recorder.expand(2);
-        recorder.target(2);
+        recorder.target(2, 2);
         recorder.on_path(0);
         recorder.on_path(2);
         let trace = recorder.finish(Method::GuidedDfs);
-        let node = |vertex, depth, kind, expanded, on_path| TraceNode {
+        let node = |vertex, parent, depth, kind, expanded, on_path| TraceNode {
             vertex,
+            parent,
             depth,
             kind,
             expanded,
@@ -254,10 +290,10 @@ mod tests {
             backward: false,
         };
         let want = vec![
-            node(0, 0, NodeKind::Start, true, true),
-            node(1, 1, NodeKind::Pruned { dim: 0 }, false, false),
-            node(2, 1, NodeKind::Entered, true, true),
-            node(3, 2, NodeKind::Target, false, true),
+            node(0, None, 0, NodeKind::Start, true, true),
+            node(1, Some(0), 1, NodeKind::Pruned { dim: 0 }, false, false),
+            node(2, Some(0), 1, NodeKind::Entered, true, true),
+            node(3, Some(2), 2, NodeKind::Target, false, true),
         ];
         assert_eq!(trace, Trace { method: Method::GuidedDfs, nodes: want.clone(), truncated: false });
 
@@ -266,9 +302,9 @@ mod tests {
         let mut recorder = TraceRecorder::new(&labels, 2);
         recorder.start(0, 3);
         recorder.expand(0);
-        recorder.entered(2, 1);
+        recorder.entered(0, 2, 1);
         recorder.expand(2);
-        recorder.pruned(1, 1, Rule::LabelCut);
+        recorder.pruned(0, 1, 1, Rule::LabelCut);
         recorder.dead_end(1);
         recorder.dead_end(2);
         let trace = recorder.finish(Method::GuidedBfs);
@@ -285,24 +321,25 @@ mod tests {
         let mut recorder = TraceRecorder::new(&labels, 100);
         recorder.start(0, 3);
         recorder.expand(0);
-        recorder.entered(2, 1);
+        recorder.entered(0, 2, 1);
         recorder.side(true);
         recorder.expand(3);
-        recorder.pruned(1, 1, Rule::LevelCut);
-        recorder.met(2, 1);
+        recorder.pruned(3, 1, 1, Rule::LevelCut);
+        recorder.met(3, 2, 1);
         for v in [0, 2, 3] {
             recorder.on_path(v);
         }
         let nodes = recorder.finish(Method::GuidedBfs).nodes;
-        let kinds: Vec<(u32, NodeKind, bool)> = nodes.iter().map(|n| (n.vertex, n.kind, n.backward)).collect();
+        let kinds: Vec<_> = nodes.iter().map(|n| (n.vertex, n.parent, n.kind, n.backward)).collect();
+        // Each side is its own tree: the backward side's nodes hang under 3, its start.
         assert_eq!(
             kinds,
             [
-                (0, NodeKind::Start, false),
-                (2, NodeKind::Entered, false),
-                (3, NodeKind::Start, true),
-                (1, NodeKind::Cut { rule: Rule::LevelCut }, true),
-                (2, NodeKind::Meeting, true),
+                (0, None, NodeKind::Start, false),
+                (2, Some(0), NodeKind::Entered, false),
+                (3, None, NodeKind::Start, true),
+                (1, Some(2), NodeKind::Cut { rule: Rule::LevelCut }, true),
+                (2, Some(2), NodeKind::Meeting, true),
             ]
         );
         assert!(nodes[2].expanded && nodes.iter().filter(|n| n.on_path).count() == 4);

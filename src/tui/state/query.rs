@@ -3,7 +3,7 @@
 use super::prompt::{Prompt, PromptKind};
 use super::{Effect, step};
 use crate::graph::io::split_fields;
-use crate::query::{NodeKind, RuleSet, TraceNode};
+use crate::query::{NodeKind, Rule, RuleSet, TraceNode, TraceTree};
 use crate::tui::action::Action;
 use crate::tui::worker::{Job, LabelConfig, QueryResult};
 use crate::workspace::Workspace;
@@ -14,6 +14,9 @@ pub struct QueryState {
     /// The last line typed.
     pub input: String,
     pub result: Option<Box<QueryResult>>,
+    /// The result's search as trees (forward from u, backward from v), each child under the vertex
+    /// that met it.
+    pub tree: TraceTree,
     /// Folded tree nodes (indices into the trace's nodes).
     pub folded: HashSet<usize>,
     /// Unfolded groups of pruned children, by their first node (groups start folded).
@@ -37,17 +40,48 @@ pub struct QueryState {
 /// From this many on, consecutive pruned children of one vertex are one line until unfolded.
 pub const GROUP_FROM: usize = 2;
 
-/// One line of the search tree.
+/// One line of the search tree, indented `depth` levels (within its side's tree).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TreeRow {
     /// A node of the trace (index into its nodes).
-    Node(usize),
-    /// `count` consecutive siblings from node `first` on, all pruned (by a label or another cut);
-    /// bit `d` of `dims` is set when one was pruned by label in dimension `d` (63 stands for 63
-    /// and above).
-    Pruned { first: usize, count: usize, dims: u64, open: bool },
+    Node { node: usize, depth: usize },
+    /// `count` consecutive children of node `parent`, from its `from`-th child on, all pruned (by a
+    /// label or another cut): one line until unfolded. Keyed by its first node, `first`.
+    Pruned { parent: usize, from: usize, count: usize, first: usize, depth: usize, open: bool },
     /// A node of an unfolded group of pruned children, under the group's line.
-    Member(usize),
+    Member { node: usize, depth: usize },
+}
+
+/// What a group of pruned children holds, counted from the children it folds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroupCounts {
+    /// Children pruned by label, and the dimensions that cut them (ascending, each once).
+    pub by_label: usize,
+    pub dims: Vec<usize>,
+    /// Children refused by each other cut, in the order the cuts first appear.
+    pub by_cut: Vec<(Rule, usize)>,
+}
+
+impl GroupCounts {
+    pub fn of(nodes: &[TraceNode], members: &[usize]) -> GroupCounts {
+        let mut counts = GroupCounts::default();
+        for &m in members {
+            match nodes[m].kind {
+                NodeKind::Pruned { dim } => {
+                    counts.by_label += 1;
+                    if let Err(at) = counts.dims.binary_search(&dim) {
+                        counts.dims.insert(at, dim);
+                    }
+                }
+                NodeKind::Cut { rule } => match counts.by_cut.iter_mut().find(|(r, _)| *r == rule) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.by_cut.push((rule, 1)),
+                },
+                _ => {}
+            }
+        }
+        counts
+    }
 }
 
 impl QueryState {
@@ -72,12 +106,20 @@ impl QueryState {
             Action::Right => self.toggle(Some(false)),
             Action::ExpandAll => {
                 self.folded.clear();
-                self.open_groups = pruned_runs(self.nodes()).collect();
+                let nodes = self.nodes();
+                self.open_groups = (self.tree.children.iter())
+                    .flat_map(|c| sibling_rows(nodes, 0, c, 0, &HashSet::new()))
+                    .filter_map(|row| match row {
+                        TreeRow::Pruned { first, .. } => Some(first),
+                        _ => None,
+                    })
+                    .collect();
             }
             Action::CollapseAll => {
-                let nodes = self.nodes();
-                self.folded = (0..nodes.len()).filter(|&i| has_children(nodes, i)).collect();
-                self.folded.remove(&0);
+                self.folded = (0..self.nodes().len()).filter(|&i| self.has_children(i)).collect();
+                for root in &self.tree.roots {
+                    self.folded.remove(root);
+                }
                 self.open_groups.clear();
                 self.selected = 0;
             }
@@ -94,7 +136,7 @@ impl QueryState {
     fn toggle(&mut self, fold: Option<bool>) {
         let visible = self.visible();
         match visible.get(self.selected).copied() {
-            Some(TreeRow::Node(node)) if has_children(self.nodes(), node) => {
+            Some(TreeRow::Node { node, .. }) if self.has_children(node) => {
                 if fold.unwrap_or(!self.folded.contains(&node)) {
                     self.folded.insert(node);
                 } else {
@@ -109,7 +151,7 @@ impl QueryState {
                 }
             }
             // Folding inside a group folds the group, and the cursor moves to its line.
-            Some(TreeRow::Member(_)) if fold != Some(false) => {
+            Some(TreeRow::Member { .. }) if fold != Some(false) => {
                 let group = visible[..self.selected].iter().rposition(|r| matches!(r, TreeRow::Pruned { .. }));
                 if let Some((row, TreeRow::Pruned { first, .. })) = group.map(|row| (row, visible[row])) {
                     self.open_groups.remove(&first);
@@ -129,45 +171,43 @@ impl QueryState {
         }
     }
 
-    /// The lines shown: nodes, skipping the insides of folded nodes, with runs of pruned siblings
-    /// as one line each (followed by their nodes when unfolded).
+    /// The lines shown: each side's tree in pre-order (forward, then backward), skipping the
+    /// insides of folded nodes, with runs of pruned siblings as one line each (followed by their
+    /// nodes when unfolded). Iterative: a depth-first search's tree can be as deep as the graph.
     pub fn visible(&self) -> Vec<TreeRow> {
         let nodes = self.nodes();
+        let children = &self.tree.children;
         let mut out = Vec::new();
-        let mut hide_below: Option<u32> = None;
-        let mut i = 0;
-        while i < nodes.len() {
-            let n = &nodes[i];
-            if let Some(d) = hide_below {
-                if n.depth > d {
-                    i += 1;
-                    continue;
+        let mut stack: Vec<TreeRow> =
+            self.tree.roots.iter().rev().map(|&node| TreeRow::Node { node, depth: 0 }).collect();
+        while let Some(row) = stack.pop() {
+            out.push(row);
+            match row {
+                TreeRow::Node { node, depth } if !self.folded.contains(&node) => {
+                    let below = sibling_rows(nodes, node, &children[node], depth + 1, &self.open_groups);
+                    stack.extend(below.into_iter().rev());
                 }
-                hide_below = None;
-            }
-            if let NodeKind::Pruned { .. } | NodeKind::Cut { .. } = n.kind {
-                let count = pruned_run(nodes, i);
-                if count >= GROUP_FROM {
-                    let open = self.open_groups.contains(&i);
-                    let dims = nodes[i..i + count].iter().fold(0u64, |mask, n| match n.kind {
-                        NodeKind::Pruned { dim } => mask | 1 << dim.min(63),
-                        _ => mask,
-                    });
-                    out.push(TreeRow::Pruned { first: i, count, dims, open });
-                    if open {
-                        out.extend((i..i + count).map(TreeRow::Member));
-                    }
-                    i += count;
-                    continue;
+                TreeRow::Pruned { parent, from, count, depth, open: true, .. } => {
+                    let members = &children[parent][from..from + count];
+                    stack.extend(members.iter().rev().map(|&node| TreeRow::Member { node, depth }));
                 }
+                _ => {}
             }
-            out.push(TreeRow::Node(i));
-            if self.folded.contains(&i) {
-                hide_below = Some(n.depth);
-            }
-            i += 1;
         }
         out
+    }
+
+    /// The nodes a group's line folds.
+    pub fn members(&self, row: TreeRow) -> &[usize] {
+        match row {
+            TreeRow::Pruned { parent, from, count, .. } => &self.tree.children[parent][from..from + count],
+            _ => &[],
+        }
+    }
+
+    /// Whether node `i` has children in the tree.
+    pub fn has_children(&self, i: usize) -> bool {
+        self.tree.children.get(i).is_some_and(|c| !c.is_empty())
     }
 
     /// Parses `u v` (file ids, or names in a named graph; separated by spaces or a comma, quoted
@@ -231,6 +271,7 @@ impl QueryState {
         self.folded.clear();
         self.open_groups.clear();
         self.selected = 0;
+        self.tree = result.trace.tree();
         self.result = Some(result);
     }
 }
@@ -238,34 +279,31 @@ impl QueryState {
 /// How to type a name that holds a separator, added to a named graph's prompt errors.
 const QUOTE_HINT: &str = " (a name holding a space or a comma is typed in quotes: \"Turing, Alan\" bob)";
 
-/// Whether node `i` has children in the pre-order list.
-pub fn has_children(nodes: &[TraceNode], i: usize) -> bool {
-    nodes.get(i + 1).is_some_and(|next| next.depth > nodes[i].depth)
-}
-
-/// How many nodes from `i` on are pruned siblings (0 if `i` is not pruned). Pruned nodes are
-/// leaves, so siblings pruned one after the other sit next to each other.
-fn pruned_run(nodes: &[TraceNode], i: usize) -> usize {
-    let depth = nodes[i].depth;
-    nodes[i..]
-        .iter()
-        .take_while(|n| n.depth == depth && matches!(n.kind, NodeKind::Pruned { .. } | NodeKind::Cut { .. }))
-        .count()
-}
-
-/// The first node of every run of at least [`GROUP_FROM`] pruned siblings.
-fn pruned_runs(nodes: &[TraceNode]) -> impl Iterator<Item = usize> + '_ {
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        while i < nodes.len() {
-            let (start, count) = (i, pruned_run(nodes, i));
-            i += count.max(1);
-            if count >= GROUP_FROM {
-                return Some(start);
-            }
+/// The rows for `parent`'s `children` at `depth`: one per child, but a run of at least
+/// [`GROUP_FROM`] pruned children (leaves, refused by a label or another cut) is one group's line.
+fn sibling_rows(
+    nodes: &[TraceNode],
+    parent: usize,
+    children: &[usize],
+    depth: usize,
+    open_groups: &HashSet<usize>,
+) -> Vec<TreeRow> {
+    let pruned = |&i: &usize| matches!(nodes[i].kind, NodeKind::Pruned { .. } | NodeKind::Cut { .. });
+    let mut rows = Vec::new();
+    let mut from = 0;
+    while from < children.len() {
+        let count = children[from..].iter().take_while(|i| pruned(i)).count();
+        if count >= GROUP_FROM {
+            let first = children[from];
+            let open = open_groups.contains(&first);
+            rows.push(TreeRow::Pruned { parent, from, count, first, depth, open });
+            from += count;
+        } else {
+            rows.push(TreeRow::Node { node: children[from], depth });
+            from += 1;
         }
-        None
-    })
+    }
+    rows
 }
 
 #[cfg(test)]
@@ -273,25 +311,31 @@ mod tests {
     use super::*;
     use crate::query::{Answer, Check, Decision, Method, Rule, RuleSet, Trace};
 
-    fn node(depth: u32, kind: NodeKind) -> TraceNode {
-        TraceNode { vertex: 0, depth, kind, expanded: false, dead_end: false, on_path: false, backward: false }
+    fn node(parent: Option<usize>, kind: NodeKind) -> TraceNode {
+        let depth = parent.map_or(0, |_| 1);
+        TraceNode { vertex: 0, parent, depth, kind, expanded: false, dead_end: false, on_path: false, backward: false }
     }
 
     /// A start with 3 children pruned in dimension 0, one entered child (with 1 pruned child of its
-    /// own), then 2 more pruned in dimension 0 and 1 in dimension 2.
+    /// own), then 2 more pruned in dimension 0 and 1 in dimension 2, recorded in a breadth-first
+    /// search's order: the entered child's own child comes after all of the start's.
     fn state() -> QueryState {
-        let pruned = |depth, dim| node(depth, NodeKind::Pruned { dim });
+        let pruned = |parent, dim| node(Some(parent), NodeKind::Pruned { dim });
         let nodes = vec![
-            node(0, NodeKind::Start),
-            pruned(1, 0),
-            pruned(1, 0),
-            pruned(1, 0),
-            node(1, NodeKind::Entered),
-            pruned(2, 0),
-            pruned(1, 0),
-            pruned(1, 0),
-            pruned(1, 2),
+            node(None, NodeKind::Start),
+            pruned(0, 0),
+            pruned(0, 0),
+            pruned(0, 0),
+            node(Some(0), NodeKind::Entered),
+            pruned(0, 0),
+            pruned(0, 0),
+            pruned(0, 2),
+            pruned(4, 0),
         ];
+        state_of(nodes)
+    }
+
+    fn state_of(nodes: Vec<TraceNode>) -> QueryState {
         let result = QueryResult {
             u: 0,
             v: 1,
@@ -323,16 +367,58 @@ mod tests {
     #[test]
     fn runs_of_pruned_siblings_are_one_folded_line() {
         let state = state();
+        let rows = state.visible();
         assert_eq!(
-            state.visible(),
+            rows,
             vec![
-                TreeRow::Node(0),
-                TreeRow::Pruned { first: 1, count: 3, dims: 0b1, open: false },
-                TreeRow::Node(4),
-                TreeRow::Node(5),
-                TreeRow::Pruned { first: 6, count: 3, dims: 0b101, open: false },
+                TreeRow::Node { node: 0, depth: 0 },
+                TreeRow::Pruned { parent: 0, from: 0, count: 3, first: 1, depth: 1, open: false },
+                TreeRow::Node { node: 4, depth: 1 },
+                TreeRow::Node { node: 8, depth: 2 },
+                TreeRow::Pruned { parent: 0, from: 4, count: 3, first: 5, depth: 1, open: false },
             ]
         );
+        assert_eq!(state.members(rows[4]), [5, 6, 7]);
+        let counts = GroupCounts::of(&state.result.as_ref().unwrap().trace.nodes, state.members(rows[4]));
+        assert_eq!(counts, GroupCounts { by_label: 3, dims: vec![0, 2], by_cut: vec![] });
+    }
+
+    #[test]
+    fn a_group_header_counts_the_children_it_folds() {
+        // One child pruned by label in dimension 2 and five by level: six in the group, one by label.
+        let mut nodes = vec![node(None, NodeKind::Start), node(Some(0), NodeKind::Pruned { dim: 2 })];
+        nodes.extend((0..5).map(|_| node(Some(0), NodeKind::Cut { rule: Rule::LevelCut })));
+        nodes.push(node(Some(0), NodeKind::Cut { rule: Rule::TopoCut }));
+        let state = state_of(nodes);
+        let rows = state.visible();
+        assert_eq!(rows.len(), 2);
+        let counts = GroupCounts::of(&state.result.as_ref().unwrap().trace.nodes, state.members(rows[1]));
+        let want = GroupCounts { by_label: 1, dims: vec![2], by_cut: vec![(Rule::LevelCut, 5), (Rule::TopoCut, 1)] };
+        assert_eq!(counts, want);
+    }
+
+    #[test]
+    fn both_sides_are_trees_of_their_own() {
+        // Forward: 0 starts, 1 under it; backward: 2 starts, 3 under it, 4 under 3. Recorded
+        // interleaved, as the bidirectional search alternates.
+        let mut nodes = vec![
+            node(None, NodeKind::Start),
+            node(Some(0), NodeKind::Entered),
+            node(None, NodeKind::Start),
+            node(Some(2), NodeKind::Entered),
+            node(Some(3), NodeKind::Entered),
+        ];
+        for n in &mut nodes[2..] {
+            n.backward = true;
+        }
+        let state = state_of(nodes);
+        let shape: Vec<(usize, usize)> = (state.visible().iter())
+            .map(|r| match *r {
+                TreeRow::Node { node, depth } => (node, depth),
+                other => panic!("no group here: {other:?}"),
+            })
+            .collect();
+        assert_eq!(shape, [(0, 0), (1, 1), (2, 0), (3, 1), (4, 2)]);
     }
 
     #[test]
@@ -341,8 +427,9 @@ mod tests {
         state.handle(Action::Down);
         state.handle(Action::ToggleNode);
         let rows = state.visible();
-        assert_eq!(rows[1], TreeRow::Pruned { first: 1, count: 3, dims: 0b1, open: true });
-        assert_eq!(&rows[2..5], &[TreeRow::Member(1), TreeRow::Member(2), TreeRow::Member(3)]);
+        assert_eq!(rows[1], TreeRow::Pruned { parent: 0, from: 0, count: 3, first: 1, depth: 1, open: true });
+        let member = |node| TreeRow::Member { node, depth: 1 };
+        assert_eq!(&rows[2..5], &[member(1), member(2), member(3)]);
         // h on a member folds its group and puts the cursor on the group's line.
         state.handle(Action::Down);
         state.handle(Action::Down);
@@ -356,10 +443,10 @@ mod tests {
         assert_eq!(
             state.visible(),
             vec![
-                TreeRow::Node(0),
-                TreeRow::Pruned { first: 1, count: 3, dims: 0b1, open: false },
-                TreeRow::Node(4),
-                TreeRow::Pruned { first: 6, count: 3, dims: 0b101, open: false },
+                TreeRow::Node { node: 0, depth: 0 },
+                TreeRow::Pruned { parent: 0, from: 0, count: 3, first: 1, depth: 1, open: false },
+                TreeRow::Node { node: 4, depth: 1 },
+                TreeRow::Pruned { parent: 0, from: 4, count: 3, first: 5, depth: 1, open: false },
             ]
         );
     }

@@ -12,7 +12,7 @@ use crate::query::explain::{self, Names, search_step_phrase};
 use crate::query::{Check, NodeKind, Rule, TraceNode};
 use crate::tui::app::App;
 use crate::tui::hitmap::{Hit, Hitmap};
-use crate::tui::state::query::{TreeRow, has_children};
+use crate::tui::state::query::{GroupCounts, TreeRow};
 use crate::tui::widgets::number_line::NumberLine;
 use crate::tui::worker::weighted_path::Weighted;
 use crate::tui::worker::{QueryResult, TRACE_NODE_LIMIT};
@@ -352,24 +352,20 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
     let mut lines = Vec::new();
     for (row, &tree_row) in visible.iter().enumerate().skip(offset).take(height) {
         let mut line = match tree_row {
-            TreeRow::Node(i) => node_line(app, nodes, i, 0),
-            TreeRow::Member(i) => node_line(app, nodes, i, 1),
-            TreeRow::Pruned { first, count, dims, open } => {
-                let indent = "  ".repeat((nodes[first].depth as usize).min(12));
+            TreeRow::Node { node, depth } => node_line(app, nodes, node, depth),
+            TreeRow::Member { node, depth } => node_line(app, nodes, node, depth + 1),
+            TreeRow::Pruned { count, depth, open, .. } => {
+                let indent = "  ".repeat(depth.min(12));
                 let fold = if open { "▾ " } else { "▸ " };
-                let dims: Vec<String> = (0..64).filter(|d| dims >> d & 1 == 1).map(|d| d.to_string()).collect();
-                let which = if dims.len() == 1 { "dim" } else { "dims" };
-                let by_cut =
-                    nodes[first..first + count].iter().filter(|n| matches!(n.kind, NodeKind::Cut { .. })).count();
-                let why = match (dims.is_empty(), by_cut) {
-                    (false, 0) => format!("by label ({which} {})", dims.join(", ")),
-                    (true, _) => "by level, topological order, supportive vertices or Bloom filter".to_string(),
-                    (false, n) => format!("by label ({which} {}) and {n} by other cuts", dims.join(", ")),
-                };
+                let counts = GroupCounts::of(nodes, app.query.members(tree_row));
                 let count = thousands(count as u64);
-                // The longest form that fits the panel: the cuts named, or only the count.
-                let forms =
-                    [format!("{indent}{fold}{count} children pruned {why}"), format!("{indent}{fold}{count} pruned")];
+                // The longest form that fits the panel: each cut with its count, or only the count.
+                let why = group_why(&counts);
+                let forms = [
+                    format!("{indent}{fold}{count} children {why}"),
+                    format!("{indent}{fold}{count} {why}"),
+                    format!("{indent}{fold}{count} pruned"),
+                ];
                 let text = super::chrome::first_fitting(&forms, inner.width as usize);
                 Line::styled(text, theme.dim())
             }
@@ -383,13 +379,37 @@ fn tree(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult, hits: &mut Hi
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// One node of the tree: indented by its depth plus `extra` levels (1 under a group's line), with
-/// its fold mark, its name and what happened to it.
-fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, extra: usize) -> Line<'a> {
+/// What pruned a group's children: "pruned by label (dims 0, 2)" when one cut pruned them all, else
+/// each cut with the number it refused, "pruned: 1 by label (dim 2), 5 by level".
+fn group_why(counts: &GroupCounts) -> String {
+    let by_label = (counts.by_label > 0).then(|| {
+        let which = if counts.dims.len() == 1 { "dim" } else { "dims" };
+        let dims: Vec<String> = counts.dims.iter().map(usize::to_string).collect();
+        format!("by label ({which} {})", dims.join(", "))
+    });
+    let by_cut = counts.by_cut.iter().map(|&(rule, n)| (search_step_phrase(rule).trim_start_matches("pruned "), n));
+    match (by_label, counts.by_cut.as_slice()) {
+        (Some(label), []) => format!("pruned {label}"),
+        (None, [(rule, _)]) => search_step_phrase(*rule).to_string(),
+        (label, _) => {
+            let label = label.map(|l| format!("{} {l}", thousands(counts.by_label as u64)));
+            let cuts = by_cut.map(|(phrase, n)| format!("{} {phrase}", thousands(n as u64)));
+            format!("pruned: {}", label.into_iter().chain(cuts).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+/// One node of the tree: indented `depth` levels, with its fold mark, its name and what happened
+/// to it.
+fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, depth: usize) -> Line<'a> {
     let theme = &app.theme;
     let node = &nodes[i];
-    let indent = "  ".repeat((node.depth as usize + extra).min(12));
-    let fold = if has_children(nodes, i) { if app.query.folded.contains(&i) { "▸ " } else { "▾ " } } else { "  " };
+    let indent = "  ".repeat(depth.min(12));
+    let fold = match (app.query.has_children(i), app.query.folded.contains(&i)) {
+        (false, _) => "  ",
+        (true, true) => "▸ ",
+        (true, false) => "▾ ",
+    };
     let name = app.component_name(node.vertex);
     let (tag, style) = match node.kind {
         NodeKind::Start if node.backward && node.on_path => {
@@ -416,4 +436,19 @@ fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, extra: usize) -> Line
         Span::styled(name, style),
         Span::styled(format!("  {tag}"), style),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_header_names_each_cut_with_its_own_count() {
+        let mixed = GroupCounts { by_label: 1, dims: vec![2], by_cut: vec![(Rule::LevelCut, 5), (Rule::TopoCut, 1)] };
+        assert_eq!(group_why(&mixed), "pruned: 1 by label (dim 2), 5 by level, 1 by topological order");
+        let labels = GroupCounts { by_label: 3, dims: vec![0, 2], by_cut: vec![] };
+        assert_eq!(group_why(&labels), "pruned by label (dims 0, 2)");
+        let level = GroupCounts { by_label: 0, dims: vec![], by_cut: vec![(Rule::LevelCut, 4)] };
+        assert_eq!(group_why(&level), "pruned by level");
+    }
 }
