@@ -45,6 +45,17 @@ impl Workspace {
     /// [`Workspace::open`], reporting the bytes read to `watch` and stopping when it is cancelled:
     /// while reading, and between reading and condensing (the error is then [`io::LoadCancelled`]).
     pub fn open_watched(path: &Path, format: Option<io::Format>, watch: io::Watch) -> Result<Workspace> {
+        Self::open_in_stages(path, format, watch, &|_| {})
+    }
+
+    /// [`Workspace::open_watched`], telling `stage` what runs once the file is read (the steps
+    /// after the last byte, which can take most of a large file's load).
+    pub fn open_in_stages(
+        path: &Path,
+        format: Option<io::Format>,
+        watch: io::Watch,
+        stage: &dyn Fn(&str),
+    ) -> Result<Workspace> {
         let start = Instant::now();
         if format == Some(io::Format::Grail) || io::binary::is_binary(path) {
             let (loaded, condensation) = io::binary::open(path).map_err(|e| load_error(e, path))?;
@@ -55,6 +66,7 @@ impl Workspace {
         let loaded = io::load_watched(path, format, watch).map_err(|e| load_error(e, path))?;
         let load_seconds = start.elapsed().as_secs_f64();
         watch.check()?;
+        stage("finding the strongly connected components");
         Ok(Self::from_loaded(loaded, load_seconds))
     }
 

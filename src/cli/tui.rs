@@ -33,7 +33,10 @@ pub fn run(args: TuiArgs, threads: usize) -> Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         anyhow::bail!("the explorer needs a terminal; use `grail info`, `grail query` or `grail label` in scripts");
     }
-    let ws = open(args.graph.as_deref(), args.format)?;
+    let ws = {
+        let _quiet = tui::terminal::NoEcho::hold();
+        open(args.graph.as_deref(), args.format)?
+    };
     tui::run(ws, tui::Options { mouse: !args.no_mouse, threads, gpu: tui::gpu_offer::GpuOffer::probe() })
 }
 

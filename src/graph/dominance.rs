@@ -121,9 +121,9 @@ pub struct Dominance {
     pub reach: Option<Reach>,
 }
 
-/// The most word operations of an exact reach count that a quick look makes (milliseconds): the
-/// explorer computes what dominates as it opens a graph, and must not keep the user waiting.
-pub const QUICK_REACH_WORK: u64 = 1 << 22;
+/// The most word operations of an exact reach count that a quick look makes (tens of milliseconds):
+/// the explorer computes what dominates as it opens a graph, and must not keep the user waiting.
+pub const QUICK_REACH_WORK: u64 = 1 << 25;
 
 /// Computes what dominates `graph`, condensed as `condensation`. With `quick`, the reach counts are
 /// made only where an exact count takes milliseconds (hubs and levels always are).
@@ -144,6 +144,11 @@ pub fn compute(graph: &Graph, condensation: &Condensation, quick: bool) -> Domin
         widest_levels: widest.into_iter().map(|r| LevelWidth { level: r.vertex, components: r.count }).collect(),
         reach: (!quick || exact_reach_work(condensation) <= QUICK_REACH_WORK).then(|| reach(condensation)),
     }
+}
+
+/// Whether [`reach`] counts `condensation`'s reach exactly (else it estimates it).
+pub fn reach_is_exact(condensation: &Condensation) -> bool {
+    condensation.dag.num_vertices() <= EXACT_REACH_LIMIT && exact_reach_work(condensation) <= EXACT_REACH_WORK
 }
 
 /// Word operations of the exact reach count, one direction: `(n + m) · n / 64`.
@@ -171,7 +176,7 @@ pub fn reach(condensation: &Condensation) -> Reach {
     let dag = &condensation.dag;
     let kahn = topo::kahn(dag).expect("a condensation is a DAG");
     let n = dag.num_vertices();
-    let (method, down, up) = if n <= EXACT_REACH_LIMIT && exact_reach_work(condensation) <= EXACT_REACH_WORK {
+    let (method, down, up) = if reach_is_exact(condensation) {
         let down = exact_counts(dag, kahn.order, &condensation.sizes, false);
         let up = exact_counts(dag, kahn.order, &condensation.sizes, true);
         (ReachMethod::Exact, down, up)

@@ -263,7 +263,7 @@ impl App {
                     Tab::Batch => self.batch.handle(other, self.labels.config()),
                     Tab::Exceptions => self.exceptions.handle(other),
                     Tab::Picture => {
-                        let effects = self.picture.handle(other, self.labels.config());
+                        let effects = self.picture.handle(other, self.labels.config(), self.labels.built_dims());
                         effects.into_iter().for_each(|e| self.effect(Some(e)));
                         None
                     }
@@ -335,12 +335,8 @@ impl App {
                 self.batch.set_file(user_path(&text));
                 None
             }
-            PromptKind::ExportPath => match (&self.batch.result, text.is_empty()) {
-                (Some(result), false) => {
-                    Some(Effect::Job(Job::Export { result: Arc::clone(result), base: user_path(&text) }))
-                }
-                _ => None,
-            },
+            PromptKind::ExportPath if text.is_empty() => None,
+            PromptKind::ExportPath => self.batch.export_to(user_path(&text)),
             PromptKind::ExceptionSeed => self.exceptions.set_seed(&text),
             PromptKind::PictureVertex => {
                 let effects = self.picture.go_to(&text, &self.ws, self.labels.config());

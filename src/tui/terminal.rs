@@ -127,6 +127,40 @@ impl Drop for TerminalGuard {
     }
 }
 
+/// While the first graph loads (before the screen switches), keys typed are not echoed over the
+/// "loading …" line; they wait, unread, for the explorer. Restores the terminal's echo on drop.
+/// Does nothing where stdin is not a terminal.
+pub struct NoEcho {
+    saved: Option<libc::termios>,
+}
+
+impl NoEcho {
+    pub fn hold() -> NoEcho {
+        // SAFETY: tcgetattr and tcsetattr only read and write the termios given, on fd 0.
+        unsafe {
+            let mut attrs: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(libc::STDIN_FILENO, &mut attrs) != 0 {
+                return NoEcho { saved: None };
+            }
+            let saved = attrs;
+            attrs.c_lflag &= !libc::ECHO;
+            if libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, &attrs) != 0 {
+                return NoEcho { saved: None };
+            }
+            NoEcho { saved: Some(saved) }
+        }
+    }
+}
+
+impl Drop for NoEcho {
+    fn drop(&mut self) {
+        if let Some(saved) = self.saved.take() {
+            // SAFETY: as in `hold`; the attributes are those read there.
+            unsafe { libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, &saved) };
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

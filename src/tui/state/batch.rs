@@ -22,6 +22,8 @@ pub struct BatchState {
     pub result: Option<Arc<BatchResult>>,
     /// The rules the next batch runs with (`R` switches between every rule and GRAIL's).
     pub rules: RuleSet,
+    /// An export name whose files exist, shown to the user: the same name again replaces them.
+    replace_asked: Option<PathBuf>,
 }
 
 impl BatchState {
@@ -45,6 +47,7 @@ impl BatchState {
             selected: 0,
             result: None,
             rules: RuleSet::All,
+            replace_asked: None,
         }
     }
 
@@ -57,6 +60,7 @@ impl BatchState {
         match i {
             0 if self.use_file => self.file.as_ref().map_or("file (F picks one)".into(), |p| p.display().to_string()),
             0 => "random pairs".into(),
+            1 | 2 if self.use_file => "not used (the file's pairs)".into(),
             1 => crate::format::thousands(self.count as u64),
             2 => self.seed.to_string(),
             _ => String::new(),
@@ -87,6 +91,13 @@ impl BatchState {
 
     pub fn handle(&mut self, action: Action, config: LabelConfig) -> Option<Effect> {
         let rows = self.rows();
+        if self.use_file
+            && matches!(self.selected, 1 | 2)
+            && matches!(action, Action::Enter | Action::Left | Action::Right)
+        {
+            let why = "count and seed are for random pairs; h or l on \"queries from\" switches to them";
+            return Some(Effect::Error(why.into()));
+        }
         match action {
             Action::Up => self.selected = step(self.selected, -1, rows),
             Action::Down => self.selected = step(self.selected, 1, rows),
@@ -128,6 +139,26 @@ impl BatchState {
             _ => {}
         }
         None
+    }
+
+    /// Exports the shown result to `base` (.csv and .json added). Files of that name are not
+    /// replaced without a word: the first time the prompt comes back saying so, and the same name
+    /// again replaces them.
+    pub fn export_to(&mut self, base: PathBuf) -> Option<Effect> {
+        let result = Arc::clone(self.result.as_ref()?);
+        let existing: Vec<String> = (["csv", "json"].iter())
+            .map(|ext| base.with_extension(ext))
+            .filter(|p| p.exists())
+            .map(|p| p.display().to_string())
+            .collect();
+        if !existing.is_empty() && self.replace_asked.as_ref() != Some(&base) {
+            let title = format!("{} exists: Enter replaces it, or type another name", existing.join(" and "));
+            let text = base.display().to_string();
+            self.replace_asked = Some(base);
+            return Some(Effect::Prompt(Prompt::new(PromptKind::ExportPath, &title, text)));
+        }
+        self.replace_asked = None;
+        Some(Effect::Job(Job::Export { result, base }))
     }
 
     /// The export's default name: after the query file (`grail-batch-citeseer_100k_p`), or the
@@ -194,6 +225,27 @@ impl BatchState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn count_and_seed_stay_as_they_are_while_a_file_gives_the_pairs() {
+        let mut state = BatchState::new(false);
+        state.set_file(PathBuf::from("pairs.txt"));
+        let config = crate::tui::worker::labeling::DEFAULT_CONFIG;
+        for row in [1, 2] {
+            state.selected = row;
+            assert_eq!(state.setting_value(row), "not used (the file's pairs)");
+            for action in [Action::Enter, Action::Left, Action::Right] {
+                assert!(matches!(state.handle(action, config), Some(Effect::Error(_))));
+            }
+        }
+        assert_eq!((state.count, state.seed), (100_000, 1));
+        // Back to random pairs: both can be changed again.
+        state.selected = 0;
+        state.handle(Action::Right, config);
+        state.selected = 2;
+        state.handle(Action::Right, config);
+        assert_eq!(state.seed, 2);
+    }
 
     #[test]
     fn the_export_is_named_after_the_query_file_or_the_seed() {

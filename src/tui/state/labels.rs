@@ -58,6 +58,12 @@ pub struct LabelsState {
 }
 
 impl LabelsState {
+    /// The dimensions of the labels the last run builds (`None` before any run): the settings may
+    /// have changed since, without a new run.
+    pub fn built_dims(&self) -> Option<usize> {
+        self.status.as_ref().map(|s| s.config.dims)
+    }
+
     /// The explorer's default settings; `gpu`: whether the GPU back end is offered.
     pub fn new(gpu: bool) -> Self {
         let config = DEFAULT_CONFIG;

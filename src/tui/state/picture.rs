@@ -87,19 +87,20 @@ impl PictureState {
         Effect::Job(Job::Picture(request, config))
     }
 
-    /// How many dimensions the drawn labels have: the Labels tab's, or the exception's.
-    pub fn dims(&self, config: LabelConfig) -> usize {
+    /// How many dimensions the drawn labels have: those of the Labels tab's run (`built`, its
+    /// settings where none ran yet), or the exception's.
+    pub fn dims(&self, config: LabelConfig, built: Option<usize>) -> usize {
         match self.labels {
-            PictureLabels::Session => config.dims.max(1),
+            PictureLabels::Session => built.unwrap_or(config.dims).max(1),
             PictureLabels::Exception { dims, .. } => dims.max(1),
         }
     }
 
     /// Answers an action; stepping goes to the labeler (with the Labels tab's settings) and is
     /// followed by a new drawing, with the Labels tab's labels again.
-    pub fn handle(&mut self, action: Action, config: LabelConfig) -> Vec<Effect> {
+    pub fn handle(&mut self, action: Action, config: LabelConfig, built: Option<usize>) -> Vec<Effect> {
         let nodes = self.result.as_ref().map_or(0, |r| r.picture.nodes.len());
-        let dims = self.dims(config);
+        let dims = self.dims(config, built);
         let redraw = |state: &mut PictureState, before: Vec<Effect>| {
             let mut effects = before;
             effects.push(state.request(config));

@@ -195,7 +195,7 @@ fn the_cursor_moves_through_the_boxes_in_the_order_they_are_drawn() {
     h.keys("G");
     assert_eq!(h.app.picture.selected, h.app.picture.screen_order().last().copied());
     let config = h.app.labels.config();
-    h.app.picture.handle(crate::tui::action::Action::Top, config);
+    h.app.picture.handle(crate::tui::action::Action::Top, config, None);
     assert_eq!(h.app.picture.selected, h.app.picture.screen_order().first().copied());
 }
 

@@ -143,6 +143,30 @@ fn the_export_names_dead_ends_apart_from_false_positive_queries() {
     assert!(json.contains("\"dead_end_rate\"") && !json.contains("false_positive"), "{json}");
 }
 
+#[test]
+fn an_export_asks_before_it_replaces_files() {
+    let mut h = Harness::new();
+    h.keys("4<Down><Enter><Bksp><Bksp><Bksp><Bksp><Bksp><Bksp>200<Enter>r");
+    h.settle();
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("out");
+    std::fs::write(base.with_extension("csv"), "keep me").unwrap();
+    h.keys("x");
+    h.app.prompt.as_mut().unwrap().text = base.display().to_string();
+    h.keys("<Enter>");
+    h.settle();
+    // Not written: the prompt is back, naming the file that exists.
+    assert_eq!(std::fs::read_to_string(base.with_extension("csv")).unwrap(), "keep me");
+    assert!(!base.with_extension("json").exists());
+    let prompt = h.app.prompt.as_ref().expect("the prompt asks again");
+    assert!(prompt.title.contains("out.csv exists: Enter replaces it"), "{}", prompt.title);
+    // Enter on the same name replaces it.
+    h.keys("<Enter>");
+    h.settle();
+    assert!(std::fs::read_to_string(base.with_extension("csv")).unwrap().starts_with("run,method,"));
+    assert!(base.with_extension("json").exists());
+}
+
 /// An exception drawn on the picture with the labels it was counted with: the status line says
 /// whose labels are drawn, never "no labels yet".
 #[test]

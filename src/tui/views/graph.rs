@@ -4,7 +4,7 @@
 use super::chrome::wrap;
 use super::{cursor, panel};
 use crate::format::{duration, plural, thousands};
-use crate::graph::dominance::{Ranked, ReachEntry, ReachMethod};
+use crate::graph::dominance::{self, Ranked, ReachEntry, ReachMethod};
 use crate::graph::load_report::{Anomaly, Firsts, describe};
 use crate::tui::action::{Action, Tab};
 use crate::tui::app::App;
@@ -259,7 +259,13 @@ fn dominance_lines(app: &App, width: usize) -> Vec<Line<'static>> {
             [fit("reaching   ", reach(&r.reaching, "reaches")), fit("reached    ", reach(&r.reached, "is reached by"))]
                 .concat(),
         ),
-        None => lines.push(Line::from("reach: too large to count here; `grail info --deep` estimates it")),
+        None => {
+            let how =
+                if dominance::reach_is_exact(&app.ws.condensation) { "counts it exactly" } else { "estimates it" };
+            lines.push(Line::from(format!(
+                "reach: not counted as the graph opened (too long); `grail info --deep` {how}"
+            )))
+        }
     }
     lines.extend(false_positive_lines(app, width, &fit));
     lines
@@ -331,15 +337,17 @@ fn levels_chart(frame: &mut Frame, area: Rect, app: &App) {
     let peak = data.iter().copied().max().unwrap_or(0);
     // The longest title that fits between the corners (a title is framed by a space each side).
     let per_column = if per > 1 { format!(", {per} levels per column") } else { String::new() };
-    let title = [
-        "Components (y) per topological level (x) of the condensation",
-        "SCCs (y) per topological level (x) of the condensation",
-        "SCCs (y) per topological level (x)",
-    ]
-    .iter()
-    .map(|t| format!("{t}{per_column}"))
-    .find(|t| t.chars().count() + 4 <= area.width as usize)
-    .unwrap_or_else(|| format!("SCCs (y) per level (x){per_column}"));
+    let short_column = if per > 1 { format!(", {per} per column") } else { String::new() };
+    let forms = [
+        format!("Components (y) per topological level (x) of the condensation{per_column}"),
+        format!("SCCs (y) per topological level (x) of the condensation{per_column}"),
+        format!("SCCs (y) per topological level (x){per_column}"),
+        format!("SCCs (y) per level (x){per_column}"),
+        format!("SCCs per level{short_column}"),
+        "SCCs per level".to_string(),
+    ];
+    // Never cut: the shortest form stands when none fits.
+    let title = forms.iter().find(|t| t.chars().count() + 4 <= area.width as usize).unwrap_or(&forms[5]).clone();
     let block = panel(&title);
     let inner = block.inner(area);
     frame.render_widget(block, area);

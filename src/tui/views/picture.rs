@@ -142,7 +142,14 @@ fn sidebar(frame: &mut Frame, area: Rect, app: &App) {
         Backend::Cpu | Backend::Gpu => "s steps one level, f a phase, r to the end, x resets",
     };
     lines.push(Line::styled(stepping, theme.dim()));
-    lines.push(Line::raw(format!("dimension {} of {}  ([ ] or h l switch)", state.dim, state.dims(config))));
+    let built = app.labels.built_dims();
+    lines.push(Line::raw(format!("dimension {} of {}  ([ ] or h l switch)", state.dim, state.dims(config, built))));
+    if let (PictureLabels::Session, Some(built)) = (state.labels, built)
+        && built != config.dims
+    {
+        let note = format!("the labels drawn have d = {built}; the Labels tab asks for {}: r builds them", config.dims);
+        lines.push(Line::styled(note, theme.dim()));
+    }
     if let PictureLabels::Exception { dims, seed } = state.labels {
         lines.extend(exception_labels(app, dims, seed));
     }

@@ -302,9 +302,9 @@ fn topological_orders(frame: &mut Frame, area: Rect, app: &App, r: &QueryResult)
         } else if same {
             tags(&["same component", "same SCC", "="], theme.yes())
         } else if after {
-            tags(&["u after v", "after", ">"], theme.no())
+            tags(&["u after v", "u > v", ">"], theme.no())
         } else {
-            tags(&["u before v", "before", "<"], theme.yes())
+            tags(&["u before v", "u < v", "<"], theme.yes())
         };
         let positions = format!("u {} · v {}", thousands(u64::from(pu)), thousands(u64::from(pv)));
         let head = with_fitting_tag(

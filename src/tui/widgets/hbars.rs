@@ -4,7 +4,7 @@
 //! and if that is not enough the last row says how many more there are: a row is never dropped
 //! without a word.
 
-use crate::format::thousands;
+use crate::format::{plural, thousands};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -32,8 +32,13 @@ fn shown(rows: &[(String, u64)], height: usize) -> (Vec<&(String, u64)>, usize) 
 
 impl Widget for HBars<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.is_empty() {
+            return;
+        }
         let (rows, more) = shown(self.rows, area.height as usize);
-        let label_w = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0).min(12);
+        // Labels are ranges such as `1,048,576-2,097,151`: whole, unless they would take more than
+        // half the width from the bars.
+        let label_w = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0).min(area.width as usize / 2);
         let value_w = rows.iter().map(|(_, v)| thousands(*v).len()).max().unwrap_or(1);
         let bar_w = (area.width as usize).saturating_sub(label_w + value_w + 2);
         let max = rows.iter().map(|(_, v)| *v).max().unwrap_or(0).max(1);
@@ -53,7 +58,7 @@ impl Widget for HBars<'_> {
             buf.set_stringn(area.x + (label_w + 2 + bar_w) as u16, y, text, value_w, Style::default());
         }
         if more > 0 {
-            let text = format!("… {more} more rows");
+            let text = format!("… {}", plural(more as u64, "more row", "more rows"));
             buf.set_stringn(area.x, area.y + rows.len() as u16, text, area.width as usize, Style::default());
         }
     }
@@ -87,5 +92,24 @@ mod tests {
         HBars { rows: &all, style: Style::default() }.render(area, &mut buf);
         let last: String = (0..40).map(|x| buf[(x, 2)].symbol().to_string()).collect();
         assert_eq!(last.trim_end(), "… 2 more rows");
+    }
+
+    #[test]
+    fn no_row_is_drawn_outside_an_area_without_room() {
+        // A panel squeezed to its borders leaves an inner area of height 0: the line counting the
+        // rows left out must not land on whatever lies below it.
+        let all = rows(&[1, 2]);
+        let mut buf = Buffer::empty(Rect::new(0, 0, 40, 2));
+        HBars { rows: &all, style: Style::default() }.render(Rect::new(0, 0, 40, 0), &mut buf);
+        assert!(buf.content().iter().all(|c| c.symbol() == " "));
+    }
+
+    #[test]
+    fn a_range_label_is_kept_whole_where_the_width_allows() {
+        let all = vec![("1,048,576-2,097,151".to_string(), 3)];
+        let mut buf = Buffer::empty(Rect::new(0, 0, 60, 1));
+        HBars { rows: &all, style: Style::default() }.render(Rect::new(0, 0, 60, 1), &mut buf);
+        let line: String = (0..60).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+        assert!(line.starts_with("1,048,576-2,097,151 "), "{line}");
     }
 }

@@ -241,13 +241,15 @@ impl State {
             let doing = if read < total {
                 format!("loading {name}: {} of {} read", format::bytes(read), format::bytes(total))
             } else {
-                format!("loading {name}: {} read, building the graph", format::bytes(total))
+                format!("loading {name}: {} read, parsing the rest and building the graph", format::bytes(total))
             };
             report(Msg::Doing(doing));
             report(Msg::Progress(if total == 0 { 1.0 } else { read as f64 / total as f64 }));
         };
         let watch = Watch { cancel: &self.cancel, progress: &progress };
-        let opened = Workspace::open_watched(&path, None, watch).and_then(|ws| {
+        let stage = |what: &str| report(Msg::Doing(format!("loading {name}: {what}")));
+        let opened = Workspace::open_in_stages(&path, None, watch, &stage).and_then(|ws| {
+            stage("counting levels, degrees and cycles for the Graph tab");
             let facts = GraphFacts::compute(&ws);
             watch.check()?;
             Ok((ws, facts))
