@@ -69,10 +69,16 @@ fn a_stepped_run_says_where_it_waits_and_which_keys_go_on() {
     let mut h = Harness::on_sample("lesson.gra");
     h.keys("6s");
     h.settle();
-    let status = status_text(&h.render(80, 24));
+    let status = status_text(&h.render(120, 24));
     assert!(status.contains("labeling paused at dim 0"), "{status}");
     assert!(status.contains("s steps, f ends the phase, r runs to the end, x resets"), "{status}");
     assert!(!status.contains("no labels yet"), "{status}");
+    // At 80 columns a shorter form, still one row: the picture above keeps its place.
+    let screen = h.render(80, 24);
+    let rows: Vec<&str> = screen.lines().collect();
+    let status = rows[rows.len() - 2];
+    assert!(status.contains("labeling paused at dim 0") && status.contains("s f r x"), "{screen}");
+    assert!(rows[rows.len() - 3].contains('╯'), "the status line takes one row: {screen}");
     h.keys("2");
     assert!(h.render(80, 24).contains("paused: dim 0"));
 }

@@ -64,19 +64,20 @@ pub fn status_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     if let Some(busy) = &app.busy {
         let elapsed = busy.since.elapsed().as_secs_f64();
         let spin = SPINNER[(elapsed * 8.0) as usize % SPINNER.len()];
-        let mut text = busy.what.clone();
-        if let Some(at) = app.labels.running_at() {
-            text.push_str(&format!(" · {at}"));
-        }
-        if let Some(p) = busy.progress {
-            text.push_str(&format!(" {:.0}%", p * 100.0));
-        }
-        let mut tail = format!("  {}", duration(elapsed));
-        if busy.cancellable {
-            tail.push_str("  (c cancels)");
-        }
-        text.push_str(&tail);
-        lines.extend(wrapped(Span::styled(format!(" {spin} "), theme.warn()), &text, theme.text(), width));
+        let at = app.labels.running_at().map(|at| format!(" · {at}")).unwrap_or_default();
+        let percent = busy.progress.map(|p| format!(" {:.0}%", p * 100.0)).unwrap_or_default();
+        let time = format!("  {}", duration(elapsed));
+        let cancels = if busy.cancellable { "  (c cancels)" } else { "" };
+        let what = &busy.what;
+        // One row where a shorter form fits: a status line that grows and shrinks as a run goes
+        // would move everything above it.
+        let forms = [
+            format!("{what}{at}{percent}{time}{cancels}"),
+            format!("{what}{at}{percent}{cancels}"),
+            format!("{what}{percent}{cancels}"),
+            format!("{what}{percent}"),
+        ];
+        lines.extend(one_row(Span::styled(format!(" {spin} "), theme.warn()), &forms, theme.text(), width));
     }
     // The GPU opening in the background, until it is open: a GPU job started meanwhile waits for it.
     if let Some(line) = app.gpu_start.line() {
@@ -86,15 +87,30 @@ pub fn status_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         Some(Note::Error(e)) => lines.extend(wrapped(Span::styled(" error: ", theme.error()), e, theme.text(), width)),
         Some(Note::Info(i)) => lines.extend(wrapped(Span::styled(" ● ", theme.accent()), i, theme.text(), width)),
         None if app.busy.is_none() => {
-            lines.extend(wrapped(Span::styled(" ● ", theme.dim()), &idle_state(app), theme.dim(), width));
+            lines.extend(one_row(Span::styled(" ● ", theme.dim()), &idle_state(app), theme.dim(), width));
         }
         None => {}
     }
     lines
 }
 
-/// Where the labels stand when nothing runs and nothing was said.
-fn idle_state(app: &App) -> String {
+/// Where the labels stand when nothing runs and nothing was said: the forms to fit, longest first.
+fn idle_state(app: &App) -> Vec<String> {
+    // The labeling keys work on the Labels and Picture tabs only.
+    let there = if matches!(app.tab, Tab::Labels | Tab::Picture) { "" } else { " (on tab 2 or 6)" };
+    let exception_drawn = app.tab == Tab::Picture && matches!(app.picture.labels, PictureLabels::Exception { .. });
+    match (app.labels.paused_at(), &app.ready, exception_drawn) {
+        (Some(at), None, false) => vec![
+            format!("labeling paused at {at}: s steps, f ends the phase, r runs to the end, x resets{there}"),
+            format!("labeling paused at {at}: s step, f phase, r to the end, x reset{there}"),
+            format!("labeling paused at {at}: s f r x{there}"),
+        ],
+        _ => vec![idle_sentence(app)],
+    }
+}
+
+/// [`idle_state`]'s one form where it has only one.
+fn idle_sentence(app: &App) -> String {
     // The picture may draw a false positive with the labels it was counted with, not the tab's.
     if let (Tab::Picture, PictureLabels::Exception { dims, seed }) = (app.tab, app.picture.labels) {
         let tab = if app.ready.is_some() { "the Labels tab's are ready" } else { "the Labels tab has none yet" };
@@ -109,15 +125,21 @@ fn idle_state(app: &App) -> String {
         }
         return format!("labels ready ({})", settings.describe());
     }
-    // The labeling keys work on the Labels and Picture tabs only.
     let there = if matches!(app.tab, Tab::Labels | Tab::Picture) { "" } else { " (on tab 2 or 6)" };
-    if let Some(at) = app.labels.paused_at() {
-        return format!("labeling paused at {at}: s steps, f ends the phase, r runs to the end, x resets{there}");
-    }
     match app.labels.status.as_ref().map(|s| &s.status) {
         Some(Status::Cancelled) => format!("labeling cancelled: x resets{there}"),
         Some(Status::Failed(m)) => format!("labeling failed: {m} (x resets{there})"),
         _ => "no labels yet (2: Labels builds them; a query that needs them, too)".into(),
+    }
+}
+
+/// The first of `forms` (longest first) that fits one row after `lead`; where none does, the last,
+/// wrapped.
+fn one_row(lead: Span<'static>, forms: &[String], style: Style, width: usize) -> Vec<Line<'static>> {
+    let room = width.saturating_sub(lead.width());
+    match forms.iter().find(|f| f.chars().count() <= room) {
+        Some(form) => vec![Line::from(vec![lead, Span::styled(form.clone(), style)])],
+        None => wrapped(lead, forms.last().map_or("", String::as_str), style, width),
     }
 }
 
@@ -180,22 +202,46 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         keymap::footer(app.tab, editing, idle)
     };
     let mut spans = vec![Span::raw(" ")];
-    let mut width = 1usize;
-    for (key, label) in entries {
-        let w = key.chars().count() + label.chars().count() + 3;
-        if width + w > area.width as usize {
-            break;
-        }
-        width += w;
+    for (key, label) in footer_fit(entries, area.width as usize) {
         spans.push(Span::styled(key, theme.key()));
         spans.push(Span::raw(format!(" {label}  ")));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
+/// The footer's entries that fit `width` cells, in order; `?` (the way to every other key) is kept
+/// where the entries before it take the room.
+fn footer_fit(entries: Vec<(String, &str)>, width: usize) -> Vec<(String, &str)> {
+    let cells = |(key, label): &(String, &str)| key.chars().count() + label.chars().count() + 3;
+    let help = entries.iter().find(|(key, _)| key == "?").map_or(0, cells);
+    let mut used = 1 + help;
+    let mut kept = Vec::new();
+    for entry in entries {
+        if entry.0 == "?" {
+            kept.push(entry);
+            continue;
+        }
+        if used + cells(&entry) > width {
+            continue;
+        }
+        used += cells(&entry);
+        kept.push(entry);
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use super::{footer_fit, wrap};
+
+    #[test]
+    fn the_footer_keeps_the_help_key_where_others_take_the_room() {
+        let entries = vec![("s".to_string(), "step"), ("f".into(), "finish phase"), ("?".into(), "help")];
+        let keys = |width| footer_fit(entries.clone(), width).into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+        assert_eq!(keys(80), ["s", "f", "?"]);
+        // "s step" and "? help" fit in 18 cells, "f finish phase" no longer does.
+        assert_eq!(keys(18), ["s", "?"]);
+    }
 
     #[test]
     fn wrap_breaks_at_spaces_and_keeps_every_word() {
