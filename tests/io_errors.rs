@@ -113,7 +113,16 @@ fn header_counts_disagreeing_with_the_body() {
     let gra = error_of(b"graph_for_greach\n1\n0: #\n1: #\n", None);
     assert_starts(&gra, "bad.txt:4: found \"1: #\" after the 1 vertex lines the count announced; expected the end");
     let header = error_of(b"3 2\n0 1\n", Some(Format::Header));
-    assert_eq!(header, "bad.txt:2: found only 1 edge before the file ends here; expected 2 (header on line 1)");
+    assert_starts(&header, "bad.txt:1: the header declares 2 edges, the file holds 1; expected 2 lines `src dst`");
+    // Guessed, the same: a header whose count is wrong is never read as an edge of an edge list.
+    let guessed = error_of(b"3 5\n0 1\n1 2\n", None);
+    assert_eq!(
+        guessed,
+        "bad.txt:1: the header declares 5 edges, the file holds 2; expected 5 lines `src dst` after the header \
+         line `n m` (or `--format edge-list`, which reads this line as an edge)"
+    );
+    let (g, _, format, _) = parse(b"3 5\n0 1\n1 2\n", "ok.txt", Some(Format::EdgeList)).unwrap();
+    assert_eq!((format, g.num_vertices(), g.num_edges()), (Format::EdgeList, 6, 3));
     let mm = error_of(b"%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n1 2\n2 3\n", None);
     assert_eq!(mm, "bad.txt:4: found more entries than the 1 announced; expected 1 entry (header on line 2)");
     let weighted = error_of(b"3 3 directed\n0 1 1\n1 2 1\n", None);

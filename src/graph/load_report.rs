@@ -114,9 +114,26 @@ pub struct LoadReport {
     /// Lines that also hold another separator outside quotes (a tab or a comma where the file
     /// splits at commas or spaces): it was read as part of a name.
     pub other_separator_lines: Firsts,
+    /// Lines split at their own separator (a tab or a comma outside quotes), where the file's
+    /// would have given them fewer than two fields.
+    pub own_separator_lines: Firsts,
     /// Lines with more fields than the format has columns (`src dst` for a named edge list, `src
     /// dst weight` for a weighted file, ...): the extra ones were not read.
     pub extra_field_lines: Firsts,
+    /// A named edge list whose every field is a number, one written with a leading zero: the
+    /// first such field. Its fields were read as names, not ids, so that `007` and `7` stay two
+    /// vertices.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leading_zero: Option<FieldAt>,
+}
+
+/// A field of a file and the line it is on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FieldAt {
+    /// The field as written.
+    pub field: String,
+    /// Its 1-based line.
+    pub line: u64,
 }
 
 /// The separator a named edge list was split at, and the line it was chosen from.
@@ -141,6 +158,8 @@ pub enum Anomaly {
     LoopOnly,
     /// Lines holding a separator other than the file's, read as part of a name.
     OtherSeparator,
+    /// Lines split at a separator other than the file's, which gave them fewer than two fields.
+    OwnSeparator,
     /// Lines with more fields than the format has columns, the extra ones not read.
     ExtraFields,
 }
@@ -154,6 +173,7 @@ impl LoadReport {
             (Anomaly::UnusedIds, &self.unused_ids),
             (Anomaly::LoopOnly, &self.loop_only_vertices),
             (Anomaly::OtherSeparator, &self.other_separator_lines),
+            (Anomaly::OwnSeparator, &self.own_separator_lines),
             (Anomaly::ExtraFields, &self.extra_field_lines),
         ]
         .into_iter()
@@ -205,6 +225,7 @@ impl LoadReport {
         if let Some(mut sentence) = self.separator_sentence() {
             for (kind, found) in [
                 (Anomaly::OtherSeparator, &self.other_separator_lines),
+                (Anomaly::OwnSeparator, &self.own_separator_lines),
                 (Anomaly::ExtraFields, &self.extra_field_lines),
             ] {
                 if found.count > 0 {
@@ -256,7 +277,14 @@ impl LoadReport {
         let all = span(0, last);
         let ids = if last == 0 { "id" } else { "ids" };
         match self.numbering {
-            Numbering::Named => format!("named vertices, numbered {all} by first appearance"),
+            Numbering::Named => match &self.leading_zero {
+                Some(at) => format!(
+                    "named vertices, numbered {all} by first appearance (every field is a number, but `{}` on line {} \
+                     has a leading zero: read as names, not ids)",
+                    at.field, at.line
+                ),
+                None => format!("named vertices, numbered {all} by first appearance"),
+            },
             Numbering::Kept if self.declared_vertices.is_some() => format!("{ids} {all} declared"),
             Numbering::Kept => format!("file {ids} {all} kept as the vertex {ids}"),
             Numbering::Offset { offset } => {
@@ -366,7 +394,9 @@ impl LoadReport {
             columns: reading.columns,
             separator: reading.separator,
             other_separator_lines: reading.other_separator_lines,
+            own_separator_lines: reading.own_separator_lines,
             extra_field_lines: reading.extra_field_lines,
+            leading_zero: reading.leading_zero,
         }
     }
 }
@@ -391,6 +421,14 @@ pub fn describe(kind: Anomaly, f: &Firsts) -> String {
             count(
                 "line has more fields than the format's columns, the extra ones not read",
                 "lines have more fields than the format's columns, the extra ones not read"
+            ),
+            at_lines(f)
+        ),
+        Anomaly::OwnSeparator => format!(
+            "{} ({})",
+            count(
+                "line split at its own separator, the file's giving it fewer than two fields",
+                "lines split at their own separator, the file's giving them fewer than two fields"
             ),
             at_lines(f)
         ),
@@ -445,8 +483,12 @@ pub(crate) struct Reading {
     pub separator: Option<SeparatorChoice>,
     /// A named edge list's lines holding another separator outside quotes.
     pub other_separator_lines: Firsts,
+    /// A named edge list's lines split at their own separator.
+    pub own_separator_lines: Firsts,
     /// Lines with more fields than the format's columns.
     pub extra_field_lines: Firsts,
+    /// A named edge list's first number with a leading zero, when every field is a number.
+    pub leading_zero: Option<FieldAt>,
 }
 
 impl Reading {

@@ -16,6 +16,7 @@ pub mod stats;
 pub mod subgraph;
 pub mod topo;
 pub mod vertex_path;
+pub mod weak;
 pub mod weighted_graph;
 
 pub use csr::{Csr, Graph};

@@ -6,6 +6,7 @@
 
 use super::Graph;
 use super::scc::Condensation;
+use super::weak::weak_components;
 use crate::format::thousands;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -22,6 +23,11 @@ pub struct GraphStats {
     pub components: u64,
     /// Vertices in the largest strongly connected component.
     pub largest_component: u64,
+    /// Weakly connected components (the pieces of the graph, edges read both ways): 1 when the
+    /// graph is in one piece.
+    pub weak_components: u64,
+    /// Vertices in the largest weakly connected component.
+    pub largest_weak_component: u64,
     /// Edges of the condensation (the edges between components).
     pub dag_edges: u64,
     /// Components without parents in the condensation.
@@ -86,11 +92,14 @@ pub fn compute(original: &Graph, condensation: &Condensation) -> GraphStats {
     let average = if vertices == 0 { 0.0 } else { edges as f64 / vertices as f64 };
     let out = DegreeSummary::of(original.children_csr().offsets());
     let inn = DegreeSummary::of(original.parents_csr().offsets());
+    let weak = weak_components(original);
     GraphStats {
         vertices,
         edges,
         components: condensation.num_components() as u64,
         largest_component: u64::from(condensation.largest()),
+        weak_components: weak.count,
+        largest_weak_component: weak.largest,
         dag_edges: dag.num_edges() as u64,
         roots,
         leaves,
@@ -179,6 +188,8 @@ impl GraphStats {
             ("is a DAG", if self.is_dag { "yes".into() } else { "no (condensed)".into() }),
             ("components (SCC)", thousands(self.components)),
             ("largest component", thousands(self.largest_component)),
+            ("weak components", thousands(self.weak_components)),
+            ("largest weak component", thousands(self.largest_weak_component)),
             ("DAG edges", thousands(self.dag_edges)),
             ("root components", thousands(self.roots)),
             ("leaf components", thousands(self.leaves)),
@@ -263,6 +274,7 @@ mod tests {
         let s = stats_of(6, &[(0, 1), (0, 2), (0, 3), (1, 3), (2, 3), (3, 4)]);
         assert_eq!((s.vertices, s.edges, s.components, s.largest_component, s.dag_edges), (6, 6, 6, 1, 6));
         assert_eq!((s.roots, s.leaves, s.isolated), (2, 2, 1));
+        assert_eq!((s.weak_components, s.largest_weak_component), (2, 5));
         assert_eq!(s.depth, 4);
         assert_eq!(s.components_per_level, vec![2, 2, 1, 1]);
         assert_eq!((s.max_out_degree, s.max_in_degree), (3, 3));
@@ -283,6 +295,7 @@ mod tests {
         assert!(!s.is_dag);
         assert_eq!((s.components, s.largest_component, s.dag_edges), (3, 3, 2));
         assert_eq!((s.roots, s.leaves, s.isolated, s.depth), (1, 1, 0, 3));
+        assert_eq!((s.weak_components, s.largest_weak_component), (1, 6));
         assert_eq!(s.components_per_level, vec![1, 1, 1]);
         assert_eq!((s.edges, s.max_out_degree, s.max_in_degree), (7, 2, 2));
     }
@@ -316,6 +329,8 @@ mod tests {
         let table = stats_of(1_234, &chain).human_table();
         assert!(table.contains("vertices                         1,234\n"), "{table}");
         assert!(table.contains("depth (levels)                   1,234\n"));
+        assert!(table.contains("weak components                      1\n"), "{table}");
+        assert!(table.contains("largest weak component           1,234\n"), "{table}");
         // 1,234 levels in at most 12 rows of 103 levels each.
         assert!(table.contains("  levels 0-102                     103  ████████████████████████\n"), "{table}");
         assert!(table.contains("  levels 1,133-1,233               101  "));

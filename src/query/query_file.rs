@@ -1,6 +1,8 @@
 //! Query files: `src dst [expected]` per line, file ids mapped through the graph's names. In a
-//! graph whose file named its vertices, `src` and `dst` are names (without spaces: fields are
-//! separated by whitespace).
+//! graph whose file named its vertices, `src` and `dst` are names. Fields are split as a named
+//! graph file's line ([`split_closed_fields`]): at a tab, else a comma, else spaces, and a quoted
+//! field may hold any of them (`xavier "Turing, Alan" 1`), as on the command line and at the
+//! explorer's prompts.
 //!
 //! gzip is detected by its magic bytes and read transparently (all members). Blank lines and lines
 //! starting with `#` or `%` are skipped. Every error names the file and line. Only regular files
@@ -8,6 +10,7 @@
 
 use crate::graph::VertexNames;
 use crate::graph::io::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
+use crate::graph::io::split_closed_fields;
 use crate::graph::names::UnknownVertex;
 use anyhow::{Context, Result, anyhow, bail};
 use flate2::bufread::MultiGzDecoder;
@@ -77,7 +80,16 @@ fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Op
     if text.is_empty() || text.starts_with('#') || text.starts_with('%') {
         return Ok(None);
     }
-    let mut fields = text.split_ascii_whitespace();
+    // Most lines are plain ids or names between spaces: split without the CSV reader's cost.
+    let split: Vec<String>;
+    let mut fields: Box<dyn Iterator<Item = &str>> = if text.bytes().any(|b| matches!(b, b'"' | b',' | b'\t')) {
+        split = split_closed_fields(text).ok_or_else(|| {
+            anyhow!("found a quoted name without its closing quote; expected a `\"` closing it on the same line")
+        })?;
+        Box::new(split.iter().map(String::as_str))
+    } else {
+        Box::new(text.split_ascii_whitespace())
+    };
     let (src, dst, expected) = (fields.next(), fields.next(), fields.next());
     let extra = fields.count();
     let (Some(src), Some(dst), 0) = (src, dst, extra) else {
@@ -156,6 +168,18 @@ mod tests {
         let queries = read_query_file(&path, &names, 2).unwrap();
         let q = |src, dst, expected, line| Query { src, dst, expected, line };
         assert_eq!(queries, [q(0, 1, Some(true), 1), q(1, 0, None, 2)]);
+        // Quoted fields hold spaces and commas; a comma or a tab separates too.
+        let table = crate::graph::name_table::NameTable::new(&["xavier", "Turing, Alan", "Lovelace Ada"]).unwrap();
+        let spaced = VertexNames::Named(std::sync::Arc::new(table));
+        let text = b"xavier \"Turing, Alan\" 1\n\"Lovelace Ada\",xavier,0\n\"Turing, Alan\"\txavier\n";
+        let path = write(&dir, "quoted.txt", text);
+        let queries = read_query_file(&path, &spaced, 3).unwrap();
+        assert_eq!(queries, [q(0, 1, Some(true), 1), q(2, 0, Some(false), 2), q(1, 0, None, 3)]);
+        let path = write(&dir, "open.txt", b"xavier \"Turing, Alan 1\n");
+        let err = format!("{:#}", read_query_file(&path, &spaced, 3).unwrap_err());
+        let want =
+            "open.txt:1: found a quoted name without its closing quote; expected a `\"` closing it on the same line";
+        assert!(err.ends_with(want), "{err}");
         let path = write(&dir, "bad.txt", b"alice bob\nalicia bob\n");
         let err = format!("{:#}", read_query_file(&path, &names, 2).unwrap_err());
         assert!(err.ends_with("bad.txt:2: no vertex is named `alicia`; nearest names: alice"), "{err}");

@@ -3,6 +3,7 @@
 
 use super::counted_body::CountedBody;
 use super::scan::{Ctx, Lines, show};
+use crate::format::{plural, thousands};
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
@@ -10,6 +11,7 @@ use anyhow::Result;
 pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut lines = Lines::new(bytes);
     let body = read_header(&mut lines, ctx)?;
+    check_count(&bytes[lines.position(bytes)..], &body, ctx)?;
     let (graph, reading) = body.read_graph(&mut lines, ctx)?;
     Ok((graph, VertexNames::Dense, reading))
 }
@@ -27,6 +29,26 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
         return Err(ctx.err(header.number, format!("found {} after `n m`", show(extra)), "the end of the header line"));
     }
     Ok(CountedBody::edges(n, m, false, header.number))
+}
+
+/// Refuses a body of another size than the header declares, naming both counts at the header's
+/// line: a file guessed to be a header file may be an edge list whose first edge looks like one,
+/// and then the message says how to read it as that.
+fn check_count(body: &[u8], header: &CountedBody, ctx: Ctx) -> Result<()> {
+    let mut lines = Lines::new(body);
+    let holds = std::iter::from_fn(|| lines.next_data(b"#%")).count() as u64;
+    if holds == header.count {
+        return Ok(());
+    }
+    let edges = |count| crate::format::plural(count, "edge", "edges");
+    Err(ctx.err(
+        header.header_line,
+        format!("the header declares {}, the file holds {}", edges(header.count), thousands(holds)),
+        format!(
+            "{} after the header line `n m` (or `--format edge-list`, which reads this line as an edge)",
+            plural(header.count, "line `src dst`", "lines `src dst`")
+        ),
+    ))
 }
 
 #[cfg(test)]
@@ -47,10 +69,17 @@ mod tests {
 
     #[test]
     fn body_count_must_match() {
-        let e = parse_str("3 2\n0 1\n").unwrap_err().to_string();
-        assert_eq!(e, "h.txt:2: found only 1 edge before the file ends here; expected 2 (header on line 1)");
-        let e = parse_str("3 1\n0 1\n1 2\n").unwrap_err().to_string();
-        assert_eq!(e, "h.txt:3: found more edges than the 1 announced; expected 1 edge (header on line 1)");
+        let e = parse_str("3 5\n0 1\n# c\n1 2\n").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "h.txt:1: the header declares 5 edges, the file holds 2; expected 5 lines `src dst` after the header \
+             line `n m` (or `--format edge-list`, which reads this line as an edge)"
+        );
+        let e = parse_str("# c\n3 1\n0 1\n1 2\n").unwrap_err().to_string();
+        assert!(
+            e.starts_with("h.txt:2: the header declares 1 edge, the file holds 2; expected 1 line `src dst`"),
+            "{e}"
+        );
     }
 
     #[test]

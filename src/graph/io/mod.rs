@@ -34,7 +34,7 @@ mod dataset_tests;
 pub use atomic_write::write_atomically;
 pub use format::Format;
 pub use id_map::{id_map_path, is_id_map, write_id_map};
-pub use named::{quoted, split_fields};
+pub use named::{quoted, split_closed_fields, split_fields};
 pub use read::read_bytes;
 pub use sniff::sniff;
 pub use watch::{LoadCancelled, Watch};
@@ -60,6 +60,8 @@ pub fn parse(bytes: &[u8], source: &str, format: Option<Format>) -> Result<ReadT
 
 /// The sequential readers: the reference for what is accepted, and the source of every message.
 pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) -> Result<ReadText> {
+    // Asked for by name, `named` reads every field as a name; guessed, fields of digits are ids.
+    let fields_are = if format.is_some() { named::Fields::Names } else { named::Fields::Guessed };
     let format = format.unwrap_or_else(|| sniff(bytes));
     let ctx = scan::Ctx { source };
     let (graph, names, reading) = match format {
@@ -68,7 +70,7 @@ pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) ->
         Format::MatrixMarket => matrix_market::parse(bytes, ctx)?,
         Format::Weighted => weighted::parse(bytes, ctx)?,
         Format::Header => header::parse(bytes, ctx)?,
-        Format::Named => named::parse(bytes, ctx)?,
+        Format::Named => named::parse(bytes, ctx, fields_are)?,
         Format::Grail => {
             anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text")
         }

@@ -7,17 +7,22 @@
 //!   starts with one of those is quoted). A quoted field does not continue on the next line.
 //! - The separator is chosen from the first data line: a tab if it has one outside quotes, else a
 //!   comma if it has one outside quotes, else runs of spaces. Fields are trimmed; with spaces, empty fields are skipped.
+//! - A later line holding another separator (a tab or a comma outside quotes) keeps it inside a
+//!   name, unless the file's separator gives the line fewer than two fields: then the line is split
+//!   at its own. The load report lists both kinds of line.
 //! - The first data line is a header, not an edge, when its first two fields are words that name
 //!   the columns, ignoring case: one of [`SOURCE_WORDS`] then one of [`TARGET_WORDS`]
 //!   (`source,target`, `From<tab>To`). The load report says it was read as a header.
-//! - When every name is a non-negative integer, the file is an edge list with a separator (a
-//!   comma-separated export of numbered vertices): its ids are numbered as a plain edge list's
+//! - When every name is a non-negative integer written without a leading zero, and the format was
+//!   guessed rather than asked for, the file is an edge list with a separator (a comma-separated
+//!   export of numbered vertices): its ids are numbered as a plain edge list's
 //!   ([`super::numbering`]). Otherwise vertices are numbered `0..n` in order of first appearance
-//!   (source before target, line by line) and keep their names ([`VertexNames::Named`]).
+//!   (source before target, line by line) and keep their names ([`VertexNames::Named`]): `007` and
+//!   `7` are two vertices, and the load report names the field with a leading zero that decided it.
 
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Line, Lines};
-use crate::graph::load_report::{Reading, SeparatorChoice, graph_noting_repeats};
+use crate::graph::load_report::{FieldAt, Reading, SeparatorChoice, graph_noting_repeats};
 use crate::graph::name_table::NameTable;
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
@@ -123,10 +128,26 @@ pub fn split_fields(line: &str) -> Vec<String> {
     }
 }
 
+/// [`split_fields`], or None when a field opens a quote the line never closes (the CSV reader would
+/// take the rest of the line as that field, its quote dropped, without a word).
+pub fn split_closed_fields(line: &str) -> Option<Vec<String>> {
+    let open = Separator::of(line.as_bytes()).leaves_a_quote_open(line.as_bytes());
+    (!open).then(|| split_fields(line))
+}
+
 pub use crate::graph::names::quoted;
 
+/// How the fields of a named edge list become vertices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fields {
+    /// The format was guessed: fields that are all numbers are ids.
+    Guessed,
+    /// `--format named` was asked for: every field is a name, even one of digits.
+    Names,
+}
+
 /// Reads a named edge list. Errors name the file and line.
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
+pub fn parse(bytes: &[u8], ctx: Ctx, fields_are: Fields) -> Result<(Graph, VertexNames, Reading)> {
     let mut lines = Lines::new(bytes);
     let mut reading = Reading::default();
     let mut separator = None;
@@ -139,10 +160,24 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
             reading.separator = Some(SeparatorChoice { separator: own.name(), chosen_at_line: line.number as u64 });
             (own, line.number)
         });
-        if own != separator && own != Separator::Spaces {
-            reading.other_separator_lines.note(line.number as u64);
-        }
-        let (source, target, extra) = fields(line, separator, chosen_at, ctx)?;
+        let other = own != separator && own != Separator::Spaces;
+        let (source, target, extra) = match split(line, separator, ctx)? {
+            Split::Two(source, target, extra) => {
+                if other {
+                    reading.other_separator_lines.note(line.number as u64);
+                }
+                (source, target, extra)
+            }
+            // The file's separator leaves the line short; its own tab or comma splits it.
+            Split::Fewer(_) if other => match split(line, own, ctx)? {
+                Split::Two(source, target, extra) => {
+                    reading.own_separator_lines.note(line.number as u64);
+                    (source, target, extra)
+                }
+                Split::Fewer(found) => return Err(too_few(line, separator, chosen_at, found, ctx)),
+            },
+            Split::Fewer(found) => return Err(too_few(line, separator, chosen_at, found, ctx)),
+        };
         if extra {
             reading.extra_field_lines.note(line.number as u64);
         }
@@ -158,7 +193,10 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     if pairs.is_empty() {
         return Err(ctx.err(lines.end_line(), "found no edges", "at least one line `source target`"));
     }
-    let numbers: Option<Vec<(u64, u64)>> = pairs.iter().map(|(s, d, _)| Some((number(s)?, number(d)?))).collect();
+    let numbers = match fields_are {
+        Fields::Guessed => numbers(&pairs, &mut reading),
+        Fields::Names => None,
+    };
     let (n, edges, names) = match numbers {
         Some(numbers) => numbered(&numbers, &pairs, ctx)?,
         None => named(&pairs, ctx)?,
@@ -174,9 +212,16 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     Ok((graph, names, reading))
 }
 
-/// The first two fields of a data line, and whether it has more (the file's `separator` was
-/// chosen from line `chosen_at`).
-fn fields(line: Line, separator: Separator, chosen_at: usize, ctx: Ctx) -> Result<(String, String, bool)> {
+/// A data line split at one separator.
+enum Split {
+    /// Its first two fields, and whether it has more.
+    Two(String, String, bool),
+    /// Fewer than two fields: how many.
+    Fewer(usize),
+}
+
+/// Splits a data line at `separator`.
+fn split(line: Line, separator: Separator, ctx: Ctx) -> Result<Split> {
     if separator.leaves_a_quote_open(line.text) {
         return Err(ctx.err(
             line.number,
@@ -189,6 +234,9 @@ fn fields(line: Line, separator: Separator, chosen_at: usize, ctx: Ctx) -> Resul
     let found = reader
         .read_byte_record(&mut record)
         .map_err(|e| ctx.err(line.number, format!("found {e}"), "a comma, tab or space separated line"))?;
+    if !found {
+        return Ok(Split::Fewer(0));
+    }
     let mut wanted = Vec::with_capacity(2);
     let mut present = 0;
     for field in record.iter().filter(|f| separator != Separator::Spaces || !f.is_empty()) {
@@ -204,37 +252,46 @@ fn fields(line: Line, separator: Separator, chosen_at: usize, ctx: Ctx) -> Resul
         }
         wanted.push(text.to_string());
     }
-    match (found, <[String; 2]>::try_from(wanted)) {
-        (true, Ok([source, target])) => Ok((source, target, present > 2)),
-        (_, Err(got)) => {
-            // Say which separator the file is split at, and where it was chosen: a line written
-            // with another one is the usual cause.
-            let own = Separator::of(line.text);
-            let other = if own != separator && own != Separator::Spaces {
-                format!("; this line holds a {} outside quotes", if own == Separator::Tab { "tab" } else { "comma" })
-            } else {
-                String::new()
-            };
-            Err(ctx.err(
-                line.number,
-                format!("found {} field{}", got.len(), if got.len() == 1 { "" } else { "s" }),
-                format!(
-                    "two: `source{}target` (the file is split at {}, chosen from line {chosen_at}{other})",
-                    match separator {
-                        Separator::Tab => "<tab>",
-                        Separator::Comma => ",",
-                        Separator::Spaces => " ",
-                    },
-                    match separator {
-                        Separator::Tab => "tabs",
-                        Separator::Comma => "commas",
-                        Separator::Spaces => "spaces",
-                    }
-                ),
-            ))
-        }
-        (false, Ok(_)) => Err(ctx.err(line.number, "found no fields", "`source target`")),
+    Ok(match <[String; 2]>::try_from(wanted) {
+        Ok([source, target]) => Split::Two(source, target, present > 2),
+        Err(got) => Split::Fewer(got.len()),
+    })
+}
+
+/// The error for a line with `found` fields (fewer than two) at the file's `separator`, chosen
+/// from line `chosen_at`: saying which separator, and where it was chosen, points at a line
+/// written with another one.
+fn too_few(line: Line, separator: Separator, chosen_at: usize, found: usize, ctx: Ctx) -> anyhow::Error {
+    if found == 0 {
+        return ctx.err(line.number, "found no fields", "`source target`");
     }
+    let (between, split_at) = match separator {
+        Separator::Tab => ("<tab>", "tabs"),
+        Separator::Comma => (",", "commas"),
+        Separator::Spaces => (" ", "spaces"),
+    };
+    ctx.err(
+        line.number,
+        format!("found {found} field{}", if found == 1 { "" } else { "s" }),
+        format!("two: `source{between}target` (the file is split at {split_at}, chosen from line {chosen_at})"),
+    )
+}
+
+/// The pairs as file ids, when every field is a number written without a leading zero. When
+/// every field is a number but one has a leading zero, None, and that field is noted: read as
+/// ids, `007` and `7` would be one vertex.
+fn numbers(pairs: &[(String, String, usize)], reading: &mut Reading) -> Option<Vec<(u64, u64)>> {
+    let digits = |f: &str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
+    if !pairs.iter().all(|(s, d, _)| digits(s) && digits(d)) {
+        return None;
+    }
+    let padded =
+        pairs.iter().flat_map(|(s, d, line)| [(s, *line), (d, *line)]).find(|(f, _)| f.len() > 1 && f.starts_with('0'));
+    if let Some((field, line)) = padded {
+        reading.leading_zero = Some(FieldAt { field: field.clone(), line: line as u64 });
+        return None;
+    }
+    pairs.iter().map(|(s, d, _)| Some((number(s)?, number(d)?))).collect()
 }
 
 /// A field as a file id, when it is a non-negative integer.
@@ -297,7 +354,7 @@ mod tests {
     use crate::graph::load_report::Firsts;
 
     fn read(text: &str) -> Result<(Graph, VertexNames, Reading)> {
-        parse(text.as_bytes(), Ctx { source: "g.csv" })
+        parse(text.as_bytes(), Ctx { source: "g.csv" }, Fields::Guessed)
     }
 
     /// The edges by name.
@@ -383,6 +440,8 @@ mod tests {
         assert_eq!(split_fields(" alice,  bob "), vec!["alice", "bob"]);
         assert_eq!(split_fields("xavier \"Turing, Alan\" "), vec!["xavier", "Turing, Alan"]);
         assert_eq!(split_fields(&format!("{} bob", quoted("New \"York\""))), vec!["New \"York\"", "bob"]);
+        assert_eq!(split_closed_fields("xavier \"Turing, Alan\" 1").unwrap(), vec!["xavier", "Turing, Alan", "1"]);
+        assert_eq!(split_closed_fields("xavier \"Turing, Alan 1"), None);
         assert_eq!(quoted("alice"), "alice");
     }
 
@@ -408,6 +467,47 @@ mod tests {
     }
 
     fn read_bytes(bytes: &[u8]) -> Result<(Graph, VertexNames, Reading)> {
-        parse(bytes, Ctx { source: "g.csv" })
+        parse(bytes, Ctx { source: "g.csv" }, Fields::Guessed)
+    }
+
+    #[test]
+    fn numbers_with_a_leading_zero_are_names_and_the_first_is_noted() {
+        let (g, names, reading) = read("source,target\n007,7\n7,007\n").unwrap();
+        assert_eq!((g.num_vertices(), g.num_edges()), (2, 2));
+        assert_eq!((names.plain(0), names.plain(1)), ("007".to_string(), "7".to_string()));
+        assert_eq!(reading.self_loops.count, 0);
+        assert_eq!(reading.leading_zero, Some(FieldAt { field: "007".into(), line: 2 }));
+        // A lone `0` is a number like any other; names among the fields make them all names.
+        let (_, names, reading) = read("0,1\n10,2\n").unwrap();
+        assert_eq!((names.table().is_none(), names.file_id(2), reading.leading_zero), (true, 10, None));
+        let (_, names, reading) = read("alice,007\n").unwrap();
+        assert_eq!((names.table().is_some(), reading.leading_zero), (true, None));
+    }
+
+    #[test]
+    fn asked_for_names_every_field_is_one() {
+        let asked = |text: &str| parse(text.as_bytes(), Ctx { source: "g.csv" }, Fields::Names).unwrap();
+        let (g, names, reading) = asked("007,7\n7,007\n");
+        assert_eq!((g.num_vertices(), g.num_edges(), reading.self_loops.count), (2, 2, 0));
+        // Digits without leading zeros too: three names, no isolated vertex for the ids between.
+        let (g, names2, _) = asked("0,5\n5,3\n");
+        assert_eq!(g.num_vertices(), 3);
+        assert_eq!((0..3).map(|v| names2.plain(v)).collect::<Vec<_>>(), ["0", "5", "3"]);
+        assert_eq!(names.find("7", 2), Ok(1));
+    }
+
+    #[test]
+    fn a_line_the_files_separator_leaves_short_is_split_at_its_own() {
+        let (g, names, reading) = read("a,b\nb\tc\nc,d\n").unwrap();
+        assert_eq!(
+            g.edges().map(|(u, v)| (names.plain(u), names.plain(v))).collect::<Vec<_>>(),
+            [("a".to_string(), "b".to_string()), ("b".into(), "c".into()), ("c".into(), "d".into())]
+        );
+        assert_eq!(reading.own_separator_lines, Firsts { count: 1, first: vec![2], names: Vec::new() });
+        assert_eq!(reading.other_separator_lines.count, 0);
+        // A comma line in a tab file, likewise; spaces are no separator to fall back on.
+        let (_, _, reading) = read("a\tb\nb,c\n").unwrap();
+        assert_eq!(reading.own_separator_lines.first, vec![2]);
+        assert!(read("a,b\nb c\n").unwrap_err().to_string().starts_with("g.csv:2: found 1 field;"));
     }
 }

@@ -18,12 +18,15 @@ const COMMENTS: &[u8] = b"#%";
 /// 5. first data line is `n m directed` or `n m undirected`, or `n m` and a word (a direction
 ///    mistyped: read as an edge with a third column it would silently change the graph) →
 ///    [`Format::Weighted`], whose reader refuses a word that is not a direction;
-/// 6. first data line is exactly two integers `n m`, exactly `m` data lines follow, each starting
-///    with two ids below `n`, and `n > 0` (edges need vertices: `0 1` opens an edge list, and a
-///    file that is only `0 0` is a self-loop, not a header declaring an empty graph) →
-///    [`Format::Header`]. This is ambiguous with an edge list whose first edge happens to be
-///    `u v` followed by exactly `v` more edges on vertices below `u`; the header reading wins, and
-///    `--format edge-list` says otherwise;
+/// 6. first data line is exactly two integers `n m`, `n > 0` (edges need vertices: `0 1` opens an
+///    edge list, and a file that is only `0 0` is a self-loop, not a header declaring an empty
+///    graph), and the data lines that follow each start with two ids below `n`: exactly `m` of
+///    them, or at least one → [`Format::Header`]. With a count other than `m` the header reader
+///    refuses the file, saying how many edges the header declares and how many the file holds:
+///    read as an edge list, its header would silently become an edge. This is ambiguous with an
+///    edge list whose first edge `u v` is followed by edges on vertices below `u`; the header
+///    reading wins, and `--format edge-list` says otherwise (the message says so too). A lone
+///    line `u v` is an edge;
 /// 7. first data line's first or second whitespace-separated field holds anything but digits and
 ///    a leading sign (a name, a quoted field, `a,b`, a header line `source,target`) →
 ///    [`Format::Named`] (a number too large or negative stays the edge list's to refuse);
@@ -97,19 +100,19 @@ fn looks_like_vertex_line(line: Line) -> bool {
     digits > 0 && text[digits..].trim_ascii_start().starts_with(b":")
 }
 
-/// Whether exactly `m` data lines are left, each starting with two ids below `n` (stops at the
-/// first line that does not fit).
+/// Whether the data lines left each start with two ids below `n`, and are `m` or at least one
+/// (stops at the first line that does not fit).
 fn remaining_edges_fit(lines: &mut Lines, n: u64, m: u64) -> bool {
     let mut count = 0u64;
     while let Some(line) = lines.next_data(COMMENTS) {
         count += 1;
         let mut tokens = line.tokens();
         let below_n = |t: Option<&[u8]>| parse_u64(t).is_ok_and(|id| id < n);
-        if count > m || !below_n(tokens.next()) || !below_n(tokens.next()) {
+        if !below_n(tokens.next()) || !below_n(tokens.next()) {
             return false;
         }
     }
-    count == m
+    count > 0 || m == 0
 }
 
 #[cfg(test)]
@@ -148,10 +151,13 @@ mod tests {
     }
 
     #[test]
-    fn two_integers_are_a_header_only_when_the_count_matches() {
+    fn two_integers_over_lines_on_smaller_ids_are_a_header_whatever_the_count() {
         assert_eq!(sniff(b"3 2\n0 1\n1 2\n"), Format::Header);
-        assert_eq!(sniff(b"3 2\n0 1\n1 2\n2 0\n"), Format::EdgeList);
-        assert_eq!(sniff(b"3 2\n0 1\n"), Format::EdgeList);
+        // A wrong count is the header reader's to refuse, never a header read as an edge.
+        assert_eq!(sniff(b"3 5\n0 1\n1 2\n"), Format::Header);
+        assert_eq!(sniff(b"3 2\n0 1\n1 2\n2 0\n"), Format::Header);
+        assert_eq!(sniff(b"3 2\n0 1\n"), Format::Header);
+        assert_eq!(sniff(b"3 5\n"), Format::EdgeList, "a lone line is an edge");
         assert_eq!(sniff(b"0 1\n1 2\n"), Format::EdgeList);
         assert_eq!(sniff(b"0 0\n"), Format::EdgeList, "one vertex and its self-loop");
         assert_eq!(sniff(b"1 0\n"), Format::Header, "one vertex, no edges");
@@ -160,10 +166,11 @@ mod tests {
     #[test]
     fn a_prefix_is_only_trusted_when_the_guess_did_not_need_its_end() {
         assert_eq!(sniff_prefix(b"graph_for_greach\n2\n0: 1 #\n", false), Some(Format::Gra));
-        // "3 2" then two lines: a header file so far, but a third line would make it an edge list.
+        // "3 2" then two lines: a header file so far, but a line on vertex 3 would make it an edge list.
         assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n", false), None);
         assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n", true), Some(Format::Header));
-        assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n2 0\n5 5\n", false), Some(Format::EdgeList));
+        // A line on vertex 5 before the prefix's end settles it.
+        assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n2 0\n5 5\n0 1\n", false), Some(Format::EdgeList));
     }
 
     #[test]

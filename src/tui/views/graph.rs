@@ -41,6 +41,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, hits: &mut Hitmap) {
         row("edges", thousands(s.edges)),
         row("components (SCC)", thousands(s.components)),
         row("largest component", thousands(s.largest_component)),
+        row("weak components", thousands(s.weak_components)),
+        row("largest weak comp.", thousands(s.largest_weak_component)),
         row("is a DAG", if s.is_dag { "yes" } else { "no" }.into()),
         row("root components", thousands(s.roots)),
         row("leaf components", thousands(s.leaves)),
