@@ -165,7 +165,8 @@ fn the_id_sentence_is_true_for_every_format() {
     // An edge list keeps dense ids, from 0 whatever the smallest id in an edge.
     assert_eq!(report("2 3\n3 4\n4 2\n").ids_sentence(), "file ids 0 to 4 kept as the vertex ids");
     assert_eq!(
-        report("1000 2000\n7 7\n").ids_sentence(),
+        // (A last line on an id above the first: `1000 2000` over lines on smaller ids would be a header.)
+        report("1000 2000\n7 7\n2000 7\n").ids_sentence(),
         "sparse file ids 7 to 2000 renumbered 0 to 2 by first appearance"
     );
     let mm = report("%%MatrixMarket matrix coordinate pattern general\n4 4 1\n2 3\n");
