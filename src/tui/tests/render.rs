@@ -95,10 +95,10 @@ fn help_lists_every_binding() {
 fn help_explains_the_batch_columns() {
     let mut h = Harness::new();
     h.keys("?");
-    // The columns are at the end, their first lines two rows above the bottom's view (scrolled
+    // The columns are at the end, their first lines four rows above the bottom's view (scrolled
     // at the size drawn last).
     h.render(80, 40);
-    h.keys("Gkk");
+    h.keys("Gkkkk");
     let text = h.render(80, 40);
     assert!(text.contains("method × threads"), "{text}");
     assert!(text.contains("FP%") && text.contains("search had to prove the"), "{text}");

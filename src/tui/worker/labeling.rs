@@ -196,7 +196,8 @@ impl Session {
                 self.send(Msg::LabelsReady(labels));
             }
             Ok(Driven::Paused) => {
-                self.send(Msg::Info("paused at a level boundary: s, f or r carry on, x resets".into()))
+                let how = "s, f or r on the Labels or Picture tab carry on, x there resets";
+                self.send(Msg::Info(format!("labeling paused at a level boundary: {how}")))
             }
             Ok(Driven::Reached) => {}
             Err(e) if backend == Backend::Gpu && e.downcast_ref::<Cancelled>().is_none() => {
