@@ -11,8 +11,8 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::Value;
 
-/// Seed of the labels' random order and of the sampled pairs.
-const SEED: u64 = 1;
+/// Seed of the labels' random order and of the sampled pairs: the Graph tab's.
+const SEED: u64 = crate::exceptions::SAMPLE_SEED;
 
 /// The `deep` object of `grail info --json`. Vertices are the file's ids (or names).
 #[derive(Serialize)]

@@ -22,4 +22,4 @@ pub use counts::{
 };
 pub use exact::{Candidates, exact};
 pub use plan::{CPU_PREFERRED_LIMIT, EXACT_LIMIT, ExceptionPlan, GPU_EXACT_LIMIT};
-pub use sampled::{SAMPLES, sampled};
+pub use sampled::{SAMPLE_SEED, SAMPLES, sampled};

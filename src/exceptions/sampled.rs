@@ -14,6 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Pairs sampled unless told otherwise (the explorer's Exceptions tab and `grail exceptions`).
 pub const SAMPLES: usize = 200_000;
 
+/// The seed of the sampled pairs where a front end offers no choice (`grail info --deep`, the
+/// Graph tab), so both report the same sample.
+pub const SAMPLE_SEED: u64 = 1;
+
 /// Pairs drawn (in order, from the one generator) before they are decided in parallel: the result
 /// depends on the seed alone, never on the thread count.
 const CHUNK: usize = 1 << 14;

@@ -113,7 +113,7 @@ impl App {
             outbox: Vec::new(),
             cancel_requested: false,
             hits: Hitmap::default(),
-            total_memory: total_memory(),
+            total_memory: crate::system::physical_memory_bytes(),
             gpu,
             gpu_start: super::gpu_start::GpuStart::none(),
         }
@@ -516,12 +516,4 @@ fn describe_job(job: &Job) -> String {
         Job::Label(cmd, config) => cmd.describe(config),
         other => format!("{other:?}"),
     }
-}
-
-/// `MemTotal` from /proc/meminfo (Linux), in bytes.
-fn total_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }

@@ -7,8 +7,8 @@
 //! longer the ones on screen.
 
 use super::msg::Msg;
-use crate::exceptions::SAMPLES;
 use crate::exceptions::concentration::concentration;
+use crate::exceptions::{SAMPLE_SEED as SEED, SAMPLES};
 use crate::index::Labels;
 use crate::tui::event::AppEvent;
 use crate::workspace::Workspace;
@@ -16,9 +16,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::thread;
-
-/// Seed of the sampled pairs (a DAG with more ordered pairs than [`SAMPLES`] is sampled).
-pub const SEED: u64 = 1;
 
 /// The count in flight (or done) and the labels it is for.
 #[derive(Default)]
