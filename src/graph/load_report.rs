@@ -4,6 +4,7 @@
 //! The readers note what they meet where they meet it (a [`Reading`]); [`LoadReport::finish`] adds
 //! what only the built graph knows (edges kept, vertices without an edge) in one parallel pass.
 
+use super::skipped_lines::SkippedLines;
 use super::{Csr, Graph, VertexNames};
 use crate::format::thousands;
 use rayon::prelude::*;
@@ -355,16 +356,7 @@ impl LoadReport {
             _ => (names.file_id(low as u32), names.file_id(high as u32)),
         });
         let edges_kept = graph.num_edges() as u64;
-        let skipped = |comment: bool| {
-            let mut f = Firsts::default();
-            for &(line, c) in &reading.skipped {
-                if c == comment {
-                    f.note(line);
-                }
-            }
-            f
-        };
-        let (comment_lines, blank_lines) = (skipped(true), skipped(false));
+        let (comment_lines, blank_lines) = (reading.skipped.comment, reading.skipped.blank);
         let header_lines = reading.lines - reading.data_lines - comment_lines.count - blank_lines.count;
         let duplicate_edges = Firsts {
             count: reading.duplicates.count.max(reading.nonloop_pairs.saturating_sub(edges_kept)),
@@ -462,8 +454,8 @@ pub(crate) struct Reading {
     pub lines: u64,
     /// Edge lines (vertex lines for `.gra`).
     pub data_lines: u64,
-    /// Every blank (`false`) and comment (`true`) line, in file order.
-    pub skipped: Vec<(u64, bool)>,
+    /// The blank and comment lines.
+    pub skipped: SkippedLines,
     /// Self-loop entries and their lines.
     pub self_loops: Firsts,
     /// The file ids of the self-loops' vertices (they appear in the file, even though no edge is
@@ -512,7 +504,7 @@ impl Reading {
         if !shrunk.is_empty() {
             self.duplicates.first = first_repeats(children, shrunk, pairs)
                 .into_iter()
-                .map(|i| data_line_number(i / per_line, body_start, &self.skipped))
+                .map(|i| self.skipped.data_line_number(i / per_line, body_start))
                 .collect();
         }
     }
@@ -571,20 +563,6 @@ pub(crate) fn graph_noting_repeats(
     Ok(Graph::from_clean_children(children))
 }
 
-/// The line of data line `index` (0-based), given the line the body starts on and the sorted blank
-/// and comment lines.
-pub(crate) fn data_line_number(index: u64, body_start: u64, skipped: &[(u64, bool)]) -> u64 {
-    let mut line = body_start + index;
-    for &(s, _) in skipped.iter().skip_while(|&&(s, _)| s < body_start) {
-        if s <= line {
-            line += 1;
-        } else {
-            break;
-        }
-    }
-    line
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -595,14 +573,6 @@ mod tests {
         let (children, shrunk) = Csr::children_of_edges_noting_repeats(3, &[&pairs[..]]).unwrap();
         assert_eq!(shrunk, vec![0, 1]);
         assert_eq!(first_repeats(&children, &shrunk, [&pairs[..]]), vec![2, 4, 5]);
-    }
-
-    #[test]
-    fn data_lines_skip_blank_and_comment_lines() {
-        let skipped = [(1, true), (3, false), (4, true)];
-        assert_eq!(data_line_number(0, 2, &skipped), 2);
-        assert_eq!(data_line_number(1, 2, &skipped), 5);
-        assert_eq!(data_line_number(0, 1, &skipped), 2);
     }
 
     #[test]

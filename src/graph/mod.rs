@@ -11,6 +11,7 @@ mod loaded;
 pub mod name_table;
 pub mod names;
 pub mod scc;
+pub(crate) mod skipped_lines;
 pub mod slab;
 pub mod stats;
 pub mod subgraph;

@@ -59,8 +59,8 @@ fn number(text: &[u8], at: &mut usize) -> Option<u64> {
 pub struct Notes {
     /// Physical lines in the chunk.
     pub lines: u32,
-    /// Blank (`false`) and comment (`true`) lines.
-    pub skipped: Vec<(u32, bool)>,
+    /// Blank and comment lines.
+    pub skipped: SkippedLines,
     /// Self-loop entries.
     pub loops: u64,
     /// The lines of the first [`FIRST`] self-loops.
@@ -99,6 +99,7 @@ impl Notes {
 }
 
 use crate::graph::load_report::FIRST;
+use crate::graph::skipped_lines::SkippedLines;
 
 /// A chunk of `.gra` vertex lines (and, at the end of a file, blank lines).
 #[derive(Debug, Default)]
@@ -128,14 +129,14 @@ pub fn gra(bytes: &[u8], n: u64) -> Option<GraChunk> {
         out.notes.lines += 1;
         if out.tail {
             at = rest_of_line_blank(bytes, at)?;
-            out.notes.skipped.push((line, false));
+            out.notes.skipped.note(u64::from(line), false);
             continue;
         }
         at = skip_inline_space(bytes, at);
         if at == bytes.len() || bytes[at] == b'\n' {
             // A blank line: the vertex lines end here.
             out.tail = true;
-            out.notes.skipped.push((line, false));
+            out.notes.skipped.note(u64::from(line), false);
             at += 1;
             continue;
         }
@@ -183,7 +184,16 @@ pub fn gra(bytes: &[u8], n: u64) -> Option<GraChunk> {
         out.degrees.push(kept as u32);
         out.vertices += 1;
     }
+    fit(&mut out.targets);
     Some(out)
+}
+
+/// Gives back what a chunk reserved for edges and did not use: chunks are kept until the graph is
+/// assembled, and a block of blank or comment lines must not cost what a block of edges would.
+fn fit<T>(list: &mut Vec<T>) {
+    if list.len() < list.capacity() / 2 {
+        list.shrink_to_fit();
+    }
 }
 
 /// Skips spaces and tabs (any whitespace but the line end).
@@ -281,7 +291,7 @@ pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
     for (index, line) in lines(bytes).enumerate() {
         out.notes.lines = index as u32 + 1;
         let Some(text) = data_line(line, spec.comment_markers) else {
-            out.notes.skipped.push((index as u32, !line.iter().all(|&b| is_space(b))));
+            out.notes.skipped.note(index as u64, !line.iter().all(|&b| is_space(b)));
             continue;
         };
         let mut at = 0;
@@ -299,6 +309,7 @@ pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
         }
         out.lines += 1;
     }
+    fit(&mut out.narrow);
     Some(out)
 }
 
@@ -308,7 +319,7 @@ pub fn edge_list(bytes: &[u8]) -> Option<PairsChunk> {
     for (index, line) in lines(bytes).enumerate() {
         out.notes.lines = index as u32 + 1;
         let Some(text) = data_line(line, b"#%") else {
-            out.notes.skipped.push((index as u32, !line.iter().all(|&b| is_space(b))));
+            out.notes.skipped.note(index as u64, !line.iter().all(|&b| is_space(b)));
             continue;
         };
         let mut at = 0;
@@ -331,6 +342,7 @@ pub fn edge_list(bytes: &[u8]) -> Option<PairsChunk> {
         }
         out.lines += 1;
     }
+    fit(&mut out.narrow);
     Some(out)
 }
 

@@ -398,7 +398,8 @@ mod tests {
         let (g, names, reading) = read("# export\nSource,Target\nalice,bob\n\nbob,alice\n").unwrap();
         assert_eq!((g.num_vertices(), g.num_edges()), (2, 2));
         assert_eq!(reading.columns, vec!["Source".to_string(), "Target".to_string()]);
-        assert_eq!((reading.lines, reading.data_lines, reading.skipped), (5, 2, vec![(1, true), (4, false)]));
+        assert_eq!((reading.lines, reading.data_lines), (5, 2));
+        assert_eq!((reading.skipped.comment.first.clone(), reading.skipped.blank.first.clone()), (vec![1], vec![4]));
         assert_eq!(names.label(0), "alice");
         // Not column words: the first line is an edge.
         let (g, _, reading) = read("from,bob\nbob,carol\n").unwrap();

@@ -14,6 +14,7 @@ use super::scan::{Ctx, Lines, vertex_limit};
 use super::sniff::sniff_prefix;
 use super::{Format, counted_body::CountedBody, edge_list, gra, header, matrix_market, weighted};
 use crate::graph::load_report::{LoadReport, ReadText, Reading};
+use crate::graph::skipped_lines::SkippedLines;
 use crate::graph::{Csr, Graph, VertexNames};
 use rayon::prelude::*;
 use std::io::{self, Read};
@@ -57,7 +58,17 @@ enum Head {
 #[derive(Debug, Default)]
 struct HeadNotes {
     lines: u64,
-    skipped: Vec<(u64, bool)>,
+    skipped: SkippedLines,
+}
+
+impl HeadNotes {
+    /// The notes of the same head after `blank` blank lines.
+    fn after_blank_lines(self, blank: u64) -> HeadNotes {
+        let mut skipped = SkippedLines::default();
+        skipped.note_blank_lines(1, blank);
+        skipped.append_shifted(&self.skipped, blank);
+        HeadNotes { lines: self.lines + blank, skipped }
+    }
 }
 
 /// Reads the format and the header from `prefix` (whole lines; `whole` when it is the whole file).
@@ -168,14 +179,22 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
         let (free_tx, free_rx) = channel::<Vec<u8>>();
         scope.spawn(move || produce(source, full_tx, free_rx));
         let mut prefix = Vec::new();
+        // Blocks of blank lines met before the head is known are kept as counts, not bytes, so
+        // that a file opening with (or holding, before its format is known) gigabytes of them
+        // costs no memory for them.
+        let mut holes: Vec<Hole> = Vec::new();
         let mut whole = false;
         // The head is read again from the start when it needed more; waiting until the prefix has
         // doubled keeps that linear in the file's size.
         let mut next_try = 0;
-        let (format, plan, head_bytes, body, head_notes) = loop {
+        let (format, plan, body_start, head_notes) = loop {
             match full_rx.recv() {
                 Ok(Ok(block)) => {
-                    prefix.extend_from_slice(&block);
+                    if block.iter().all(u8::is_ascii_whitespace) {
+                        holes.push(Hole { at: prefix.len(), lines: line_count(&block), bytes: block.len() as u64 });
+                    } else {
+                        prefix.extend_from_slice(&block);
+                    }
                     let _ = free_tx.send(block);
                 }
                 Ok(Err(_)) => return None,
@@ -188,24 +207,24 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
             }
             next_try = 2 * prefix.len();
             match head(&prefix, whole, asked) {
-                // The whole file is in memory already: parse it there, with the format just found.
-                Head::Ready { format, .. } if whole => return parse_in_blocks(&prefix, Some(format), BLOCK),
-                Head::Ready { format, plan, body_start, head } => {
-                    break (format, plan, body_start as u64, prefix.split_off(body_start), head);
-                }
+                Head::Ready { format, plan, body_start, head } => break (format, plan, body_start, head),
                 Head::NeedMore if !whole => continue,
                 Head::NeedMore | Head::Fail => return None,
             }
         };
+        // Blank lines inside the head (between its comments and its header line) would shift its
+        // line numbers: rare enough to leave to the sequential reader.
+        if holes.iter().any(|h| h.at > 0 && h.at < body_start) {
+            return None;
+        }
+        let (leading, body_holes): (Vec<Hole>, Vec<Hole>) = holes.into_iter().partition(|h| h.at == 0);
+        let head_notes = head_notes.after_blank_lines(leading.iter().map(|h| h.lines).sum());
+        let head_bytes = body_start as u64 + leading.iter().map(|h| h.bytes).sum::<u64>();
+        let body = prefix.split_off(body_start);
         drop(prefix);
-        // The head's blocks are usually one; when sniffing needed many lines (a header file is
-        // only known by counting all of them), cut them up again so every thread gets some.
-        let first = if body.len() > 2 * BLOCK {
-            line_blocks(&body, BLOCK).into_iter().map(<[u8]>::to_vec).collect()
-        } else {
-            vec![body]
-        };
-        let feed = Mutex::new(Feed { first: first.into(), blocks: Some(full_rx), next: 0 });
+        let first = pieces(&body, body_holes.iter().map(|h| Hole { at: h.at - body_start, ..*h }));
+        drop(body);
+        let feed = Mutex::new(Feed { first, blocks: Some(full_rx), next: 0 });
         let results = Mutex::new(Vec::new());
         let failed = AtomicBool::new(false);
         let text_bytes = AtomicU64::new(head_bytes);
@@ -214,12 +233,20 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
                 let Some((index, block)) = feed.lock().unwrap_or_else(PoisonError::into_inner).take() else {
                     return;
                 };
-                match block.ok().and_then(|b| parse_block(plan, &b).map(|p| (p, b))) {
-                    Some((parsed, block)) => {
+                let parsed = match block {
+                    Ok(Piece::Text(block)) => parse_block(plan, &block).map(|parsed| {
                         text_bytes.fetch_add(block.len() as u64, Relaxed);
-                        results.lock().unwrap_or_else(PoisonError::into_inner).push((index, parsed));
                         let _ = free_tx.send(block);
+                        parsed
+                    }),
+                    Ok(Piece::Blank { lines, bytes }) => {
+                        text_bytes.fetch_add(bytes, Relaxed);
+                        blank_chunk(plan, lines)
                     }
+                    Err(_) => None,
+                };
+                match parsed {
+                    Some(parsed) => results.lock().unwrap_or_else(PoisonError::into_inner).push((index, parsed)),
                     None => {
                         failed.store(true, Relaxed);
                         // Hanging up stops the producer.
@@ -244,19 +271,75 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
     })
 }
 
+/// Blank lines met before the head was known: where they were in the prefix (a line start), how
+/// many, and their bytes.
+#[derive(Clone, Copy, Debug)]
+struct Hole {
+    at: usize,
+    lines: u64,
+    bytes: u64,
+}
+
+/// A part of the body to parse: text, or blank lines kept as a count.
+enum Piece {
+    Text(Vec<u8>),
+    Blank { lines: u64, bytes: u64 },
+}
+
+/// Lines in a block (the last one may lack its line end).
+fn line_count(block: &[u8]) -> u64 {
+    let ends = memchr::memchr_iter(b'\n', block).count() as u64;
+    ends + u64::from(!block.is_empty() && !block.ends_with(b"\n"))
+}
+
+/// The body read with the head, cut into blocks of whole lines, with its blank holes in place.
+fn pieces(body: &[u8], holes: impl Iterator<Item = Hole>) -> std::collections::VecDeque<Piece> {
+    // When sniffing needed many lines (a header file is only known by counting all of them), the
+    // head's text is cut up again so every thread gets some.
+    fn text(part: &[u8], out: &mut std::collections::VecDeque<Piece>) {
+        for block in line_blocks(part, BLOCK) {
+            if !block.is_empty() {
+                out.push_back(Piece::Text(block.to_vec()));
+            }
+        }
+    }
+    let mut out = std::collections::VecDeque::new();
+    let mut from = 0;
+    for hole in holes {
+        text(&body[from..hole.at], &mut out);
+        out.push_back(Piece::Blank { lines: hole.lines, bytes: hole.bytes });
+        from = hole.at;
+    }
+    text(&body[from..], &mut out);
+    out
+}
+
+/// The parse of `lines` blank lines, as a block of them would give.
+fn blank_chunk(plan: Plan, lines: u64) -> Option<Parsed> {
+    let mut parsed = parse_block(plan, b"\n")?;
+    let notes = match &mut parsed {
+        Parsed::Gra(chunk) => &mut chunk.notes,
+        Parsed::Pairs(chunk) => &mut chunk.notes,
+    };
+    notes.lines = u32::try_from(lines).ok()?;
+    notes.skipped = SkippedLines::default();
+    notes.skipped.note_blank_lines(0, lines);
+    Some(parsed)
+}
+
 /// Where workers take their next block: the rest of the head's block first, then the producer's.
 struct Feed {
-    first: std::collections::VecDeque<Vec<u8>>,
+    first: std::collections::VecDeque<Piece>,
     blocks: Option<Receiver<io::Result<Vec<u8>>>>,
     next: usize,
 }
 
 impl Feed {
     /// The next block with its index in file order; None at the end (or after a hang-up).
-    fn take(&mut self) -> Option<(usize, io::Result<Vec<u8>>)> {
+    fn take(&mut self) -> Option<(usize, io::Result<Piece>)> {
         let block = match self.first.pop_front() {
             Some(first) => Ok(first),
-            None => self.blocks.as_ref()?.recv().ok()?,
+            None => self.blocks.as_ref()?.recv().ok()?.map(Piece::Text),
         };
         self.next += 1;
         Some((self.next - 1, block))
@@ -353,7 +436,7 @@ fn read_notes<'a>(head: HeadNotes, notes: impl Iterator<Item = &'a mut Notes>) -
     let mut reading = Reading { skipped: head.skipped, ..Reading::default() };
     let mut start = head.lines + 1;
     for notes in notes {
-        reading.skipped.extend(notes.skipped.iter().map(|&(line, comment)| (start + u64::from(line), comment)));
+        reading.skipped.append_shifted(&notes.skipped, start);
         for &line in &notes.first_loops {
             reading.self_loops.note(start + u64::from(line));
         }

@@ -4,6 +4,7 @@
 //! Files are scanned as bytes, never as UTF-8: a comment may hold any bytes, and a non-ASCII byte
 //! where a number is expected is reported (escaped) like any other bad token.
 
+use crate::graph::skipped_lines::SkippedLines;
 use anyhow::{Error, anyhow};
 use atoi::FromRadix10Checked;
 use std::fmt::Display;
@@ -56,19 +57,19 @@ pub struct Lines<'a> {
     handed_out: usize,
     /// The whole text's size, when the buffer is the whole text (not a prefix of a longer one).
     text_bytes: Option<u64>,
-    /// The blank (`false`) and comment (`true`) lines skipped so far, in order.
-    skipped: Vec<(u64, bool)>,
+    /// The blank and comment lines skipped so far.
+    skipped: SkippedLines,
 }
 
 impl<'a> Lines<'a> {
     /// The lines of a whole text.
     pub fn new(bytes: &'a [u8]) -> Lines<'a> {
-        Lines { rest: bytes, handed_out: 0, text_bytes: Some(bytes.len() as u64), skipped: Vec::new() }
+        Lines { rest: bytes, handed_out: 0, text_bytes: Some(bytes.len() as u64), skipped: SkippedLines::default() }
     }
 
     /// The lines of the first part of a text whose size is not known yet.
     pub fn prefix(bytes: &'a [u8]) -> Lines<'a> {
-        Lines { rest: bytes, handed_out: 0, text_bytes: None, skipped: Vec::new() }
+        Lines { rest: bytes, handed_out: 0, text_bytes: None, skipped: SkippedLines::default() }
     }
 
     /// The whole text's size, when known.
@@ -103,9 +104,9 @@ impl<'a> Lines<'a> {
         loop {
             let line = self.next()?;
             if line.is_blank() {
-                self.skipped.push((line.number as u64, false));
+                self.skipped.note(line.number as u64, false);
             } else if line.is_comment(markers) {
-                self.skipped.push((line.number as u64, true));
+                self.skipped.note(line.number as u64, true);
             } else {
                 return Some(line);
             }
@@ -123,7 +124,7 @@ impl<'a> Lines<'a> {
     }
 
     /// Takes the notes of skipped lines.
-    pub fn take_skipped(&mut self) -> Vec<(u64, bool)> {
+    pub fn take_skipped(&mut self) -> SkippedLines {
         std::mem::take(&mut self.skipped)
     }
 }
