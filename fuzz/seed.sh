@@ -17,6 +17,21 @@ for spec in digraph:n=40,deg=2,seed=1 chain:n=12 tree:n=30,arity=3; do
     "$GRAIL" label "$seeds/$name.gra" --out "$seeds/$name.grailidx" > /dev/null
 done
 printf '# queries\n0 1 1\n2 3\n\n%% c\n7 0 0\n' > "$seeds/queries.txt"
+# Runs of blank lines before, between and after the data, and hub lines (a vertex with hundreds of
+# children on one `.gra` line).
+blanks=$(printf '%040d' 0 | tr 0 '\n'; echo x)
+blanks=${blanks%x}
+printf '%s0 1\n%s1 2\n%s' "$blanks" "$blanks" "$blanks" > "$seeds/blank-lines.edge-list"
+printf '%sgraph_for_greach\n3\n0: 1 2 #\n1: 2 #\n2: #\n%s' "$blanks" "$blanks" > "$seeds/blank-lines.gra"
+printf '%s3 2\n%s0 1\n \n1 2\n%s' "$blanks" "$blanks" "$blanks" > "$seeds/blank-lines.header"
+gzip -c "$seeds/blank-lines.edge-list" > "$seeds/blank-lines.edge-list.gz"
+{
+    printf 'graph_for_greach\n301\n0:'
+    i=1; while [ $i -le 300 ]; do printf ' %d' $i; i=$((i + 1)); done
+    printf ' #\n'
+    i=1; while [ $i -le 300 ]; do printf '%d: #\n' $i; i=$((i + 1)); done
+} > "$seeds/hub.gra"
+gzip -c "$seeds/hub.gra" > "$seeds/hub.gra.gz"
 for target in sniffed edge_list gra matrix_market weighted header gzip file grail index queries; do
     mkdir -p "fuzz/corpus/$target"
     case $target in

@@ -21,10 +21,19 @@ pub fn text(data: &[u8], format: Option<Format>) {
         assert!(weighted.graph() == graph, "the weighted and the sequential readers read different graphs");
     }
     if let Ok(parallel) = io::parse(data, "fuzz", format) {
-        let sequential = sequential.expect("the sequential reader refuses what the parallel one accepts");
-        assert!(parallel == sequential, "the parallel and the sequential readers read different graphs");
+        let sequential = sequential.as_ref().expect("the sequential reader refuses what the parallel one accepts");
+        assert!(&parallel == sequential, "the parallel and the sequential readers read different graphs");
+    }
+    // Streamed in tiny blocks, as a file is loaded: blocks of blank lines are kept as counts.
+    if let Some(streamed) = io::parse_streamed(data, format, STREAM_BLOCK) {
+        let sequential = sequential.as_ref().expect("the sequential reader refuses what the streamed one accepts");
+        assert!(&streamed == sequential, "the streamed and the sequential readers read different graphs");
     }
 }
+
+/// The block size the fuzz targets stream text in: small, so that inputs of a few hundred bytes
+/// make many blocks, some all blank.
+const STREAM_BLOCK: usize = 16;
 
 /// Reads `data` as a gzip file holding a graph text (sniffed).
 pub fn gzip(data: &[u8]) {

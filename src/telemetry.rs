@@ -4,10 +4,10 @@
 //! [`Event`]s into a [`Sink`]; the TUI, `grail bench` and `--json` consume them. Events are plain data,
 //! one per BFS level at most (never one per vertex), so they are cheap enough to leave on.
 
+use crate::graph::io::Staged;
 use crate::index::Order;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, mpsc};
@@ -296,29 +296,34 @@ impl Sink for NullSink {
     fn emit(&mut self, _event: Event) {}
 }
 
-/// Writes one JSON object per line. Write errors are remembered, not panicked on: [`Sink::emit`]
-/// cannot fail, so [`JsonLinesSink::finish`] reports the first one.
+/// Writes one JSON object per line, to a new file that takes the place of `path` only when
+/// [`JsonLinesSink::finish`] succeeds: a failed or killed run leaves an older log as it was. Write
+/// errors are remembered, not panicked on: [`Sink::emit`] cannot fail, so `finish` reports the
+/// first one.
 #[derive(Debug)]
 pub struct JsonLinesSink {
     path: PathBuf,
-    out: BufWriter<File>,
+    out: BufWriter<Staged>,
     error: Option<std::io::Error>,
 }
 
 impl JsonLinesSink {
-    /// Creates (or truncates) `path`.
+    /// Starts the log that will replace `path`.
     pub fn create(path: impl AsRef<Path>) -> Result<JsonLinesSink> {
         let path = path.as_ref().to_path_buf();
-        let file = File::create(&path).with_context(|| format!("cannot create the event log {}", path.display()))?;
-        Ok(JsonLinesSink { path, out: BufWriter::new(file), error: None })
+        let staged = Staged::new(&path).with_context(|| format!("cannot create the event log {}", path.display()))?;
+        Ok(JsonLinesSink { path, out: BufWriter::new(staged), error: None })
     }
 
-    /// Flushes and reports the first write error, if any.
+    /// Writes out the log and puts it in place, or reports the first write error.
     pub fn finish(mut self) -> Result<()> {
+        let cannot = || format!("cannot write the event log {}", self.path.display());
         if let Some(e) = self.error.take() {
-            return Err(e).with_context(|| format!("cannot write the event log {}", self.path.display()));
+            return Err(e).with_context(cannot);
         }
-        self.out.flush().with_context(|| format!("cannot write the event log {}", self.path.display()))
+        let staged = self.out.into_inner().map_err(|e| e.into_error()).with_context(cannot)?;
+        staged.file().sync_all().with_context(cannot)?;
+        staged.place()
     }
 }
 
@@ -330,8 +335,7 @@ impl Sink for JsonLinesSink {
         let written = serde_json::to_writer(&mut self.out, &event)
             .map_err(std::io::Error::from)
             .and_then(|()| self.out.write_all(b"\n"));
-        // Flush per event so a tail -f or a crash still sees every finished level.
-        if let Err(e) = written.and_then(|()| self.out.flush()) {
+        if let Err(e) = written {
             self.error = Some(e);
         }
     }

@@ -547,6 +547,30 @@ fn fuzz_seeds() -> Vec<Vec<u8>> {
     }
     seeds.push(b"# q\n0 1 1\n2 3\n\n% c\n7 0 0\n".to_vec());
     seeds.push(gzip(b"0 1\n1 2 0\n"));
+    seeds.extend(blank_and_hub_seeds());
+    seeds
+}
+
+/// Shapes the readers must hold in memory that follows content: runs of blank lines before,
+/// between and after the data (streamed in blocks that are all blank), and hub lines (a `.gra`
+/// vertex with many children on one line).
+fn blank_and_hub_seeds() -> Vec<Vec<u8>> {
+    let blanks = "\n".repeat(40);
+    let hub: String = (1..=300).map(|v| format!(" {v}")).collect();
+    let hub_gra = format!("graph_for_greach\n301\n0:{hub} #\n{}", (1..=300).map(|v| format!("{v}: #\n")).collect::<String>());
+    let texts = [
+        format!("{blanks}0 1\n{blanks}1 2\n{blanks}"),
+        format!("{blanks}graph_for_greach\n3\n0: 1 2 #\n1: 2 #\n2: #\n{blanks} \n\r\n"),
+        format!("{blanks}3 2\n{blanks}0 1\n \n1 2\n{blanks}"),
+        format!("%%MatrixMarket matrix coordinate pattern general\n{blanks}3 3 2\n1 2\n{blanks}2 3\n"),
+        format!("{blanks}# c\n{blanks}% d\n0 0\n{blanks}"),
+        hub_gra.clone(),
+        format!("{hub_gra}{blanks}"),
+        format!("2\n0:{} #\n1: #\n", " 1".repeat(300)),
+    ];
+    let mut seeds: Vec<Vec<u8>> = texts.iter().map(|t| t.clone().into_bytes()).collect();
+    seeds.push(gzip(texts[0].as_bytes()));
+    seeds.push(gzip(hub_gra.as_bytes()));
     seeds
 }
 

@@ -115,6 +115,7 @@ fn bench_options_given(args: &ApspArgs) -> Vec<&'static str> {
 }
 
 pub fn run(args: ApspArgs) -> Result<()> {
+    super::common::refuse_overwriting(&[args.graph.as_deref()], &[args.out.as_deref()])?;
     if args.bench {
         return bench(&args);
     }

@@ -108,6 +108,7 @@ struct ClosureReport {
 }
 
 pub fn run(args: ClosureArgs) -> Result<()> {
+    super::common::refuse_overwriting(&[args.graph.as_deref()], &[args.out.as_deref()])?;
     if args.bench {
         return bench(&args);
     }

@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::backend::{LabelRun, LabelSpec, build_labels};
@@ -62,6 +62,41 @@ impl GraphArgs {
         }
         Ok(())
     }
+}
+
+/// Refuses an output that is one of the command's inputs, or another of its outputs: the same
+/// file by device and inode, whatever the paths say (links, `./`, hard links), or for files not
+/// there yet, the same name in the same folder. Writing it would replace what is being read.
+pub fn refuse_overwriting(inputs: &[Option<&Path>], outputs: &[Option<&Path>]) -> Result<()> {
+    let outputs: Vec<&Path> = outputs.iter().flatten().copied().collect();
+    for (i, out) in outputs.iter().enumerate() {
+        let same = |other: &Path| {
+            same_file::is_same_file(out, other).unwrap_or(false)
+                || place_of(out).is_some_and(|place| place_of(other) == Some(place))
+        };
+        if let Some(input) = inputs.iter().flatten().find(|input| same(input)) {
+            let what = if out == input {
+                "is this command's input".to_string()
+            } else {
+                format!("is the same file as {}, which this command reads", input.display())
+            };
+            anyhow::bail!("{} {what}: writing it would replace the input; choose another output", out.display());
+        }
+        if let Some(earlier) = outputs[..i].iter().find(|earlier| same(earlier)) {
+            anyhow::bail!(
+                "{} and {} are the same file: choose two different outputs",
+                earlier.display(),
+                out.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Where a file that may not exist yet would be: its folder's real path and its name.
+fn place_of(path: &Path) -> Option<PathBuf> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
 }
 
 /// The name a user types for a value of an option (`--format gra`, `--method guided-dfs`).

@@ -1,7 +1,7 @@
 //! `grail convert`: read any supported format, write any of them; with `--around` or `--scc`, only
 //! a neighbourhood or a component, with the file's own ids.
 
-use super::common::{GraphArgs, value_name};
+use super::common::{GraphArgs, refuse_overwriting, value_name};
 use crate::format::plural;
 use crate::graph::io::{self, Format};
 use crate::graph::subgraph::{self, Extract};
@@ -113,6 +113,13 @@ fn isolated_lost(graph: &Graph, names: &VertexNames, format: Format) -> Option<S
 }
 
 pub fn run(args: ConvertArgs) -> Result<()> {
+    let map = io::id_map_path(&args.out);
+    refuse_overwriting(&[Some(&args.input.graph)], &[Some(&args.out), Some(&map)])?;
+    // The graph and its table of ids replace older ones together, and only when both were written.
+    io::all_or_nothing(|| convert(args))
+}
+
+fn convert(args: ConvertArgs) -> Result<()> {
     if args.around.is_some() || args.scc.is_some() {
         return run_part(args);
     }
@@ -333,7 +340,7 @@ fn account_for_ids(out: &Path, names: &VertexNames, n: usize, format: Format, sa
 fn remove_stale_map(out: &Path) -> Result<()> {
     let path = io::id_map_path(out);
     if io::is_id_map(&path) {
-        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+        io::remove_on_success(&path)?;
         println!("removed {}: an earlier conversion's table, which does not describe this file", path.display());
     }
     Ok(())

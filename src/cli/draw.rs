@@ -74,6 +74,7 @@ enum Output {
 }
 
 pub fn run(args: DrawArgs) -> Result<()> {
+    super::common::refuse_overwriting(&[Some(&args.graph.graph)], &[Some(&args.out)])?;
     let output = output_kind(&args.out)?;
     let dims = args.dims as usize;
     if args.dim >= dims {

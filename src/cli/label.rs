@@ -1,6 +1,6 @@
 //! `grail label`: build GRAIL labels, report how long it took, optionally save them.
 
-use super::common::{GotLabels, GraphArgs, LabelOptions, table, value_name};
+use super::common::{GotLabels, GraphArgs, LabelOptions, refuse_overwriting, table, value_name};
 use super::output::{Output, Report};
 use crate::format::{bytes, duration, plural, thousands};
 use crate::graph::fingerprint::fingerprint;
@@ -77,6 +77,15 @@ struct LabelReport {
 }
 
 pub fn run(args: LabelArgs) -> Result<()> {
+    refuse_overwriting(
+        &[Some(&args.graph.graph), args.labels.index.as_deref()],
+        &[args.out.as_deref(), args.trace.as_deref()],
+    )?;
+    // The index and the event log replace older ones together, and only when the labeling succeeded.
+    crate::graph::io::all_or_nothing(|| label(args))
+}
+
+fn label(args: LabelArgs) -> Result<()> {
     // The GPU opens (driver, context, the labeling kernels) while the graph loads, and is timed
     // apart, so the labeling time compares with the CPU back ends'. A failure to open is the
     // labeling's to report (it falls back to the CPU and says why).

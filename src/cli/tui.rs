@@ -30,6 +30,13 @@ pub struct TuiArgs {
 /// Opens the explorer. The first graph loads before the screen switches, so a bad path is a plain
 /// error on the command line.
 pub fn run(args: TuiArgs, threads: usize) -> Result<()> {
+    // A file that cannot be read is the first thing to say, terminal or not.
+    if let Some(path) = &args.graph {
+        crate::graph::io::bounded::check_regular(path, "graphs")?;
+        if let Err(e) = std::fs::metadata(path) {
+            anyhow::bail!("cannot read {}: {e}", path.display());
+        }
+    }
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         anyhow::bail!("the explorer needs a terminal; use `grail info`, `grail query` or `grail label` in scripts");
     }

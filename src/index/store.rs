@@ -113,17 +113,24 @@ fn write_u32s(out: &mut impl Write, values: &[u32]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Opens the index file at `path`: a regular file only (a FIFO or a device would be waited on, or
+/// read without end).
+fn open(path: &Path) -> Result<File> {
+    crate::graph::io::bounded::check_regular(path, "index files")?;
+    File::open(path).with_context(|| format!("opening index file {}", path.display()))
+}
+
 /// Reads the header of the index file at `path` and checks that the file's length matches it.
 /// Does not read the labels or verify the checksum (that is [`load`]'s job), so it is instant.
 pub fn read_header(path: &Path) -> Result<IndexHeader> {
-    let file = File::open(path).with_context(|| format!("opening index file {}", path.display()))?;
+    let file = open(path)?;
     let mut reader = BufReader::new(file);
     parse_header(&mut reader, path, &mut Xxh3::new())
 }
 
 /// Loads the index at `path`. With `expected_fingerprint`, refuses an index built for another graph.
 pub fn load(path: &Path, expected_fingerprint: Option<u128>) -> Result<Labels> {
-    let file = File::open(path).with_context(|| format!("opening index file {}", path.display()))?;
+    let file = open(path)?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut hasher = Xxh3::new();
     let header = parse_header(&mut reader, path, &mut hasher)?;

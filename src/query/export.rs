@@ -4,7 +4,7 @@
 
 use super::answer::Rule;
 use super::batch::BatchReport;
-use crate::graph::io::write_atomically;
+use crate::graph::io::{all_or_nothing, write_atomically};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::io::{BufWriter, Write};
@@ -91,9 +91,13 @@ pub fn write_csv(rows: &[ExportRow], out: impl Write) -> Result<()> {
     Ok(())
 }
 
-/// Writes `base.csv` (the runs) and `base.json` (`whole`, the result as the caller holds it);
-/// the paths written.
+/// Writes `base.csv` (the runs) and `base.json` (`whole`, the result as the caller holds it), both
+/// or neither; the paths written.
 pub fn export(rows: &[ExportRow], whole: &impl Serialize, base: &Path) -> Result<Vec<PathBuf>> {
+    all_or_nothing(|| write_both(rows, whole, base))
+}
+
+fn write_both(rows: &[ExportRow], whole: &impl Serialize, base: &Path) -> Result<Vec<PathBuf>> {
     let csv_path = base.with_extension("csv");
     let json_path = base.with_extension("json");
     write_atomically(&csv_path, |file| {
@@ -171,5 +175,17 @@ mod tests {
         assert_eq!(json, serde_json::json!(["whole"]));
         let mut reader = csv::Reader::from_path(&written[0]).unwrap();
         assert_eq!(&reader.records().next().unwrap().unwrap()[0], "a,b");
+    }
+
+    #[test]
+    fn an_export_that_fails_half_way_leaves_both_files_as_they_were() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("batch");
+        std::fs::write(base.with_extension("csv"), "the old runs").unwrap();
+        std::fs::create_dir(base.with_extension("json")).unwrap();
+        let report = report();
+        let rows = [ExportRow { name: "a", method: "guided-dfs", gpu: false, report: &report }];
+        assert!(export(&rows, &["whole"], &base).is_err());
+        assert_eq!(std::fs::read_to_string(base.with_extension("csv")).unwrap(), "the old runs");
     }
 }

@@ -14,6 +14,26 @@ pub(super) fn check_vertices(what: &str, n: u64) -> Result<()> {
     if n > u64::from(u32::MAX) {
         bail!("{what}: {n} vertices do not fit 32-bit vertex ids (at most {})", u32::MAX);
     }
+    check_memory(what, n, 0)
+}
+
+/// Bytes a generated graph takes at the least: the offsets of the children and parents CSRs per
+/// vertex, a target in each per edge.
+const BYTES_PER_VERTEX: u64 = 16;
+const BYTES_PER_EDGE: u64 = 8;
+
+/// Checks that `n` vertices and `edges` edges fit this machine's memory, before anything is
+/// allocated: a refusal here is one clear line, where a failed allocation would abort.
+pub(super) fn check_memory(what: &str, n: u64, edges: u64) -> Result<()> {
+    let needed = n.saturating_mul(BYTES_PER_VERTEX).saturating_add(edges.saturating_mul(BYTES_PER_EDGE));
+    if let Some(memory) = crate::system::physical_memory_bytes().filter(|&memory| needed > memory) {
+        let edges = if edges == 0 { String::new() } else { format!(" and {edges} edges") };
+        bail!(
+            "{what}: {n} vertices{edges} need at least {} of memory; this machine has {}",
+            crate::format::bytes(needed),
+            crate::format::bytes(memory)
+        );
+    }
     Ok(())
 }
 
@@ -56,5 +76,14 @@ mod tests {
         assert!(check_degree("t", f64::INFINITY, 5.0).is_err());
         assert!(check_degree("t", 6.0, 5.0).is_err());
         assert!(check_degree("t", 5.0, 5.0).is_ok());
+    }
+
+    #[test]
+    fn graphs_beyond_the_machine_memory_are_refused_before_allocating() {
+        let Some(memory) = crate::system::physical_memory_bytes() else { return };
+        let n = memory / BYTES_PER_VERTEX + 1;
+        let e = check_memory("tree", n, n - 1).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("tree: {n} vertices and {} edges need at least", n - 1)), "{e}");
+        assert!(check_memory("tree", 1000, 999).is_ok());
     }
 }

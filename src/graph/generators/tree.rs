@@ -1,7 +1,7 @@
 //! Complete `arity`-ary trees in heap layout, edges parent -> child: labels of a tree have no false
 //! positives, which makes trees the baseline for the query rules.
 
-use super::limits::check_vertices;
+use super::limits::{check_memory, check_vertices};
 use crate::graph::{Csr, Graph};
 use anyhow::{Result, bail};
 
@@ -13,6 +13,7 @@ pub fn tree(n: usize, arity: usize) -> Result<Graph> {
         bail!("tree: arity must be at least 1");
     }
     let (n, arity) = (n as u64, arity as u64);
+    check_memory("tree", n, n - 1)?;
     // The first child of v is arity * v + 1, so v's list ends where v + 1's begins; clamp to n - 1
     // children in all (saturating: a huge arity must not overflow).
     let offsets: Vec<u64> = (0..=n).map(|v| v.saturating_mul(arity).min(n - 1)).collect();

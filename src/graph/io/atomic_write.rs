@@ -1,17 +1,25 @@
-//! Every file grail writes (graphs in any format, `.grail` and index files, pictures, exports) goes
-//! through [`write_atomically`]: the bytes go to a temporary file beside the target, which is
+//! Every file grail writes (graphs in any format, `.grail` and index files, pictures, exports, event
+//! logs) goes through [`Staged`]: the bytes go to a temporary file in the target's folder, which is
 //! flushed, synced and renamed over the target. A failure at any point (a full disk, an error of
 //! the writer, the process killed) leaves the old file as it was, never a truncated one.
 //!
-//! The temporary file is named `.NAME.grail-partial-PID` (NAME the target's file name, PID the
-//! writing process), so a user who finds one knows what it is. One left behind by a process that
-//! no longer runs is removed by the next write to the same folder. New files are created with mode
-//! 0666 less the umask, as any program's files are (0644 under the usual umask 022).
+//! Where the system offers unnamed files (Linux's `O_TMPFILE`), the temporary has no name while it
+//! is written, so a process killed half-way leaves nothing behind; it is given the name
+//! `.NAME.grail-partial-PID` only for the instant before the rename. Elsewhere it has that name
+//! from the start (NAME the target's file name, PID the writing process), so a user who finds one
+//! knows what it is, and one left behind by a process that no longer runs is removed by the next
+//! write to the same folder.
+//!
+//! A new file is created with mode 0666 less the umask, as any program's files are; a file that is
+//! replaced keeps its mode. A symbolic link is written through: its target is replaced, the link
+//! stays. [`all_or_nothing`] puts the files a command writes in place together, only when the whole
+//! command succeeded.
 
 use anyhow::{Context, Result, bail};
+use std::cell::RefCell;
 use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// What separates a temporary file's target name from the writing process's id.
@@ -21,35 +29,269 @@ const PARTIAL_MARK: &str = ".grail-partial-";
 /// to 255 bytes, and the temporary's adds a dot, the mark and a process id).
 const NAME_KEPT: usize = 160;
 
+/// Symbolic links followed to the file written, at most (the system's own limit is 40).
+const MAX_LINKS: usize = 40;
+
 /// Writes the file at `path` with `write`, which gets the new file (and does its own buffering and
 /// flushing): all of it, or nothing and the old file untouched. Errors name the path.
 pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>) -> Result<()> {
-    let Some(name) = path.file_name() else {
-        bail!("{} is a folder, not a file name", path.display());
-    };
-    if path.is_dir() {
-        bail!("{} is a folder, not a file name", path.display());
+    let staged = Staged::new(path)?;
+    write(&staged.file)
+        .and_then(|()| staged.file.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    staged.place()
+}
+
+/// A new file for `path`, written in full before it takes the target's place ([`Staged::place`]).
+/// Dropped without being placed, it is removed and the target is left as it was.
+#[derive(Debug)]
+pub struct Staged {
+    file: File,
+    /// The path as given, for messages.
+    shown: PathBuf,
+    /// The file replaced: `shown`, or the file its symbolic links lead to.
+    target: PathBuf,
+    /// The temporary's name, where it has one while it is written.
+    named: Option<PathBuf>,
+}
+
+impl Staged {
+    /// Creates the temporary file for `path` in the folder of the file it will replace.
+    pub fn new(path: &Path) -> Result<Staged> {
+        let not_a_file = || anyhow::anyhow!("{} is a folder, not a file name", path.display());
+        if path.file_name().is_none() || path.is_dir() {
+            return Err(not_a_file());
+        }
+        let target = through_links(path)?;
+        let name = target.file_name().ok_or_else(not_a_file)?;
+        let dir = folder_of(&target);
+        remove_stale_partials(dir);
+        let (file, named) = match unnamed_in(dir) {
+            Some(file) => (file, None),
+            None => {
+                let temp = dir.join(partial_name(name, std::process::id()));
+                let file = create_new(&temp)
+                    .with_context(|| format!("cannot create {} (to write {})", temp.display(), path.display()))?;
+                (file, Some(temp))
+            }
+        };
+        let staged = Staged { file, shown: path.to_path_buf(), target, named };
+        // A file replaced keeps its mode (a private file stays private).
+        if let Ok(old) = std::fs::metadata(&staged.target) {
+            staged
+                .file
+                .set_permissions(old.permissions())
+                .with_context(|| format!("cannot give the new {} the old one's mode", path.display()))?;
+        }
+        Ok(staged)
     }
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    remove_stale_partials(dir);
-    let temp = dir.join(partial_name(name, std::process::id()));
-    let file =
-        create_new(&temp).with_context(|| format!("cannot create {} (to write {})", temp.display(), path.display()))?;
-    let written = write(&file).and_then(|()| file.sync_all());
-    drop(file);
-    let placed = written.with_context(|| format!("cannot write {}", path.display())).and_then(|()| {
-        std::fs::rename(&temp, path).with_context(|| format!("cannot move the new file to {}", path.display()))
+
+    /// The new file, to write to.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// Puts the new file (synced by the caller) in the target's place, or, inside
+    /// [`all_or_nothing`], once the whole work has succeeded.
+    pub fn place(self) -> Result<()> {
+        match defer(Pending::Place(self)) {
+            Some(Pending::Place(staged)) => staged.rename(),
+            _ => Ok(()),
+        }
+    }
+
+    /// Renames the new file over the target and syncs the folder.
+    fn rename(mut self) -> Result<()> {
+        let dir = folder_of(&self.target).to_path_buf();
+        let temp = match self.named.take() {
+            Some(temp) => temp,
+            None => {
+                let temp = dir.join(partial_name(self.target.file_name().unwrap_or_default(), std::process::id()));
+                link_unnamed(&self.file, &temp).with_context(|| {
+                    format!("cannot name the new file {} (to write {})", temp.display(), self.shown.display())
+                })?;
+                temp
+            }
+        };
+        if let Err(e) = std::fs::rename(&temp, &self.target) {
+            let _ = std::fs::remove_file(&temp);
+            return Err(e).with_context(|| format!("cannot move the new file to {}", self.shown.display()));
+        }
+        // The rename is durable once the folder is synced; a folder that cannot be synced (some file
+        // systems refuse) still has the new file.
+        if let Ok(folder) = File::open(&dir) {
+            let _ = folder.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Write for Staged {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(temp) = self.named.take() {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+/// What [`all_or_nothing`] does once its work has succeeded.
+enum Pending {
+    Place(Staged),
+    Remove(PathBuf),
+}
+
+thread_local! {
+    /// The files written inside [`all_or_nothing`] on this thread, waiting for its end.
+    static BATCH: RefCell<Option<Vec<Pending>>> = const { RefCell::new(None) };
+}
+
+/// Keeps `pending` for the end of the [`all_or_nothing`] running on this thread; gives it back
+/// when none runs.
+fn defer(pending: Pending) -> Option<Pending> {
+    BATCH.with(|batch| match batch.borrow_mut().as_mut() {
+        Some(list) => {
+            list.push(pending);
+            None
+        }
+        None => Some(pending),
+    })
+}
+
+/// Runs `work`, holding back the files it writes on this thread ([`write_atomically`],
+/// [`Staged::place`], [`remove_on_success`]): when it fails, every target is left as it was; when
+/// it succeeds, the new files are renamed over their targets one after the other. Each is whole
+/// and synced by then, so only a failing rename (a target's folder removed meanwhile) can stop
+/// the others, and it is reported. Inside another `all_or_nothing`, the outer one decides.
+pub fn all_or_nothing<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
+    let nested = BATCH.with(|batch| {
+        let mut batch = batch.borrow_mut();
+        let nested = batch.is_some();
+        if !nested {
+            *batch = Some(Vec::new());
+        }
+        nested
     });
-    if placed.is_err() {
-        let _ = std::fs::remove_file(&temp);
-        return placed;
+    if nested {
+        return work();
     }
-    // The rename is durable once the folder is synced; a folder that cannot be synced (some file
-    // systems refuse) still has the new file.
-    if let Ok(folder) = File::open(dir) {
-        let _ = folder.sync_all();
+    let result = work();
+    let pending = BATCH.with(|batch| batch.borrow_mut().take()).unwrap_or_default();
+    let value = result?;
+    for pending in pending {
+        match pending {
+            Pending::Place(staged) => staged.rename()?,
+            Pending::Remove(path) => remove_now(&path)?,
+        }
     }
-    Ok(())
+    Ok(value)
+}
+
+/// Removes the file at `path` (a missing one is fine), or inside [`all_or_nothing`], once the
+/// whole work has succeeded.
+pub fn remove_on_success(path: &Path) -> Result<()> {
+    match defer(Pending::Remove(path.to_path_buf())) {
+        Some(Pending::Remove(path)) => remove_now(&path),
+        _ => Ok(()),
+    }
+}
+
+fn remove_now(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("cannot remove {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The folder a file is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
+/// The file `path` leads to through symbolic links (itself when it is none; a link to a missing
+/// file leads to where that file would be).
+fn through_links(path: &Path) -> Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = std::fs::read_link(&at).with_context(|| format!("cannot read the link {}", at.display()))?;
+                at = if link.is_relative() { folder_of(&at).join(link) } else { link };
+            }
+            _ => return Ok(at),
+        }
+    }
+    bail!("{}: too many levels of symbolic links", path.display())
+}
+
+/// A file without a name in `dir`, where the system makes them (Linux's `O_TMPFILE`); None
+/// elsewhere, or where the file system refuses.
+fn unnamed_in(dir: &Path) -> Option<File> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        OpenOptions::new().write(true).custom_flags(libc::O_TMPFILE).mode(0o666).open(dir).ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = dir;
+        None
+    }
+}
+
+/// Gives the unnamed `file` the name `temp` (one left there by a process of this id is replaced).
+fn link_unnamed(file: &File, temp: &Path) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        use std::os::unix::io::AsRawFd;
+        let invalid = |_| io::Error::from(io::ErrorKind::InvalidInput);
+        let to = CString::new(temp.as_os_str().as_bytes()).map_err(invalid)?;
+        let fd = file.as_raw_fd();
+        let by_proc = CString::new(format!("/proc/self/fd/{fd}")).map_err(invalid)?;
+        let link = || {
+            // Through /proc any process may link its own open file; AT_EMPTY_PATH is the way
+            // where /proc is not mounted (it needs a privilege).
+            // SAFETY: both paths are NUL-terminated strings that outlive the calls; `fd` is open.
+            let by_proc = unsafe {
+                libc::linkat(libc::AT_FDCWD, by_proc.as_ptr(), libc::AT_FDCWD, to.as_ptr(), libc::AT_SYMLINK_FOLLOW)
+            };
+            if by_proc == 0 {
+                return Ok(());
+            }
+            let error = io::Error::last_os_error();
+            if error.kind() == io::ErrorKind::AlreadyExists {
+                return Err(error);
+            }
+            // SAFETY: as above.
+            let by_fd = unsafe { libc::linkat(fd, c"".as_ptr(), libc::AT_FDCWD, to.as_ptr(), libc::AT_EMPTY_PATH) };
+            if by_fd == 0 { Ok(()) } else { Err(error) }
+        };
+        match link() {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                std::fs::remove_file(temp)?;
+                link()
+            }
+            other => other,
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (file, temp);
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
 }
 
 /// `.NAME.grail-partial-PID`.
@@ -162,10 +404,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.gra");
         write_atomically(&path, |_| {
-            assert_eq!(names_in(dir.path()), [format!(".g.gra.grail-partial-{}", std::process::id())]);
+            let partial = format!(".g.gra.grail-partial-{}", std::process::id());
+            // Unnamed while it is written where the system allows it: a kill then strands nothing.
+            let expected: Vec<String> = if cfg!(target_os = "linux") { Vec::new() } else { vec![partial] };
+            assert_eq!(names_in(dir.path()), expected);
             Ok(())
         })
         .unwrap();
+        assert_eq!(names_in(dir.path()), ["g.gra"]);
         assert_eq!(partial_pid(OsStr::new(".g.gra.grail-partial-42")), Some(42));
         assert_eq!(partial_pid(OsStr::new("g.gra.grail-partial-42")), None, "ours start with a dot");
         assert_eq!(partial_pid(OsStr::new(".g.gra.grail-partial-4x")), None);
@@ -204,6 +450,65 @@ mod tests {
         };
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o666 & !(umask as u32), "mode {mode:o} under umask {umask:o}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("private.txt");
+        std::fs::write(&path, "old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomically(&path, |mut file| file.write_all(b"new")).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_is_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("real")).unwrap();
+        let target = dir.path().join("real/g.gra");
+        std::fs::write(&target, "old").unwrap();
+        let link = dir.path().join("link.gra");
+        std::os::unix::fs::symlink("real/g.gra", &link).unwrap();
+        write_atomically(&link, |mut file| file.write_all(b"new")).unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        // A link to a file not there yet creates it.
+        let dangling = dir.path().join("later.gra");
+        std::os::unix::fs::symlink("real/new.gra", &dangling).unwrap();
+        write_atomically(&dangling, |mut file| file.write_all(b"made")).unwrap();
+        assert_eq!(std::fs::read_to_string(dir.path().join("real/new.gra")).unwrap(), "made");
+        assert_eq!(names_in(&dir.path().join("real")), ["g.gra", "new.gra"]);
+    }
+
+    #[test]
+    fn a_failing_work_leaves_every_file_it_wrote_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let (one, two, gone) = (dir.path().join("one"), dir.path().join("two"), dir.path().join("gone"));
+        for path in [&one, &two, &gone] {
+            std::fs::write(path, "old").unwrap();
+        }
+        let failed = all_or_nothing(|| {
+            write_atomically(&one, |mut file| file.write_all(b"new"))?;
+            remove_on_success(&gone)?;
+            write_atomically(&dir.path().join("two/.."), |mut file| file.write_all(b"new"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(names_in(dir.path()), ["gone", "one", "two"]);
+        assert_eq!(std::fs::read_to_string(&one).unwrap(), "old");
+        all_or_nothing(|| {
+            write_atomically(&one, |mut file| file.write_all(b"new"))?;
+            assert_eq!(std::fs::read_to_string(&one).unwrap(), "old", "placed only at the end");
+            remove_on_success(&gone)?;
+            write_atomically(&two, |mut file| file.write_all(b"new"))
+        })
+        .unwrap();
+        assert_eq!(names_in(dir.path()), ["one", "two"]);
+        assert_eq!(std::fs::read_to_string(&two).unwrap(), "new");
     }
 
     #[test]

@@ -2,6 +2,11 @@
 //! device such as `/dev/zero` or a FIFO has no end and no size to check a header against), and no
 //! line may be longer than [`MAX_LINE_BYTES`], so a file without line ends is refused as soon as
 //! its first line passes the limit, in memory of the limit's size.
+//!
+//! The one exception is a `.gra` vertex line (`u: v1 v2 ... #`) in a graph file: a vertex with a
+//! million children has a line of megabytes, and grail writes such lines. Such a line may be as
+//! long as its targets make it (a few bytes of slack per target past the limit), so what it costs
+//! is still what it holds.
 
 use anyhow::{Result, bail};
 use std::fmt;
@@ -79,6 +84,65 @@ pub struct LineBounded<R> {
     /// Bytes passed since the last line end.
     run: usize,
     limit: usize,
+    /// Whether `.gra` vertex lines may be longer than the limit (graph files).
+    vertex_lines: bool,
+    /// What the current line is so far.
+    shape: LineShape,
+}
+
+/// Bytes a vertex line may hold per target beyond the limit: a 32-bit id, its space, and room for
+/// padding a writer might add.
+const SLACK_PER_TARGET: usize = 32;
+
+/// How far a line's start tells whether it is a `.gra` vertex line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Shape {
+    /// Only whitespace so far.
+    #[default]
+    Start,
+    /// Whitespace, then digits.
+    Digits,
+    /// Digits, then whitespace.
+    Spaced,
+    /// `u:` seen: a vertex line.
+    Vertex,
+    /// Anything else.
+    Other,
+}
+
+/// A line's shape and, on a vertex line, the tokens after its colon.
+#[derive(Clone, Copy, Debug, Default)]
+struct LineShape {
+    shape: Shape,
+    tokens: usize,
+    in_token: bool,
+}
+
+impl LineShape {
+    /// The shape after `bytes` more of the same line (no line end among them).
+    fn advance(mut self, bytes: &[u8]) -> LineShape {
+        let mut rest = bytes;
+        while let [b, tail @ ..] = rest {
+            let space = matches!(b, b' ' | b'\t' | b'\r' | b'\x0c');
+            self.shape = match (self.shape, *b) {
+                (Shape::Vertex | Shape::Other, _) => break,
+                (Shape::Start, _) if space => Shape::Start,
+                (Shape::Start | Shape::Digits, b'0'..=b'9') => Shape::Digits,
+                (Shape::Digits | Shape::Spaced, _) if space => Shape::Spaced,
+                (Shape::Digits | Shape::Spaced, b':') => Shape::Vertex,
+                _ => Shape::Other,
+            };
+            rest = tail;
+        }
+        if self.shape == Shape::Vertex {
+            for &b in rest {
+                let space = matches!(b, b' ' | b'\t' | b'\r' | b'\x0c');
+                self.tokens += usize::from(!space && !self.in_token);
+                self.in_token = !space;
+            }
+        }
+        self
+    }
 }
 
 impl<R: Read> LineBounded<R> {
@@ -87,36 +151,59 @@ impl<R: Read> LineBounded<R> {
         LineBounded::with_limit(inner, MAX_LINE_BYTES)
     }
 
+    /// Reads a graph file: [`LineBounded::new`], but a `.gra` vertex line may be as long as its
+    /// targets make it.
+    pub fn for_graphs(inner: R) -> LineBounded<R> {
+        LineBounded { vertex_lines: true, ..LineBounded::new(inner) }
+    }
+
     /// With another limit (tests use small ones).
     pub fn with_limit(inner: R, limit: usize) -> LineBounded<R> {
-        LineBounded { inner, lines: 0, run: 0, limit }
+        LineBounded { inner, lines: 0, run: 0, limit, vertex_lines: false, shape: LineShape::default() }
     }
 
     fn too_long(&self) -> io::Error {
         io::Error::new(io::ErrorKind::InvalidData, LineTooLong { line: self.lines + 1 })
     }
+
+    /// Whether a line of `run` bytes so far, of shape `shape`, is over the limit.
+    fn over(&self, run: usize, shape: LineShape) -> bool {
+        let allowed = if self.vertex_lines && shape.shape == Shape::Vertex {
+            self.limit.saturating_add(shape.tokens.saturating_mul(SLACK_PER_TARGET))
+        } else {
+            self.limit
+        };
+        run > allowed
+    }
 }
 
 impl<R: Read> Read for LineBounded<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.run > self.limit {
+        if self.over(self.run, self.shape) {
             return Err(self.too_long());
         }
         let cap = buf.len().min(self.limit);
         let n = self.inner.read(&mut buf[..cap])?;
         let read = &buf[..n];
         match memchr::memchr(b'\n', read) {
-            None => self.run += n,
+            None => {
+                self.run += n;
+                self.shape = self.shape.advance(read);
+            }
             Some(first) => {
-                if self.run + first > self.limit {
+                let ended = self.shape.advance(&read[..first]);
+                if self.over(self.run + first, ended) {
                     self.run += first;
+                    self.shape = ended;
                     return Err(self.too_long());
                 }
                 self.lines += memchr::memchr_iter(b'\n', read).count() as u64;
-                self.run = n - 1 - memchr::memrchr(b'\n', read).unwrap_or(first);
+                let last = memchr::memrchr(b'\n', read).unwrap_or(first);
+                self.run = n - 1 - last;
+                self.shape = LineShape::default().advance(&read[last + 1..]);
             }
         }
-        if self.run > self.limit {
+        if self.over(self.run, self.shape) {
             return Err(self.too_long());
         }
         Ok(n)
@@ -153,6 +240,24 @@ mod tests {
         let error = reader.read_to_end(&mut out).unwrap_err();
         assert_eq!(LineTooLong::of(&error), Some(1));
         assert!(out.len() <= 2000, "{} bytes held", out.len());
+    }
+
+    fn read_graph(bytes: &[u8], limit: usize) -> Result<usize, u64> {
+        let mut out = Vec::new();
+        let mut reader = LineBounded { vertex_lines: true, ..LineBounded::with_limit(bytes, limit) };
+        reader.read_to_end(&mut out).map_err(|e| LineTooLong::of(&e).unwrap())
+    }
+
+    #[test]
+    fn graph_vertex_lines_may_be_as_long_as_their_targets() {
+        let hub: Vec<u8> = [&b"0: "[..], &b"12 ".repeat(1000), b"#\n1: 2 #\n"].concat();
+        assert_eq!(read_graph(&hub, 64), Ok(hub.len()));
+        assert_eq!(read_all(&hub, 64), Err(1), "other readers keep the plain limit");
+        // The same length of anything else, or of padding between targets, is refused.
+        let names: Vec<u8> = [&b"a: "[..], &b"12 ".repeat(1000), b"\n"].concat();
+        assert_eq!(read_graph(&names, 64), Err(1));
+        let padded: Vec<u8> = [&b"0\n7 : 1"[..], &vec![b' '; 1000], b"2\n"].concat();
+        assert_eq!(read_graph(&padded, 64), Err(2));
     }
 
     #[test]

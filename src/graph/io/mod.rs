@@ -31,7 +31,7 @@ mod write;
 #[cfg(test)]
 mod dataset_tests;
 
-pub use atomic_write::write_atomically;
+pub use atomic_write::{Staged, all_or_nothing, remove_on_success, write_atomically};
 pub use format::Format;
 pub use id_map::{id_map_path, is_id_map, write_id_map};
 pub use named::{quoted, split_closed_fields, split_fields};
@@ -56,6 +56,13 @@ pub fn parse(bytes: &[u8], source: &str, format: Option<Format>) -> Result<ReadT
         Some(parsed) => Ok(parsed),
         None => parse_sequentially(bytes, source, format),
     }
+}
+
+/// Reads `bytes` as [`load`] reads a file, streamed in blocks of about `block` bytes; `None` where
+/// [`load`] would turn to the sequential reader. For the fuzz targets, which use tiny blocks.
+#[doc(hidden)]
+pub fn parse_streamed(bytes: &[u8], format: Option<Format>, block: usize) -> Option<ReadText> {
+    parallel::parse_stream_in_blocks(Box::new(bytes), format, block)
 }
 
 /// The sequential readers: the reference for what is accepted, and the source of every message.

@@ -173,11 +173,17 @@ fn line_blocks(mut text: &[u8], block: usize) -> Vec<&[u8]> {
 /// reads blocks, every thread of the rayon pool's size parses them. `None` on any doubt or read
 /// error (the caller re-reads the file sequentially, which words the problem).
 pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) -> Option<ReadText> {
+    parse_stream_in_blocks(source, asked, BLOCK)
+}
+
+/// [`parse_stream`] in blocks of about `block` bytes (tests and fuzz targets cut small texts into
+/// many blocks, so that blocks of blank lines occur).
+pub fn parse_stream_in_blocks(source: Box<dyn Read + Send + '_>, asked: Option<Format>, block: usize) -> Option<ReadText> {
     let threads = rayon::current_num_threads().max(1);
     std::thread::scope(|scope| {
         let (full_tx, full_rx) = sync_channel::<io::Result<Vec<u8>>>(2 * threads);
         let (free_tx, free_rx) = channel::<Vec<u8>>();
-        scope.spawn(move || produce(source, full_tx, free_rx));
+        scope.spawn(move || produce(source, full_tx, free_rx, block));
         let mut prefix = Vec::new();
         // Blocks of blank lines met before the head is known are kept as counts, not bytes, so
         // that a file opening with (or holding, before its format is known) gigabytes of them
@@ -202,7 +208,7 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
             }
             // A head that needs more than a few blocks is one whose format is only known by counting
             // every line (a header file): wait for the end rather than count again and again.
-            if !whole && (prefix.len() < next_try || prefix.len() > 8 * BLOCK) {
+            if !whole && (prefix.len() < next_try || prefix.len() > 8 * block) {
                 continue;
             }
             next_try = 2 * prefix.len();
@@ -222,7 +228,7 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
         let head_bytes = body_start as u64 + leading.iter().map(|h| h.bytes).sum::<u64>();
         let body = prefix.split_off(body_start);
         drop(prefix);
-        let first = pieces(&body, body_holes.iter().map(|h| Hole { at: h.at - body_start, ..*h }));
+        let first = pieces(&body, body_holes.iter().map(|h| Hole { at: h.at - body_start, ..*h }), block);
         drop(body);
         let feed = Mutex::new(Feed { first, blocks: Some(full_rx), next: 0 });
         let results = Mutex::new(Vec::new());
@@ -293,11 +299,11 @@ fn line_count(block: &[u8]) -> u64 {
 }
 
 /// The body read with the head, cut into blocks of whole lines, with its blank holes in place.
-fn pieces(body: &[u8], holes: impl Iterator<Item = Hole>) -> std::collections::VecDeque<Piece> {
+fn pieces(body: &[u8], holes: impl Iterator<Item = Hole>, size: usize) -> std::collections::VecDeque<Piece> {
     // When sniffing needed many lines (a header file is only known by counting all of them), the
     // head's text is cut up again so every thread gets some.
-    fn text(part: &[u8], out: &mut std::collections::VecDeque<Piece>) {
-        for block in line_blocks(part, BLOCK) {
+    fn text(part: &[u8], size: usize, out: &mut std::collections::VecDeque<Piece>) {
+        for block in line_blocks(part, size) {
             if !block.is_empty() {
                 out.push_back(Piece::Text(block.to_vec()));
             }
@@ -306,11 +312,11 @@ fn pieces(body: &[u8], holes: impl Iterator<Item = Hole>) -> std::collections::V
     let mut out = std::collections::VecDeque::new();
     let mut from = 0;
     for hole in holes {
-        text(&body[from..hole.at], &mut out);
+        text(&body[from..hole.at], size, &mut out);
         out.push_back(Piece::Blank { lines: hole.lines, bytes: hole.bytes });
         from = hole.at;
     }
-    text(&body[from..], &mut out);
+    text(&body[from..], size, &mut out);
     out
 }
 
@@ -348,14 +354,19 @@ impl Feed {
 
 /// Reads `source` into blocks that end at a line end (a line longer than a block makes a longer
 /// block), reusing the buffers the workers hand back.
-fn produce(mut source: Box<dyn Read + Send + '_>, full: SyncSender<io::Result<Vec<u8>>>, free: Receiver<Vec<u8>>) {
+fn produce(
+    mut source: Box<dyn Read + Send + '_>,
+    full: SyncSender<io::Result<Vec<u8>>>,
+    free: Receiver<Vec<u8>>,
+    size: usize,
+) {
     let mut carry: Vec<u8> = Vec::new();
     loop {
         let mut block = free.try_recv().unwrap_or_default();
         block.clear();
         block.append(&mut carry);
         let end = loop {
-            match fill(&mut source, &mut block, BLOCK) {
+            match fill(&mut source, &mut block, size) {
                 Err(e) => {
                     let _ = full.send(Err(e));
                     return;
@@ -646,8 +657,35 @@ mod tests {
         Ok(())
     }
 
+    /// Text with runs of blank lines between, before and after its lines, so that small blocks
+    /// are often all blank.
+    fn blank_text() -> impl Strategy<Value = Vec<u8>> {
+        let blanks = prop::collection::vec(prop_oneof![Just("\n"), Just(" \n"), Just("\r\n")], 0..12).prop_map(|b| b.concat());
+        (prop_oneof![text(), gra_text()], prop::collection::vec(blanks, 1..8)).prop_map(|(text, blanks)| {
+            let text = String::from_utf8(text).unwrap();
+            let mut lines = text.split_inclusive('\n');
+            let mut out = String::new();
+            for run in &blanks {
+                out += run;
+                out.extend(lines.by_ref().take(3));
+            }
+            out.extend(lines);
+            out.into_bytes()
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn streaming_in_small_blocks_reads_blank_lines_as_the_sequential_readers(bytes in blank_text(), block in 1usize..24) {
+            for format in [None, Some(Format::Gra), Some(Format::EdgeList), Some(Format::Header)] {
+                if let Some(streamed) = parse_stream_in_blocks(Box::new(&bytes[..]), format, block) {
+                    let sequential = super::super::parse_sequentially(&bytes, "t", format).ok();
+                    prop_assert_eq!(Some(&streamed), sequential.as_ref(), "{:?} {:?}", format, String::from_utf8_lossy(&bytes));
+                }
+            }
+        }
+
         #[test]
         fn parallel_parsing_accepts_only_what_the_sequential_readers_accept(bytes in text(), block in 1usize..40) {
             same_as_sequential(&bytes, block)?;

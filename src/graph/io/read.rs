@@ -52,8 +52,11 @@ fn open_text<'a>(path: &Path, watch: Watch<'a>) -> Result<(Box<dyn Read + Send +
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut reader = BufReader::with_capacity(1 << 16, Watched::new(file, size, watch));
     let gzip = reader.fill_buf().with_context(|| format!("cannot read {}", path.display()))?.starts_with(&GZIP_MAGIC);
-    let text: Box<dyn Read + Send + 'a> =
-        if gzip { Box::new(LineBounded::new(MultiGzDecoder::new(reader))) } else { Box::new(LineBounded::new(reader)) };
+    let text: Box<dyn Read + Send + 'a> = if gzip {
+        Box::new(LineBounded::for_graphs(MultiGzDecoder::new(reader)))
+    } else {
+        Box::new(LineBounded::for_graphs(reader))
+    };
     Ok((text, gzip, size))
 }
 
