@@ -814,7 +814,7 @@ fn partial_files(dir: &Path) -> Vec<String> {
 }
 
 #[test]
-fn a_write_killed_half_way_leaves_the_old_file_and_the_next_write_clears_its_temporary() {
+fn a_write_killed_half_way_leaves_the_old_file_and_no_temporary_for_long() {
     let dir = tempfile::tempdir().unwrap();
     let graph = dir.path().join("chain.txt");
     assert!(grail(&["gen", "chain:n=100000", "--out", graph.to_str().unwrap()]).status.success());
@@ -828,13 +828,16 @@ fn a_write_killed_half_way_leaves_the_old_file_and_the_next_write_clears_its_tem
         let status = Command::new("sh").arg("-c").arg(script).status().unwrap();
         assert!(!status.success(), "{}: the writer was stopped", target.display());
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "the good old file\n", "{}", target.display());
+        // Where the system has unnamed files the temporary has no name until it is whole, so a
+        // stopped writer strands nothing; elsewhere it leaves its named temporary.
+        let stranded = if cfg!(target_os = "linux") { 0 } else { 1 };
         assert_eq!(
             partial_files(dir.path()).len(),
-            1,
+            stranded,
             "the stopped writer's temporary file: {:?}",
             partial_files(dir.path())
         );
-        // The next write to the folder removes it (its writer runs no more) and replaces the file.
+        // The next write to the folder removes any (its writer runs no more) and replaces the file.
         let out = grail(&["convert", graph.to_str().unwrap(), target.to_str().unwrap()]);
         assert!(out.status.success(), "{}", stderr(&out));
         assert!(partial_files(dir.path()).is_empty(), "{:?}", partial_files(dir.path()));
