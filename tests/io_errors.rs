@@ -557,7 +557,8 @@ fn fuzz_seeds() -> Vec<Vec<u8>> {
 fn blank_and_hub_seeds() -> Vec<Vec<u8>> {
     let blanks = "\n".repeat(40);
     let hub: String = (1..=300).map(|v| format!(" {v}")).collect();
-    let hub_gra = format!("graph_for_greach\n301\n0:{hub} #\n{}", (1..=300).map(|v| format!("{v}: #\n")).collect::<String>());
+    let hub_gra =
+        format!("graph_for_greach\n301\n0:{hub} #\n{}", (1..=300).map(|v| format!("{v}: #\n")).collect::<String>());
     let texts = [
         format!("{blanks}0 1\n{blanks}1 2\n{blanks}"),
         format!("{blanks}graph_for_greach\n3\n0: 1 2 #\n1: 2 #\n2: #\n{blanks} \n\r\n"),

@@ -50,7 +50,7 @@ enum Head {
         format: Format,
         plan: Plan,
         body_start: usize,
-        head: HeadNotes,
+        head: Box<HeadNotes>,
     },
 }
 
@@ -109,7 +109,7 @@ fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
             format,
             plan,
             body_start: lines.position(prefix),
-            head: HeadNotes { lines: lines.read_so_far(), skipped: lines.take_skipped() },
+            head: Box::new(HeadNotes { lines: lines.read_so_far(), skipped: lines.take_skipped() }),
         },
         Err(_) if whole => Head::Fail,
         Err(_) => Head::NeedMore,
@@ -141,7 +141,7 @@ fn parse_in_blocks(bytes: &[u8], asked: Option<Format>, block: usize) -> Option<
     if declares_too_many(plan, bytes.len() as u64) {
         return None;
     }
-    let (graph, names, report) = assemble(plan, parsed, head)?;
+    let (graph, names, report) = assemble(plan, parsed, *head)?;
     Some((graph, names, format, report))
 }
 
@@ -178,7 +178,11 @@ pub fn parse_stream(source: Box<dyn Read + Send + '_>, asked: Option<Format>) ->
 
 /// [`parse_stream`] in blocks of about `block` bytes (tests and fuzz targets cut small texts into
 /// many blocks, so that blocks of blank lines occur).
-pub fn parse_stream_in_blocks(source: Box<dyn Read + Send + '_>, asked: Option<Format>, block: usize) -> Option<ReadText> {
+pub fn parse_stream_in_blocks(
+    source: Box<dyn Read + Send + '_>,
+    asked: Option<Format>,
+    block: usize,
+) -> Option<ReadText> {
     let threads = rayon::current_num_threads().max(1);
     std::thread::scope(|scope| {
         let (full_tx, full_rx) = sync_channel::<io::Result<Vec<u8>>>(2 * threads);
@@ -213,7 +217,7 @@ pub fn parse_stream_in_blocks(source: Box<dyn Read + Send + '_>, asked: Option<F
             }
             next_try = 2 * prefix.len();
             match head(&prefix, whole, asked) {
-                Head::Ready { format, plan, body_start, head } => break (format, plan, body_start, head),
+                Head::Ready { format, plan, body_start, head } => break (format, plan, body_start, *head),
                 Head::NeedMore if !whole => continue,
                 Head::NeedMore | Head::Fail => return None,
             }
@@ -240,10 +244,9 @@ pub fn parse_stream_in_blocks(source: Box<dyn Read + Send + '_>, asked: Option<F
                     return;
                 };
                 let parsed = match block {
-                    Ok(Piece::Text(block)) => parse_block(plan, &block).map(|parsed| {
+                    Ok(Piece::Text(block)) => parse_block(plan, &block).inspect(|_| {
                         text_bytes.fetch_add(block.len() as u64, Relaxed);
                         let _ = free_tx.send(block);
-                        parsed
                     }),
                     Ok(Piece::Blank { lines, bytes }) => {
                         text_bytes.fetch_add(bytes, Relaxed);
@@ -660,7 +663,8 @@ mod tests {
     /// Text with runs of blank lines between, before and after its lines, so that small blocks
     /// are often all blank.
     fn blank_text() -> impl Strategy<Value = Vec<u8>> {
-        let blanks = prop::collection::vec(prop_oneof![Just("\n"), Just(" \n"), Just("\r\n")], 0..12).prop_map(|b| b.concat());
+        let blanks =
+            prop::collection::vec(prop_oneof![Just("\n"), Just(" \n"), Just("\r\n")], 0..12).prop_map(|b| b.concat());
         (prop_oneof![text(), gra_text()], prop::collection::vec(blanks, 1..8)).prop_map(|(text, blanks)| {
             let text = String::from_utf8(text).unwrap();
             let mut lines = text.split_inclusive('\n');
