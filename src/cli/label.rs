@@ -1,12 +1,13 @@
 //! `grail label`: build GRAIL labels, report how long it took, optionally save them.
 
 use super::common::{GotLabels, GraphArgs, LabelOptions, refuse_overwriting, table, value_name};
+use super::event_log::JsonLinesSink;
 use super::output::{Output, Report};
 use crate::format::{bytes, duration, plural, thousands};
 use crate::graph::fingerprint::fingerprint;
 use crate::index::{PhaseRow, PhaseTable, store};
 use crate::system::peak_memory_bytes;
-use crate::telemetry::{Backend, Event, JsonLinesSink, Sink};
+use crate::telemetry::{Backend, Event, Sink};
 use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;

@@ -13,6 +13,7 @@ mod completions;
 mod convert;
 mod deep;
 mod draw;
+mod event_log;
 mod exceptions;
 mod exit;
 mod gen_cmd;

@@ -4,6 +4,7 @@ pub mod csr;
 pub mod cycles;
 pub mod dominance;
 pub mod fingerprint;
+pub(crate) mod firsts;
 pub mod generators;
 pub mod io;
 pub mod load_report;

@@ -3,7 +3,7 @@
 //! lines (a run ends at a data or header line, so there are never more runs than those lines, and
 //! a million blank lines in a row are one run).
 
-use super::load_report::Firsts;
+use super::firsts::{FIRST, Firsts};
 
 /// What was skipped, in file order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -33,7 +33,7 @@ impl SkippedLines {
             return;
         }
         self.blank.count += lines;
-        let room = super::load_report::FIRST.saturating_sub(self.blank.first.len()) as u64;
+        let room = FIRST.saturating_sub(self.blank.first.len()) as u64;
         self.blank.first.extend(first..first + lines.min(room));
         self.extend_runs(first, lines);
     }
@@ -49,7 +49,7 @@ impl SkippedLines {
     pub fn append_shifted(&mut self, later: &SkippedLines, shift: u64) {
         for (mine, theirs) in [(&mut self.blank, &later.blank), (&mut self.comment, &later.comment)] {
             mine.count += theirs.count;
-            let room = super::load_report::FIRST.saturating_sub(mine.first.len());
+            let room = FIRST.saturating_sub(mine.first.len());
             mine.first.extend(theirs.first.iter().take(room).map(|line| line + shift));
         }
         for &(first, lines) in &later.runs {
