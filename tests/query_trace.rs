@@ -180,6 +180,24 @@ fn check_tree(dag: &Graph, trace: &Trace, answer: &Answer, (from, to): (u32, u32
         let edge = if n.backward { (n.vertex, parent.vertex) } else { (parent.vertex, n.vertex) };
         assert!(has_edge(edge.0, edge.1), "drawn edge {edge:?} is not in the graph");
     }
+    // A dead end could not have helped: a forward vertex that cannot reach the target, a backward
+    // one the start cannot reach. Every expanded vertex not marked so did help (the marks are
+    // exact unless a search ran past its budget, when they may only err towards "dead end").
+    let closure = |start: u32, backward: bool| {
+        let mut seen = std::collections::HashSet::from([start]);
+        let mut stack = vec![start];
+        while let Some(x) = stack.pop() {
+            let next = if backward { dag.parents(x) } else { dag.children(x) };
+            stack.extend(next.iter().filter(|&&c| seen.insert(c)));
+        }
+        seen
+    };
+    let (below_from, above_to) = (closure(from, false), closure(to, true));
+    for n in nodes.iter().filter(|n| n.expanded && !n.dead_end) {
+        let helped = if n.backward { below_from.contains(&n.vertex) } else { above_to.contains(&n.vertex) };
+        assert!(helped, "vertex {} is not marked a dead end, yet it could not help", n.vertex);
+    }
+    assert_eq!(nodes.iter().filter(|n| n.dead_end).count() as u64, answer.false_positives);
     if !answer.reachable {
         assert!(nodes.iter().all(|n| !n.on_path));
         return;

@@ -13,11 +13,15 @@
 
 use super::rules::contains_all;
 use super::stamps::Stamps;
-use crate::graph::Graph;
+use crate::graph::{Csr, Graph};
 use crate::index::Labels;
 
 /// Tiny searches get an exact count even when the reverse search is a little longer than they were.
 const MIN_BUDGET: u64 = 64;
+
+/// Passes of [`ReverseSearch::settle`] at most: one settles every chain that runs down the queue;
+/// edges back up it need more, rarely many.
+const SETTLE_PASSES: usize = 4;
 
 /// The reverse search's buffers (part of [`super::Scratch`]) and its marks.
 #[derive(Clone, Debug, Default)]
@@ -65,6 +69,46 @@ impl ReverseSearch {
             }
         }
         true
+    }
+
+    /// [`ReverseSearch::explore`] over any direction of the DAG: follows `csr` (parents to find
+    /// ancestors, children to find descendants) into the vertices that `keep` accepts. For a
+    /// bidirectional search, which has levels but maybe no labels yet.
+    pub fn explore_within(&mut self, csr: &Csr, keep: impl Fn(u32) -> bool, budget: u64) -> bool {
+        let budget = budget.max(MIN_BUDGET);
+        let mut work = 0u64;
+        while let Some(x) = self.stack.pop() {
+            work += 1;
+            for &p in csr.neighbors(x) {
+                work += 1;
+                if work > budget {
+                    return false;
+                }
+                if keep(p) && self.ancestors.insert(p) {
+                    self.stack.push(p);
+                }
+            }
+        }
+        true
+    }
+
+    /// Marks each vertex of `expanded` with a neighbour in `csr` already marked. A breadth-first
+    /// side met every neighbour of the vertices it expanded, so passes back over its queue (later
+    /// vertices first) settle the chains inside the region it searched, at the cost of its own
+    /// scan, before any search beyond it. Stops when a pass marks nothing (at most a few passes).
+    pub fn settle(&mut self, csr: &Csr, expanded: &[u32]) {
+        for _ in 0..SETTLE_PASSES {
+            let mut marked = false;
+            for &x in expanded.iter().rev() {
+                if !self.reaches(x) && csr.neighbors(x).iter().any(|&c| self.reaches(c)) {
+                    self.add_ancestor(x);
+                    marked = true;
+                }
+            }
+            if !marked {
+                return;
+            }
+        }
     }
 
     /// Whether `v` is known to reach the target.

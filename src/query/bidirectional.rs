@@ -7,7 +7,15 @@
 //! The forward side asks the guide about each child `c` (can `c` reach `v`?); the backward side
 //! asks the same rules, turned around, about each parent `p` (can `u` reach `p`?). A positive cut
 //! on either side ends the search like a meeting.
+//!
+//! Its false positives (dead ends) are the expanded vertices that could not have helped: on the
+//! forward side those that cannot reach `v`, on the backward side those `u` cannot reach. For a no,
+//! every expanded vertex. For a yes, every vertex the backward side entered reaches `v` (and every
+//! one the forward side entered is reached from `u`), so a search over parents from the backward
+//! tree (over children from the forward tree) settles the rest, on the budget `ancestors.rs`
+//! explains: past it, the unsettled count as dead ends, an upper bound.
 
+use super::ancestors::ReverseSearch;
 use super::guide::{Guide, Step};
 use super::observer::SearchObserver;
 use super::outcome::SearchOutcome;
@@ -15,9 +23,8 @@ use super::scratch::Scratch;
 use crate::graph::Graph;
 
 /// Bidirectional BFS from `from` to `to` (DAG ids, `from != to`). `forward` judges children towards
-/// `to`, `backward` judges parents as targets of `from`. Counts: both sides' expanded and pruned
-/// vertices; false positives are every expanded vertex for a no and those not on the path for a
-/// yes (an upper bound: a vertex that reaches `to` off the path found still counts).
+/// `to`, `backward` judges parents as targets of `from`; `levels` are the DAG's topological levels.
+/// Counts: both sides' expanded and pruned vertices, and their dead ends (module docs).
 ///
 /// The path of a yes (when `want_path`) is the walk through both trees: the forward tree from
 /// `from` to where the sides met, then the backward tree down to `to`. Where a cut ended a side, the
@@ -26,6 +33,7 @@ use crate::graph::Graph;
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
     dag: &Graph,
+    levels: &[u32],
     forward: &F,
     backward: &B,
     from: u32,
@@ -38,7 +46,7 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
     let (children, parents) = (dag.children_csr(), dag.parents_csr());
     scratch.ensure_parent(n);
     scratch.ensure_child(n);
-    let Scratch { visited, backward_visited, queue, backward_queue, parent, child, .. } = scratch;
+    let Scratch { visited, backward_visited, queue, backward_queue, parent, child, reverse, descendants, .. } = scratch;
     visited.begin(n);
     backward_visited.begin(n);
     queue.clear();
@@ -48,7 +56,7 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
     queue.push(from);
     backward_queue.push(to);
     observer.start(from, to);
-    let (mut head, mut back_head, mut pruned) = (0usize, 0usize, 0u64);
+    let (mut head, mut back_head, mut pruned, mut scanned) = (0usize, 0usize, 0u64, 0u64);
     // Each side's BFS level and the queue position where its next level starts (observers only).
     let (mut level, mut level_end, mut back_level, mut back_level_end) = (0u32, 1usize, 0u32, 1usize);
     let mut on_backward_side = false;
@@ -70,6 +78,7 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
             head += 1;
             observer.expand(x);
             for &c in children.neighbors(x) {
+                scanned += 1;
                 if backward_visited.contains(c) {
                     // Meeting the target before the backward side has started is no meeting: it
                     // is found as any search finds it.
@@ -118,6 +127,7 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
             back_head += 1;
             observer.expand(y);
             for &p in parents.neighbors(y) {
+                scanned += 1;
                 if visited.contains(p) {
                     observer.met(y, p, back_level + 1);
                     meeting = Some((p, y));
@@ -170,21 +180,49 @@ pub(crate) fn bidirectional<F: Guide, B: Guide, O: SearchObserver>(
         path.push(at);
         at = if at == to { NONE } else { child[at as usize] };
     }
+    let (ahead, behind) = (&queue[..head], &backward_queue[..back_head]);
     // A backward cut proved that `from` reaches the walk's first vertex: `from` is on the path too,
     // though not in it yet (the caller fills the gap).
     let on_path = |v: &u32| *v == from || path.contains(v);
-    let expanded_on_path =
-        queue[..head].iter().chain(&backward_queue[..back_head]).filter(|v| on_path(v)).count() as u64;
+    // Most searches expand only vertices of the path: nothing to settle then.
+    let (ahead_open, behind_open) = (!ahead.iter().all(on_path), !behind.iter().all(on_path));
+    let budget = expanded + scanned;
+    // Seeds: what reaches `to` (the backward tree, the path) and what `from` reaches (the forward
+    // tree, the path, `to`). Then what reaches `to` from `from`'s level down, and what `from`
+    // reaches down to `to`'s level.
+    if ahead_open {
+        reverse.begin(n, to);
+        path.iter().chain(&*backward_queue).for_each(|&v| reverse.add_ancestor(v));
+        reverse.settle(children, ahead);
+        let low = levels[from as usize];
+        reverse.explore_within(parents, |p| levels[p as usize] >= low, budget);
+    }
+    if behind_open {
+        descendants.begin(n, from);
+        path.iter().chain(&*queue).chain([&to]).for_each(|&v| descendants.add_ancestor(v));
+        descendants.settle(parents, behind);
+        let high = levels[to as usize];
+        descendants.explore_within(children, |c| levels[c as usize] <= high, budget);
+    }
+    let helped =
+        |side: &[u32], search: &ReverseSearch| side.iter().filter(|v| on_path(v) || search.reaches(**v)).count();
+    let helped = (helped(ahead, reverse) + helped(behind, descendants)) as u64;
     if O::RECORDS {
         for &v in path.iter().chain((x == NONE).then_some(&from)) {
             observer.on_path(v);
         }
-        for &v in queue[..head].iter().chain(&backward_queue[..back_head]).filter(|v| !on_path(v)) {
+        let forward_dead = ahead.iter().filter(|v| !on_path(v) && !reverse.reaches(**v));
+        for &v in forward_dead.chain(behind.iter().filter(|v| !on_path(v) && !descendants.reaches(**v))) {
             observer.dead_end(v);
         }
     }
-    let false_positives = expanded - expanded_on_path;
-    SearchOutcome { reachable: true, expanded, pruned, false_positives, path: want_path.then_some(path) }
+    SearchOutcome {
+        reachable: true,
+        expanded,
+        pruned,
+        false_positives: expanded - helped,
+        path: want_path.then_some(path),
+    }
 }
 
 /// Marks "no vertex" in the trees' links.
@@ -202,15 +240,16 @@ mod tests {
         let mut edges: Vec<(u32, u32)> = (0..6).map(|v| (v, v + 1)).collect();
         edges.push((0, 7));
         let g = Graph::from_edges(8, &edges).unwrap();
+        let levels = &crate::graph::topo::kahn(&g).unwrap().level;
         let mut scratch = Scratch::new(8);
-        let out = bidirectional(&g, &Unguided, &Unguided, 0, 6, &mut scratch, true, &mut NoObserver);
+        let out = bidirectional(&g, levels, &Unguided, &Unguided, 0, 6, &mut scratch, true, &mut NoObserver);
         // Forward expands 0 (queueing 1 and 7); the backward queue is then the shorter one, so the
         // backward side climbs 6, 5, 4, 3, 2 and meets 1: the dead branch 7 is never expanded.
         assert!(out.reachable);
         assert_eq!(out.path, Some((0..=6).collect()));
         assert_eq!((out.expanded, out.false_positives), (6, 0));
         // 7 has no children: the forward side runs dry at once, whatever the backward side holds.
-        let out = bidirectional(&g, &Unguided, &Unguided, 7, 6, &mut scratch, false, &mut NoObserver);
+        let out = bidirectional(&g, levels, &Unguided, &Unguided, 7, 6, &mut scratch, false, &mut NoObserver);
         assert_eq!((out.reachable, out.expanded, out.false_positives), (false, 1, 1));
     }
 }

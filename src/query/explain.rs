@@ -237,6 +237,7 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
                 (_, true, _) => "breadth-first",
                 _ => "depth-first",
             };
+            let bidirectional = decision.rules == RuleSet::All && method.is_breadth_first() && method.is_guided();
             let pruned = plural(*pruned, "child", "children");
             let pruning = match (decision.rules, method.is_guided()) {
                 (_, false) => "entered every child".to_string(),
@@ -258,12 +259,18 @@ fn decisive_sentence(decision: &Decision, n: &Names) -> String {
                 RuleSet::Grail => "its labels said maybe",
                 RuleSet::All => "no cut ruled it out",
             };
+            // The backward side's dead ends are those u cannot reach: its vertices all reach v.
+            let useless = if bidirectional {
+                format!("yet it cannot reach {v} (or, behind v, {u} cannot reach it)")
+            } else {
+                format!("yet it cannot reach {v}")
+            };
             let dead = match (*dead_ends, *expanded) {
                 (0, 1) => "not a dead end".to_string(),
                 (0, _) => "none of them a dead end".to_string(),
-                (1, 1) => format!("a dead end ({maybe}, yet it cannot reach {v})"),
-                (1, _) => format!("1 of them a dead end ({maybe}, yet it cannot reach {v})"),
-                (n, _) => format!("{} of them dead ends (for each, {maybe}, yet it cannot reach {v})", thousands(n)),
+                (1, 1) => format!("a dead end ({maybe}, {useless})"),
+                (1, _) => format!("1 of them a dead end ({maybe}, {useless})"),
+                (n, _) => format!("{} of them dead ends (for each, {maybe}, {useless})", thousands(n)),
             };
             if *reachable {
                 format!("{start}, {dead}, before it found {v}.")

@@ -29,6 +29,9 @@ pub struct Scratch {
     pub(crate) backward_visited: Stamps,
     pub(crate) backward_queue: Vec<u32>,
     pub(crate) child: Vec<u32>,
+    /// The bidirectional search's count of the backward side's false positives: the same search
+    /// as `reverse`, over children, for the descendants of the start.
+    pub(crate) descendants: ReverseSearch,
 }
 
 impl Scratch {

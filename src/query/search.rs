@@ -20,6 +20,8 @@
 //!     that reach it. It is exact whenever that reverse search costs no more than the forward one
 //!     did (or 64 steps); past that budget it stops and the count is an upper bound: vertices it
 //!     has not resolved count as false positives, but the BFS path to `v` never does.
+//!   - a bidirectional yes: the same, from both trees (`bidirectional.rs`); a backward vertex is a
+//!     false positive when `u` cannot reach it.
 
 use super::answer::Method;
 use super::bfs::breadth_first;
@@ -56,7 +58,8 @@ pub(crate) fn search<O: SearchObserver>(
         (Method::GuidedDfs | Method::GuidedBfs, Some(index)) => {
             let ahead = CutGuide::new(index, labels, to);
             let back = || BackCutGuide::new(index, labels, from);
-            every_rule(dag, &ahead, back, &grail, from, to, breadth, scratch, want_path, observer)
+            let levels = labels.levels();
+            every_rule(dag, levels, &ahead, back, &grail, from, to, breadth, scratch, want_path, observer)
         }
         // GRAIL's guide and the baselines never end a search early: their paths end at `to`.
         (Method::GuidedDfs, None) => depth_first(dag, &grail, from, to, scratch, want_path, observer),
@@ -89,7 +92,7 @@ pub(crate) fn search_before_labels<O: SearchObserver>(
     let back = || BackIndexGuide::new(index, levels, from);
     let negative_cuts = IndexGuide { stops: false, ..ahead };
     let breadth = method.is_breadth_first();
-    Some(every_rule(dag, &ahead, back, &negative_cuts, from, to, breadth, scratch, want_path, observer))
+    Some(every_rule(dag, levels, &ahead, back, &negative_cuts, from, to, breadth, scratch, want_path, observer))
 }
 
 /// The searches of every rule: depth first with look-ahead, or (`breadth`) bidirectional, `ahead`
@@ -100,6 +103,7 @@ pub(crate) fn search_before_labels<O: SearchObserver>(
 #[allow(clippy::too_many_arguments)]
 fn every_rule<A: Guide, B: Guide, P: Guide, O: SearchObserver>(
     dag: &Graph,
+    levels: &[u32],
     ahead: &A,
     back: impl FnOnce() -> B,
     path: &P,
@@ -111,7 +115,7 @@ fn every_rule<A: Guide, B: Guide, P: Guide, O: SearchObserver>(
     observer: &mut O,
 ) -> SearchOutcome {
     let mut found = if breadth {
-        let mut found = bidirectional(dag, ahead, &back(), from, to, scratch, want_path, observer);
+        let mut found = bidirectional(dag, levels, ahead, &back(), from, to, scratch, want_path, observer);
         complete_prefix(dag, path, from, scratch, &mut found);
         found
     } else {

@@ -420,6 +420,9 @@ fn node_line<'a>(app: &App, nodes: &[TraceNode], i: usize, depth: usize) -> Line
         NodeKind::Start => ("start u, dead end".to_string(), theme.warn()),
         NodeKind::Meeting => ("the two searches meet here".to_string(), theme.yes()),
         NodeKind::Entered if node.on_path => ("on the path".to_string(), theme.path()),
+        NodeKind::Entered if node.dead_end && node.backward => {
+            ("dead end (u cannot reach it)".to_string(), theme.warn())
+        }
         NodeKind::Entered if node.dead_end => ("dead end (cannot reach v)".to_string(), theme.warn()),
         // Only a breadth-first search leaves these: queued, then the target turned up first.
         NodeKind::Entered if !node.expanded => ("queued, not expanded".to_string(), theme.dim()),
