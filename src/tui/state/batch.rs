@@ -60,7 +60,7 @@ impl BatchState {
         match i {
             0 if self.use_file => self.file.as_ref().map_or("file (F picks one)".into(), |p| p.display().to_string()),
             0 => "random pairs".into(),
-            1 | 2 if self.use_file => "not used (the file's pairs)".into(),
+            1 | 2 if self.use_file => "not used".into(),
             1 => crate::format::thousands(self.count as u64),
             2 => self.seed.to_string(),
             _ => String::new(),
@@ -146,13 +146,13 @@ impl BatchState {
     /// again replaces them.
     pub fn export_to(&mut self, base: PathBuf) -> Option<Effect> {
         let result = Arc::clone(self.result.as_ref()?);
-        let existing: Vec<String> = (["csv", "json"].iter())
-            .map(|ext| base.with_extension(ext))
-            .filter(|p| p.exists())
-            .map(|p| p.display().to_string())
-            .collect();
+        let existing: Vec<&str> = ["csv", "json"].into_iter().filter(|ext| base.with_extension(ext).exists()).collect();
         if !existing.is_empty() && self.replace_asked.as_ref() != Some(&base) {
-            let title = format!("{} exists: Enter replaces it, or type another name", existing.join(" and "));
+            let name = base.file_name().map_or_else(|| base.display().to_string(), |n| n.to_string_lossy().into());
+            let title = match existing[..] {
+                [ext] => format!("{name}.{ext} exists: Enter replaces it, or type another name"),
+                _ => format!("{name}.csv and .json exist: Enter replaces them, or type another name"),
+            };
             let text = base.display().to_string();
             self.replace_asked = Some(base);
             return Some(Effect::Prompt(Prompt::new(PromptKind::ExportPath, &title, text)));
@@ -233,7 +233,7 @@ mod tests {
         let config = crate::tui::worker::labeling::DEFAULT_CONFIG;
         for row in [1, 2] {
             state.selected = row;
-            assert_eq!(state.setting_value(row), "not used (the file's pairs)");
+            assert_eq!(state.setting_value(row), "not used");
             for action in [Action::Enter, Action::Left, Action::Right] {
                 assert!(matches!(state.handle(action, config), Some(Effect::Error(_))));
             }

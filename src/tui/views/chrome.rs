@@ -67,7 +67,12 @@ pub fn status_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         let at = app.labels.running_at().map(|at| format!(" · {at}")).unwrap_or_default();
         let percent = busy.progress.map(|p| format!(" {:.0}%", p * 100.0)).unwrap_or_default();
         let time = format!("  {}", duration(elapsed));
-        let cancels = if busy.cancellable { "  (c cancels)" } else { "" };
+        // Cancelling a label build pauses it at a level boundary, where s, f or r carry it on.
+        let cancels = match (busy.cancellable, at.is_empty()) {
+            (false, _) => "",
+            (true, true) => "  (c cancels)",
+            (true, false) => "  (c pauses)",
+        };
         let what = &busy.what;
         // One row where a shorter form fits: a status line that grows and shrinks as a run goes
         // would move everything above it.
