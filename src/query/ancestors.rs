@@ -50,30 +50,14 @@ impl ReverseSearch {
     /// (vertices popped plus parent edges scanned). Returns true if it finished (the marks are then
     /// exactly the ancestors of the target among `from`'s descendants).
     pub fn explore(&mut self, dag: &Graph, labels: &Labels, from: u32, budget: u64) -> bool {
-        let budget = budget.max(MIN_BUDGET);
-        let csr = dag.parents_csr();
-        let (offsets, sources) = (csr.offsets(), csr.targets());
         let (start_label, start_level) = (labels.of(from), labels.level(from));
-        let mut work = 0u64;
-        while let Some(x) = self.stack.pop() {
-            work += 1;
-            for &p in &sources[offsets[x as usize] as usize..offsets[x as usize + 1] as usize] {
-                work += 1;
-                if work > budget {
-                    return false;
-                }
-                if labels.level(p) >= start_level && contains_all(start_label, labels.of(p)) && self.ancestors.insert(p)
-                {
-                    self.stack.push(p);
-                }
-            }
-        }
-        true
+        let keep = |p: u32| labels.level(p) >= start_level && contains_all(start_label, labels.of(p));
+        self.explore_within(dag.parents_csr(), keep, budget)
     }
 
     /// [`ReverseSearch::explore`] over any direction of the DAG: follows `csr` (parents to find
-    /// ancestors, children to find descendants) into the vertices that `keep` accepts. For a
-    /// bidirectional search, which has levels but maybe no labels yet.
+    /// ancestors, children to find descendants) into the vertices that `keep` accepts (a
+    /// bidirectional search keeps to levels: it may run before the labels exist).
     pub fn explore_within(&mut self, csr: &Csr, keep: impl Fn(u32) -> bool, budget: u64) -> bool {
         let budget = budget.max(MIN_BUDGET);
         let mut work = 0u64;

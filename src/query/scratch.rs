@@ -22,7 +22,8 @@ pub struct Scratch {
     /// BFS parent pointers, written only for vertices visited in the current search; allocated on
     /// first BFS use.
     pub(crate) parent: Vec<u32>,
-    /// The reverse search that counts a BFS's false positives exactly.
+    /// The reverse search that counts a BFS's false positives exactly (a bidirectional search's
+    /// forward side too).
     pub(crate) reverse: ReverseSearch,
     /// The bidirectional search's backward side: its visited set, its queue, and the child that
     /// led to each vertex it entered (allocated on first use).

@@ -115,44 +115,40 @@ fn every_rule<A: Guide, B: Guide, P: Guide, O: SearchObserver>(
     observer: &mut O,
 ) -> SearchOutcome {
     let mut found = if breadth {
-        let mut found = bidirectional(dag, levels, ahead, &back(), from, to, scratch, want_path, observer);
-        complete_prefix(dag, path, from, scratch, &mut found);
-        found
+        bidirectional(dag, levels, ahead, &back(), from, to, scratch, want_path, observer)
     } else {
         depth_first_lookahead(dag, ahead, from, to, scratch, want_path, observer)
     };
-    complete_path(dag, path, to, scratch, &mut found);
+    complete_path(dag, path, (from, to), scratch, &mut found);
     found
 }
 
-/// A bidirectional search that a backward cut ended returns the path from the parent the cut proved
-/// `from` reaches: a DFS guided towards `to` supplies the stretch before it (every vertex on a path
-/// from `from` through that parent reaches `to`, so the guide prunes none of them). Its work is not
-/// counted.
-#[cold]
-fn complete_prefix<G: Guide>(dag: &Graph, guide: &G, from: u32, scratch: &mut Scratch, found: &mut SearchOutcome) {
-    let Some(path) = found.path.as_mut() else { return };
-    let Some(&via) = path.first() else { return };
-    if via == from {
-        return;
-    }
-    let head = depth_first(dag, guide, from, via, scratch, true, &mut NoObserver).path;
-    let mut head = head.expect("a cut proved that the start reaches this vertex");
-    head.pop();
-    head.append(path);
-    *path = head;
-}
-
-/// A search that ended because a cut proved a child reaches `to` returns the path up to that
-/// child: a GRAIL-guided DFS from there (which must succeed) supplies the rest. Its work is not
+/// A search that a cut ended returns a path with a gap at that end: up to the child a cut proved
+/// reaches `to`, or (a bidirectional search's backward cut) from the parent a cut proved `from`
+/// reaches. A DFS guided towards `to` fills each gap (every vertex on a path that goes on to `to`
+/// reaches it, so the guide prunes none of them, and the DFS must succeed). Its work is not
 /// counted, so the counts stay those of the search the batches run.
 #[cold]
-fn complete_path<G: Guide>(dag: &Graph, guide: &G, to: u32, scratch: &mut Scratch, found: &mut SearchOutcome) {
+fn complete_path<G: Guide>(
+    dag: &Graph,
+    guide: &G,
+    (from, to): (u32, u32),
+    scratch: &mut Scratch,
+    found: &mut SearchOutcome,
+) {
     let Some(path) = found.path.as_mut() else { return };
-    let Some(&via) = path.last() else { return };
-    if via == to {
-        return;
+    let (Some(&first), Some(&last)) = (path.first(), path.last()) else { return };
+    let mut walk = |a: u32, b: u32| {
+        let walk = depth_first(dag, guide, a, b, scratch, true, &mut NoObserver).path;
+        walk.expect("a cut proved that this stretch exists")
+    };
+    if last != to {
+        path.extend(walk(last, to).into_iter().skip(1));
     }
-    let rest = depth_first(dag, guide, via, to, scratch, true, &mut NoObserver).path;
-    path.extend(rest.expect("a cut proved that this vertex reaches the target").into_iter().skip(1));
+    if first != from {
+        let mut head = walk(from, first);
+        head.pop();
+        head.append(path);
+        *path = head;
+    }
 }

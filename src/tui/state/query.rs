@@ -107,8 +107,8 @@ impl QueryState {
             Action::ExpandAll => {
                 self.folded.clear();
                 let nodes = self.nodes();
-                self.open_groups = (self.tree.children.iter())
-                    .flat_map(|c| sibling_rows(nodes, 0, c, 0, &HashSet::new()))
+                self.open_groups = (self.tree.children.iter().enumerate())
+                    .flat_map(|(parent, c)| sibling_rows(nodes, parent, c, 0, &HashSet::new()))
                     .filter_map(|row| match row {
                         TreeRow::Pruned { first, .. } => Some(first),
                         _ => None,

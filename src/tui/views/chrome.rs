@@ -110,12 +110,12 @@ fn idle_state(app: &App) -> Vec<String> {
             format!("labeling paused at {at}: s step, f phase, r to the end, x reset{there}"),
             format!("labeling paused at {at}: s f r x{there}"),
         ],
-        _ => vec![idle_sentence(app)],
+        _ => vec![idle_sentence(app, there)],
     }
 }
 
-/// [`idle_state`]'s one form where it has only one.
-fn idle_sentence(app: &App) -> String {
+/// [`idle_state`]'s one form where it has only one; `there` names the tabs the labeling keys work on.
+fn idle_sentence(app: &App, there: &str) -> String {
     // The picture may draw a false positive with the labels it was counted with, not the tab's.
     if let (Tab::Picture, PictureLabels::Exception { dims, seed }) = (app.tab, app.picture.labels) {
         let tab = if app.ready.is_some() { "the Labels tab's are ready" } else { "the Labels tab has none yet" };
@@ -130,7 +130,6 @@ fn idle_sentence(app: &App) -> String {
         }
         return format!("labels ready ({})", settings.describe());
     }
-    let there = if matches!(app.tab, Tab::Labels | Tab::Picture) { "" } else { " (on tab 2 or 6)" };
     match app.labels.status.as_ref().map(|s| &s.status) {
         Some(Status::Cancelled) => format!("labeling cancelled: x resets{there}"),
         Some(Status::Failed(m)) => format!("labeling failed: {m} (x resets{there})"),
