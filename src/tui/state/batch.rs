@@ -150,8 +150,8 @@ impl BatchState {
         if !existing.is_empty() && self.replace_asked.as_ref() != Some(&base) {
             let name = base.file_name().map_or_else(|| base.display().to_string(), |n| n.to_string_lossy().into());
             let title = match existing[..] {
-                [ext] => format!("{name}.{ext} exists: Enter replaces it, or type another name"),
-                _ => format!("{name}.csv and .json exist: Enter replaces them, or type another name"),
+                [ext] => format!("{name}.{ext} exists: Enter replaces it"),
+                _ => format!("{name}.csv and .json exist: Enter replaces them"),
             };
             let text = base.display().to_string();
             self.replace_asked = Some(base);
