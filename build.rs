@@ -1,6 +1,4 @@
 //! Build script: prepares the CUDA kernels for embedding. Writes into `$OUT_DIR`
-//! - `constants.rs`: the constants Rust and the kernels share, from their one table
-//!   (`kernels/constants.in`), included by `src/constants.rs`;
 //! - `kernels/<name>.cu`: each kernel source with that table's CUDA header in place of its
 //!   `#include "grail_constants.cuh"`, as NVRTC and nvcc compile it;
 //! - `kernels/<name>.ptx`: each kernel precompiled by nvcc for [`PTX_ARCH`], when nvcc is installed
@@ -12,7 +10,9 @@
 //! No CUDA is needed to build: without nvcc (or when it fails, which is a warning) the kernels are
 //! compiled at run time by NVRTC, as they also are on a device that cannot run the PTX.
 
+// The table's Rust half (`constants.rs`) is the engine crate's build script's.
 #[path = "codegen/constants.rs"]
+#[allow(dead_code)]
 mod constants;
 #[path = "codegen/kernels.rs"]
 mod kernels;
@@ -39,7 +39,6 @@ fn main() {
     println!("cargo:rerun-if-changed={}", table_path.display());
     let table = read(&table_path);
     let shared = constants::parse(&table).unwrap_or_else(|e| panic!("{e}"));
-    write(&out.join("constants.rs"), &constants::render_rust(&shared));
     let header = constants::render_cuda(&shared);
 
     let kernel_dir = out.join("kernels");

@@ -13,7 +13,7 @@ extern "C" __global__ void closure_diagonal(u64* rows, u32 n, u32 words) {
     }
 }
 
-// Bit-parallel BFS from every vertex, one group of the schedule (src/exact/heights.rs): the `count`
+// Bit-parallel BFS from every vertex, one group of the schedule (crates/engine/src/exact/heights.rs): the `count`
 // vertices all have their children in earlier groups, whose rows are complete. A thread per (vertex, word, slice): it ORs
 // word w of every `slices`-th child's row and adds the result to the vertex's word atomically
 // (slices split a high-degree vertex's children). Consecutive threads take consecutive words, so

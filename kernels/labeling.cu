@@ -1,5 +1,5 @@
 // GRAIL labels on the GPU (docs/ALGORITHMS.md, section 15): the four phases, level-synchronous,
-// mirroring the CPU pipeline (src/index/pipeline). Precompiled to PTX by build.rs when nvcc is
+// mirroring the CPU pipeline (crates/engine/src/index/pipeline). Precompiled to PTX by build.rs when nvcc is
 // installed, else compiled at run time by NVRTC (src/gpu/context.rs); launched through the typed
 // launchers build.rs generates from the signatures below (src/gpu/kernels.rs).
 //

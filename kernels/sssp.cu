@@ -2,7 +2,7 @@
 // Distances are kept as the bit patterns of their `double`s: for non-negative doubles (infinity
 // included) the patterns order as the numbers do, so `atomicMin` on unsigned long long is a
 // minimum on distances. A candidate is `d(u) + w`, one IEEE addition rounded to nearest, as on the
-// CPU, so every engine reaches the same fixpoint bit for bit (src/weighted/mod.rs says why).
+// CPU, so every engine reaches the same fixpoint bit for bit (crates/engine/src/weighted/mod.rs says why).
 // Kernels stride over their items (grid-stride loops), so any grid size is safe.
 
 typedef unsigned int u32;

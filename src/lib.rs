@@ -41,33 +41,21 @@
 pub mod backend;
 #[cfg(feature = "cli")]
 mod cli;
-pub mod constants;
-mod disjoint;
-pub mod draw;
 mod error;
-pub mod exact;
 pub mod exact_run;
-pub mod exceptions;
-pub mod format;
-pub mod fuzzing;
 #[cfg(feature = "gpu")]
 pub mod gpu;
-pub mod graph;
-pub mod index;
-pub mod mix;
-mod prefetch;
-pub mod query;
 mod reachability;
-pub mod rng;
 #[cfg(feature = "gpu")]
 pub mod selftest;
-pub mod system;
-pub mod telemetry;
 #[cfg(feature = "tui")]
 mod tui;
-pub mod weighted;
 pub mod weighted_run;
-pub mod workspace;
+
+// The engine's modules, under the names they have always had here.
+pub use grail_engine::{
+    constants, draw, exact, exceptions, format, graph, index, mix, query, rng, system, telemetry, weighted, workspace,
+};
 
 pub use error::Error;
 pub use reachability::{Explanation, Index, Settings};

@@ -614,7 +614,7 @@ fn mutate(seed: &[u8], state: &mut u64) -> Vec<u8> {
 fn fuzz_targets_survive_their_seeds_and_mutations() {
     let seeds = fuzz_seeds();
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    for (name, target) in grail::fuzzing::TARGETS {
+    for (name, target) in grail_engine::fuzzing::TARGETS {
         for seed in &seeds {
             target(seed);
         }

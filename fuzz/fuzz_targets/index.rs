@@ -1,3 +1,3 @@
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| grail::fuzzing::index(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| grail_engine::fuzzing::index(data));

@@ -1,3 +1,3 @@
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| grail::fuzzing::text(data, None));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| grail_engine::fuzzing::text(data, None));

@@ -26,6 +26,10 @@ use crate::telemetry::{Backend, Event, Sink};
 use anyhow::{Context, Result};
 use std::sync::Arc;
 
+/// Why a GPU request cannot run in a build without the `gpu` feature.
+#[cfg(not(feature = "gpu"))]
+pub const NO_GPU_SUPPORT: &str = "this build of grail has no GPU back end (the `gpu` feature is off)";
+
 /// A labeler ready to run, and why it is not the one asked for (if it is not).
 pub struct Opened {
     /// The labeler, not yet started.
@@ -58,7 +62,7 @@ fn open_gpu(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Box<dyn Labeler>> {
 
 #[cfg(not(feature = "gpu"))]
 fn open_gpu(_: &Arc<Graph>, _: &LabelSpec) -> Result<Box<dyn Labeler>> {
-    Err(anyhow::anyhow!(crate::constants::NO_GPU_SUPPORT))
+    Err(anyhow::anyhow!(crate::backend::NO_GPU_SUPPORT))
 }
 
 /// The CPU pipeline that takes over from a GPU run that failed on the way with `error` (the device
@@ -94,7 +98,7 @@ pub fn open_exactly(dag: &Arc<Graph>, spec: &LabelSpec) -> Result<Box<dyn Labele
             Box::new(labeler)
         }
         #[cfg(not(feature = "gpu"))]
-        Backend::Gpu => return Err(anyhow::anyhow!(crate::constants::NO_GPU_SUPPORT)),
+        Backend::Gpu => return Err(anyhow::anyhow!(crate::backend::NO_GPU_SUPPORT)),
     })
 }
 

@@ -11,11 +11,11 @@ use std::sync::atomic::AtomicBool;
 
 /// Why GPU engines cannot run here: this build has no GPU back end.
 pub fn gpu_reason() -> Option<String> {
-    Some(crate::constants::NO_GPU_SUPPORT.to_string())
+    Some(crate::backend::NO_GPU_SUPPORT.to_string())
 }
 
 fn refuse<T>(what: &str) -> Result<T> {
-    anyhow::bail!("{what} needs an NVIDIA GPU: {}", crate::constants::NO_GPU_SUPPORT)
+    anyhow::bail!("{what} needs an NVIDIA GPU: {}", crate::backend::NO_GPU_SUPPORT)
 }
 
 pub(super) fn bfs(_: &Graph, _: u32, engine: BfsEngine) -> Result<Run> {

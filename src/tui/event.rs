@@ -1,15 +1,16 @@
 //! The one event type the UI loop waits on: terminal input (from the input thread) and messages from
 //! the worker thread arrive on the same channel.
 
-use super::worker::Msg;
 use std::sync::mpsc::Sender;
 use std::thread;
 use std::time::Duration;
 
+/// `M` is the worker's message type: the worker sends events of this type, and this module need not
+/// know the worker.
 #[derive(Debug)]
-pub enum AppEvent {
+pub enum AppEvent<M> {
     Input(crossterm::event::Event),
-    Worker(Msg),
+    Worker(M),
     /// Nothing happened for a while: refresh the clock-driven parts (memory).
     Tick,
     /// The input thread failed to read the terminal.
@@ -18,7 +19,7 @@ pub enum AppEvent {
 
 /// Reads terminal events on a thread of its own and forwards them. It stops when the receiver is
 /// gone (the UI quit).
-pub fn spawn_input_thread(tx: Sender<AppEvent>) {
+pub fn spawn_input_thread<M: Send + 'static>(tx: Sender<AppEvent<M>>) {
     thread::Builder::new()
         .name("grail-input".into())
         .spawn(move || {

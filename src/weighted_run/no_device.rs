@@ -7,11 +7,11 @@ use anyhow::Result;
 
 /// Why GPU engines cannot run here: this build has no GPU back end.
 pub fn gpu_reason() -> Option<String> {
-    Some(crate::constants::NO_GPU_SUPPORT.to_string())
+    Some(crate::backend::NO_GPU_SUPPORT.to_string())
 }
 
 fn refuse<T>(what: &str) -> Result<T> {
-    anyhow::bail!("{what} needs an NVIDIA GPU: {}", crate::constants::NO_GPU_SUPPORT)
+    anyhow::bail!("{what} needs an NVIDIA GPU: {}", crate::backend::NO_GPU_SUPPORT)
 }
 
 pub(super) fn sssp(_: &WeightedGraph, _: u32, engine: SsspEngine, _: Weight) -> Result<(Distances, f64, String)> {

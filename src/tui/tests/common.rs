@@ -22,7 +22,7 @@ pub fn kegg_path() -> PathBuf {
 pub struct Harness {
     pub app: App,
     pub worker: Worker,
-    pub rx: Receiver<AppEvent>,
+    pub rx: Receiver<AppEvent<Msg>>,
 }
 
 impl Harness {

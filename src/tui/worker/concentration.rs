@@ -27,7 +27,7 @@ impl BackgroundConcentration {
     /// Makes the count follow `labels`: nothing changes while they are the labels counted (or
     /// being counted); otherwise the count in flight is cancelled and, if there are labels, a new
     /// one starts on `ws`'s DAG, answering on `out`.
-    pub fn follow(&mut self, ws: &Arc<Workspace>, labels: Option<Arc<Labels>>, out: &Sender<AppEvent>) {
+    pub fn follow(&mut self, ws: &Arc<Workspace>, labels: Option<Arc<Labels>>, out: &Sender<AppEvent<Msg>>) {
         if self.current.as_ref().map(|(l, _)| l).zip(labels.as_ref()).is_some_and(|(a, b)| Arc::ptr_eq(a, b)) {
             return;
         }
@@ -80,7 +80,7 @@ mod tests {
     }
 
     fn next_count(
-        events: &std::sync::mpsc::Receiver<AppEvent>,
+        events: &std::sync::mpsc::Receiver<AppEvent<Msg>>,
     ) -> (Arc<Labels>, Box<crate::exceptions::concentration::Concentration>) {
         loop {
             match events.recv_timeout(Duration::from_secs(60)).expect("the count answers") {

@@ -67,7 +67,7 @@ impl LabelCmd {
 }
 
 /// Forwards telemetry to the UI.
-struct Forward(Sender<AppEvent>);
+struct Forward(Sender<AppEvent<Msg>>);
 
 impl Sink for Forward {
     fn emit(&mut self, event: Event) {
@@ -76,7 +76,7 @@ impl Sink for Forward {
 }
 
 pub(super) struct Session {
-    out: Sender<AppEvent>,
+    out: Sender<AppEvent<Msg>>,
     config: Option<LabelConfig>,
     /// The run in progress, of whichever back end, and why it is not the one asked for.
     labeler: Option<(Box<dyn Labeler>, Option<String>)>,
@@ -84,7 +84,7 @@ pub(super) struct Session {
 }
 
 impl Session {
-    pub fn new(out: Sender<AppEvent>) -> Session {
+    pub fn new(out: Sender<AppEvent<Msg>>) -> Session {
         Session { out, config: None, labeler: None, labels: None }
     }
 

@@ -102,7 +102,7 @@ pub struct Worker {
 
 impl Worker {
     /// Starts the thread on `ws`; `threads` is the "all threads" count for batches (0 = all cores).
-    pub fn spawn(ws: Arc<Workspace>, events: Sender<AppEvent>, threads: usize) -> Worker {
+    pub fn spawn(ws: Arc<Workspace>, events: Sender<AppEvent<Msg>>, threads: usize) -> Worker {
         let (jobs, inbox) = channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
@@ -126,7 +126,7 @@ impl Worker {
 /// The worker's side.
 struct State {
     ws: Arc<Workspace>,
-    out: Sender<AppEvent>,
+    out: Sender<AppEvent<Msg>>,
     cancel: Arc<AtomicBool>,
     threads: usize,
     session: Session,
@@ -148,7 +148,7 @@ struct State {
 }
 
 impl State {
-    fn new(ws: Arc<Workspace>, out: Sender<AppEvent>, cancel: Arc<AtomicBool>, threads: usize) -> State {
+    fn new(ws: Arc<Workspace>, out: Sender<AppEvent<Msg>>, cancel: Arc<AtomicBool>, threads: usize) -> State {
         let session = Session::new(out.clone());
         let query_index = BackgroundIndex::start(&ws);
         State {
@@ -503,7 +503,7 @@ mod tests {
     use std::time::Duration;
 
     /// The worker's messages up to its next `Idle`.
-    fn until_idle(events: &Receiver<AppEvent>) -> Vec<Msg> {
+    fn until_idle(events: &Receiver<AppEvent<Msg>>) -> Vec<Msg> {
         let mut msgs = Vec::new();
         loop {
             match events.recv_timeout(Duration::from_secs(60)).expect("the worker answers") {
