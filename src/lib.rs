@@ -58,6 +58,8 @@ pub use grail_engine::{
 };
 
 pub use error::Error;
+// The engine's types an `Index` user names: its settings' back end, order and rules, its labels.
+pub use grail_engine::{Backend, Graph, Labels, Order, Rule, RuleSet};
 pub use reachability::{Explanation, Index, Settings};
 
 /// The `grail` program: reads the command line and runs the command (the explorer when none is

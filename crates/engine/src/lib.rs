@@ -32,3 +32,10 @@ pub mod system;
 pub mod telemetry;
 pub mod weighted;
 pub mod workspace;
+
+// The types most callers name, at the root.
+pub use graph::{Graph, LoadedGraph, VertexNames};
+pub use index::{Labels, Order};
+pub use query::{Decision, Engine, Outcome, QueryIndex, Rule, RuleSet};
+pub use telemetry::Backend;
+pub use workspace::Workspace;

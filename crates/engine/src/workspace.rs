@@ -1,5 +1,5 @@
 //! An opened graph, ready for labeling and queries: the file as read, its condensation, and how long
-//! each step took. The command line, the explorer and [`crate::Index`] all start here.
+//! each step took. The command line, the explorer and `grail::Index` all start here.
 
 use crate::graph::scc::{self, Condensation};
 use crate::graph::{Graph, LoadedGraph, VertexNames, io, vertex_path};

@@ -57,7 +57,7 @@ pub fn layout(n: usize, edges: &[(usize, usize)]) -> Layout {
 /// [`layout`], with node `pair.1` placed as close to the column of node `pair.0` as its layer
 /// allows (see the module's step 4). `crossings` counts the crossings of the layout returned. A
 /// `neighbourhood` (part of a larger graph, whose long edges mostly fan into a few hubs) places each
-/// node by its drawn neighbours, barely by the long edges passing through (see [`DUMMY_PULL`]).
+/// node by its drawn neighbours, barely by the long edges passing through (see `DUMMY_PULL`).
 pub fn layout_near(n: usize, edges: &[(usize, usize)], pair: Option<(usize, usize)>, neighbourhood: bool) -> Layout {
     let edges: Vec<(usize, usize)> = edges.iter().copied().filter(|&(a, b)| a < n && b < n && a != b).collect();
     let layer = longest_path_layers(n, &edges);

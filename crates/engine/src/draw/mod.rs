@@ -4,7 +4,7 @@
 //!
 //! 1. [`Subgraph`] chooses what to show: a small DAG whole, else a neighbourhood with "+N more"
 //!    markers (cheap on any graph size).
-//! 2. [`build`] lays it out ([`layout`]) and dresses it from the labels ([`tree`]) and the
+//! 2. [`build`](mod@build) lays it out ([`layout`]) and dresses it from the labels ([`tree`]) and the
 //!    overlays ([`StepOverlay`], [`SearchOverlay`]) into a [`Picture`]; [`cycle`] marks a
 //!    component's cycle on it.
 //! 3. Renderers: [`svg::render`], [`dot::render`], and the terminal widget

@@ -222,7 +222,7 @@ pub fn sketch_k(n: usize) -> usize {
 
 /// For every component, the vertices (sizes summed) it reaches, itself included: descendants, or
 /// ancestors when `up`. Targets go in blocks of `64·w` bits, each block one pass over the DAG in
-/// (reverse) topological order; blocks run in parallel within [`EXACT_BYTES`].
+/// (reverse) topological order; blocks run in parallel within `EXACT_BYTES`.
 pub fn exact_counts(dag: &Graph, order: &[u32], sizes: &[u32], up: bool) -> Vec<u64> {
     let n = dag.num_vertices();
     if n == 0 {

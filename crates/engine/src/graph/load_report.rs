@@ -1,7 +1,7 @@
 //! What a reader did to a file on the way to the graph: the lines it read and skipped, the edges it
 //! kept, merged or dropped, the ids that never appear in an edge and how ids were numbered.
 //!
-//! The readers note what they meet where they meet it (a [`Reading`]); [`LoadReport::finish`] adds
+//! The readers note what they meet where they meet it (a `Reading`); `LoadReport::finish` adds
 //! what only the built graph knows (edges kept, vertices without an edge) in one parallel pass.
 
 use super::skipped_lines::SkippedLines;

@@ -112,7 +112,7 @@ impl NameTable {
     }
 
     /// Up to `limit` names that start with `prefix` in another case (ignoring case, in name order),
-    /// for a completion where none starts with it as typed; the first [`NEAREST_SCAN`] names are
+    /// for a completion where none starts with it as typed; the first `NEAREST_SCAN` names are
     /// looked at, as for [`NameTable::nearest`].
     pub fn with_prefix_any_case(&self, prefix: &str, limit: usize) -> Vec<&str> {
         let prefix = prefix.to_lowercase();
@@ -125,7 +125,7 @@ impl NameTable {
             .collect()
     }
 
-    /// Up to `k` names close to `typed` (Jaro-Winkler similarity at least [`CLOSE`], ignoring
+    /// Up to `k` names close to `typed` (Jaro-Winkler similarity at least `CLOSE`, ignoring
     /// case; ties by name), most alike first; none when no name is close.
     pub fn nearest(&self, typed: &str, k: usize) -> Vec<&str> {
         let typed = typed.to_lowercase();

@@ -221,7 +221,7 @@ fn post_order(dag: &Graph, direction: Direction, topo: &DisjointSlice<TopoPositi
     own_bits
 }
 
-/// What the two [`post_order`] passes give, from post numbers found elsewhere: every vertex's
+/// What the two `post_order` passes give, from post numbers found elsewhere: every vertex's
 /// positions in the two orders, and its own Bloom bit in each direction.
 pub fn orders_from_posts(posts: &Posts) -> (Vec<TopoPositions>, [Vec<u8>; 2]) {
     let n = posts.forward.len();

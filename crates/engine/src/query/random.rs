@@ -28,7 +28,7 @@ pub fn random_queries(n: usize, count: usize, seed: u64) -> Vec<Query> {
 
 /// `count` pairs `(src, dst)` of `graph` with `dst` reachable from `src`, each expected `true`: `src`
 /// uniform among the vertices with an out-edge, `dst` where a walk from it along uniformly chosen
-/// out-edges stops after a uniform 1 to [`MAX_WALK`] steps (or earlier, at a vertex without one).
+/// out-edges stops after a uniform 1 to `MAX_WALK` steps (or earlier, at a vertex without one).
 /// Empty when no vertex has an out-edge.
 pub fn reachable_queries(graph: &Graph, count: usize, seed: u64) -> Vec<Query> {
     let children = graph.children_csr();

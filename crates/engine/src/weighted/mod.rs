@@ -9,7 +9,7 @@
 //! `a + w <= b + w`), so any order of relaxations that ends with no edge left to improve ends on
 //! that minimum, bit for bit. `--compare` therefore checks exact equality. Floyd-Warshall adds
 //! sub-paths in another grouping (`d(i, k) + d(k, j)`), which can differ in the last bit once sums
-//! round; [`apsp::agree`] compares matrices exactly where every weight is an integer (sums of
+//! round; `apsp::agree` compares matrices exactly where every weight is an integer (sums of
 //! integers up to 2^53 are exact) and within a stated relative tolerance otherwise.
 //!
 //! - [`engine`]: the names `--engine` and `--method` take, where GPU engines will be added;

@@ -18,7 +18,7 @@ const REACH: usize = 8;
 /// `n` vertices in `depth` layers of about `n / depth` each (ids shuffled by `seed`). Every vertex
 /// after the first layer has an edge from a random vertex of the layer just above, so the longest
 /// path has `depth - 1` edges and there are exactly `depth` Kahn levels; the other edges (for an
-/// average out-degree of `deg`) go from a random vertex of one of the [`REACH`] layers above.
+/// average out-degree of `deg`) go from a random vertex of one of the `REACH` layers above.
 pub fn deep_dag(n: usize, deg: f64, depth: usize, seed: u64) -> Result<Graph> {
     const WHAT: &str = "deep DAG";
     check_vertices(WHAT, n as u64)?;

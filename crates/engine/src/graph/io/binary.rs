@@ -31,7 +31,7 @@
 //!
 //! The weights come after the graph's checksum so that opening the graph (every reachability
 //! command) maps, checks and hashes the graph's bytes only: the weights are read, and their own
-//! checksum verified, by [`super::binary_weights`] when a weighted command asks for them.
+//! checksum verified, by `super::binary_weights` when a weighted command asks for them.
 //!
 //! The checksum is XXH3-64 over the XXH3-64 digests (8 bytes little-endian each) of the
 //! [`CHECKSUM_BLOCK`]-byte blocks of everything before it: the same strength as one XXH3 over the

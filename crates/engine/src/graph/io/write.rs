@@ -25,7 +25,7 @@ pub fn write(path: &Path, graph: &Graph, names: &VertexNames, format: Format) ->
     write_any(path, graph, names, None, format)
 }
 
-/// [`write`] with one weight per edge, in the order of the children CSR, in a format that holds
+/// [`write`](fn@write) with one weight per edge, in the order of the children CSR, in a format that holds
 /// weights ([`Format::holds_weights`]): the weighted format's third column, a Matrix Market `real
 /// general` matrix's values, a `.grail` file's weights section.
 pub fn write_with_weights(

@@ -97,7 +97,7 @@ impl PipelineLabeler {
         })
     }
 
-    /// Sets how long a call toward a phase's end or the end may run levels ([`CALL_BUDGET`] by
+    /// Sets how long a call toward a phase's end or the end may run levels (`CALL_BUDGET` by
     /// default); zero makes every call run one level, as `Until::Level` does.
     pub fn with_call_budget(mut self, budget: Duration) -> PipelineLabeler {
         self.call_budget = budget;
