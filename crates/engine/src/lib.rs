@@ -17,6 +17,7 @@
 pub mod constants;
 mod disjoint;
 pub mod draw;
+pub mod dynamic;
 pub mod exact;
 pub mod exceptions;
 pub mod format;
