@@ -54,7 +54,8 @@ pub mod weighted_run;
 
 // The engine's modules, under the names they have always had here.
 pub use grail_engine::{
-    constants, draw, exact, exceptions, format, graph, index, mix, query, rng, system, telemetry, weighted, workspace,
+    constants, draw, dynamic, exact, exceptions, format, graph, index, mix, query, rng, system, telemetry, weighted,
+    workspace,
 };
 
 pub use error::Error;

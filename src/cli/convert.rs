@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  grail convert edges.txt graph.gra\n  grail convert matrix.mtx edges.txt.gz --to edge-list\n  grail convert big.gra.gz big.grail      (binary: opens memory-mapped, no parsing)\n  grail convert big.gra around-17.txt --around 17 --depth 3 --max 200\n  grail convert edges.txt cycle.txt --scc 1      (the largest component, as `grail scc` lists it)"
+    after_help = "Examples:\n  grail convert edges.txt graph.gra\n  grail convert matrix.mtx edges.txt.gz --to edge-list\n  grail convert big.gra.gz big.grail      (binary: opens memory-mapped, no parsing)\n  grail convert big.gra around-17.txt --around 17 --depth 3 --max 200\n  grail convert edges.txt cycle.txt --scc 1      (the largest component, as `grail scc` lists it)\n  grail convert graph.gra edited.gra --script edits.txt   (+ u v inserts, - u v deletes)"
 )]
 pub struct ConvertArgs {
     #[command(flatten)]
@@ -48,6 +48,12 @@ pub struct ConvertArgs {
     /// largest, as `grail scc` numbers them), with every edge among its members.
     #[arg(long, value_name = "I", value_parser = super::values::whole::<u64, 1, { u64::MAX }>)]
     pub scc: Option<u64>,
+
+    /// Write the graph after this edit script's edits (`+ u v` inserts the edge, `- u v` deletes
+    /// it; `? u v` questions are for `grail query --script`, and skipped here). Weights are not
+    /// kept: inserted edges have none.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["around", "scc"])]
+    pub script: Option<PathBuf>,
 }
 
 /// Vertices `--around` writes unless `--max` says otherwise.
@@ -114,7 +120,7 @@ fn isolated_lost(graph: &Graph, names: &VertexNames, format: Format) -> Option<S
 
 pub fn run(args: ConvertArgs) -> Result<()> {
     let map = io::id_map_path(&args.out);
-    refuse_overwriting(&[Some(&args.input.graph)], &[Some(&args.out), Some(&map)])?;
+    refuse_overwriting(&[Some(&args.input.graph), args.script.as_deref()], &[Some(&args.out), Some(&map)])?;
     // The graph and its table of ids replace older ones together, and only when both were written.
     io::all_or_nothing(|| convert(args))
 }
@@ -127,10 +133,19 @@ fn convert(args: ConvertArgs) -> Result<()> {
         bail!("--max applies to --around or --scc");
     }
     // Converting keeps the graph as it is (cycles included): no condensation.
-    let loaded = io::load(&args.input.graph, args.input.format)?;
+    let mut loaded = io::load(&args.input.graph, args.input.format)?;
     args.input.check_strict(&loaded)?;
     let format = output_format(&args.out, args.to);
-    let weights = file_weights(&loaded);
+    let mut weights = file_weights(&loaded);
+    let mut edited = None;
+    if let Some(script) = &args.script {
+        let (graph, said) = super::script::edited_graph(&loaded, script)?;
+        loaded.graph = std::sync::Arc::new(graph);
+        if weights.is_some() {
+            weights = Some(Err("an edit script changes the edges, and inserted edges have no weight".into()));
+        }
+        edited = Some(said);
+    }
     let whole = |weighted: &WeightedGraph| {
         anyhow::ensure!(
             weighted.graph() == loaded.graph.as_ref(),
@@ -150,6 +165,9 @@ fn convert(args: ConvertArgs) -> Result<()> {
         plural(loaded.graph.num_edges() as u64, "edge", "edges"),
         kept.suffix()
     );
+    if let Some(said) = edited {
+        println!("edited: {said}");
+    }
     kept.say(format);
     account_for_ids(&args.out, &loaded.names, loaded.graph.num_vertices(), format, true)?;
     if let Some(lost) = isolated_lost(&loaded.graph, &loaded.names, format) {

@@ -22,6 +22,7 @@ mod label;
 mod output;
 mod query;
 mod scc;
+mod script;
 mod selftest;
 mod sssp;
 mod tui;

@@ -20,7 +20,8 @@ use std::path::PathBuf;
 #[command(after_help = "Examples:\n  grail query graph.gra 12 345\n  \
                         grail query graph.gra --file queries.test.gz --json\n  \
                         grail query graph.gra --random 1000000 --query-seed 3 --method guided-bfs\n  \
-                        grail query graph.gra --file queries.test.gz --rules grail   (GRAIL's cuts only, as in the paper)")]
+                        grail query graph.gra --file queries.test.gz --rules grail   (GRAIL's cuts only, as in the paper)\n  \
+                        grail query graph.gra --script edits.txt   (+ u v inserts, - u v deletes, ? u v [0|1] asks)")]
 pub struct QueryArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
@@ -77,6 +78,12 @@ pub struct QueryArgs {
     #[arg(long, requires = "gpu", default_value_t = crate::gpu::search::SHORT_SEARCH_EXPANSIONS)]
     pub short_expansions: u32,
 
+    /// Edit script: `+ u v` inserts the edge u → v, `- u v` deletes it, `? u v [0|1]` asks (with
+    /// the answer expected, checked); run in order on one index, each edit's update timed beside a
+    /// rebuild of the edited graph.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["src", "file", "random", "gpu"])]
+    pub script: Option<PathBuf>,
+
     #[command(flatten)]
     pub labels: LabelOptions,
 
@@ -86,6 +93,9 @@ pub struct QueryArgs {
 
 pub fn run(args: QueryArgs) -> Result<()> {
     let ws = args.graph.open()?;
+    if let Some(path) = &args.script {
+        return super::script::run(ws, path, &args.labels, args.rules, args.output);
+    }
     let label = || args.labels.labels(&ws);
     let (got, index) = match args.rules {
         RuleSet::All => {
@@ -111,7 +121,9 @@ pub fn run(args: QueryArgs) -> Result<()> {
             };
             batch(&ws, &engine, &queries, label_seconds, ran, &args)
         }
-        _ => bail!("say what to ask: `SRC DST`, `--file QUERIES` or `--random N` (see grail query --help)"),
+        _ => bail!(
+            "say what to ask: `SRC DST`, `--file QUERIES`, `--random N` or `--script EDITS` (see grail query --help)"
+        ),
     }
 }
 

@@ -70,8 +70,8 @@ impl Edit {
 /// What an edit did.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct EditReport {
-    /// The edit.
-    #[serde(flatten)]
+    /// The edit (on dense ids: a front end shows the vertices its own way).
+    #[serde(skip)]
     pub edit: Edit,
     /// Why nothing changed (the edge was already there, or was not there, or is a self-loop);
     /// `None` when the edge set changed.
