@@ -38,6 +38,7 @@ enum Done {
         reachable: bool,
         decided_by: Verdict,
         visited: usize,
+        seconds: f64,
         #[serde(skip_serializing_if = "Option::is_none")]
         expected: Option<bool>,
     },
@@ -68,6 +69,8 @@ struct ScriptReport {
     mismatches: Vec<u32>,
     #[serde(skip)]
     questions: usize,
+    /// Seconds answering the questions took, all together.
+    questions_seconds: f64,
 }
 
 /// Runs the script at `path` on `ws`, labelled as `options` say (`rules`: with the query index or
@@ -96,6 +99,10 @@ pub fn run(ws: Workspace, path: &Path, options: &LabelOptions, rules: RuleSet, o
         script: path.display().to_string(),
         updates: updates(&steps),
         questions: steps.iter().filter(|done| matches!(done, Done::Ask { .. })).count(),
+        questions_seconds: steps
+            .iter()
+            .map(|done| if let Done::Ask { seconds, .. } = done { *seconds } else { 0.0 })
+            .sum(),
         steps,
         rebuild_seconds,
         vertices: n,
@@ -170,9 +177,11 @@ fn step(index: &mut DynamicIndex, ScriptLine { line, step }: ScriptLine, names: 
             Done::Edit { line, shown, edit: name, u: id(u), v: id(v), report: index.apply(edit) }
         }
         Step::Ask { u, v, expected } => {
+            let start = Instant::now();
             let Reply { reachable, verdict, visited } = index.reaches(u, v);
+            let seconds = start.elapsed().as_secs_f64();
             let shown = format!("? {} {}", vertex_text(&id(u)), vertex_text(&id(v)));
-            Done::Ask { line, shown, ask: [id(u), id(v)], reachable, decided_by: verdict, visited, expected }
+            Done::Ask { line, shown, ask: [id(u), id(v)], reachable, decided_by: verdict, visited, seconds, expected }
         }
     }
 }
@@ -276,9 +285,14 @@ impl Report for ScriptReport {
         );
         if self.questions > 0 {
             let wrong = self.mismatches.len();
-            let verdict =
-                if wrong == 0 { "every expected answer matches".to_string() } else { format!("{wrong} MISMATCHED") };
-            println!("{}: {verdict}", plural(self.questions as u64, "question", "questions"));
+            let any_expected = self.steps.iter().any(|done| matches!(done, Done::Ask { expected: Some(_), .. }));
+            let verdict = match (wrong, any_expected) {
+                (0, true) => "every expected answer matches".to_string(),
+                (0, false) => "none says its expected answer".to_string(),
+                (wrong, _) => format!("{wrong} MISMATCHED"),
+            };
+            let questions = plural(self.questions as u64, "question", "questions");
+            println!("{questions} answered in {}: {verdict}", duration(self.questions_seconds));
         }
     }
 }
