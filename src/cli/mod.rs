@@ -27,6 +27,7 @@ mod selftest;
 mod sssp;
 mod tui;
 mod values;
+mod why;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use exit::{DISAGREEMENT_EXIT, Disagreement, EXIT_STATUS};

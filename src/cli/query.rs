@@ -21,7 +21,8 @@ use std::path::PathBuf;
                         grail query graph.gra --file queries.test.gz --json\n  \
                         grail query graph.gra --random 1000000 --query-seed 3 --method guided-bfs\n  \
                         grail query graph.gra --file queries.test.gz --rules grail   (GRAIL's cuts only, as in the paper)\n  \
-                        grail query graph.gra --script edits.txt   (+ u v inserts, - u v deletes, ? u v [0|1] asks)")]
+                        grail query graph.gra --script edits.txt   (+ u v inserts, - u v deletes, ? u v [0|1] asks)\n  \
+                        grail query graph.gra 12 345 --why   (the vertices and edges on every path)")]
 pub struct QueryArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
@@ -84,6 +85,11 @@ pub struct QueryArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["src", "file", "random", "gpu"])]
     pub script: Option<PathBuf>,
 
+    /// With SRC DST: what holds the pair together: the vertices every path from SRC to DST visits
+    /// and the edges every path crosses (deleting one puts DST out of reach). Exact, from the graph.
+    #[arg(long, requires = "src")]
+    pub why: bool,
+
     #[command(flatten)]
     pub labels: LabelOptions,
 
@@ -95,6 +101,9 @@ pub fn run(args: QueryArgs) -> Result<()> {
     let ws = args.graph.open()?;
     if let Some(path) = &args.script {
         return super::script::run(ws, path, &args.labels, args.rules, args.output);
+    }
+    if let (true, Some(src), Some(dst)) = (args.why, &args.src, &args.dst) {
+        return super::why::run(&ws, src, dst, args.output);
     }
     let label = || args.labels.labels(&ws);
     let (got, index) = match args.rules {

@@ -3,6 +3,7 @@
 pub mod csr;
 pub mod cycles;
 pub mod dominance;
+pub mod every_path;
 pub mod fingerprint;
 pub(crate) mod firsts;
 pub mod generators;
