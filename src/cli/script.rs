@@ -65,6 +65,10 @@ struct ScriptReport {
     vertices: usize,
     edges: usize,
     components: usize,
+    /// Heap bytes of what the edits keep beside the static index (edges, components, intervals),
+    /// and of the static index itself.
+    edits_bytes: usize,
+    static_index_bytes: usize,
     /// Lines whose answer is not the one the script expected.
     mismatches: Vec<u32>,
     #[serde(skip)]
@@ -108,6 +112,8 @@ pub fn run(ws: Workspace, path: &Path, options: &LabelOptions, rules: RuleSet, o
         vertices: n,
         edges: index.edges().num_edges(),
         components: index.components().count(),
+        edits_bytes: index.heap_bytes(),
+        static_index_bytes: index.static_heap_bytes(),
         mismatches,
     };
     output.show(&report)?;
@@ -282,6 +288,11 @@ impl Report for ScriptReport {
             thousands(self.vertices as u64),
             thousands(self.edges as u64),
             plural(self.components as u64, "strongly connected component", "strongly connected components")
+        );
+        println!(
+            "memory: {} for the edits (edges, components, intervals) beside {} of labels and query index",
+            crate::format::bytes(self.edits_bytes as u64),
+            crate::format::bytes(self.static_index_bytes as u64)
         );
         if self.questions > 0 {
             let wrong = self.mismatches.len();

@@ -12,7 +12,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct LiveComponents {
     component: Vec<u32>,
-    /// The loaded graph's components' members, as a CSR by component id.
+    /// The loaded graph's components' members, as a CSR by component id; empty when every
+    /// component was one vertex (a DAG), whose members are then its own id (see `members`).
     base_offsets: Vec<u32>,
     base_members: Vec<u32>,
     /// Members of the components an edit changed or made (empty for one merged away).
@@ -25,6 +26,16 @@ impl LiveComponents {
     /// The components of the graph as loaded.
     pub fn new(condensation: &Condensation) -> LiveComponents {
         let k = condensation.num_components();
+        if condensation.is_identity() {
+            return LiveComponents {
+                component: condensation.component.clone(),
+                base_offsets: Vec::new(),
+                base_members: Vec::new(),
+                changed: HashMap::new(),
+                ids: k as u32,
+                live: k,
+            };
+        }
         let mut base_offsets = vec![0u32; k + 1];
         for (c, &size) in condensation.sizes.iter().enumerate() {
             base_offsets[c + 1] = base_offsets[c] + size;
@@ -55,6 +66,9 @@ impl LiveComponents {
     pub fn members(&self, c: u32) -> &[u32] {
         match self.changed.get(&c) {
             Some(members) => members,
+            // A DAG's component `c` is vertex `c`, and while no edit changed it, `c`'s component
+            // is still `c`: the one-element slice of its own entry.
+            None if self.base_offsets.is_empty() => std::slice::from_ref(&self.component[c as usize]),
             None => {
                 &self.base_members[self.base_offsets[c as usize] as usize..self.base_offsets[c as usize + 1] as usize]
             }

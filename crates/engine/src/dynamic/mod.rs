@@ -350,15 +350,15 @@ impl DynamicIndex {
 
     /// Does `u` reach `v` in the edited graph? (Dense ids.)
     pub fn reaches(&mut self, u: u32, v: u32) -> Reply {
+        if self.edges.is_unedited() {
+            let (dag, component) = (self.ws.dag(), &self.ws.condensation.component);
+            let engine =
+                Engine::with_known_identity(dag, &self.labels, component, self.identity, self.query_index.as_deref());
+            let reachable = engine.query(u, v, Method::default(), &mut self.scratch, false).reachable;
+            return Reply { reachable, verdict: Verdict::Static, visited: 0 };
+        }
         let mut marks = std::mem::take(&mut self.marks);
-        let reply = if self.edges.is_unedited() {
-            let mut scratch = std::mem::replace(&mut self.scratch, Scratch::new(0));
-            let reachable = self.static_engine().query(u, v, Method::default(), &mut scratch, false).reachable;
-            self.scratch = scratch;
-            Reply { reachable, verdict: Verdict::Static, visited: 0 }
-        } else {
-            self.reaches_edited(u, v, &mut marks)
-        };
+        let reply = self.reaches_edited(u, v, &mut marks);
         self.marks = marks;
         reply
     }
@@ -395,9 +395,9 @@ impl DynamicIndex {
         Reply { reachable: false, verdict: Verdict::Search, visited }
     }
 
-    fn static_engine(&self) -> Engine<'_> {
-        let (dag, component) = (self.ws.dag(), &self.ws.condensation.component);
-        Engine::with_known_identity(dag, &self.labels, component, self.identity, self.query_index.as_deref())
+    /// Heap bytes of the static index (labels and query index) the edits start from.
+    pub fn static_heap_bytes(&self) -> usize {
+        self.labels.heap_bytes() + self.query_index.as_ref().map_or(0, |index| index.heap_bytes())
     }
 
     /// Heap bytes the edits add to the static index (the edge overlay, the live components and
