@@ -80,6 +80,8 @@ fn a_failed_convert_replaces_none_of_its_outputs() {
     let out = grail_in(dir.path(), &["convert", "other.csv", "T.gra"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("T.gra.ids.csv is a folder"), "{}", stderr(&out));
+    // Nothing claims a success that did not happen.
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
     assert_eq!(std::fs::read(dir.path().join("T.gra")).unwrap(), before);
     assert_eq!(names_in(dir.path()), ["T.gra", "T.gra.ids.csv", "named.csv", "other.csv"]);
 }
