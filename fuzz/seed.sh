@@ -25,6 +25,16 @@ printf '%s0 1\n%s1 2\n%s' "$blanks" "$blanks" "$blanks" > "$seeds/blank-lines.ed
 printf '%sgraph_for_greach\n3\n0: 1 2 #\n1: 2 #\n2: #\n%s' "$blanks" "$blanks" > "$seeds/blank-lines.gra"
 printf '%s3 2\n%s0 1\n \n1 2\n%s' "$blanks" "$blanks" "$blanks" > "$seeds/blank-lines.header"
 gzip -c "$seeds/blank-lines.edge-list" > "$seeds/blank-lines.edge-list.gz"
+# Runs of comment lines of both kinds among blank ones (the readers hold them as counts), and `.gra`
+# lines padded with runs of spaces.
+comments=$(i=0; while [ $i -lt 20 ]; do printf '# a comment\n\n%% d\n'; i=$((i + 1)); done; echo x)
+comments=${comments%x}
+printf '%s0 1\n%s1 2\n%s' "$comments" "$comments" "$comments" > "$seeds/comment-lines.edge-list"
+printf '%%%%MatrixMarket matrix coordinate pattern general\n%s3 3 2\n1 2\n%s2 3\n' "$comments" "$comments" > "$seeds/comment-lines.mtx"
+printf 'source,target\n%salice,bob\n%sbob,carol\n' "$comments" "$comments" > "$seeds/comment-lines.csv"
+printf '3 2\n%s0 1\n%s1 2\n' "$comments" "$comments" > "$seeds/comment-lines.header"
+printf 'graph_for_greach\n3\n0:  1   2 \t #  \n1: 2    #\n2:#\n' > "$seeds/padded.gra"
+gzip -c "$seeds/comment-lines.edge-list" > "$seeds/comment-lines.edge-list.gz"
 {
     printf 'graph_for_greach\n301\n0:'
     i=1; while [ $i -le 300 ]; do printf ' %d' $i; i=$((i + 1)); done

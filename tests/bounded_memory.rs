@@ -1,6 +1,6 @@
 //! Loading costs memory for what a file holds, not for how many lines it has: files of one edge
-//! and 200 MiB of blank lines are read by the built `grail` in a child process whose peak memory
-//! (the kernel's count, from `wait4`) must stay under 100 MB.
+//! and 200 MiB of blank or comment lines are read by the built `grail` in a child process whose
+//! peak memory (the kernel's count, from `wait4`) must stay under 100 MB.
 
 #![cfg(target_os = "linux")]
 
@@ -18,6 +18,17 @@ fn blank_lines(out: &mut impl Write, lines: usize) {
     while left > 0 {
         let take = left.min(block.len());
         out.write_all(&block[..take]).unwrap();
+        left -= take;
+    }
+}
+
+/// Writes `bytes` bytes of `line` repeated to `out`.
+fn repeated(out: &mut impl Write, line: &[u8], bytes: usize) {
+    let block = line.repeat((1 << 20) / line.len());
+    let mut left = bytes / line.len();
+    while left > 0 {
+        let take = left.min(block.len() / line.len());
+        out.write_all(&block[..take * line.len()]).unwrap();
         left -= take;
     }
 }
@@ -81,4 +92,46 @@ fn a_small_gzip_of_many_blank_lines_costs_no_memory() {
         "{out}"
     );
     assert!(peak < LIMIT_BYTES, "peak memory {peak} bytes for 200 MiB of blank lines");
+}
+
+#[test]
+fn comment_lines_before_the_first_edge_cost_no_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("comments.txt");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&plain).unwrap());
+    repeated(&mut file, b"# c\n", BLANK_BYTES);
+    file.write_all(b"0 1\n").unwrap();
+    file.into_inner().unwrap().sync_all().unwrap();
+    let gzip = dir.path().join("comments.txt.gz");
+    let mut gz = flate2::write::GzEncoder::new(std::fs::File::create(&gzip).unwrap(), flate2::Compression::fast());
+    std::io::copy(&mut std::fs::File::open(&plain).unwrap(), &mut gz).unwrap();
+    gz.finish().unwrap().sync_all().unwrap();
+    for path in [plain, gzip] {
+        let (out, peak) = info_with_peak_memory(&path);
+        assert!(
+            out.contains("52,428,801 lines: 1 data, 0 header, 52,428,800 comment (lines 1, 2, 3, 4, 5, ...), 0 blank"),
+            "{out}"
+        );
+        assert!(peak < LIMIT_BYTES, "peak memory {peak} bytes for 200 MiB of comment lines in {}", path.display());
+    }
+}
+
+#[test]
+fn a_named_edge_list_costs_no_memory_for_its_blank_and_comment_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("named.csv");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    file.write_all(b"source,target\nalice,bob\n").unwrap();
+    repeated(&mut file, b"# c\n\n", BLANK_BYTES);
+    file.write_all(b"bob,carol\n").unwrap();
+    file.into_inner().unwrap().sync_all().unwrap();
+    let (out, peak) = info_with_peak_memory(&path);
+    assert!(
+        out.contains(
+            "83,886,083 lines: 2 data, 1 header, 41,943,040 comment (lines 3, 5, 7, 9, 11, ...), 41,943,040 blank \
+             (lines 4, 6, 8, 10, 12, ...)"
+        ),
+        "{out}"
+    );
+    assert!(peak < LIMIT_BYTES, "peak memory {peak} bytes for 200 MiB of blank and comment lines");
 }

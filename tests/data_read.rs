@@ -110,3 +110,20 @@ fn info_counts_the_weakly_connected_pieces() {
     let v = json(&grail(&["info", path.to_str().unwrap(), "--json"]));
     assert_eq!((v["weak_components"].clone(), v["largest_weak_component"].clone()), (2.into(), 3.into()));
 }
+
+#[test]
+fn gra_lines_padded_with_spaces_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    // Runs of spaces and tabs are one separator, however long: past 1 MiB too (a line of a vertex
+    // with many children may be that long, and its padding must not make it refused).
+    let padding = " ".repeat(3 << 20);
+    let hub = format!("3\n0: 1{padding}2 \t #{padding}\n1: #\n2:{padding}#\n");
+    for (name, content, edges) in [
+        ("padded.gra", "graph_for_greach\n4\n0: 1  2   3 #\n1:\t2 \t #   \n2:  3#\n3:   #  \n", 5),
+        ("hub.gra", &hub[..], 2),
+    ] {
+        let path = file(&dir, name, content);
+        let v = json(&grail(&["info", path.to_str().unwrap(), "--json"]));
+        assert_eq!(v["edges"], edges, "{name}");
+    }
+}

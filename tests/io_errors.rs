@@ -551,11 +551,13 @@ fn fuzz_seeds() -> Vec<Vec<u8>> {
     seeds
 }
 
-/// Shapes the readers must hold in memory that follows content: runs of blank lines before,
-/// between and after the data (streamed in blocks that are all blank), and hub lines (a `.gra`
-/// vertex with many children on one line).
+/// Shapes the readers must hold in memory that follows content: runs of blank and comment lines
+/// before, between and after the data (streamed in blocks that are all blank, held as counts),
+/// and hub lines (a `.gra` vertex with many children on one line), and `.gra` lines padded with
+/// runs of spaces.
 fn blank_and_hub_seeds() -> Vec<Vec<u8>> {
     let blanks = "\n".repeat(40);
+    let comments = "# a comment\n\n% d\n".repeat(20);
     let hub: String = (1..=300).map(|v| format!(" {v}")).collect();
     let hub_gra =
         format!("graph_for_greach\n301\n0:{hub} #\n{}", (1..=300).map(|v| format!("{v}: #\n")).collect::<String>());
@@ -568,10 +570,16 @@ fn blank_and_hub_seeds() -> Vec<Vec<u8>> {
         hub_gra.clone(),
         format!("{hub_gra}{blanks}"),
         format!("2\n0:{} #\n1: #\n", " 1".repeat(300)),
+        format!("{comments}0 1\n{comments}1 2\n{comments}"),
+        format!("%%MatrixMarket matrix coordinate pattern general\n{comments}3 3 2\n1 2\n{comments}2 3\n"),
+        format!("source,target\n{comments}alice,bob\n{comments}bob,carol\n"),
+        format!("3 2\n{comments}0 1\n{comments}1 2\n"),
+        "graph_for_greach\n3\n0:  1   2 \t #  \n1: 2    #\n2:#\n".to_string(),
     ];
     let mut seeds: Vec<Vec<u8>> = texts.iter().map(|t| t.clone().into_bytes()).collect();
     seeds.push(gzip(texts[0].as_bytes()));
     seeds.push(gzip(hub_gra.as_bytes()));
+    seeds.push(gzip(texts[8].as_bytes()));
     seeds
 }
 

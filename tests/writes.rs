@@ -80,6 +80,8 @@ fn a_failed_convert_replaces_none_of_its_outputs() {
     let out = grail_in(dir.path(), &["convert", "other.csv", "T.gra"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("T.gra.ids.csv is a folder"), "{}", stderr(&out));
+    // Nothing claims a success that did not happen.
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
     assert_eq!(std::fs::read(dir.path().join("T.gra")).unwrap(), before);
     assert_eq!(names_in(dir.path()), ["T.gra", "T.gra.ids.csv", "named.csv", "other.csv"]);
 }
@@ -184,4 +186,34 @@ fn machine_memory() -> Option<u64> {
     // SAFETY: sysconf reads a system constant.
     let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
     (pages > 0 && size > 0).then(|| pages as u64 * size as u64)
+}
+
+#[test]
+fn a_rename_that_fails_puts_back_the_outputs_already_renamed() {
+    use grail::graph::io::{all_or_nothing, remove_on_success, write_atomically};
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let [one, gone, fresh, two] = ["one", "gone", "fresh", "two"].map(|name| dir.path().join(name));
+    for path in [&one, &gone, &two] {
+        std::fs::write(path, "old").unwrap();
+    }
+    let failed = all_or_nothing(|| {
+        write_atomically(&one, |mut file| file.write_all(b"new"))?;
+        remove_on_success(&gone)?;
+        write_atomically(&fresh, |mut file| file.write_all(b"new"))?;
+        write_atomically(&two, |mut file| file.write_all(b"new"))?;
+        // A folder that is not empty takes the last output's place before the outputs are put in
+        // place: its rename fails after the others were renamed.
+        std::fs::remove_file(&two)?;
+        std::fs::create_dir(&two)?;
+        std::fs::write(two.join("inside"), "x")?;
+        Ok(())
+    });
+    let message = format!("{:#}", failed.unwrap_err());
+    assert!(message.contains("every output is left as it was"), "{message}");
+    assert!(message.contains(&format!("cannot move the new file to {}", two.display())), "{message}");
+    assert_eq!(std::fs::read_to_string(&one).unwrap(), "old");
+    assert_eq!(std::fs::read_to_string(&gone).unwrap(), "old");
+    assert!(two.is_dir());
+    assert_eq!(names_in(dir.path()), ["gone", "one", "two"], "no new file, temporary or kept old file is left");
 }

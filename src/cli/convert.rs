@@ -121,11 +121,18 @@ fn isolated_lost(graph: &Graph, names: &VertexNames, format: Format) -> Option<S
 pub fn run(args: ConvertArgs) -> Result<()> {
     let map = io::id_map_path(&args.out);
     refuse_overwriting(&[Some(&args.input.graph), args.script.as_deref()], &[Some(&args.out), Some(&map)])?;
-    // The graph and its table of ids replace older ones together, and only when both were written.
-    io::all_or_nothing(|| convert(args))
+    // The graph and its table of ids replace older ones together, and only when both were written;
+    // what was written is said once they are in place.
+    let said = io::all_or_nothing(|| convert(args))?;
+    for line in said {
+        println!("{line}");
+    }
+    Ok(())
 }
 
-fn convert(args: ConvertArgs) -> Result<()> {
+/// Writes the output; returns the lines that say what was written, to be printed once the outputs
+/// are in place.
+fn convert(args: ConvertArgs) -> Result<Vec<String>> {
     if args.around.is_some() || args.scc.is_some() {
         return run_part(args);
     }
@@ -155,7 +162,7 @@ fn convert(args: ConvertArgs) -> Result<()> {
         Ok(weighted.weights().to_vec())
     };
     let kept = write_keeping_weights(&args.out, (&loaded.graph, &loaded.names, format), weights, whole)?;
-    println!(
+    let mut said = vec![format!(
         "{} ({}) → {} ({}): {}, {}{}",
         args.input.graph.display(),
         value_name(&loaded.format),
@@ -164,16 +171,12 @@ fn convert(args: ConvertArgs) -> Result<()> {
         plural(loaded.graph.num_vertices() as u64, "vertex", "vertices"),
         plural(loaded.graph.num_edges() as u64, "edge", "edges"),
         kept.suffix()
-    );
-    if let Some(said) = edited {
-        println!("edited: {said}");
-    }
-    kept.say(format);
-    account_for_ids(&args.out, &loaded.names, loaded.graph.num_vertices(), format, true)?;
-    if let Some(lost) = isolated_lost(&loaded.graph, &loaded.names, format) {
-        println!("{lost}");
-    }
-    Ok(())
+    )];
+    said.extend(edited.map(|edits| format!("edited: {edits}")));
+    said.extend(kept.said(format));
+    account_for_ids(&args.out, &loaded.names, loaded.graph.num_vertices(), format, true, &mut said)?;
+    said.extend(isolated_lost(&loaded.graph, &loaded.names, format));
+    Ok(said)
 }
 
 /// The weights of the file `loaded` was read from: None when it holds none, else the graph read
@@ -229,14 +232,14 @@ impl WeightsKept {
         if matches!(self, WeightsKept::Kept) { " with their weights" } else { "" }
     }
 
-    /// Prints why the weights were dropped, if they were, or that a weighted format got unit weights.
-    fn say(&self, format: Format) {
+    /// Why the weights were dropped, if they were, or that a weighted format got unit weights.
+    fn said(&self, format: Format) -> Option<String> {
         match self {
-            WeightsKept::Dropped(why) => println!("the weights are dropped: {why}"),
+            WeightsKept::Dropped(why) => Some(format!("the weights are dropped: {why}")),
             WeightsKept::NoneRead if format == Format::Weighted => {
-                println!("every edge is written with weight 1: the input holds no weights")
+                Some("every edge is written with weight 1: the input holds no weights".into())
             }
-            _ => {}
+            _ => None,
         }
     }
 }
@@ -254,8 +257,9 @@ fn part_weights(whole: &WeightedGraph, part: &Extract) -> Result<Vec<Weight>> {
         .collect()
 }
 
-/// `--around` or `--scc`: the part chosen, written with the file's ids where the format keeps them.
-fn run_part(args: ConvertArgs) -> Result<()> {
+/// `--around` or `--scc`: the part chosen, written with the file's ids where the format keeps them;
+/// returns the lines that say what was written.
+fn run_part(args: ConvertArgs) -> Result<Vec<String>> {
     let ws = args.input.open()?;
     let graph = &ws.loaded.graph;
     let max = args.max.map(|m| usize::try_from(m).unwrap_or(usize::MAX));
@@ -301,7 +305,7 @@ fn run_part(args: ConvertArgs) -> Result<()> {
     let names = subgraph::names_of(&ws.loaded.names, &part.vertices);
     let weights = file_weights(&ws.loaded);
     let kept = write_keeping_weights(&args.out, (&part.graph, &names, format), weights, |w| part_weights(w, &part))?;
-    println!(
+    let mut said = vec![format!(
         "{} → {} ({}): {}, {}{}: {what}",
         args.input.graph.display(),
         args.out.display(),
@@ -309,59 +313,66 @@ fn run_part(args: ConvertArgs) -> Result<()> {
         plural(part.graph.num_vertices() as u64, "vertex", "vertices"),
         plural(part.graph.num_edges() as u64, "edge", "edges"),
         kept.suffix()
-    );
-    kept.say(format);
+    )];
+    said.extend(kept.said(format));
     if part.left_out {
-        println!("--max {}: {cut}", part.vertices.len());
+        said.push(format!("--max {}: {cut}", part.vertices.len()));
     }
-    if let Some(lost) = isolated_lost(&part.graph, &names, format) {
-        println!("{lost}");
-    }
+    said.extend(isolated_lost(&part.graph, &names, format));
     let named = names.table().is_some();
     if !named && !matches!(format, Format::EdgeList | Format::Grail) {
-        println!(
+        said.push(format!(
             "ids renumbered 0 to {} in ascending order ({} numbers vertices densely); an edge list (.txt) keeps the file's ids",
             part.vertices.len().saturating_sub(1),
             value_name(&format)
-        );
+        ));
     }
     // A part's renumbered ids were just described; its names are described as the whole file's.
-    account_for_ids(&args.out, &names, part.graph.num_vertices(), format, named)
+    account_for_ids(&args.out, &names, part.graph.num_vertices(), format, named, &mut said)?;
+    Ok(said)
 }
 
 /// Where `format` loses the names or file ids: says so (when `say`) and writes the table of them
-/// beside `out`; where it keeps them, removes a table an earlier conversion left there.
-fn account_for_ids(out: &Path, names: &VertexNames, n: usize, format: Format, say: bool) -> Result<()> {
+/// beside `out`; where it keeps them, removes a table an earlier conversion left there. What it
+/// did goes to `said`.
+fn account_for_ids(
+    out: &Path,
+    names: &VertexNames,
+    n: usize,
+    format: Format,
+    say: bool,
+    said: &mut Vec<String>,
+) -> Result<()> {
     match what_is_lost(format, names) {
         Some(lost) => {
             if say {
-                println!("{lost}");
+                said.push(lost);
             }
-            println!("{}", write_map(out, names, n, format)?);
+            said.push(write_map(out, names, n, format)?);
         }
         None => {
             // A shift is said in a sentence; a table would list every id plus one.
             if say && format == Format::MatrixMarket && matches!(names, VertexNames::Dense) && n > 0 {
-                println!(
+                said.push(format!(
                     "Matrix Market numbers vertices from 1: each id in {} is the input's plus 1 (0 is written as 1)",
                     out.display()
-                );
+                ));
             }
-            remove_stale_map(out)?
+            said.extend(remove_stale_map(out)?);
         }
     }
     Ok(())
 }
 
 /// Removes the table an earlier conversion left beside `out` (this one keeps the ids, so the table
-/// would describe another graph), and says so.
-fn remove_stale_map(out: &Path) -> Result<()> {
+/// would describe another graph); says so when there was one.
+fn remove_stale_map(out: &Path) -> Result<Option<String>> {
     let path = io::id_map_path(out);
-    if io::is_id_map(&path) {
-        io::remove_on_success(&path)?;
-        println!("removed {}: an earlier conversion's table, which does not describe this file", path.display());
+    if !io::is_id_map(&path) {
+        return Ok(None);
     }
-    Ok(())
+    io::remove_on_success(&path)?;
+    Ok(Some(format!("removed {}: an earlier conversion's table, which does not describe this file", path.display())))
 }
 
 /// Writes the numbers' names (or file ids) beside `out`, whose format numbers vertices densely,

@@ -82,11 +82,14 @@ pub fn run(args: LabelArgs) -> Result<()> {
         &[Some(&args.graph.graph), args.labels.index.as_deref()],
         &[args.out.as_deref(), args.trace.as_deref()],
     )?;
-    // The index and the event log replace older ones together, and only when the labeling succeeded.
-    crate::graph::io::all_or_nothing(|| label(args))
+    let output = args.output;
+    // The index and the event log replace older ones together, and only when the labeling succeeded;
+    // the report, which says where they are, is shown once they are there.
+    let report = crate::graph::io::all_or_nothing(|| label(args))?;
+    output.show(&report)
 }
 
-fn label(args: LabelArgs) -> Result<()> {
+fn label(args: LabelArgs) -> Result<LabelReport> {
     // The GPU opens (driver, context, the labeling kernels) while the graph loads, and is timed
     // apart, so the labeling time compares with the CPU back ends'. A failure to open is the
     // labeling's to report (it falls back to the CPU and says why).
@@ -130,7 +133,7 @@ fn label(args: LabelArgs) -> Result<()> {
         saved_to: args.out.as_ref().map(|p| p.display().to_string()),
         trace: args.trace.as_ref().map(|p| p.display().to_string()),
     };
-    args.output.show(&report)
+    Ok(report)
 }
 
 impl Report for LabelReport {

@@ -24,7 +24,15 @@ pub fn text(data: &[u8], format: Option<Format>) {
         let sequential = sequential.as_ref().expect("the sequential reader refuses what the parallel one accepts");
         assert!(&parallel == sequential, "the parallel and the sequential readers read different graphs");
     }
-    // Streamed in tiny blocks, as a file is loaded: blocks of blank lines are kept as counts.
+    // Held as the sequential reader holds a file (most blank and comment lines as counts): read
+    // the same, to the word of every message.
+    let held = io::parse_held_in_blocks(data, "fuzz", format, STREAM_BLOCK);
+    match (&held, &sequential) {
+        (Ok(held), Ok(sequential)) => assert!(held == sequential, "the held text reads as another graph"),
+        (Err(held), Err(sequential)) => assert_eq!(format!("{held:#}"), format!("{sequential:#}")),
+        _ => panic!("the held text and the whole one are read differently: {:?}", held.as_ref().err()),
+    }
+    // Streamed in tiny blocks, as a file is loaded: blank and comment lines are held as counts.
     if let Some(streamed) = io::parse_streamed(data, format, STREAM_BLOCK) {
         let sequential = sequential.as_ref().expect("the sequential reader refuses what the streamed one accepts");
         assert!(&streamed == sequential, "the streamed and the sequential readers read different graphs");

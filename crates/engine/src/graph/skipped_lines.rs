@@ -38,6 +38,17 @@ impl SkippedLines {
         self.extend_runs(first, lines);
     }
 
+    /// Notes `lines` skipped lines in a row from `first`, `comments` of them comments, where none
+    /// of them can be among the first few of its kind (those were noted before).
+    pub fn note_counted(&mut self, first: u64, lines: u64, comments: u64) {
+        if lines == 0 {
+            return;
+        }
+        self.comment.count += comments;
+        self.blank.count += lines - comments;
+        self.extend_runs(first, lines);
+    }
+
     fn extend_runs(&mut self, first: u64, lines: u64) {
         match self.runs.last_mut() {
             Some((start, len)) if *start + *len == first => *len += lines,

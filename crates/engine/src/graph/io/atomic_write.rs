@@ -13,21 +13,20 @@
 //! A new file is created with mode 0666 less the umask, as any program's files are; a file that is
 //! replaced keeps its mode. A symbolic link is written through: its target is replaced, the link
 //! stays. [`all_or_nothing`] puts the files a command writes in place together, only when the whole
-//! command succeeded.
+//! command succeeded, and puts the old ones back when one cannot be put in place ([`commit`]);
+//! meanwhile an old file has a second name beside it, `.NAME.grail-previous-PID`, removed like a
+//! temporary file once its process no longer runs.
+
+mod commit;
+mod names;
 
 use anyhow::{Context, Result, bail};
+use commit::{Change, Placeable, remove_now};
+use names::{folder_of, partial_name, partial_pid};
 use std::cell::RefCell;
-use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-
-/// What separates a temporary file's target name from the writing process's id.
-const PARTIAL_MARK: &str = ".grail-partial-";
-
-/// Most characters of the target's name kept in the temporary file's name (file names are limited
-/// to 255 bytes, and the temporary's adds a dot, the mark and a process id).
-const NAME_KEPT: usize = 160;
 
 /// Symbolic links followed to the file written, at most (the system's own limit is 40).
 const MAX_LINKS: usize = 40;
@@ -94,8 +93,8 @@ impl Staged {
     /// Puts the new file (synced by the caller) in the target's place, or, inside
     /// [`all_or_nothing`], once the whole work has succeeded.
     pub fn place(self) -> Result<()> {
-        match defer(Pending::Place(self)) {
-            Some(Pending::Place(staged)) => staged.rename(),
+        match defer(Change::Place(self)) {
+            Some(Change::Place(staged)) => staged.rename(),
             _ => Ok(()),
         }
     }
@@ -144,11 +143,22 @@ impl Drop for Staged {
     }
 }
 
-/// What [`all_or_nothing`] does once its work has succeeded.
-enum Pending {
-    Place(Staged),
-    Remove(PathBuf),
+impl Placeable for Staged {
+    fn target(&self) -> &Path {
+        &self.target
+    }
+
+    fn shown(&self) -> &Path {
+        &self.shown
+    }
+
+    fn place_now(self) -> Result<()> {
+        self.rename()
+    }
 }
+
+/// What [`all_or_nothing`] does once its work has succeeded.
+type Pending = Change<Staged>;
 
 thread_local! {
     /// The files written inside [`all_or_nothing`] on this thread, waiting for its end.
@@ -170,8 +180,9 @@ fn defer(pending: Pending) -> Option<Pending> {
 /// Runs `work`, holding back the files it writes on this thread ([`write_atomically`],
 /// [`Staged::place`], [`remove_on_success`]): when it fails, every target is left as it was; when
 /// it succeeds, the new files are renamed over their targets one after the other. Each is whole
-/// and synced by then, so only a failing rename (a target's folder removed meanwhile) can stop
-/// the others, and it is reported. Inside another `all_or_nothing`, the outer one decides.
+/// and synced by then, so only a failing rename (a target's folder removed meanwhile, a folder
+/// made where a target was) can stop the others: those already renamed are then put back, and the
+/// error is reported. Inside another `all_or_nothing`, the outer one decides.
 pub fn all_or_nothing<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
     let nested = BATCH.with(|batch| {
         let mut batch = batch.borrow_mut();
@@ -187,36 +198,17 @@ pub fn all_or_nothing<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
     let result = work();
     let pending = BATCH.with(|batch| batch.borrow_mut().take()).unwrap_or_default();
     let value = result?;
-    for pending in pending {
-        match pending {
-            Pending::Place(staged) => staged.rename()?,
-            Pending::Remove(path) => remove_now(&path)?,
-        }
-    }
+    commit::commit(pending)?;
     Ok(value)
 }
 
 /// Removes the file at `path` (a missing one is fine), or inside [`all_or_nothing`], once the
 /// whole work has succeeded.
 pub fn remove_on_success(path: &Path) -> Result<()> {
-    match defer(Pending::Remove(path.to_path_buf())) {
-        Some(Pending::Remove(path)) => remove_now(&path),
+    match defer(Change::Remove(path.to_path_buf())) {
+        Some(Change::Remove(path)) => remove_now(&path),
         _ => Ok(()),
     }
-}
-
-fn remove_now(path: &Path) -> Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => {
-            Err(e).with_context(|| format!("cannot remove {}", path.display()))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The folder a file is in (`.` for a bare name).
-fn folder_of(path: &Path) -> &Path {
-    path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 
 /// The file `path` leads to through symbolic links (itself when it is none; a link to a missing
@@ -294,22 +286,6 @@ fn link_unnamed(file: &File, temp: &Path) -> io::Result<()> {
     }
 }
 
-/// `.NAME.grail-partial-PID`.
-fn partial_name(name: &OsStr, pid: u32) -> String {
-    let name: String = name.to_string_lossy().chars().take(NAME_KEPT).collect();
-    format!(".{name}{PARTIAL_MARK}{pid}")
-}
-
-/// The process id in a temporary file's name, when it is one of ours.
-fn partial_pid(file_name: &OsStr) -> Option<u32> {
-    let name = file_name.to_str()?;
-    let (head, pid) = name.rsplit_once(PARTIAL_MARK)?;
-    if !head.starts_with('.') || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    pid.parse().ok()
-}
-
 /// Creates `path`, which must not exist yet. One there already is a leftover of a process that
 /// had this process's id: it is replaced.
 fn create_new(path: &Path) -> io::Result<File> {
@@ -323,8 +299,9 @@ fn create_new(path: &Path) -> io::Result<File> {
     }
 }
 
-/// Removes our temporary files in `dir` whose writing process no longer runs. Best effort: a
-/// folder that cannot be listed, or a file that cannot be removed, is left as it is.
+/// Removes our temporary files (and kept old files) in `dir` whose writing process no longer
+/// runs. Best effort: a folder that cannot be listed, or a file that cannot be removed, is left as
+/// it is.
 fn remove_stale_partials(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -365,6 +342,7 @@ fn process_runs(pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::OsStr;
     use std::io::Write;
 
     fn names_in(dir: &Path) -> Vec<String> {
@@ -415,6 +393,7 @@ mod tests {
         assert_eq!(partial_pid(OsStr::new(".g.gra.grail-partial-42")), Some(42));
         assert_eq!(partial_pid(OsStr::new("g.gra.grail-partial-42")), None, "ours start with a dot");
         assert_eq!(partial_pid(OsStr::new(".g.gra.grail-partial-4x")), None);
+        assert_eq!(partial_pid(OsStr::new(".g.gra.grail-previous-42")), Some(42), "an old file kept");
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! The one exception is a `.gra` vertex line (`u: v1 v2 ... #`) in a graph file: a vertex with a
 //! million children has a line of megabytes, and grail writes such lines. Such a line may be as
 //! long as its targets make it (a few bytes of slack per target past the limit), so what it costs
-//! is still what it holds.
+//! is still what it holds. Past the limit, each run of spaces between its targets is passed on as
+//! its first byte: a run is one separator, however a writer padded it, and costs no more.
 
 use anyhow::{Result, bail};
 use std::fmt;
@@ -88,6 +89,10 @@ pub struct LineBounded<R> {
     vertex_lines: bool,
     /// What the current line is so far.
     shape: LineShape,
+    /// Whether the last byte passed of the current line was a space (or a tab, ...).
+    after_space: bool,
+    /// Whether the inner reader has ended.
+    ended: bool,
 }
 
 /// Bytes a vertex line may hold per target beyond the limit: a 32-bit id, its space, and room for
@@ -159,7 +164,16 @@ impl<R: Read> LineBounded<R> {
 
     /// With another limit (tests use small ones).
     pub fn with_limit(inner: R, limit: usize) -> LineBounded<R> {
-        LineBounded { inner, lines: 0, run: 0, limit, vertex_lines: false, shape: LineShape::default() }
+        LineBounded {
+            inner,
+            lines: 0,
+            run: 0,
+            limit,
+            vertex_lines: false,
+            shape: LineShape::default(),
+            after_space: false,
+            ended: false,
+        }
     }
 
     fn too_long(&self) -> io::Error {
@@ -177,14 +191,64 @@ impl<R: Read> LineBounded<R> {
     }
 }
 
+/// A space between tokens (any whitespace but the line end).
+fn is_inline_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\x0c')
+}
+
+/// Keeps the first byte of each run of spaces in `bytes` (a run that continues one before them when
+/// `after_space`); returns how many bytes are kept, moved to the front.
+fn squeeze_spaces(bytes: &mut [u8], mut after_space: bool) -> usize {
+    let mut kept = 0;
+    for read in 0..bytes.len() {
+        let space = is_inline_space(bytes[read]);
+        if !(space && after_space) {
+            bytes[kept] = bytes[read];
+            kept += 1;
+        }
+        after_space = space;
+    }
+    kept
+}
+
 impl<R: Read> Read for LineBounded<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let n = self.read_some(buf)?;
+            // A read whose every byte was a squeezed space is not the end of the text.
+            if n > 0 || buf.is_empty() || self.ended {
+                return Ok(n);
+            }
+        }
+    }
+}
+
+impl<R: Read> LineBounded<R> {
+    /// On a vertex line past the limit, squeezes the runs of spaces in the part of `buf[..n]` that
+    /// continues it (up to the first line end); returns the bytes left in `buf`.
+    fn squeeze_long_vertex_line(&self, buf: &mut [u8], n: usize) -> usize {
+        let continued = memchr::memchr(b'\n', &buf[..n]).unwrap_or(n);
+        if !self.vertex_lines || self.shape.shape != Shape::Vertex || self.run + continued <= self.limit {
+            return n;
+        }
+        let kept = squeeze_spaces(&mut buf[..continued], self.after_space);
+        buf.copy_within(continued..n, kept);
+        n - (continued - kept)
+    }
+
+    /// One read of the inner reader, checked (and squeezed on a long vertex line).
+    fn read_some(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.over(self.run, self.shape) {
             return Err(self.too_long());
         }
         let cap = buf.len().min(self.limit);
         let n = self.inner.read(&mut buf[..cap])?;
+        self.ended = n == 0;
+        let n = self.squeeze_long_vertex_line(buf, n);
         let read = &buf[..n];
+        if let Some(&last) = read.last() {
+            self.after_space = is_inline_space(last);
+        }
         match memchr::memchr(b'\n', read) {
             None => {
                 self.run += n;
@@ -253,11 +317,25 @@ mod tests {
         let hub: Vec<u8> = [&b"0: "[..], &b"12 ".repeat(1000), b"#\n1: 2 #\n"].concat();
         assert_eq!(read_graph(&hub, 64), Ok(hub.len()));
         assert_eq!(read_all(&hub, 64), Err(1), "other readers keep the plain limit");
-        // The same length of anything else, or of padding between targets, is refused.
+        // The same length of anything else is refused.
         let names: Vec<u8> = [&b"a: "[..], &b"12 ".repeat(1000), b"\n"].concat();
         assert_eq!(read_graph(&names, 64), Err(1));
-        let padded: Vec<u8> = [&b"0\n7 : 1"[..], &vec![b' '; 1000], b"2\n"].concat();
-        assert_eq!(read_graph(&padded, 64), Err(2));
+    }
+
+    #[test]
+    fn padding_between_targets_past_the_limit_is_one_separator() {
+        let padded: Vec<u8> =
+            [&b"0\n7 : 1"[..], &vec![b' '; 1000], b"\t\t2", &vec![b' '; 300], b"#  \n8: #\n"].concat();
+        let mut out = Vec::new();
+        let mut reader = LineBounded { vertex_lines: true, ..LineBounded::with_limit(&padded[..], 64) };
+        reader.read_to_end(&mut out).unwrap();
+        let line = out.split(|&b| b == b'\n').nth(1).unwrap();
+        let tokens: Vec<&[u8]> = line.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty()).collect();
+        assert_eq!(tokens, [&b"7"[..], b":", b"1", b"2", b"#"]);
+        assert!(out.len() < 200, "{} bytes passed on", out.len());
+        assert!(out.ends_with(b"\n8: #\n"));
+        // Other readers keep the plain limit.
+        assert_eq!(read_all(&padded, 64), Err(2));
     }
 
     #[test]

@@ -57,8 +57,8 @@ fn number(text: &[u8], at: &mut usize) -> Option<u64> {
 /// assembled from these in file order.
 #[derive(Debug, Default)]
 pub struct Notes {
-    /// Physical lines in the chunk.
-    pub lines: u32,
+    /// Physical lines in the chunk (a hole of blank lines may stand for more than 32 bits count).
+    pub lines: u64,
     /// Blank and comment lines.
     pub skipped: SkippedLines,
     /// Self-loop entries.
@@ -125,7 +125,8 @@ pub fn gra(bytes: &[u8], n: u64) -> Option<GraChunk> {
     let mut out = GraChunk { targets: Vec::with_capacity(bytes.len() / 6), ..GraChunk::default() };
     let mut at = 0;
     while at < bytes.len() {
-        let line = out.notes.lines;
+        // A block of text holds at most a few million lines.
+        let line = out.notes.lines as u32;
         out.notes.lines += 1;
         if out.tail {
             at = rest_of_line_blank(bytes, at)?;
@@ -289,7 +290,7 @@ pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
     let mut out = PairsChunk { narrow: Vec::with_capacity(bytes.len() / 8), ..PairsChunk::default() };
     let dense = |v: u64| v.checked_sub(spec.base).filter(|&d| d < spec.n).map(|d| d as u32);
     for (index, line) in lines(bytes).enumerate() {
-        out.notes.lines = index as u32 + 1;
+        out.notes.lines = index as u64 + 1;
         let Some(text) = data_line(line, spec.comment_markers) else {
             out.notes.skipped.note(index as u64, !line.iter().all(|&b| is_space(b)));
             continue;
@@ -317,7 +318,7 @@ pub fn counted(bytes: &[u8], spec: CountedSpec) -> Option<PairsChunk> {
 pub fn edge_list(bytes: &[u8]) -> Option<PairsChunk> {
     let mut out = PairsChunk { narrow: Vec::with_capacity(bytes.len() / 8), ..PairsChunk::default() };
     for (index, line) in lines(bytes).enumerate() {
-        out.notes.lines = index as u32 + 1;
+        out.notes.lines = index as u64 + 1;
         let Some(text) = data_line(line, b"#%") else {
             out.notes.skipped.note(index as u64, !line.iter().all(|&b| is_space(b)));
             continue;

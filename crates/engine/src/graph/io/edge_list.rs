@@ -2,6 +2,7 @@
 //! blank lines anywhere, ids any non-negative integers up to `u64::MAX`. How ids become dense ids is
 //! the rule in [`super::numbering`].
 
+use super::held_text::Text;
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Lines};
 use crate::graph::load_report::{Reading, graph_noting_repeats};
@@ -13,11 +14,11 @@ pub const WRITER_COMMENT: &str = "# grail-explorer:";
 
 const COMMENTS: &[u8] = b"#%";
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
-    let mut lines = Lines::new(bytes);
+pub fn parse(text: Text, ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
+    let mut lines = Lines::of(text);
     let mut reading = Reading::default();
     // Benchmark edge lists use about 10-20 bytes per line; a low guess only costs a regrowth.
-    let mut pairs: Vec<(u64, u64)> = Vec::with_capacity(bytes.len() / 16);
+    let mut pairs: Vec<(u64, u64)> = Vec::with_capacity(text.bytes.len() / 16);
     while let Some(line) = lines.next_data(COMMENTS) {
         let mut tokens = line.tokens();
         let src = ctx.number(line.number, tokens.next(), "a source vertex id")?;
@@ -34,14 +35,14 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     reading.skipped = lines.take_skipped();
     reading.data_lines = pairs.len() as u64;
     reading.nonloop_pairs = reading.data_lines - reading.self_loops.count;
-    let declared = declared_vertex_count(bytes);
+    let declared = declared_vertex_count(text);
     // The writer's comment alone describes a graph of vertices without edges.
     if pairs.is_empty() && declared.is_none_or(|n| n == 0) {
         return Err(ctx.err(lines.end_line(), "found no edges", "at least one line `src dst`"));
     }
     if let Some(n) = declared {
-        let comment_line = Lines::new(bytes).find(|l| !l.is_blank()).map_or(1, |l| l.number);
-        ctx.declared_vertices(comment_line, n, bytes.len() as u64)?;
+        let comment_line = Lines::of(text).find(|l| !l.is_blank()).map_or(1, |l| l.number);
+        ctx.declared_vertices(comment_line, n, text.size)?;
     }
     let (n, edges, names) = match numbering::choose(&pairs, declared) {
         Numbering::Dense(n) => {
@@ -51,7 +52,7 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
         Numbering::Remapped => {
             let numbering::Renumbered { edges, n, names } =
                 numbering::remap(&pairs, u32::MAX as u64).map_err(|index| {
-                    let line = nth_data_line(bytes, index);
+                    let line = nth_data_line(text, index);
                     ctx.err(line, "found more distinct vertex ids than 32-bit dense ids can number", "fewer vertices")
                 })?;
             (n, edges, names)
@@ -62,8 +63,8 @@ pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
 }
 
 /// `N` from the writer's comment, when the first non-blank line is that comment.
-pub(super) fn declared_vertex_count(bytes: &[u8]) -> Option<u64> {
-    let first = Lines::new(bytes).find(|l| !l.is_blank())?;
+pub(super) fn declared_vertex_count(text: Text) -> Option<u64> {
+    let first = Lines::of(text).find(|l| !l.is_blank())?;
     let rest = first.text.trim_ascii_start().strip_prefix(WRITER_COMMENT.as_bytes())?;
     let mut tokens = super::scan::Line { number: first.number, text: rest }.tokens();
     let n = super::scan::parse_u64(tokens.next()).ok()?;
@@ -72,8 +73,8 @@ pub(super) fn declared_vertex_count(bytes: &[u8]) -> Option<u64> {
 
 /// The line number of the `index`-th (0-based) data line: only needed to word a rare error, so it
 /// rescans instead of keeping a line number per edge.
-fn nth_data_line(bytes: &[u8], index: usize) -> usize {
-    let mut lines = Lines::new(bytes);
+fn nth_data_line(text: Text, index: usize) -> usize {
+    let mut lines = Lines::of(text);
     (0..=index).filter_map(|_| lines.next_data(COMMENTS)).last().map_or(1, |l| l.number)
 }
 
@@ -82,7 +83,7 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<(Graph, VertexNames)> {
-        parse(text.as_bytes(), Ctx { source: "e.txt" }).map(|(g, names, _)| (g, names))
+        parse(Text::whole(text.as_bytes()), Ctx { source: "e.txt" }).map(|(g, names, _)| (g, names))
     }
 
     #[test]
@@ -121,6 +122,6 @@ mod tests {
 
     #[test]
     fn nth_data_line_skips_comments() {
-        assert_eq!(nth_data_line(b"# c\n0 1\n\n% d\n1 2\n", 1), 5);
+        assert_eq!(nth_data_line(Text::whole(b"# c\n0 1\n\n% d\n1 2\n"), 1), 5);
     }
 }

@@ -4,6 +4,7 @@
 //! Tolerated: `2#` (no space before `#`), a missing `#`, trailing whitespace, `\r\n`, duplicate
 //! edges (removed when the CSR is built) and blank lines after the last vertex line.
 
+use super::held_text::Text;
 use super::scan::{Ctx, Line, Lines, show};
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
@@ -14,14 +15,14 @@ pub const MAGIC: &[u8] = b"graph_for_greach";
 
 const VERTEX_LINE: &str = "a vertex line `u: v1 v2 ... #`";
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
-    let mut lines = Lines::new(bytes);
+pub fn parse(text: Text, ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
+    let mut lines = Lines::of(text);
     let n = read_vertex_count(&mut lines, ctx)?;
     let mut reading = Reading { declared: Some(n as u64), data_lines: n as u64, ..Reading::default() };
     let mut scratch = Vec::new();
     // About one edge per 4 bytes of body is the densest a `.gra` can be; a quarter of that is a
     // good first guess for the sparse benchmark graphs without over-allocating.
-    let mut edges: Vec<(u32, u32)> = Vec::with_capacity(bytes.len() / 16);
+    let mut edges: Vec<(u32, u32)> = Vec::with_capacity(text.bytes.len() / 16);
     for u in 0..n as u32 {
         let Some(line) = lines.next() else {
             let found = format!("found only {u} of {n} vertex lines before the file ends here");
@@ -109,13 +110,14 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<Graph> {
-        parse(text.as_bytes(), Ctx { source: "t.gra" }).map(|(g, _, _)| g)
+        parse(Text::whole(text.as_bytes()), Ctx { source: "t.gra" }).map(|(g, _, _)| g)
     }
 
     #[test]
     fn parses_the_benchmark_layout() {
         let (g, names, _) =
-            parse(b"graph_for_greach\n\n4\n0: 1 2 #\n1: 3 #\n2: 3 #\n3: #\n", Ctx { source: "t" }).unwrap();
+            parse(Text::whole(b"graph_for_greach\n\n4\n0: 1 2 #\n1: 3 #\n2: 3 #\n3: #\n"), Ctx { source: "t" })
+                .unwrap();
         assert_eq!(names, VertexNames::Dense);
         assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (0, 2), (1, 3), (2, 3)]);
         assert_eq!(g.num_vertices(), 4);

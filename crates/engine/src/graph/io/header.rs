@@ -2,16 +2,17 @@
 //! Blank lines and `#`/`%` comment lines are skipped anywhere.
 
 use super::counted_body::CountedBody;
+use super::held_text::Text;
 use super::scan::{Ctx, Lines, show};
 use crate::format::{plural, thousands};
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
 use anyhow::Result;
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
-    let mut lines = Lines::new(bytes);
+pub fn parse(text: Text, ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
+    let mut lines = Lines::of(text);
     let body = read_header(&mut lines, ctx)?;
-    check_count(&bytes[lines.position(bytes)..], &body, ctx)?;
+    check_count(lines.clone(), &body, ctx)?;
     let (graph, reading) = body.read_graph(&mut lines, ctx)?;
     Ok((graph, VertexNames::Dense, reading))
 }
@@ -31,11 +32,10 @@ pub(super) fn read_header(lines: &mut Lines, ctx: Ctx) -> Result<CountedBody<'st
     Ok(CountedBody::edges(n, m, false, header.number))
 }
 
-/// Refuses a body of another size than the header declares, naming both counts at the header's
+/// Refuses a body (the `lines` after the header) of another size than the header declares, naming both counts at the header's
 /// line: a file guessed to be a header file may be an edge list whose first edge looks like one,
 /// and then the message says how to read it as that.
-fn check_count(body: &[u8], header: &CountedBody, ctx: Ctx) -> Result<()> {
-    let mut lines = Lines::new(body);
+fn check_count(mut lines: Lines, header: &CountedBody, ctx: Ctx) -> Result<()> {
     let holds = std::iter::from_fn(|| lines.next_data(b"#%")).count() as u64;
     if holds == header.count {
         return Ok(());
@@ -56,12 +56,13 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<Graph> {
-        parse(text.as_bytes(), Ctx { source: "h.txt" }).map(|(g, _, _)| g)
+        parse(Text::whole(text.as_bytes()), Ctx { source: "h.txt" }).map(|(g, _, _)| g)
     }
 
     #[test]
     fn parses_header_and_body() {
-        let (g, names, _) = parse(b"# made by hand\n5 3\n0 1\n\n1 2 ignored\n4 0\n", Ctx { source: "h" }).unwrap();
+        let (g, names, _) =
+            parse(Text::whole(b"# made by hand\n5 3\n0 1\n\n1 2 ignored\n4 0\n"), Ctx { source: "h" }).unwrap();
         assert_eq!(names, VertexNames::Dense);
         assert_eq!(g.num_vertices(), 5);
         assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (1, 2), (4, 0)]);

@@ -6,6 +6,7 @@
 //! square. Vertex names are `Offset(1)`: file id i is dense id i - 1.
 
 use super::counted_body::{CountedBody, WeightColumn};
+use super::held_text::Text;
 use super::scan::{Ctx, Lines, show};
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
@@ -22,8 +23,8 @@ pub fn starts_with_banner(text: &[u8]) -> bool {
     text.len() >= BANNER.len() && text[..BANNER.len()].eq_ignore_ascii_case(BANNER)
 }
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
-    let mut lines = Lines::new(bytes);
+pub fn parse(text: Text, ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
+    let mut lines = Lines::of(text);
     let body = read_header(&mut lines, ctx)?;
     let (graph, reading) = body.read_graph(&mut lines, ctx)?;
     Ok((graph, VertexNames::Offset(1), reading))
@@ -108,7 +109,7 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<(Graph, VertexNames)> {
-        parse(text.as_bytes(), Ctx { source: "m.mtx" }).map(|(g, names, _)| (g, names))
+        parse(Text::whole(text.as_bytes()), Ctx { source: "m.mtx" }).map(|(g, names, _)| (g, names))
     }
 
     #[test]

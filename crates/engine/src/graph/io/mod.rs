@@ -15,6 +15,7 @@ mod edge_list;
 mod format;
 mod gra;
 mod header;
+mod held_text;
 mod id_map;
 mod matrix_market;
 mod named;
@@ -67,19 +68,39 @@ pub fn parse_streamed(bytes: &[u8], format: Option<Format>, block: usize) -> Opt
     parallel::parse_stream_in_blocks(Box::new(bytes), format, block)
 }
 
+/// Reads `bytes` as the sequential reader reads a file it streams: taken in blocks of about
+/// `block` bytes, held without most of its blank and comment lines ([`held_text`]). For the fuzz
+/// targets and tests, which check that this reads every text as [`parse_sequentially`] does.
+#[doc(hidden)]
+pub fn parse_held_in_blocks(bytes: &[u8], source: &str, format: Option<Format>, block: usize) -> Result<ReadText> {
+    let mut held = held_text::HeldText::default();
+    read::for_each_block(&mut &bytes[..], block, |b| held.push(b))?;
+    parse_text(held.text(true), source, format)
+}
+
 /// The sequential readers: the reference for what is accepted, and the source of every message.
 pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) -> Result<ReadText> {
+    parse_text(held_text::Text::whole(bytes), source, format)
+}
+
+/// A held text parsed on every core when it is held whole (it has no holes), else sequentially.
+fn parse_held(text: held_text::Text, source: &str, format: Option<Format>) -> Result<ReadText> {
+    if text.holes.is_empty() { parse(text.bytes, source, format) } else { parse_text(text, source, format) }
+}
+
+/// [`parse_sequentially`] on a held text.
+fn parse_text(text: held_text::Text, source: &str, format: Option<Format>) -> Result<ReadText> {
     // Asked for by name, `named` reads every field as a name; guessed, fields of digits are ids.
     let fields_are = if format.is_some() { named::Fields::Names } else { named::Fields::Guessed };
-    let format = format.unwrap_or_else(|| sniff(bytes));
+    let format = format.unwrap_or_else(|| sniff::sniff_text(text));
     let ctx = scan::Ctx { source };
     let (graph, names, reading) = match format {
-        Format::Gra => gra::parse(bytes, ctx)?,
-        Format::EdgeList => edge_list::parse(bytes, ctx)?,
-        Format::MatrixMarket => matrix_market::parse(bytes, ctx)?,
-        Format::Weighted => weighted::parse(bytes, ctx)?,
-        Format::Header => header::parse(bytes, ctx)?,
-        Format::Named => named::parse(bytes, ctx, fields_are)?,
+        Format::Gra => gra::parse(text, ctx)?,
+        Format::EdgeList => edge_list::parse(text, ctx)?,
+        Format::MatrixMarket => matrix_market::parse(text, ctx)?,
+        Format::Weighted => weighted::parse(text, ctx)?,
+        Format::Header => header::parse(text, ctx)?,
+        Format::Named => named::parse(text, ctx, fields_are)?,
         Format::Grail => {
             anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text")
         }
@@ -90,8 +111,9 @@ pub fn parse_sequentially(bytes: &[u8], source: &str, format: Option<Format>) ->
 
 /// The whole graph of a file, or an error naming it. A `.grail` file (by its magic bytes) is mapped
 /// ([`binary::open`]). A text file is read in blocks, gunzipped on one
-/// thread when it is gzip, and parsed on every core while it is read; a problem makes the
-/// sequential reader read it again, whole, to word the error.
+/// thread when it is gzip, and parsed on every core while it is read; a problem, or a format only
+/// the sequential reader reads (named edge lists), makes the sequential reader read it again,
+/// held without most of its blank and comment lines ([`held_text`]), to word the error.
 pub fn load(path: &Path, format: Option<Format>) -> Result<LoadedGraph> {
     load_watched(path, format, Watch::none())
 }
@@ -108,9 +130,9 @@ pub fn load_watched(path: &Path, format: Option<Format>, watch: Watch) -> Result
         Some(parsed) => parsed,
         None => {
             watch.check()?;
-            let bytes = read::read_bytes_watched(path, watch)?;
+            let mut held = read::read_held_watched(path, watch)?;
             watch.check()?;
-            parse_sequentially(&bytes, &path.display().to_string(), format)?
+            parse_text(held.text(true), &path.display().to_string(), format)?
         }
     };
     Ok(LoadedGraph { graph: Arc::new(graph), names, format, path: path.to_path_buf(), report: Some(report) })

@@ -20,6 +20,7 @@
 //!   (source before target, line by line) and keep their names ([`VertexNames::Named`]): `007` and
 //!   `7` are two vertices, and the load report names the field with a leading zero that decided it.
 
+use super::held_text::Text;
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Line, Lines};
 use crate::graph::load_report::{FieldAt, Reading, SeparatorChoice, graph_noting_repeats};
@@ -147,8 +148,8 @@ pub enum Fields {
 }
 
 /// Reads a named edge list. Errors name the file and line.
-pub fn parse(bytes: &[u8], ctx: Ctx, fields_are: Fields) -> Result<(Graph, VertexNames, Reading)> {
-    let mut lines = Lines::new(bytes);
+pub fn parse(text: Text, ctx: Ctx, fields_are: Fields) -> Result<(Graph, VertexNames, Reading)> {
+    let mut lines = Lines::of(text);
     let mut reading = Reading::default();
     let mut separator = None;
     let mut pairs: Vec<(String, String, usize)> = Vec::new();
@@ -354,7 +355,7 @@ mod tests {
     use crate::graph::load_report::Firsts;
 
     fn read(text: &str) -> Result<(Graph, VertexNames, Reading)> {
-        parse(text.as_bytes(), Ctx { source: "g.csv" }, Fields::Guessed)
+        parse(Text::whole(text.as_bytes()), Ctx { source: "g.csv" }, Fields::Guessed)
     }
 
     /// The edges by name.
@@ -468,7 +469,7 @@ mod tests {
     }
 
     fn read_bytes(bytes: &[u8]) -> Result<(Graph, VertexNames, Reading)> {
-        parse(bytes, Ctx { source: "g.csv" }, Fields::Guessed)
+        parse(Text::whole(bytes), Ctx { source: "g.csv" }, Fields::Guessed)
     }
 
     #[test]
@@ -487,7 +488,7 @@ mod tests {
 
     #[test]
     fn asked_for_names_every_field_is_one() {
-        let asked = |text: &str| parse(text.as_bytes(), Ctx { source: "g.csv" }, Fields::Names).unwrap();
+        let asked = |text: &str| parse(Text::whole(text.as_bytes()), Ctx { source: "g.csv" }, Fields::Names).unwrap();
         let (g, names, reading) = asked("007,7\n7,007\n");
         assert_eq!((g.num_vertices(), g.num_edges(), reading.self_loops.count), (2, 2, 0));
         // Digits without leading zeros too: three names, no isolated vertex for the ids between.

@@ -10,6 +10,7 @@
 
 use super::ReadText;
 use super::chunk_parse::{self, CountedSpec, GraChunk, Notes, PairsChunk};
+use super::held_text::{HeldText, Hole, Text};
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Lines, vertex_limit};
 use super::sniff::sniff_prefix;
@@ -62,24 +63,16 @@ struct HeadNotes {
     skipped: SkippedLines,
 }
 
-impl HeadNotes {
-    /// The notes of the same head after `blank` blank lines.
-    fn after_blank_lines(self, blank: u64) -> HeadNotes {
-        let mut skipped = SkippedLines::default();
-        skipped.note_blank_lines(1, blank);
-        skipped.append_shifted(&self.skipped, blank);
-        HeadNotes { lines: self.lines + blank, skipped }
-    }
-}
-
-/// Reads the format and the header from `prefix` (whole lines; `whole` when it is the whole file).
-fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
-    let Some(format) = asked.or_else(|| sniff_prefix(prefix, whole)) else {
+/// Reads the format and the header from `prefix` (whole lines, held without most of its blank and
+/// comment lines).
+fn head(prefix: Text, asked: Option<Format>) -> Head {
+    let whole = prefix.whole;
+    let Some(format) = asked.or_else(|| sniff_prefix(prefix)) else {
         return Head::NeedMore;
     };
     // Messages are never shown from here (the sequential reader words them), so no file name.
     let ctx = Ctx { source: "" };
-    let mut lines = if whole { Lines::new(prefix) } else { Lines::prefix(prefix) };
+    let mut lines = Lines::of(prefix);
     let counted = |body: CountedBody<'static>, names| Plan::Counted {
         spec: CountedSpec {
             n: body.n as u64,
@@ -99,7 +92,7 @@ fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
         // Named edge lists are read by their own (sequential) reader.
         Format::Grail | Format::Named => return Head::Fail,
         Format::EdgeList => {
-            if !whole && prefix.iter().all(u8::is_ascii_whitespace) {
+            if !whole && prefix.bytes.iter().all(u8::is_ascii_whitespace) {
                 return Head::NeedMore;
             }
             Ok(Plan::EdgeList { declared: edge_list::declared_vertex_count(prefix) })
@@ -109,7 +102,7 @@ fn head(prefix: &[u8], whole: bool, asked: Option<Format>) -> Head {
         Ok(plan) => Head::Ready {
             format,
             plan,
-            body_start: lines.position(prefix),
+            body_start: lines.position(),
             head: Box::new(HeadNotes { lines: lines.read_so_far(), skipped: lines.take_skipped() }),
         },
         Err(_) if whole => Head::Fail,
@@ -132,7 +125,7 @@ pub fn parse(bytes: &[u8], asked: Option<Format>) -> Option<ReadText> {
 
 /// [`parse`] with blocks of about `block` bytes (tests cut tiny texts into many blocks).
 fn parse_in_blocks(bytes: &[u8], asked: Option<Format>, block: usize) -> Option<ReadText> {
-    let Head::Ready { format, plan, body_start, head } = head(bytes, true, asked) else {
+    let Head::Ready { format, plan, body_start, head } = head(Text::whole(bytes), asked) else {
         return None;
     };
     let parsed: Vec<Parsed> = line_blocks(&bytes[body_start..], block)
@@ -189,23 +182,18 @@ pub fn parse_stream_in_blocks(
         let (full_tx, full_rx) = sync_channel::<io::Result<Vec<u8>>>(2 * threads);
         let (free_tx, free_rx) = channel::<Vec<u8>>();
         scope.spawn(move || produce(source, full_tx, free_rx, block));
-        let mut prefix = Vec::new();
-        // Blocks of blank lines met before the head is known are kept as counts, not bytes, so
-        // that a file opening with (or holding, before its format is known) gigabytes of them
-        // costs no memory for them.
-        let mut holes: Vec<Hole> = Vec::new();
+        // The blank and comment lines met before the head is known are held as counts where they
+        // run, so that a file opening with (or holding, before its format is known) gigabytes of
+        // them costs no memory for them.
+        let mut prefix = HeldText::default();
         let mut whole = false;
-        // The head is read again from the start when it needed more; waiting until the prefix has
-        // doubled keeps that linear in the file's size.
+        // The head is read again from the start when it needed more; waiting until the held prefix
+        // has doubled keeps that linear in the file's size.
         let mut next_try = 0;
         let (format, plan, body_start, head_notes) = loop {
             match full_rx.recv() {
                 Ok(Ok(block)) => {
-                    if block.iter().all(u8::is_ascii_whitespace) {
-                        holes.push(Hole { at: prefix.len(), lines: line_count(&block), bytes: block.len() as u64 });
-                    } else {
-                        prefix.extend_from_slice(&block);
-                    }
+                    prefix.push(&block);
                     let _ = free_tx.send(block);
                 }
                 Ok(Err(_)) => return None,
@@ -213,27 +201,30 @@ pub fn parse_stream_in_blocks(
             }
             // A head that needs more than a few blocks is one whose format is only known by counting
             // every line (a header file): wait for the end rather than count again and again.
-            if !whole && (prefix.len() < next_try || prefix.len() > 8 * block) {
+            let held = prefix.held_len();
+            if !whole && (held < next_try || held > 8 * block) {
                 continue;
             }
-            next_try = 2 * prefix.len();
-            match head(&prefix, whole, asked) {
+            next_try = 2 * held;
+            match head(prefix.text(whole), asked) {
                 Head::Ready { format, plan, body_start, head } => break (format, plan, body_start, *head),
                 Head::NeedMore if !whole => continue,
                 Head::NeedMore | Head::Fail => return None,
             }
         };
-        // Blank lines inside the head (between its comments and its header line) would shift its
-        // line numbers: rare enough to leave to the sequential reader.
-        if holes.iter().any(|h| h.at > 0 && h.at < body_start) {
-            return None;
-        }
-        let (leading, body_holes): (Vec<Hole>, Vec<Hole>) = holes.into_iter().partition(|h| h.at == 0);
-        let head_notes = head_notes.after_blank_lines(leading.iter().map(|h| h.lines).sum());
-        let head_bytes = body_start as u64 + leading.iter().map(|h| h.bytes).sum::<u64>();
-        let body = prefix.split_off(body_start);
-        drop(prefix);
-        let first = pieces(&body, body_holes.iter().map(|h| Hole { at: h.at - body_start, ..*h }), block);
+        let (mut held, holes) = prefix.into_parts();
+        let (head_holes, body_holes): (Vec<Hole>, Vec<Hole>) = holes.into_iter().partition(|h| h.at < body_start);
+        let head_bytes = body_start as u64 + head_holes.iter().map(|h| h.bytes).sum::<u64>();
+        let body = held.split_off(body_start);
+        drop(held);
+        let first = pieces(
+            &body,
+            body_holes.into_iter().map(|mut h| {
+                h.at -= body_start;
+                h
+            }),
+            block,
+        );
         drop(body);
         let feed = Mutex::new(Feed { first, blocks: Some(full_rx), next: 0 });
         let results = Mutex::new(Vec::new());
@@ -249,9 +240,9 @@ pub fn parse_stream_in_blocks(
                         text_bytes.fetch_add(block.len() as u64, Relaxed);
                         let _ = free_tx.send(block);
                     }),
-                    Ok(Piece::Blank { lines, bytes }) => {
-                        text_bytes.fetch_add(bytes, Relaxed);
-                        blank_chunk(plan, lines)
+                    Ok(Piece::Elided(hole)) => {
+                        text_bytes.fetch_add(hole.bytes, Relaxed);
+                        elided_chunk(plan, &hole)
                     }
                     Err(_) => None,
                 };
@@ -281,28 +272,13 @@ pub fn parse_stream_in_blocks(
     })
 }
 
-/// Blank lines met before the head was known: where they were in the prefix (a line start), how
-/// many, and their bytes.
-#[derive(Clone, Copy, Debug)]
-struct Hole {
-    at: usize,
-    lines: u64,
-    bytes: u64,
-}
-
-/// A part of the body to parse: text, or blank lines kept as a count.
+/// A part of the body to parse: text, or blank and comment lines held as counts.
 enum Piece {
     Text(Vec<u8>),
-    Blank { lines: u64, bytes: u64 },
+    Elided(Hole),
 }
 
-/// Lines in a block (the last one may lack its line end).
-fn line_count(block: &[u8]) -> u64 {
-    let ends = memchr::memchr_iter(b'\n', block).count() as u64;
-    ends + u64::from(!block.is_empty() && !block.ends_with(b"\n"))
-}
-
-/// The body read with the head, cut into blocks of whole lines, with its blank holes in place.
+/// The body read with the head, cut into blocks of whole lines, with its holes in place.
 fn pieces(body: &[u8], holes: impl Iterator<Item = Hole>, size: usize) -> std::collections::VecDeque<Piece> {
     // When sniffing needed many lines (a header file is only known by counting all of them), the
     // head's text is cut up again so every thread gets some.
@@ -317,23 +293,24 @@ fn pieces(body: &[u8], holes: impl Iterator<Item = Hole>, size: usize) -> std::c
     let mut from = 0;
     for hole in holes {
         text(&body[from..hole.at], size, &mut out);
-        out.push_back(Piece::Blank { lines: hole.lines, bytes: hole.bytes });
         from = hole.at;
+        out.push_back(Piece::Elided(hole));
     }
     text(&body[from..], size, &mut out);
     out
 }
 
-/// The parse of `lines` blank lines, as a block of them would give.
-fn blank_chunk(plan: Plan, lines: u64) -> Option<Parsed> {
-    let mut parsed = parse_block(plan, b"\n")?;
+/// The parse of a hole's lines, as a block of them would give: a block of one line of each of its
+/// kinds says whether the format skips them here.
+fn elided_chunk(plan: Plan, hole: &Hole) -> Option<Parsed> {
+    let mut parsed = parse_block(plan, &hole.sample())?;
     let notes = match &mut parsed {
         Parsed::Gra(chunk) => &mut chunk.notes,
         Parsed::Pairs(chunk) => &mut chunk.notes,
     };
-    notes.lines = u32::try_from(lines).ok()?;
+    notes.lines = hole.lines;
     notes.skipped = SkippedLines::default();
-    notes.skipped.note_blank_lines(0, lines);
+    hole.note_in(&mut notes.skipped, 0);
     Some(parsed)
 }
 
@@ -466,7 +443,7 @@ fn read_notes<'a>(head: HeadNotes, notes: impl Iterator<Item = &'a mut Notes>) -
             reading.extra_field_lines.note(start + u64::from(line));
         }
         reading.extra_field_lines.count += notes.extra_fields - notes.first_extra_fields.len() as u64;
-        start += u64::from(notes.lines);
+        start += notes.lines;
     }
     reading.lines = start - 1;
     reading
@@ -661,11 +638,12 @@ mod tests {
         Ok(())
     }
 
-    /// Text with runs of blank lines between, before and after its lines, so that small blocks
-    /// are often all blank.
+    /// Text with runs of blank and comment lines between, before and after its lines, so that
+    /// small blocks are often all blank, and the head is often held with holes in it.
     fn blank_text() -> impl Strategy<Value = Vec<u8>> {
-        let blanks =
-            prop::collection::vec(prop_oneof![Just("\n"), Just(" \n"), Just("\r\n")], 0..12).prop_map(|b| b.concat());
+        let line =
+            prop_oneof![Just("\n"), Just(" \n"), Just("\r\n"), Just("# a comment of some length\n"), Just("%\n")];
+        let blanks = prop::collection::vec(line, 0..30).prop_map(|b| b.concat());
         (prop_oneof![text(), gra_text()], prop::collection::vec(blanks, 1..8)).prop_map(|(text, blanks)| {
             let text = String::from_utf8(text).unwrap();
             let mut lines = text.split_inclusive('\n');
@@ -683,7 +661,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(300))]
         #[test]
         fn streaming_in_small_blocks_reads_blank_lines_as_the_sequential_readers(bytes in blank_text(), block in 1usize..24) {
-            for format in [None, Some(Format::Gra), Some(Format::EdgeList), Some(Format::Header)] {
+            for format in [None, Some(Format::Gra), Some(Format::EdgeList), Some(Format::Header), Some(Format::MatrixMarket)] {
                 if let Some(streamed) = parse_stream_in_blocks(Box::new(&bytes[..]), format, block) {
                     let sequential = super::super::parse_sequentially(&bytes, "t", format).ok();
                     prop_assert_eq!(Some(&streamed), sequential.as_ref(), "{:?} {:?}", format, String::from_utf8_lossy(&bytes));

@@ -4,6 +4,7 @@
 //! holds more than a line's limit of a file that has no line ends.
 
 use super::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
+use super::held_text::HeldText;
 use super::watch::{Watch, Watched};
 use anyhow::{Context, Result, anyhow};
 use flate2::bufread::MultiGzDecoder;
@@ -24,19 +25,74 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 pub fn read_bytes_watched(path: &Path, watch: Watch) -> Result<Vec<u8>> {
     let (mut text, gzip, size) = open_text(path, watch)?;
     let mut bytes = Vec::with_capacity(size as usize);
-    match text.read_to_end(&mut bytes) {
-        Ok(_) => Ok(bytes),
-        Err(e) => Err(match LineTooLong::of(&e) {
-            Some(line) => anyhow!(LineTooLong::message(
-                line,
-                &path.display().to_string(),
-                &format!("lines of at most {MAX_LINE_WORDS} (is it a graph file?)")
-            )),
-            None if gzip => {
-                anyhow::Error::new(e).context(format!("{}: the gzip stream is corrupt or truncated", path.display()))
+    text.read_to_end(&mut bytes).map_err(|e| read_error(e, path, gzip))?;
+    Ok(bytes)
+}
+
+/// Reads a whole file as [`read_bytes`] does, held without most of its blank and comment lines
+/// ([`HeldText`]): what it costs follows the lines that hold something.
+pub fn read_held(path: &Path) -> Result<HeldText> {
+    read_held_watched(path, Watch::none())
+}
+
+/// [`read_held`], counted and stopped by `watch`.
+pub fn read_held_watched(path: &Path, watch: Watch) -> Result<HeldText> {
+    let (mut text, gzip, _) = open_text(path, watch)?;
+    let mut held = HeldText::default();
+    for_each_block(&mut text, BLOCK, |block| held.push(block)).map_err(|e| read_error(e, path, gzip))?;
+    Ok(held)
+}
+
+/// Bytes read at a time by [`read_held`].
+const BLOCK: usize = 1 << 20;
+
+/// Reads `source` to its end in blocks of whole lines of about `size` bytes (the last block may
+/// end without a line end; a block is longer where a line is), handing each to `each`.
+pub fn for_each_block(source: &mut dyn Read, size: usize, mut each: impl FnMut(&[u8])) -> std::io::Result<()> {
+    let mut block: Vec<u8> = Vec::new();
+    loop {
+        let start = block.len();
+        block.resize(start + size.max(1), 0);
+        let mut filled = start;
+        let ended = loop {
+            match source.read(&mut block[filled..]) {
+                Ok(0) => break true,
+                Ok(read) => filled += read,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
             }
-            None => anyhow::Error::new(e).context(format!("cannot read {}", path.display())),
-        }),
+            if filled == block.len() {
+                break false;
+            }
+        };
+        block.truncate(filled);
+        if ended {
+            if !block.is_empty() {
+                each(&block);
+            }
+            return Ok(());
+        }
+        // Whole lines go; the start of a line the block cut stays for the next one.
+        if let Some(last) = memchr::memrchr(b'\n', &block) {
+            each(&block[..=last]);
+            block.drain(..=last);
+        }
+    }
+}
+
+/// The error of a read of `path` that failed: a line too long, a broken gzip stream, or the
+/// system's error.
+fn read_error(e: std::io::Error, path: &Path, gzip: bool) -> anyhow::Error {
+    match LineTooLong::of(&e) {
+        Some(line) => anyhow!(LineTooLong::message(
+            line,
+            &path.display().to_string(),
+            &format!("lines of at most {MAX_LINE_WORDS} (is it a graph file?)")
+        )),
+        None if gzip => {
+            anyhow::Error::new(e).context(format!("{}: the gzip stream is corrupt or truncated", path.display()))
+        }
+        None => anyhow::Error::new(e).context(format!("cannot read {}", path.display())),
     }
 }
 

@@ -4,6 +4,7 @@
 //! Files are scanned as bytes, never as UTF-8: a comment may hold any bytes, and a non-ASCII byte
 //! where a number is expected is reported (escaped) like any other bad token.
 
+use super::held_text::{Hole, Text};
 use crate::graph::skipped_lines::SkippedLines;
 use anyhow::{Error, anyhow};
 use atoi::FromRadix10Checked;
@@ -50,12 +51,19 @@ impl<'a> Line<'a> {
     }
 }
 
-/// Lines of a byte buffer. Remembers how many it has handed out, so an error at the end of the
-/// file can name the line where more data was expected.
+/// Lines of a text held in memory ([`Text`]: the bytes, with the holes where blank and comment
+/// lines were left out). Remembers how many it has handed out, so an error at the end of the file
+/// can name the line where more data was expected.
+#[derive(Clone)]
 pub struct Lines<'a> {
-    rest: &'a [u8],
+    text: &'a [u8],
+    /// Where the next line starts in `text`.
+    pos: usize,
+    /// The holes not crossed yet.
+    holes: &'a [Hole],
+    /// Lines handed out or crossed in holes.
     handed_out: usize,
-    /// The whole text's size, when the buffer is the whole text (not a prefix of a longer one).
+    /// The whole text's size, when the text is whole (not a prefix of a longer one).
     text_bytes: Option<u64>,
     /// The blank and comment lines skipped so far.
     skipped: SkippedLines,
@@ -63,13 +71,21 @@ pub struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     /// The lines of a whole text.
+    #[cfg(test)]
     pub fn new(bytes: &'a [u8]) -> Lines<'a> {
-        Lines { rest: bytes, handed_out: 0, text_bytes: Some(bytes.len() as u64), skipped: SkippedLines::default() }
+        Lines::of(Text::whole(bytes))
     }
 
-    /// The lines of the first part of a text whose size is not known yet.
-    pub fn prefix(bytes: &'a [u8]) -> Lines<'a> {
-        Lines { rest: bytes, handed_out: 0, text_bytes: None, skipped: SkippedLines::default() }
+    /// The lines of a held text.
+    pub fn of(text: Text<'a>) -> Lines<'a> {
+        Lines {
+            text: text.bytes,
+            pos: 0,
+            holes: text.holes,
+            handed_out: 0,
+            text_bytes: text.whole.then_some(text.size),
+            skipped: SkippedLines::default(),
+        }
     }
 
     /// The whole text's size, when known.
@@ -77,14 +93,14 @@ impl<'a> Lines<'a> {
         self.text_bytes
     }
 
-    /// How many bytes of the buffer the lines handed out so far cover (with their newlines).
-    pub fn position(&self, whole: &[u8]) -> usize {
-        whole.len() - self.rest.len()
+    /// How many bytes of the held text the lines handed out so far cover (with their newlines).
+    pub fn position(&self) -> usize {
+        self.pos
     }
 
-    /// Whether every byte has been handed out.
+    /// Whether every line has been handed out.
     pub fn at_end(&self) -> bool {
-        self.rest.is_empty()
+        self.pos == self.text.len() && self.holes.is_empty()
     }
 
     /// The number a line after the last one would have: where "end of file" errors point.
@@ -127,23 +143,37 @@ impl<'a> Lines<'a> {
     pub fn take_skipped(&mut self) -> SkippedLines {
         std::mem::take(&mut self.skipped)
     }
+
+    /// Crosses the holes where the next line starts: their lines are blank or comments that every
+    /// reader skips there ([`super::held_text`]), so they are noted as skipped.
+    fn cross_holes(&mut self) {
+        while let [hole, rest @ ..] = self.holes
+            && hole.at <= self.pos
+        {
+            hole.note_in(&mut self.skipped, self.handed_out as u64 + 1);
+            self.handed_out += hole.lines as usize;
+            self.holes = rest;
+        }
+    }
 }
 
 impl<'a> Iterator for Lines<'a> {
     type Item = Line<'a>;
 
     fn next(&mut self) -> Option<Line<'a>> {
-        if self.rest.is_empty() {
+        self.cross_holes();
+        let rest = &self.text[self.pos..];
+        if rest.is_empty() {
             return None;
         }
-        let (mut text, rest) = match memchr::memchr(b'\n', self.rest) {
-            Some(i) => (&self.rest[..i], &self.rest[i + 1..]),
-            None => (self.rest, &self.rest[self.rest.len()..]),
+        let (mut text, used) = match memchr::memchr(b'\n', rest) {
+            Some(i) => (&rest[..i], i + 1),
+            None => (rest, rest.len()),
         };
         if let [head @ .., b'\r'] = text {
             text = head;
         }
-        self.rest = rest;
+        self.pos += used;
         self.handed_out += 1;
         Some(Line { number: self.handed_out, text })
     }

@@ -1,6 +1,7 @@
 //! Guessing a file's format from its content (never from its name).
 
 use super::Format;
+use super::held_text::Text;
 use super::scan::{Line, Lines, parse_u64};
 use super::{edge_list, gra, matrix_market, weighted};
 
@@ -32,16 +33,21 @@ const COMMENTS: &[u8] = b"#%";
 ///    [`Format::Named`] (a number too large or negative stays the edge list's to refuse);
 /// 8. anything else → [`Format::EdgeList`] (whose reader then reports what does not fit).
 pub fn sniff(bytes: &[u8]) -> Format {
-    sniff_lines(&mut Lines::new(bytes))
+    sniff_text(Text::whole(bytes))
+}
+
+/// [`sniff`] on a held text.
+pub fn sniff_text(text: Text) -> Format {
+    sniff_lines(&mut Lines::of(text))
 }
 
 /// [`sniff`] on the first lines of a longer input that arrives block by block: None when the
 /// guess read to the end of `prefix` (so more lines could change it) and `prefix` is not the
 /// whole input.
-pub fn sniff_prefix(prefix: &[u8], whole: bool) -> Option<Format> {
-    let mut lines = Lines::new(prefix);
+pub fn sniff_prefix(prefix: Text) -> Option<Format> {
+    let mut lines = Lines::of(prefix);
     let format = sniff_lines(&mut lines);
-    (whole || !lines.at_end()).then_some(format)
+    (prefix.whole || !lines.at_end()).then_some(format)
 }
 
 fn sniff_lines(lines: &mut Lines) -> Format {
@@ -165,12 +171,13 @@ mod tests {
 
     #[test]
     fn a_prefix_is_only_trusted_when_the_guess_did_not_need_its_end() {
-        assert_eq!(sniff_prefix(b"graph_for_greach\n2\n0: 1 #\n", false), Some(Format::Gra));
+        let prefix = |bytes: &'static [u8], whole| sniff_prefix(Text { whole, ..Text::whole(bytes) });
+        assert_eq!(prefix(b"graph_for_greach\n2\n0: 1 #\n", false), Some(Format::Gra));
         // "3 2" then two lines: a header file so far, but a line on vertex 3 would make it an edge list.
-        assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n", false), None);
-        assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n", true), Some(Format::Header));
+        assert_eq!(prefix(b"3 2\n0 1\n1 2\n", false), None);
+        assert_eq!(prefix(b"3 2\n0 1\n1 2\n", true), Some(Format::Header));
         // A line on vertex 5 before the prefix's end settles it.
-        assert_eq!(sniff_prefix(b"3 2\n0 1\n1 2\n2 0\n5 5\n0 1\n", false), Some(Format::EdgeList));
+        assert_eq!(prefix(b"3 2\n0 1\n1 2\n2 0\n5 5\n0 1\n", false), Some(Format::EdgeList));
     }
 
     #[test]

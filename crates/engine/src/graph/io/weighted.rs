@@ -4,6 +4,7 @@
 //! Blank lines and `#`/`%` comment lines are skipped anywhere.
 
 use super::counted_body::{CountedBody, WeightColumn};
+use super::held_text::Text;
 use super::scan::{Ctx, Lines, show};
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
@@ -26,8 +27,8 @@ pub enum Direction {
     Undirected,
 }
 
-pub fn parse(bytes: &[u8], ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
-    let mut lines = Lines::new(bytes);
+pub fn parse(text: Text, ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
+    let mut lines = Lines::of(text);
     let body = read_header(&mut lines, ctx)?;
     let (graph, reading) = body.read_graph(&mut lines, ctx)?;
     Ok((graph, VertexNames::Dense, reading))
@@ -64,12 +65,12 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<Graph> {
-        parse(text.as_bytes(), Ctx { source: "w.txt" }).map(|(g, _, _)| g)
+        parse(Text::whole(text.as_bytes()), Ctx { source: "w.txt" }).map(|(g, _, _)| g)
     }
 
     #[test]
     fn directed_keeps_direction() {
-        let (g, names, _) = parse(b"4 2 directed\n0 1 0.5\n3 2 7\n", Ctx { source: "w" }).unwrap();
+        let (g, names, _) = parse(Text::whole(b"4 2 directed\n0 1 0.5\n3 2 7\n"), Ctx { source: "w" }).unwrap();
         assert_eq!(names, VertexNames::Dense);
         assert_eq!(g.num_vertices(), 4);
         assert_eq!(g.edges().collect::<Vec<_>>(), vec![(0, 1), (3, 2)]);

@@ -8,8 +8,10 @@
 //! anything else is refused with the file and line.
 
 use super::counted_body::{CountedBody, WeightColumn};
+use super::held_text::Text;
 use super::scan::{Ctx, Lines, show};
-use super::{Format, binary, binary_weights, bounded, matrix_market, read, sniff, weighted};
+use super::sniff::sniff_text;
+use super::{Format, binary, binary_weights, bounded, matrix_market, read, weighted};
 use crate::graph::weighted_graph::{Weight, WeightOrigin, WeightedGraph};
 use crate::graph::{LoadedGraph, VertexNames};
 use anyhow::Result;
@@ -27,28 +29,39 @@ pub fn load_weighted(path: &Path, format: Option<Format>) -> Result<WeightedGrap
             None => Ok(WeightedGraph::unit(loaded)),
         };
     }
-    let bytes = read::read_bytes(path)?;
-    let source = path.display().to_string();
-    parse_weighted(&bytes, &source, format)
+    let mut held = read::read_held(path)?;
+    weighted_of(held.text(true), &path.display().to_string(), format)
 }
 
 /// [`load_weighted`] on a file's bytes (already gunzipped); `source` names it in messages.
 pub fn parse_weighted(bytes: &[u8], source: &str, format: Option<Format>) -> Result<WeightedGraph> {
-    let format = format.unwrap_or_else(|| sniff(bytes));
+    weighted_of(Text::whole(bytes), source, format)
+}
+
+fn weighted_of(text: Text, source: &str, format: Option<Format>) -> Result<WeightedGraph> {
+    let format = format.unwrap_or_else(|| sniff_text(text));
+    if let Some(weighted) = read_weights(text, source, format) {
+        return weighted;
+    }
+    let (graph, names, format, report) = super::parse_held(text, source, Some(format))?;
+    let loaded = LoadedGraph { graph: Arc::new(graph), names, format, path: source.into(), report: Some(report) };
+    Ok(WeightedGraph::unit(loaded))
+}
+
+/// The graph and weights of a text in a format that holds weights (weighted, Matrix Market); None
+/// for the other formats, whose edges all weigh 1.
+fn read_weights(text: Text, source: &str, format: Format) -> Option<Result<WeightedGraph>> {
     let ctx = Ctx { source };
-    let mut lines = Lines::new(bytes);
-    let (body, names) = match format {
-        Format::Weighted => (weighted::read_header(&mut lines, ctx)?, VertexNames::Dense),
-        Format::MatrixMarket => (matrix_market::read_header(&mut lines, ctx)?, VertexNames::Offset(1)),
-        _ => {
-            let (graph, names, format, report) = super::parse(bytes, source, Some(format))?;
-            let loaded =
-                LoadedGraph { graph: Arc::new(graph), names, format, path: source.into(), report: Some(report) };
-            return Ok(WeightedGraph::unit(loaded));
-        }
+    let mut lines = Lines::of(text);
+    let header = match format {
+        Format::Weighted => weighted::read_header(&mut lines, ctx).map(|body| (body, VertexNames::Dense)),
+        Format::MatrixMarket => matrix_market::read_header(&mut lines, ctx).map(|body| (body, VertexNames::Offset(1))),
+        _ => return None,
     };
-    let (edges, origin) = read_weighted_body(&body, &mut lines, ctx)?;
-    WeightedGraph::from_edges_read(body.n, edges, origin, (names, format, source.into()))
+    Some(header.and_then(|(body, names)| {
+        let (edges, origin) = read_weighted_body(&body, &mut lines, ctx)?;
+        WeightedGraph::from_edges_read(body.n, edges, origin, (names, format, source.into()))
+    }))
 }
 
 /// `(src, dst, weight)` on dense ids.
