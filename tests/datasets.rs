@@ -117,3 +117,57 @@ fn pipeline_labels_equal_dfs_labels_on_every_data_set() {
         }
     }
 }
+
+/// What-if edits on real graphs: a script of a thousand random edits (inserts of random pairs,
+/// deletes of random edges, and edges back up a path to close cycles) on the small data sets, the
+/// answers to random pairs after every edit equal to a plain BFS of the edited graph.
+#[test]
+#[ignore = "needs the data sets: $GRAIL_DATASETS or ../shared/datasets"]
+fn edits_on_the_data_sets_stay_exact() {
+    use grail::dynamic::{DynamicIndex, Edit};
+    use grail::query::oracle::reachable_bfs;
+    use std::sync::Arc;
+    let dir = datasets().join("grail");
+    for name in ["kegg_dag_uniq.gra", "citeseer_sub_10720.gra", "yago_sub_6642.gra"] {
+        let ws = Arc::new(Workspace::open(&dir.join(name), None).unwrap_or_else(|e| panic!("{name}: {e:#}")));
+        let labels = Arc::new(dfs::label(ws.dag(), 3, Order::Random { seed: 1 }).unwrap());
+        let query_index = Some(Arc::new(QueryIndex::build(ws.dag(), &labels).unwrap()));
+        let mut index = DynamicIndex::new(ws, labels, query_index);
+        let n = index.edges().num_vertices() as u64;
+        // A fixed-seed stream (SplitMix64): the same edits on every run.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: u64| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            ((z ^ (z >> 31)) % below) as u32
+        };
+        let (mut merges, mut splits) = (0, 0);
+        for step in 0..1000 {
+            let u = next(n);
+            let children: Vec<u32> = index.edges().children(u).collect();
+            let edit = match next(4) {
+                0 | 1 if !children.is_empty() => Edit::Delete { u, v: children[next(children.len() as u64) as usize] },
+                // Back up a path: from a child's child to `u`, which closes a cycle.
+                2 if !children.is_empty() => {
+                    let c = children[next(children.len() as u64) as usize];
+                    let below: Vec<u32> = index.edges().children(c).collect();
+                    let w = if below.is_empty() { c } else { below[next(below.len() as u64) as usize] };
+                    Edit::Insert { u: w, v: u }
+                }
+                _ => Edit::Insert { u, v: next(n) },
+            };
+            let report = index.apply(edit);
+            merges += usize::from(report.merged > 0);
+            splits += usize::from(report.split_into > 0);
+            let graph = index.edited_graph();
+            for _ in 0..3 {
+                let (a, b) = (next(n), next(n));
+                let want = reachable_bfs(&graph, a, b);
+                assert_eq!(index.reaches(a, b).reachable, want, "{name}: {a} → {b} after edit {step} ({edit:?})");
+            }
+        }
+        assert!(merges > 0 && splits > 0, "{name}: the script merged {merges} times and split {splits} times");
+    }
+}
