@@ -58,33 +58,6 @@ fn parse_source(text: &str) -> Result<Source, String> {
     }
 }
 
-/// Candidates `auto` tries of each kind.
-const AUTO_CANDIDATES: usize = 8;
-
-/// The dense vertex `auto` picks: of the [`AUTO_CANDIDATES`] vertices with the most out-edges and
-/// as many at the top of the longest paths (greatest height in the condensation), the one whose BFS
-/// (CPU) reaches the most; ties to the smaller id.
-fn auto_source(ws: &crate::workspace::Workspace) -> Result<u32> {
-    let graph = &ws.loaded.graph;
-    let top = |mut all: Vec<u32>, key: &dyn Fn(u32) -> usize| {
-        let count = AUTO_CANDIDATES.min(all.len());
-        if count > 0 {
-            all.select_nth_unstable_by_key(count - 1, |&v| (std::cmp::Reverse(key(v)), v));
-        }
-        all.truncate(count);
-        all
-    };
-    let mut candidates = top((0..graph.num_vertices() as u32).collect(), &|v| graph.children(v).len());
-    let heights = crate::exact::heights::HeightOrder::new(ws.dag())?;
-    let rep = ws.condensation.representatives();
-    candidates.extend(heights.order.iter().rev().take(AUTO_CANDIDATES).map(|&c| rep[c as usize]));
-    Ok(candidates
-        .into_iter()
-        .map(|v| (crate::exact::bfs::bfs(graph, v, true).reached(), v))
-        .max_by_key(|&(reached, v)| (reached, std::cmp::Reverse(v)))
-        .map_or(0, |(_, v)| v))
-}
-
 /// One engine's run, as reported.
 #[derive(Serialize)]
 struct EngineRow {
@@ -139,7 +112,7 @@ pub fn run(args: BfsArgs) -> Result<()> {
     let graph = &ws.loaded.graph;
     let src = match &args.src {
         Source::Vertex(typed) => ws.vertex(typed).context("SRC must be a vertex of the graph or `auto`")?,
-        Source::Auto => auto_source(&ws)?,
+        Source::Auto => crate::exact::auto_source::auto_source(&ws)?,
     };
     let src_id = ws.loaded.names.json_id(src);
     let dst = args.dst.as_deref().map(|d| ws.vertex(d)).transpose()?;

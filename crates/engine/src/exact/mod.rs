@@ -7,10 +7,12 @@
 //!   matrix squaring, Floyd-Warshall naive and tiled, bit-parallel BFS from every vertex), and the
 //!   streaming bit-parallel pass that visits 64·W sources at a time without storing the closure.
 //! - [`memory`]: what a method needs, said up front and refused when it does not fit.
+//! - [`auto_source`]: a source worth searching from, when the user names none.
 //!
 //! The GPU versions (`src/gpu/exact_bfs.rs`, `src/gpu/exact_closure.rs`) compute the same arrays;
 //! `src/exact_run.rs` chooses between them.
 
+pub mod auto_source;
 pub mod bfs;
 pub mod bitmatrix;
 pub mod closure;
