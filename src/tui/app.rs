@@ -492,7 +492,7 @@ impl App {
 
     /// Samples the process's memory (on ticks).
     pub fn tick(&mut self) {
-        if let Some(r) = crate::telemetry::resident_bytes() {
+        if let Some(r) = crate::system::resident_bytes() {
             self.labels.resident = Some(r);
         }
     }

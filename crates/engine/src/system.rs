@@ -1,4 +1,5 @@
-//! What the operating system says about memory.
+//! What the operating system says about memory: the process's resident set now and at its peak,
+//! and the machine's physical memory.
 
 /// The process's peak resident memory so far, in bytes (None where the OS does not say).
 pub fn peak_memory_bytes() -> Option<u64> {
@@ -7,6 +8,22 @@ pub fn peak_memory_bytes() -> Option<u64> {
     let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0;
     // Linux reports ru_maxrss in KiB.
     ok.then(|| usage.ru_maxrss as u64 * 1024)
+}
+
+/// The process's resident set now, in bytes (None where the OS does not say). From
+/// `/proc/self/statm`, not `smaps`: reading smaps walks every page table entry, and a labeling run
+/// samples memory after every phase (on a 1M-vertex chain, smaps samples took 8% of the CPU
+/// pipeline's time).
+pub fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * page_size()?)
+}
+
+fn page_size() -> Option<u64> {
+    // SAFETY: sysconf reads a system constant.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    (size > 0).then_some(size as u64)
 }
 
 /// How the program's allocator returns memory it holds freed to the operating system now, rather
@@ -32,8 +49,8 @@ pub fn return_freed_memory() {
 /// The machine's physical memory, in bytes (None where the OS does not say).
 pub fn physical_memory_bytes() -> Option<u64> {
     // SAFETY: sysconf reads a system constant.
-    let (pages, page_size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
-    (pages > 0 && page_size > 0).then(|| pages as u64 * page_size as u64)
+    let pages = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) };
+    Some((pages > 0).then_some(pages as u64)? * page_size()?)
 }
 
 #[cfg(test)]
@@ -47,5 +64,13 @@ mod tests {
             return;
         };
         assert!(peak > 0 && physical > peak, "physical {physical}, peak {peak}");
+    }
+
+    #[test]
+    fn the_resident_set_is_reported_on_linux() {
+        if cfg!(target_os = "linux") {
+            let (now, peak) = (resident_bytes().unwrap(), peak_memory_bytes().unwrap());
+            assert!(now > 0 && now <= peak, "now {now}, peak {peak}");
+        }
     }
 }
