@@ -24,7 +24,7 @@ fn main() -> anyhow::Result<()> {
         path.display(),
         index.dag().num_vertices(),
         start.elapsed().as_secs_f64() * 1e3,
-        index.backend().title()
+        index.backend().map_or("labels given", |backend| backend.title())
     );
 
     // Random pairs of the file's vertices, named as the file names them.

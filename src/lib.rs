@@ -61,7 +61,7 @@ pub use grail_engine::{
 pub use error::Error;
 // The engine's types an `Index` user names: its settings' back end, order and rules, its labels.
 pub use grail_engine::{Backend, Graph, Labels, Order, Rule, RuleSet};
-pub use reachability::{Explanation, Index, Settings};
+pub use reachability::{Explanation, Index, Settings, Timings};
 
 /// The `grail` program: reads the command line and runs the command (the explorer when none is
 /// given); the exit status says how it went (`grail --help` lists the codes).

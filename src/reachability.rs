@@ -5,56 +5,56 @@
 //! pipeline, or the GPU where asked and present) and given the query index (topological orders,
 //! supportive vertices, Bloom filters); each query tries the cheap rules first and searches only
 //! when they cannot tell. Answers are exact: the labels only prune the search.
+//!
+//! Every front end comes in here: the public constructors below, the command line and the explorer
+//! through the crate's own (`build`: labels built, read or handed in, the query index beside them),
+//! and every batch through `Index::run_batch` (`batch`).
 
-use crate::backend::{self, DEFAULT_DIMS, LabelSpec};
+// Batches are the front ends' (the command line's feature includes the explorer's).
+#[cfg(feature = "tui")]
+mod batch;
+mod build;
+mod settings;
+
+#[cfg(feature = "tui")]
+pub(crate) use batch::{BatchOn, BatchRan, BatchRun, GpuRan};
+pub(crate) use build::LabelSource;
+pub use build::Timings;
+pub use settings::Settings;
+
+use crate::backend::LabelSpec;
 use crate::error::{Error, chain};
 use crate::graph::Graph;
 use crate::graph::names::UnknownVertex;
-use crate::index::{Labels, Order};
+use crate::index::Labels;
 use crate::query::explain::{self, Names, component_label};
-use crate::query::{Decision, Engine, Method, Outcome, QueryIndex, Rule, RuleSet, Scratch};
+use crate::query::{Decided, Decision, Engine, Method, Outcome, QueryIndex, Rule, RuleSet, Scratch};
 use crate::telemetry::{Backend, NullSink};
 use crate::workspace::Workspace;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// How to build an [`Index`]. `Settings::default()` builds the labels `grail label` builds by
-/// default (every back end builds the same ones), on the parallel CPU pipeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// Label dimensions: more prune more of each search and cost more to build (default 5).
-    pub dims: usize,
-    /// Who labels: [`Backend::Cpu`] (the parallel pipeline, the default), [`Backend::Dfs`] (the
-    /// paper's sequential DFS) or [`Backend::Gpu`] (falls back to the CPU where there is no GPU;
-    /// [`Index::fallback`] says why).
-    pub backend: Backend,
-    /// The children order of each dimension's traversal (random, seed 1, by default: the command
-    /// line's default).
-    pub order: Order,
-    /// Every rule (the default) or GRAIL's rules only (labels, levels, tree cut), as in the paper.
-    pub rules: RuleSet,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings { dims: DEFAULT_DIMS, backend: Backend::Cpu, order: Order::Random { seed: 1 }, rules: RuleSet::All }
-    }
-}
-
 /// A graph with its labels and query index, ready for queries from many threads at once.
 pub struct Index {
-    ws: Workspace,
-    labels: Labels,
-    query_index: Option<QueryIndex>,
+    ws: Arc<Workspace>,
+    labels: Arc<Labels>,
+    query_index: Option<Arc<QueryIndex>>,
     identity: bool,
-    backend: Backend,
+    /// The back end that built the labels (`None` when they were read or handed in), and why it is
+    /// not the one asked for.
+    backend: Option<Backend>,
     fallback: Option<String>,
+    timings: Timings,
     /// Per-search buffers sized to the DAG, reused across calls.
     scratch: Mutex<Vec<Scratch>>,
     /// Each DAG vertex's smallest original vertex, which explanations name it by; derived on the
     /// first explanation (a pass over every vertex), not per call.
     representatives: OnceLock<Vec<u32>>,
+    /// The GPU batch search's copy of the DAG, labels and query index, uploaded by the first GPU
+    /// batch and kept for the next ones.
+    #[cfg(feature = "tui")]
+    on_device: Mutex<Option<crate::gpu::search_index::SearchIndex>>,
 }
 
 /// Why a query got its answer: the checks that ran, in order, and the sentence that sums them up.
@@ -93,27 +93,8 @@ impl Index {
     }
 
     fn of_workspace(ws: Workspace, settings: &Settings) -> Result<Index, Error> {
-        let build = |e: anyhow::Error| Error::Build(chain(&e));
-        let spec = LabelSpec::new(settings.backend, settings.dims, settings.order);
-        let label = || backend::build_labels(ws.dag(), &spec, &mut NullSink);
-        let (run, query_index) = match settings.rules {
-            RuleSet::All => {
-                let (run, index) = crate::backend::query_index::build_beside(ws.dag(), settings.backend, label);
-                (run.map_err(build)?, Some(index.map_err(build)?))
-            }
-            RuleSet::Grail => (label().map_err(build)?, None),
-        };
-        let identity = Engine::is_identity(&ws.condensation.component, ws.dag());
-        Ok(Index {
-            ws,
-            labels: run.labels,
-            query_index,
-            identity,
-            backend: run.backend,
-            fallback: run.fallback,
-            scratch: Mutex::new(Vec::new()),
-            representatives: OnceLock::new(),
-        })
+        let source = LabelSource::Build(LabelSpec::new(settings.backend, settings.dims, settings.order));
+        Index::assemble(Arc::new(ws), source, settings.rules, &mut NullSink).map_err(|e| Error::Build(chain(&e)))
     }
 
     /// Does `u` reach `v`? (Every vertex reaches itself.)
@@ -125,7 +106,7 @@ impl Index {
     /// [`Index::reaches`] with its reasons: which checks ran and why the last one decided.
     pub fn explain(&self, u: u64, v: u64) -> Result<Explanation, Error> {
         let (du, dv) = (self.dense(u)?, self.dense(v)?);
-        let decided = self.with_scratch(|scratch| self.engine().decide(du, dv, Method::default(), scratch, 0));
+        let decided = self.decide(du, dv, Method::default(), 0);
         let representative = self.representatives.get_or_init(|| self.ws.condensation.representatives());
         let shown = &self.ws.loaded.names;
         let sizes = &self.ws.condensation.sizes;
@@ -166,13 +147,41 @@ impl Index {
         &self.labels
     }
 
+    /// The query index of the extra rules; `None` with GRAIL's rules only.
+    pub fn query_index(&self) -> Option<&QueryIndex> {
+        self.query_index.as_deref()
+    }
+
+    /// The rules the queries try: [`RuleSet::All`] exactly when there is a query index.
+    pub fn rules(&self) -> RuleSet {
+        if self.query_index.is_some() { RuleSet::All } else { RuleSet::Grail }
+    }
+
+    /// The graph as loaded, its condensation and its names.
+    pub fn workspace(&self) -> &Workspace {
+        &self.ws
+    }
+
+    /// The engine over the labels and the query index, for a caller that needs the search itself
+    /// (a query's trace, a picture's overlay); its ids are dense original vertex ids.
+    pub fn engine(&self) -> Engine<'_> {
+        let (dag, component) = (self.ws.dag(), &self.ws.condensation.component);
+        Engine::with_known_identity(dag, &self.labels, component, self.identity, self.query_index.as_deref())
+    }
+
+    /// How long each step of the build took.
+    pub fn timings(&self) -> Timings {
+        self.timings
+    }
+
     /// The condensed DAG the labels and searches work on.
     pub fn dag(&self) -> &Arc<Graph> {
         self.ws.dag()
     }
 
-    /// The back end that labelled the graph.
-    pub fn backend(&self) -> Backend {
+    /// The back end that labelled the graph; `None` when the labels were read from a file or
+    /// handed in finished.
+    pub fn backend(&self) -> Option<Backend> {
         self.backend
     }
 
@@ -210,9 +219,29 @@ impl Index {
         self.ws.loaded.names.resolve(id, vertices).ok_or(Error::NoSuchVertex { vertex: id, vertices })
     }
 
-    fn engine(&self) -> Engine<'_> {
-        let (dag, component) = (self.ws.dag(), &self.ws.condensation.component);
-        Engine::with_known_identity(dag, &self.labels, component, self.identity, self.query_index.as_ref())
+    /// [`Engine::decide`] on dense original vertex ids, with a reused scratch: the answer, every
+    /// check behind it, and the search tree up to `node_limit` nodes.
+    pub(crate) fn decide(&self, u: u32, v: u32, method: Method, node_limit: usize) -> Decided {
+        self.with_scratch(|scratch| self.engine().decide(u, v, method, scratch, node_limit))
+    }
+
+    /// Whether this index was put together from exactly these labels and this query index (the
+    /// explorer keeps an index, and its data on the GPU, while they stay the same).
+    #[cfg(feature = "tui")]
+    pub(crate) fn shares(&self, labels: &Arc<Labels>, query_index: Option<&Arc<QueryIndex>>) -> bool {
+        Arc::ptr_eq(&self.labels, labels)
+            && match (&self.query_index, query_index) {
+                (Some(mine), Some(theirs)) => Arc::ptr_eq(mine, theirs),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+
+    /// The workspace, labels and query index, for a front end that goes on with them alone (the
+    /// command line's edit scripts, whose index changes as the graph does).
+    #[cfg(feature = "cli")]
+    pub(crate) fn into_parts(self) -> (Arc<Workspace>, Arc<Labels>, Option<Arc<QueryIndex>>) {
+        (self.ws, self.labels, self.query_index)
     }
 
     fn with_scratch<T>(&self, f: impl FnOnce(&mut Scratch) -> T) -> T {
@@ -223,5 +252,32 @@ impl Index {
             pool.push(scratch);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_index_is_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Index>();
+    }
+
+    #[cfg(feature = "tui")]
+    #[test]
+    fn an_index_shares_exactly_the_parts_it_was_put_together_from() {
+        let ws = Arc::new(Workspace::of_graph(crate::graph::generators::chain(20).unwrap(), "chain"));
+        let labels = Arc::new(crate::index::dfs::label(ws.dag(), 2, crate::index::Order::Lex).unwrap());
+        let query_index = Arc::new(QueryIndex::build_for(ws.dag()).unwrap());
+        let index = Index::from_parts(Arc::clone(&ws), Arc::clone(&labels), Some(Arc::clone(&query_index)));
+        assert!(index.shares(&labels, Some(&query_index)));
+        assert_eq!(index.rules(), RuleSet::All);
+        assert!(!index.shares(&labels, None));
+        let same_content = Arc::new((*labels).clone());
+        assert!(!index.shares(&same_content, Some(&query_index)));
+        let grail = Index::from_parts(ws, Arc::clone(&labels), None);
+        assert!(grail.shares(&labels, None) && grail.rules() == RuleSet::Grail);
     }
 }

@@ -7,7 +7,8 @@ use crate::gpu::{Gpu, search};
 use crate::graph::generators::GeneratorSpec;
 use crate::index::labeler::{Driven, Until, drive, run_to_end};
 use crate::index::{Labeler, Labels, Order, dfs};
-use crate::query::{Engine, Method, QueryIndex, Scratch, random_queries};
+use crate::query::{Method, QueryIndex, RuleSet, Scratch, random_queries};
+use crate::reachability::{BatchOn, BatchRun, Index, LabelSource};
 use crate::telemetry::{Backend, Event, NullSink};
 use crate::workspace::Workspace;
 use anyhow::{Context, Result};
@@ -52,29 +53,32 @@ pub const GENERATED: [&str; 12] = [
     "digraph:n=20000,deg=3,seed=5",
 ];
 
-/// Checks every generated shape, the bundled graph and each graph file in `datasets`.
+/// Checks every generated shape, the bundled graph and each graph file in `datasets` on `gpu` (the
+/// process's shared one, which the labelers and the batches open).
 pub fn run(
     gpu: &Gpu,
     bundled: &Workspace,
     datasets: Option<&Path>,
     report: &mut dyn FnMut(&CaseResult),
 ) -> Result<Vec<CaseResult>> {
+    // The batch search's kernels, readied once before the first graph's batches.
+    gpu.prepare(&[crate::gpu::kernels::search::MODULE])?;
     let mut results = Vec::new();
     for case in [check_stepper()?, check_snapshots()?, check_handover()?] {
         report(&case);
         results.push(case);
     }
-    let mut check = |name: String, ws: &Workspace| -> Result<()> {
-        let result = check_graph(gpu, name, ws)?;
+    let mut check = |name: String, ws: Workspace| -> Result<()> {
+        let result = check_graph(name, Arc::new(ws))?;
         report(&result);
         results.push(result);
         Ok(())
     };
     for spec in GENERATED {
         let graph = spec.parse::<GeneratorSpec>()?.generate()?;
-        check(spec.to_string(), &Workspace::of_graph(graph, spec))?;
+        check(spec.to_string(), Workspace::of_graph(graph, spec))?;
     }
-    check(bundled.loaded.path.display().to_string(), bundled)?;
+    check(bundled.loaded.path.display().to_string(), bundled.clone())?;
     if let Some(dir) = datasets {
         let mut files: Vec<_> = std::fs::read_dir(dir)
             .with_context(|| format!("cannot list {}", dir.display()))?
@@ -83,8 +87,7 @@ pub fn run(
             .collect();
         files.sort();
         for file in files {
-            let ws = Workspace::open(&file, None)?;
-            check(file.display().to_string(), &ws)?;
+            check(file.display().to_string(), Workspace::open(&file, None)?)?;
         }
     }
     for case in check_exact()?.into_iter().chain(check_weighted()?) {
@@ -306,7 +309,7 @@ fn check_exceptions(ws: &Workspace, problems: &mut Vec<String>) -> Result<usize>
     Ok(2)
 }
 
-fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
+fn check_graph(name: String, ws: Arc<Workspace>) -> Result<CaseResult> {
     let dag = ws.dag();
     let mut problems = Vec::new();
     let mut label_checks = 0;
@@ -321,10 +324,13 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
         }
         last = Some(cpu);
     }
-    let labels = last.expect("two label runs");
+    let labels = Arc::new(last.expect("two label runs"));
     let queries = random_queries(ws.loaded.graph.num_vertices(), 20_000, 11);
     // The GPU's CPU pre-filter runs the engine's rules: GRAIL's, then every cut of the query index.
-    let index = QueryIndex::build(dag, &labels)?;
+    let index_with =
+        |rules| Index::assemble(Arc::clone(&ws), LabelSource::Ready(Arc::clone(&labels)), rules, &mut NullSink);
+    let (grail, every) = (index_with(RuleSet::Grail)?, index_with(RuleSet::All)?);
+    let index = every.query_index().expect("built with every rule");
     // The index's orders and records built on the GPU, whatever the graph's size.
     let (topo, records) = crate::gpu::query_index::records(dag, &QueryIndex::supportive(dag))?;
     if (topo.as_slice(), records.as_slice()) != (index.topo_positions(), index.records()) {
@@ -336,28 +342,22 @@ fn check_graph(gpu: &Gpu, name: String, ws: &Workspace) -> Result<CaseResult> {
     // batches, and the batches alone.
     let shapes = [search::SHORT_SEARCH_EXPANSIONS, 8, 0]
         .map(|short_expansions| search::SearchShape { words: None, short_expansions });
-    for (with_index, shape) in [None, Some(&index)].into_iter().flat_map(|i| shapes.map(|shape| (i, shape))) {
-        let engine = Engine::new(dag, &labels, &ws.condensation.component).with_index(with_index);
-        let (gpu_answers, report) = search::run_batch(gpu, &engine, &queries, shape)?;
-        let cpu = crate::query::run_batch(&engine, &queries, Method::GuidedBfs);
-        if cpu.by_rule != report.by_rule {
-            problems.push(format!(
-                "rule counts ({} rules): CPU {:?}, GPU {:?}",
-                engine.rule_set(),
-                cpu.by_rule,
-                report.by_rule
-            ));
+    for (index, shape) in [&grail, &every].into_iter().flat_map(|i| shapes.map(|shape| (i, shape))) {
+        let on_gpu = index.run_batch(&queries, BatchRun { on: BatchOn::Gpu(shape), threads: None })?;
+        let gpu = on_gpu.gpu.context("a GPU batch without the device's report")?;
+        let on_cpu = BatchRun { on: BatchOn::Cpu(Method::GuidedBfs), threads: None };
+        let cpu = index.run_batch(&queries, on_cpu)?.report;
+        let (engine, rules) = (index.engine(), index.rules());
+        if cpu.by_rule != gpu.report.by_rule {
+            problems.push(format!("rule counts ({rules} rules): CPU {:?}, GPU {:?}", cpu.by_rule, gpu.report.by_rule));
         }
-        for (q, &got) in queries.iter().zip(&gpu_answers) {
+        for (q, &got) in queries.iter().zip(&gpu.answers) {
             let want = engine.query(q.src, q.dst, Method::GuidedDfs, &mut scratch, false).reachable;
             if want != got {
                 if wrong < 3 {
                     problems.push(format!(
-                        "query {} -> {} ({} rules, short searches of {} vertices): CPU says {want}, GPU says {got}",
-                        q.src,
-                        q.dst,
-                        engine.rule_set(),
-                        shape.short_expansions
+                        "query {} -> {} ({rules} rules, short searches of {} vertices): CPU says {want}, GPU says {got}",
+                        q.src, q.dst, shape.short_expansions
                     ));
                 }
                 wrong += 1;

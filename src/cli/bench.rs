@@ -8,7 +8,8 @@ use super::output::{Output, Report, print_json};
 use crate::format::{bytes, duration, thousands};
 use crate::index::PhaseTable;
 use crate::index::pipeline::ParentMethod;
-use crate::query::{self, Engine, Method, QueryIndex, RuleSet};
+use crate::query::{self, Method, QueryIndex, RuleSet};
+use crate::reachability::{BatchOn, BatchRun};
 use crate::system::peak_memory_bytes;
 use crate::telemetry::{Backend, Event, Phase, Sink};
 use crate::workspace::Workspace;
@@ -17,7 +18,7 @@ use clap::{Args, ValueEnum};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::Instant;
+use std::sync::Arc;
 
 #[derive(Args, Debug, Clone)]
 #[command(after_help = "Examples:\n  \
@@ -237,7 +238,7 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
         .then(|| crate::gpu::prepare(&[crate::gpu::kernels::labeling::MODULE]).ok().map(|gpu| gpu.startup()))
         .flatten();
     pool.install(|| {
-        let ws = Workspace::open(path, None)?;
+        let ws = Arc::new(Workspace::open(path, None)?);
         let options = LabelOptions {
             dims,
             order: args.order,
@@ -260,30 +261,21 @@ fn measure_one(args: &BenchArgs, one: &str) -> Result<Row> {
         let mut sizes = (0, 0);
         let mut last = None;
         for _ in 0..args.repeat.max(1) {
-            let start = Instant::now();
             let mut phases = PhaseTable::default();
-            let mut label = || options.labels_with_events(&ws, &mut PhaseRecorder(&mut phases));
-            let (got, index) = match args.rules {
-                RuleSet::All => {
-                    let (got, index) = crate::backend::query_index::build_beside(ws.dag(), backend, label);
-                    (got?, Some(index?))
-                }
-                RuleSet::Grail => (label()?, None),
-            };
-            ran = (got.backend.unwrap_or(backend), got.fallback);
-            let labels = got.labels;
+            let index = options.index(Arc::clone(&ws), args.rules, &mut PhaseRecorder(&mut phases))?;
+            ran = (index.backend().unwrap_or(backend), index.fallback().map(str::to_string));
             // The index time: labels and, with every rule, the query index built beside them.
-            let seconds = start.elapsed().as_secs_f64();
-            first_label.get_or_insert(seconds);
-            if seconds < best_label {
-                best_label = seconds;
+            let timings = index.timings();
+            first_label.get_or_insert(timings.total);
+            if timings.total < best_label {
+                best_label = timings.total;
                 best_phases = phase_sums(&phases);
-                best_index = index.as_ref().map_or(0.0, QueryIndex::build_seconds);
+                best_index = timings.query_index;
             }
-            sizes = (labels.heap_bytes(), index.as_ref().map_or(0, QueryIndex::heap_bytes));
-            digest = labels.digest();
-            let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_ref());
-            let report = query::run_batch(&engine, &queries, method_of(args));
+            sizes = (index.labels().heap_bytes(), index.query_index().map_or(0, QueryIndex::heap_bytes));
+            digest = index.labels().digest();
+            let run = BatchRun { on: BatchOn::Cpu(method_of(args)), threads: None };
+            let report = index.run_batch(&queries, run)?.report;
             best_query = best_query.min(report.elapsed.as_secs_f64());
             last = Some(report);
         }

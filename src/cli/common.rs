@@ -5,14 +5,17 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::backend::{LabelRun, LabelSpec, build_labels};
+use crate::backend::LabelSpec;
 use crate::graph::io::Format;
+use crate::index::Order;
 use crate::index::pipeline::ParentMethod;
-use crate::index::{Labels, Order, store};
-use crate::telemetry::{Backend, NullSink, Sink};
+use crate::query::RuleSet;
+use crate::reachability::{Index, LabelSource};
+use crate::telemetry::{Backend, Sink};
 use crate::workspace::Workspace;
+use std::sync::Arc;
 
 /// A rayon pool of `threads` workers (0 = all cores) that the command runs inside.
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
@@ -166,50 +169,33 @@ impl LabelOptions {
         }
     }
 
-    /// Builds labels on the workspace's DAG, or loads them from `--index`, and says where they came from.
-    pub fn labels(&self, ws: &Workspace) -> Result<GotLabels> {
-        self.labels_with_events(ws, &mut NullSink)
+    /// Where the labels come from: built as the options say, or read from `--index`.
+    pub fn source(&self) -> LabelSource<'_> {
+        match &self.index {
+            Some(path) => LabelSource::File(path),
+            None => LabelSource::Build(self.spec()),
+        }
     }
 
-    /// As [`Self::labels`], sending the labeler's telemetry to `sink`. A GPU-to-CPU fallback is
-    /// printed on stderr here (the library only returns it) and kept in the result for `--json`.
-    pub fn labels_with_events(&self, ws: &Workspace, sink: &mut dyn Sink) -> Result<GotLabels> {
-        let start = Instant::now();
-        let (labels, backend, fallback) = match &self.index {
-            Some(path) => {
-                let fingerprint = crate::graph::fingerprint::fingerprint(ws.dag());
-                let labels = store::load(path, Some(fingerprint))
-                    .with_context(|| format!("cannot use index {}", path.display()))?;
-                (labels, None, None)
-            }
-            None => {
-                let spinner = spinner(format!(
-                    "labeling: {}, {}",
-                    crate::format::plural(self.dims as u64, "dimension", "dimensions"),
-                    self.order()
-                ));
-                let run = build_labels(ws.dag(), &self.spec(), sink);
-                spinner.finish_and_clear();
-                let LabelRun { labels, backend, fallback } = run?;
-                if let Some(reason) = &fallback {
-                    eprintln!("note: {reason}; labeled with the {} instead", backend.title());
-                }
-                (labels, Some(backend), fallback)
-            }
-        };
-        Ok(GotLabels { labels, seconds: start.elapsed().as_secs_f64(), backend, fallback })
+    /// The index of `ws`: labels built (a spinner on a terminal meanwhile) or read from `--index`,
+    /// and with every rule the query index beside them; the labelers' events go to `sink`. A
+    /// GPU-to-CPU fallback is printed on stderr here (the library only returns it) and kept in
+    /// the index for `--json`.
+    pub fn index(&self, ws: Arc<Workspace>, rules: RuleSet, sink: &mut (dyn Sink + Send)) -> Result<Index> {
+        let spinner = self.index.is_none().then(|| {
+            let dims = crate::format::plural(self.dims as u64, "dimension", "dimensions");
+            spinner(format!("labeling: {dims}, {}", self.order()))
+        });
+        let index = Index::assemble(ws, self.source(), rules, sink);
+        if let Some(spinner) = spinner {
+            spinner.finish_and_clear();
+        }
+        let index = index?;
+        if let (Some(reason), Some(backend)) = (index.fallback(), index.backend()) {
+            eprintln!("note: {reason}; labeled with the {} instead", backend.title());
+        }
+        Ok(index)
     }
-}
-
-/// Labels and where they came from.
-pub struct GotLabels {
-    pub labels: Labels,
-    /// Seconds to build or load them.
-    pub seconds: f64,
-    /// The back end that built them; `None` when read from an index file.
-    pub backend: Option<Backend>,
-    /// Why that is not the back end asked for (`None` when nothing fell back).
-    pub fallback: Option<String>,
 }
 
 /// A spinner on stderr; invisible when stderr is not a terminal.

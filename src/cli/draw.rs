@@ -8,13 +8,16 @@ use crate::draw::{self, ComponentMembers, EdgeKind, MAX_CAP, SearchOverlay, Sour
 use crate::format::plural;
 use crate::graph::io::write_atomically;
 use crate::index::dfs;
+use crate::query::RuleSet;
 use crate::query::explain::Names;
-use crate::query::{Engine, QueryIndex, RuleSet};
+use crate::reachability::{Index, LabelSource};
+use crate::telemetry::NullSink;
 use crate::workspace::Workspace;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  grail draw sample-graphs/lesson.gra --dims 2 --out lesson.svg\n  \
@@ -80,8 +83,7 @@ pub fn run(args: DrawArgs) -> Result<()> {
     if args.dim >= dims {
         bail!("--dim {} does not exist with --dims {dims} (dimensions are numbered 0 to {})", args.dim, dims - 1);
     }
-    let ws = args.graph.open()?;
-    let component = &ws.condensation.component;
+    let ws = Arc::new(args.graph.open()?);
     let query = match &args.query {
         Some(ids) => match ids.as_slice() {
             [u, v] => Some((ws.vertex(u)?, ws.vertex(v)?)),
@@ -91,12 +93,11 @@ pub fn run(args: DrawArgs) -> Result<()> {
     };
     let around = args.around.as_deref().map(|typed| ws.vertex(typed)).transpose()?;
     let order = args.order.with_seed(args.seed);
-    let labels = dfs::label(ws.dag(), dims, order).context("cannot label the graph")?;
-    let index = match (args.rules, &query) {
-        (RuleSet::All, Some(_)) => Some(QueryIndex::build(ws.dag(), &labels)?),
-        _ => None,
-    };
-    let engine = Engine::new(ws.dag(), &labels, component).with_index(index.as_ref());
+    let labels = Arc::new(dfs::label(ws.dag(), dims, order).context("cannot label the graph")?);
+    // The query index only serves a query's search.
+    let rules = if query.is_some() { args.rules } else { RuleSet::Grail };
+    let index = Index::assemble(Arc::clone(&ws), LabelSource::Ready(labels), rules, &mut NullSink)?;
+    let (engine, labels) = (index.engine(), index.labels());
     let representative = ws.condensation.representatives();
     let shown = &ws.loaded.names;
     let sizes = &ws.condensation.sizes;
@@ -112,7 +113,7 @@ pub fn run(args: DrawArgs) -> Result<()> {
         dag: ws.dag(),
         members: &members,
         names: &ws.loaded.names,
-        labels: Some(&labels),
+        labels: Some(labels),
         dim: args.dim,
         step: None,
         search: search.as_ref(),

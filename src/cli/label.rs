@@ -1,17 +1,19 @@
 //! `grail label`: build GRAIL labels, report how long it took, optionally save them.
 
-use super::common::{GotLabels, GraphArgs, LabelOptions, refuse_overwriting, table, value_name};
+use super::common::{GraphArgs, LabelOptions, refuse_overwriting, table, value_name};
 use super::event_log::JsonLinesSink;
 use super::output::{Output, Report};
 use crate::format::{bytes, duration, plural, thousands};
 use crate::graph::fingerprint::fingerprint;
 use crate::index::{PhaseRow, PhaseTable, store};
+use crate::query::RuleSet;
 use crate::system::peak_memory_bytes;
 use crate::telemetry::{Backend, Event, Sink};
 use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  grail label graph.gra --dims 5 --out graph.idx\n  \
@@ -101,7 +103,9 @@ fn label(args: LabelArgs) -> Result<LabelReport> {
     let gpu_startup_wait_seconds = opened.map(|_| waited.elapsed().as_secs_f64());
     let trace = args.trace.as_ref().map(JsonLinesSink::create).transpose()?;
     let mut recorder = Recorder { table: PhaseTable::default(), trace };
-    let GotLabels { labels, seconds, backend, fallback } = args.labels.labels_with_events(&ws, &mut recorder)?;
+    // The labels alone: GRAIL's rules need no query index.
+    let index = args.labels.index(Arc::new(ws), RuleSet::Grail, &mut recorder)?;
+    let (ws, labels, backend) = (index.workspace(), index.labels(), index.backend());
     if let Some(trace) = recorder.trace.take() {
         trace.finish()?;
     }
@@ -109,7 +113,7 @@ fn label(args: LabelArgs) -> Result<LabelReport> {
     // Asked only after a GPU run: asking opens the GPU.
     let gpu_startup = ran_on_gpu.then(crate::gpu::startup_so_far).flatten();
     if let Some(out) = &args.out {
-        store::save(out, &labels, fingerprint(ws.dag()))
+        store::save(out, labels, fingerprint(ws.dag()))
             .with_context(|| format!("cannot save the index to {}", out.display()))?;
     }
     let report = LabelReport {
@@ -120,9 +124,9 @@ fn label(args: LabelArgs) -> Result<LabelReport> {
         dims: labels.dims(),
         order: labels.order().to_string(),
         backend: backend.map(|b| value_name(&b)).unwrap_or_else(|| "index file".into()),
-        fallback,
+        fallback: index.fallback().map(str::to_string),
         parent_method: matches!(backend, Some(Backend::Cpu)).then(|| value_name(&args.labels.parent_method)),
-        label_seconds: seconds,
+        label_seconds: index.timings().labels,
         gpu_startup_seconds: gpu_startup.as_ref().map(|s| s.total_seconds()),
         gpu_startup_wait_seconds: gpu_startup_wait_seconds.filter(|_| ran_on_gpu),
         gpu_startup,

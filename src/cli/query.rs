@@ -1,20 +1,20 @@
 //! `grail query`: one pair with a full explanation, or a batch (file or random) with a summary.
 
-use super::common::{GotLabels, GraphArgs, LabelOptions, spinner, table};
+use super::common::{GraphArgs, LabelOptions, spinner, table};
 use super::output::{Output, Report, vertex_text};
 use crate::format::{duration, plural, thousands};
-use crate::index::{Interval, Labels};
+use crate::index::Interval;
 use crate::query::explain::{self, Names};
 use crate::query::{
-    self, Answer, BatchReport, Decided, Decision, Engine, Method, Outcome, Query, QueryIndex, Rule, RuleCounts,
-    RuleSet, Scratch,
+    self, Answer, BatchReport, Decided, Decision, Method, Outcome, Query, QueryIndex, Rule, RuleCounts, RuleSet,
 };
-use crate::telemetry::Backend;
-use crate::workspace::Workspace;
-use anyhow::{Result, bail};
+use crate::reachability::{BatchOn, BatchRan, BatchRun, GpuRan, Index};
+use crate::telemetry::{Backend, NullSink};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  grail query graph.gra 12 345\n  \
@@ -105,22 +105,14 @@ pub fn run(args: QueryArgs) -> Result<()> {
     if let (true, Some(src), Some(dst)) = (args.why, &args.src, &args.dst) {
         return super::why::run(&ws, src, dst, args.output);
     }
-    let label = || args.labels.labels(&ws);
-    let (got, index) = match args.rules {
-        RuleSet::All => {
-            let (got, index) = crate::backend::query_index::build_beside(ws.dag(), args.labels.backend, label);
-            (got?, Some(index?))
-        }
-        RuleSet::Grail => (label()?, None),
-    };
-    let GotLabels { labels, seconds: label_seconds, backend, fallback } = got;
-    let ran = LabelsRan { backend, fallback };
-    let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_ref());
+    let index = args.labels.index(Arc::new(ws), args.rules, &mut NullSink)?;
+    let ran = LabelsRan { backend: index.backend(), fallback: index.fallback().map(str::to_string) };
+    let ws = index.workspace();
     match (&args.src, &args.dst, &args.file, args.random) {
-        (Some(src), Some(dst), _, _) => single(&ws, &labels, &engine, src, dst, ran, &args),
+        (Some(src), Some(dst), _, _) => single(&index, src, dst, ran, &args),
         (_, _, Some(path), _) => {
             let queries = query::read_query_file(path, &ws.loaded.names, ws.loaded.graph.num_vertices())?;
-            batch(&ws, &engine, &queries, label_seconds, ran, &args)
+            batch(&index, &queries, ran, &args)
         }
         (_, _, None, Some(count)) => {
             let queries = if args.reachable {
@@ -128,7 +120,7 @@ pub fn run(args: QueryArgs) -> Result<()> {
             } else {
                 query::random_queries(ws.loaded.graph.num_vertices(), count, args.query_seed)
             };
-            batch(&ws, &engine, &queries, label_seconds, ran, &args)
+            batch(&index, &queries, ran, &args)
         }
         _ => bail!(
             "say what to ask: `SRC DST`, `--file QUERIES`, `--random N` or `--script EDITS` (see grail query --help)"
@@ -188,19 +180,11 @@ struct ComponentShown {
     shown_as: serde_json::Value,
 }
 
-fn single(
-    ws: &Workspace,
-    labels: &Labels,
-    engine: &Engine,
-    src: &str,
-    dst: &str,
-    ran: LabelsRan,
-    args: &QueryArgs,
-) -> Result<()> {
+fn single(index: &Index, src: &str, dst: &str, ran: LabelsRan, args: &QueryArgs) -> Result<()> {
+    let (ws, labels) = (index.workspace(), index.labels());
     let (u, v) = (ws.vertex(src)?, ws.vertex(dst)?);
     let shown_names = &ws.loaded.names;
-    let mut scratch = Scratch::new(ws.dag().num_vertices());
-    let Decided { answer, decision, .. } = engine.decide(u, v, method_of(args), &mut scratch, 0);
+    let Decided { answer, decision, .. } = index.decide(u, v, method_of(args), 0);
     let representative = ws.condensation.representatives();
     // The search's path runs through components; the one shown runs through the file's own edges.
     let vertex_path = answer.path.as_ref().and_then(|p| ws.vertex_path(u, v, p));
@@ -359,20 +343,14 @@ impl FalsePositives {
     }
 }
 
-fn batch(
-    ws: &Workspace,
-    engine: &Engine,
-    queries: &[Query],
-    label_seconds: f64,
-    ran: LabelsRan,
-    args: &QueryArgs,
-) -> Result<()> {
+fn batch(index: &Index, queries: &[Query], ran: LabelsRan, args: &QueryArgs) -> Result<()> {
     if args.gpu {
-        return gpu_batch(engine, queries, ran, args);
+        return gpu_batch(index, queries, ran, args);
     }
     let spinner = spinner(format!("answering {}", plural(queries.len() as u64, "query", "queries")));
-    let report = query::run_batch(engine, queries, method_of(args));
+    let answered = index.run_batch(queries, BatchRun { on: BatchOn::Cpu(method_of(args)), threads: None });
     spinner.finish_and_clear();
+    let report = answered?.report;
     let source = match &args.file {
         Some(path) => path.display().to_string(),
         None => format!(
@@ -385,18 +363,18 @@ fn batch(
             args.query_seed
         ),
     };
-    let labels = engine.labels();
+    let (ws, labels) = (index.workspace(), index.labels());
     args.output.show(&BatchOutput {
         file: ws.loaded.path.display().to_string(),
         ran,
         source,
         dims: labels.dims(),
         order: labels.order().to_string(),
-        label_seconds,
-        rules: engine.rule_set(),
-        query_index_seconds: engine.query_index().map_or(0.0, QueryIndex::build_seconds),
+        label_seconds: index.timings().labels,
+        rules: index.rules(),
+        query_index_seconds: index.timings().query_index,
         label_bytes: labels.heap_bytes(),
-        query_index_bytes: engine.query_index().map_or(0, QueryIndex::heap_bytes),
+        query_index_bytes: index.query_index().map_or(0, QueryIndex::heap_bytes),
         report: &report,
         mismatch_vertices: report
             .mismatch_examples
@@ -556,16 +534,11 @@ fn print_rule_table(by_rule: &RuleCounts, queries: u64) {
 }
 
 /// The GPU batch: every rule and the searches on the device, timed apart from the upload.
-fn gpu_batch(engine: &Engine, queries: &[Query], ran: LabelsRan, args: &QueryArgs) -> Result<()> {
-    let gpu = crate::gpu::prepare(&[crate::gpu::kernels::search::MODULE])?;
-    let startup = gpu.startup();
-    let (answers, report) = crate::gpu::search::run_batch(
-        gpu,
-        engine,
-        queries,
-        crate::gpu::search::SearchShape { words: args.words, short_expansions: args.short_expansions },
-    )?;
-    let checked = report.batch_report(queries, &answers, rayon::current_num_threads());
+fn gpu_batch(index: &Index, queries: &[Query], ran: LabelsRan, args: &QueryArgs) -> Result<()> {
+    let shape = crate::gpu::search::SearchShape { words: args.words, short_expansions: args.short_expansions };
+    let BatchRan { report: checked, gpu } =
+        index.run_batch(queries, BatchRun { on: BatchOn::Gpu(shape), threads: None })?;
+    let GpuRan { report, startup, .. } = gpu.context("a GPU batch without the device's report")?;
     let mismatches = checked.mismatches;
     args.output.show(&GpuBatchOutput {
         ran,

@@ -9,6 +9,8 @@ use crate::dynamic::{DynamicIndex, EdgeOverlay, Edit, EditReport, Reply, Verdict
 use crate::format::{duration, plural, thousands};
 use crate::graph::{Graph, LoadedGraph, VertexNames};
 use crate::query::RuleSet;
+use crate::reachability::Index;
+use crate::telemetry::NullSink;
 use crate::workspace::Workspace;
 use anyhow::Result;
 use serde::Serialize;
@@ -83,8 +85,8 @@ pub fn run(ws: Workspace, path: &Path, options: &LabelOptions, rules: RuleSet, o
     let n = ws.loaded.graph.num_vertices();
     let script = read_script(path, &ws.loaded.names, n)?;
     let names = ws.loaded.names.clone();
-    let (ws, labels, query_index) = index_of(ws, options, rules)?;
-    let mut index = DynamicIndex::new(Arc::new(ws), Arc::new(labels), query_index.map(Arc::new));
+    let (ws, labels, query_index) = index_of(ws, options, rules)?.into_parts();
+    let mut index = DynamicIndex::new(ws, labels, query_index);
     let steps: Vec<Done> = script.iter().map(|&line| step(&mut index, line, &names)).collect();
 
     let rebuild_start = Instant::now();
@@ -160,17 +162,9 @@ pub fn edited_graph(loaded: &LoadedGraph, path: &Path) -> Result<(Graph, String)
 }
 
 /// The labels and, with every rule, the query index of `ws`'s DAG.
-fn index_of(
-    ws: Workspace,
-    options: &LabelOptions,
-    rules: RuleSet,
-) -> Result<(Workspace, crate::index::Labels, Option<crate::query::QueryIndex>)> {
-    let got = options.labels(&ws)?;
-    let query_index = match rules {
-        RuleSet::All => Some(crate::backend::query_index::build(ws.dag(), options.backend)?),
-        RuleSet::Grail => None,
-    };
-    Ok((ws, got.labels, query_index))
+/// The graph's labels and query index, put together as `grail query` puts them.
+fn index_of(ws: Workspace, options: &LabelOptions, rules: RuleSet) -> Result<Index> {
+    options.index(Arc::new(ws), rules, &mut NullSink)
 }
 
 fn step(index: &mut DynamicIndex, ScriptLine { line, step }: ScriptLine, names: &VertexNames) -> Done {

@@ -8,7 +8,7 @@ use super::kernels::search::{SearchCollect, SearchExpand, SearchFilter, SearchRe
 use super::memory::Ledger;
 use super::search_index::SearchIndex;
 use crate::constants::{BLOCK_THREADS, SEARCH_MAX_WORDS};
-use crate::query::{BatchReport, Engine, Method, Query, Rule, RuleCounts, RuleSet};
+use crate::query::{BatchReport, Method, Query, Rule, RuleCounts, RuleSet};
 use anyhow::{Result, bail, ensure};
 use cudarc::driver::{CudaSlice, LaunchConfig};
 use serde::Serialize;
@@ -117,19 +117,6 @@ impl GpuBatchReport {
         let elapsed = std::time::Duration::from_secs_f64(self.gpu_seconds);
         BatchReport::of_answers(queries, answers, Method::GuidedBfs, threads, self.by_rule, elapsed)
     }
-}
-
-/// Answers every query (true = reachable), uploading the engine's data for this batch; also the
-/// report.
-pub fn run_batch(
-    gpu: &Gpu,
-    engine: &Engine,
-    queries: &[Query],
-    shape: SearchShape,
-) -> Result<(Vec<bool>, GpuBatchReport)> {
-    let index = SearchIndex::upload(gpu, engine)?;
-    let (answers, report) = run_batch_on(gpu, &index, queries, shape)?;
-    Ok((answers, GpuBatchReport { upload_seconds: index.upload_seconds, ..report }))
 }
 
 /// Answers every query on data already on the device (`upload_seconds` is 0 in the report).

@@ -13,6 +13,7 @@ pub const BUNDLED_GRAPH_NAME: &str = "sample-graphs/kegg.gra";
 
 /// A graph file opened for work: the graph as loaded and its condensation, the DAG that labels and
 /// queries run on.
+#[derive(Clone)]
 pub struct Workspace {
     /// The graph as the file gave it, with its ids.
     pub loaded: LoadedGraph,

@@ -1,19 +1,16 @@
 //! Batches for the Batch tab: the queries (seeded random pairs or a query file), every selected
-//! (method, threads) run through [`run_batch`], a histogram of nodes expanded per query, and the
-//! CSV/JSON export (written by `crate::query::export`).
+//! (method, threads) run through the library's batch runner (`Index::run_batch`), a histogram of
+//! nodes expanded per query, and the CSV/JSON export (written by `crate::query::export`).
 
 use super::exact_rows::{self, BfsFrontier};
-use super::resident_search::ResidentSearch;
 use crate::exact::BfsEngine;
 use crate::exact::closure::bit_parallel::answer_pairs;
-use crate::index::Labels;
 use crate::query::export::ExportRow;
-use crate::query::{BatchReport, Engine, Method, QueryIndex, RuleSet, random_queries, read_query_file};
-use crate::workspace::Workspace;
-use anyhow::{Context, Result, bail, ensure};
+use crate::query::{BatchReport, Method, RuleSet, random_queries, read_query_file};
+use crate::reachability::{BatchOn, BatchRun, Index};
+use anyhow::{Result, bail, ensure};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Random queries get their expected answers from the exact closure up to this many condensed
@@ -176,13 +173,10 @@ fn bucket_name(i: usize) -> String {
     }
 }
 
-/// Runs `spec` on the workspace's labels.
-#[allow(clippy::too_many_arguments)]
+/// Runs `spec` with `index` (built with the spec's rules). A GPU run uploads the index's data on
+/// the first GPU batch the index answers; later ones find it on the device.
 pub fn run(
-    ws: &Workspace,
-    labels: &Arc<Labels>,
-    index: Option<&Arc<QueryIndex>>,
-    resident: &mut ResidentSearch,
+    index: &Index,
     spec: &BatchSpec,
     all_threads: usize,
     cancel: &AtomicBool,
@@ -191,6 +185,7 @@ pub fn run(
     if spec.runs.is_empty() {
         bail!("no run selected: Space toggles the rows to run");
     }
+    let ws = index.workspace();
     let n = ws.loaded.graph.num_vertices();
     let (mut queries, source) = match &spec.source {
         QuerySource::Random { count, seed } => (
@@ -217,11 +212,7 @@ pub fn run(
             expected_answers(false, ws.dag().num_vertices())
         }
     };
-    ensure!(
-        index.is_some() == (spec.rules == RuleSet::All),
-        "the query index must be given exactly when every rule runs"
-    );
-    let engine = Engine::new(ws.dag(), labels, &ws.condensation.component).with_index(index.map(|i| &**i));
+    ensure!(index.rules() == spec.rules, "the index must be built with the rules the batch runs");
     let all = if all_threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { all_threads };
     let mut rows = Vec::new();
     let steps = spec.runs.len() + 1;
@@ -237,18 +228,15 @@ pub fn run(
             continue;
         }
         if run.gpu {
-            let gpu = crate::gpu::shared()?;
-            let (search, uploaded) = resident.get(gpu, &engine, labels, index)?;
-            let (answers, gpu_run) = crate::gpu::search::run_batch_on(gpu, search, &queries, Default::default())?;
-            let report = gpu_run.batch_report(&queries, &answers, all);
-            let upload_seconds = uploaded.then_some(search.upload_seconds);
+            let on_gpu = BatchRun { on: BatchOn::Gpu(Default::default()), threads: Some(all) };
+            let ran = index.run_batch(&queries, on_gpu)?;
+            let upload_seconds = ran.gpu.filter(|gpu| gpu.uploaded).map(|gpu| gpu.report.upload_seconds);
             let method = GPU_METHOD.to_string();
-            rows.push(BatchRow { upload_seconds, method, ..BatchRow::new(run.name(all), true, report) });
+            rows.push(BatchRow { upload_seconds, method, ..BatchRow::new(run.name(all), true, ran.report) });
         } else {
             let threads = if run.threads == 0 { all } else { run.threads };
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start threads")?;
-            let report = pool.install(|| crate::query::run_batch(&engine, &queries, run.method));
-            rows.push(BatchRow::new(run.name(all), false, report));
+            let on_cpu = BatchRun { on: BatchOn::Cpu(run.method), threads: Some(threads) };
+            rows.push(BatchRow::new(run.name(all), false, index.run_batch(&queries, on_cpu)?.report));
         }
         progress((i + 1) as f64 / steps as f64);
     }
@@ -272,6 +260,7 @@ pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn buckets_are_powers_of_two() {
@@ -286,7 +275,7 @@ mod tests {
     #[test]
     fn exact_bfs_row_agrees_with_the_expected_answers() {
         let g = crate::graph::generators::random_digraph(3000, 1.5, 3).unwrap();
-        let ws = Workspace::of_graph(g, "digraph");
+        let ws = Arc::new(crate::workspace::Workspace::of_graph(g, "digraph"));
         let labels = crate::index::dfs::label(ws.dag(), 2, crate::index::Order::Random { seed: 1 }).unwrap();
         let guided = RunSpec { method: Method::GuidedDfs, threads: 1, gpu: false, exact: None };
         let spec = BatchSpec {
@@ -294,10 +283,9 @@ mod tests {
             runs: vec![guided, RunSpec::exact_bfs(false)],
             rules: RuleSet::All,
         };
-        let index = Arc::new(QueryIndex::build(ws.dag(), &labels).unwrap());
-        let (labels, mut resident) = (Arc::new(labels), ResidentSearch::default());
-        let result =
-            run(&ws, &labels, Some(&index), &mut resident, &spec, 1, &AtomicBool::new(false), &|_| {}).unwrap();
+        let source = crate::reachability::LabelSource::Ready(Arc::new(labels));
+        let index = Index::assemble(ws, source, RuleSet::All, &mut crate::telemetry::NullSink).unwrap();
+        let result = run(&index, &spec, 1, &AtomicBool::new(false), &|_| {}).unwrap();
         let (g_row, e_row) = (&result.rows[0], &result.rows[1]);
         assert!(e_row.exact && !g_row.exact);
         assert_eq!(e_row.report.queries, EXACT_BFS_QUERIES as u64);

@@ -9,7 +9,6 @@ pub mod labeling;
 mod msg;
 pub mod picture;
 mod query_index;
-mod resident_search;
 pub mod weighted_path;
 
 pub use batch::{
@@ -27,13 +26,13 @@ use crate::graph::io::Watch;
 use crate::graph::io::watch::is_cancelled;
 use crate::graph::{cycles, topo};
 use crate::index::Labels;
-use crate::query::{Decided, Engine, QueryIndex, Rule, RuleSet, decide_before_labels};
+use crate::query::{Decided, QueryIndex, Rule, RuleSet, decide_before_labels};
+use crate::reachability::Index;
 use crate::tui::state::graph::GraphFacts;
 use crate::workspace::Workspace;
 use concentration::BackgroundConcentration;
 use labeling::Session;
 use query_index::BackgroundIndex;
-use resident_search::ResidentSearch;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -141,8 +140,9 @@ struct State {
     /// The last component whose cycle the picture drew, that cycle, and whether it is a shortest
     /// of the component (dropped with the graph).
     cycle: Option<(u32, Vec<u32>, bool)>,
-    /// The GPU batch search's device data, kept between runs on the same labels.
-    resident_search: ResidentSearch,
+    /// The index the Batch tab's runs answer with, kept while its labels and query index stay the
+    /// same: a second GPU run finds the index's data still on the device.
+    batch_index: Option<Index>,
     /// The open file's edge weights, read by the first query that shows a weighted distance.
     weights: weighted_path::Weights,
 }
@@ -162,7 +162,7 @@ impl State {
             false_positives: BackgroundConcentration::default(),
             exception_labels: None,
             cycle: None,
-            resident_search: ResidentSearch::default(),
+            batch_index: None,
             weights: weighted_path::Weights::default(),
         }
     }
@@ -259,6 +259,7 @@ impl State {
                 self.ws = Arc::new(ws);
                 self.query_index = BackgroundIndex::start(&self.ws);
                 self.members = None;
+                self.batch_index = None;
                 self.exception_labels = None;
                 self.cycle = None;
                 self.weights = weighted_path::Weights::default();
@@ -306,7 +307,7 @@ impl State {
             }
         }
         let Some(labels) = self.session.ensure_labels(&self.ws, config, &self.cancel) else { return };
-        let index = match rules {
+        let query_index = match rules {
             RuleSet::All => match self.query_index() {
                 Ok(index) => Some(index),
                 Err(e) => return self.send(Msg::Error(format!("query index: {e:#}"))),
@@ -314,11 +315,9 @@ impl State {
             RuleSet::Grail => None,
         };
         self.busy("answering the query", false);
-        let ws = &self.ws;
-        let engine = Engine::new(ws.dag(), &labels, &ws.condensation.component).with_index(index.as_deref());
-        let mut scratch = engine.scratch();
-        let decided = engine.decide(u, v, rules.default_method(), &mut scratch, TRACE_NODE_LIMIT);
-        let result = self.query_result(u, v, decided, Some(&labels), index.as_deref());
+        let index = Index::from_parts(Arc::clone(&self.ws), labels, query_index);
+        let decided = index.decide(u, v, rules.default_method(), TRACE_NODE_LIMIT);
+        let result = self.query_result(u, v, decided, Some(index.labels()), index.query_index());
         self.send(Msg::QueryDone(Box::new(result)));
     }
 
@@ -366,7 +365,7 @@ impl State {
         let progress = move |f: f64| {
             let _ = out.send(AppEvent::Worker(Msg::Progress(f)));
         };
-        let index = match spec.rules {
+        let query_index = match spec.rules {
             RuleSet::All => match self.query_index() {
                 Ok(index) => Some(index),
                 Err(e) => return self.send(Msg::Error(format!("query index: {e:#}"))),
@@ -374,8 +373,13 @@ impl State {
             RuleSet::Grail => None,
         };
         self.busy("running the batch", true);
-        let resident = &mut self.resident_search;
-        match batch::run(&self.ws, &labels, index.as_ref(), resident, &spec, self.threads, &self.cancel, &progress) {
+        if !self.batch_index.as_ref().is_some_and(|kept| kept.shares(&labels, query_index.as_ref())) {
+            // The old index goes first: two copies of a large graph may not fit the GPU.
+            self.batch_index = None;
+            self.batch_index = Some(Index::from_parts(Arc::clone(&self.ws), labels, query_index));
+        }
+        let index = self.batch_index.as_ref().expect("kept above");
+        match batch::run(index, &spec, self.threads, &self.cancel, &progress) {
             Ok(result) => self.send(Msg::BatchDone(Arc::new(result))),
             // The user's own cancel is no failure; what the table still shows is not this batch.
             Err(_) if self.cancel.load(Ordering::Relaxed) => {
@@ -406,7 +410,7 @@ impl State {
             PictureLabels::Exception { .. } => PictureRequest { rules: RuleSet::Grail, ..request },
             PictureLabels::Session => request,
         };
-        let index = match (&labels, request.focus, request.rules) {
+        let query_index = match (&labels, request.focus, request.rules) {
             (Some(_), Focus::Query { .. }, RuleSet::All) => match self.query_index() {
                 Ok(index) => Some(index),
                 Err(e) => return self.send(Msg::Error(format!("query index: {e:#}"))),
@@ -430,8 +434,8 @@ impl State {
             }
             _ => None,
         };
-        let (labels, index) = (labels.as_deref(), index.as_deref());
-        match picture::build(&self.ws, members, labels, index, snapshot.as_ref(), cycle, request) {
+        let index = labels.map(|labels| Index::from_parts(Arc::clone(&self.ws), labels, query_index));
+        match picture::build(&self.ws, members, index.as_ref(), snapshot.as_ref(), cycle, request) {
             Ok(result) => self.send(Msg::PictureReady(Box::new(result))),
             Err(e) => self.send(Msg::Error(format!("picture: {e:#}"))),
         }

@@ -7,8 +7,9 @@ use crate::draw::{self, ComponentMembers, Picture, Sources, StepOverlay, StepVer
 use crate::format::{plural, thousands};
 use crate::index::Labels;
 use crate::index::labeler::Snapshot;
+use crate::query::RuleSet;
 use crate::query::explain::Names;
-use crate::query::{Engine, QueryIndex, RuleSet};
+use crate::reachability::Index;
 use crate::workspace::Workspace;
 use anyhow::Result;
 
@@ -61,21 +62,21 @@ pub struct PictureResult {
     pub whole: bool,
 }
 
-/// Builds the picture for `request`: intervals and tree from `labels` once they exist, else what
-/// `snapshot` (a stepped run's view of the dimension) knows so far. A query's search runs with
-/// every rule when `index` (built for `labels`) is given, with GRAIL's otherwise. `cycle` (the path
+/// Builds the picture for `request`: intervals and tree from `index`'s labels once they exist,
+/// else what `snapshot` (a stepped run's view of the dimension) knows so far. A query's search
+/// runs with the index's rules (every rule where it has a query index). `cycle` (the path
 /// `s, ..., s` in dense original ids) is marked on a [`Focus::Cycle`] component's box.
 pub fn build(
     ws: &Workspace,
     members: &ComponentMembers,
-    labels: Option<&Labels>,
-    index: Option<&QueryIndex>,
+    index: Option<&Index>,
     snapshot: Option<&Snapshot>,
     cycle: Option<(&[u32], bool)>,
     request: PictureRequest,
 ) -> Result<PictureResult> {
     let dag = ws.dag();
     let component = &ws.condensation.component;
+    let labels = index.map(Index::labels);
     let seeds: Vec<u32> = match request.focus {
         Focus::Whole => vec![0].into_iter().filter(|_| dag.num_vertices() > 0).collect(),
         Focus::Component(c) | Focus::Cycle(c) => {
@@ -91,9 +92,9 @@ pub fn build(
         (None, Some(snap)) => Some(step_overlay(snap, &subgraph, dag.num_vertices())),
         _ => None,
     };
-    let search = match (request.focus, labels) {
-        (Focus::Query { u, v }, Some(labels)) => {
-            let engine = Engine::new(dag, labels, component).with_index(index);
+    let search = match (request.focus, index) {
+        (Focus::Query { u, v }, Some(index)) => {
+            let engine = index.engine();
             let names = &ws.loaded.names;
             let sizes = &ws.condensation.sizes;
             let vertex = |c: u32| {
