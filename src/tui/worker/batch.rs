@@ -298,4 +298,30 @@ mod tests {
         let first = random_queries(3000, 1500, 4);
         assert!(first[..EXACT_BFS_QUERIES].iter().any(|q| q.src == frontier.source));
     }
+
+    /// The GPU row answers as the CPU's guided BFS does, and a second GPU run on the same index
+    /// finds the data on the device: it uploads nothing.
+    #[test]
+    #[ignore = "needs an NVIDIA GPU: run with --ignored on a machine with one"]
+    fn a_second_gpu_row_finds_its_data_on_the_device() {
+        let g = crate::graph::generators::random_digraph(3000, 1.5, 3).unwrap();
+        let ws = Arc::new(crate::workspace::Workspace::of_graph(g, "digraph"));
+        let labels = crate::index::dfs::label(ws.dag(), 2, crate::index::Order::Random { seed: 1 }).unwrap();
+        let source = crate::reachability::LabelSource::Ready(Arc::new(labels));
+        let index = Index::assemble(ws, source, RuleSet::All, &mut crate::telemetry::NullSink).unwrap();
+        let cpu = RunSpec { method: Method::GuidedBfs, threads: 1, gpu: false, exact: None };
+        let spec = BatchSpec {
+            source: QuerySource::Random { count: 5000, seed: 2 },
+            runs: vec![RunSpec::GPU, cpu, RunSpec::GPU],
+            rules: RuleSet::All,
+        };
+        let result = run(&index, &spec, 2, &AtomicBool::new(false), &|_| {}).unwrap();
+        let [first, cpu, second] = &result.rows[..] else { panic!("three rows: {:?}", result.rows) };
+        assert!(first.upload_seconds.is_some() && second.upload_seconds.is_none());
+        for gpu in [first, second] {
+            assert_eq!(gpu.method, GPU_METHOD);
+            assert_eq!((gpu.report.positives, gpu.report.by_rule), (cpu.report.positives, cpu.report.by_rule));
+            assert_eq!((gpu.report.checked, gpu.report.mismatches), (5000, 0));
+        }
+    }
 }
