@@ -37,7 +37,8 @@ pub struct Timings {
     pub labels: f64,
     /// Building the query index (0 without one). It runs beside the labels, so the two overlap.
     pub query_index: f64,
-    /// The whole build, as the caller waited for it.
+    /// The whole build, as the caller waited for it (0 for an index put together from parts built
+    /// elsewhere).
     pub total: f64,
 }
 
