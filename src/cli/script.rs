@@ -161,8 +161,7 @@ pub fn edited_graph(loaded: &LoadedGraph, path: &Path) -> Result<(Graph, String)
     Ok((edges.to_graph(), said))
 }
 
-/// The labels and, with every rule, the query index of `ws`'s DAG.
-/// The graph's labels and query index, put together as `grail query` puts them.
+/// The labels and, with every rule, the query index of `ws`'s DAG, as `grail query` builds them.
 fn index_of(ws: Workspace, options: &LabelOptions, rules: RuleSet) -> Result<Index> {
     options.index(Arc::new(ws), rules, &mut NullSink)
 }
