@@ -13,7 +13,7 @@
 //! A new file is created with mode 0666 less the umask, as any program's files are; a file that is
 //! replaced keeps its mode. A symbolic link is written through: its target is replaced, the link
 //! stays. [`all_or_nothing`] puts the files a command writes in place together, only when the whole
-//! command succeeded, and puts the old ones back when one cannot be put in place ([`commit`]);
+//! command succeeded, and puts the old ones back when one cannot be put in place (`commit`);
 //! meanwhile an old file has a second name beside it, `.NAME.grail-previous-PID`, removed like a
 //! temporary file once its process no longer runs.
 

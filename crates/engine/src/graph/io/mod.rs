@@ -113,7 +113,7 @@ fn parse_text(text: held_text::Text, source: &str, format: Option<Format>) -> Re
 /// ([`binary::open`]). A text file is read in blocks, gunzipped on one
 /// thread when it is gzip, and parsed on every core while it is read; a problem, or a format only
 /// the sequential reader reads (named edge lists), makes the sequential reader read it again,
-/// held without most of its blank and comment lines ([`held_text`]), to word the error.
+/// held without most of its blank and comment lines (`held_text`), to word the error.
 pub fn load(path: &Path, format: Option<Format>) -> Result<LoadedGraph> {
     load_watched(path, format, Watch::none())
 }
