@@ -90,10 +90,23 @@ fn why_names_the_vertices_and_edges_on_every_path() {
     assert_eq!(report["edges"], serde_json::json!([[3, 4]]));
     let out = grail(&["query", &graph, "0", "4", "--why"]);
     let shown = text(&out.stdout);
-    assert!(shown.contains("every path visits 1 vertex between them: 0 → 3 → 4"), "{shown}");
+    assert!(shown.contains("every path visits 1 vertex between them, in this order: 0 … 3 … 4"), "{shown}");
     assert!(shown.contains("every path crosses 1 edge (deleting one puts 4 out of reach): 3 → 4"), "{shown}");
     let out = grail(&["query", &graph, "4", "0", "--why"]);
     assert!(text(&out.stdout).contains("4 does not reach 0"));
+}
+
+#[test]
+fn a_script_runs_beside_a_saved_index_and_its_rebuild_builds() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = write(dir.path(), "chain.txt", CHAIN);
+    let index = dir.path().join("chain.idx");
+    assert!(grail(&["label", &graph, "--out", index.to_str().unwrap()]).status.success());
+    let script = write(dir.path(), "edits.txt", "\u{feff}? 0 3 1\n+ 3 0\n? 3 0 1\n");
+    let out = grail(&["query", &graph, "--script", &script, "--index", index.to_str().unwrap()]);
+    let shown = text(&out.stdout);
+    assert!(out.status.success(), "{shown}{}", text(&out.stderr));
+    assert!(shown.contains("? 0 3  yes (the graph as loaded: "), "{shown}");
 }
 
 #[test]

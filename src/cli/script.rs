@@ -8,7 +8,7 @@ use crate::dynamic::script::{ScriptLine, Step, read_script};
 use crate::dynamic::{DynamicIndex, EdgeOverlay, Edit, EditReport, Reply, Verdict};
 use crate::format::{duration, plural, thousands};
 use crate::graph::{Graph, LoadedGraph, VertexNames};
-use crate::query::RuleSet;
+use crate::query::{Rule, RuleSet};
 use crate::reachability::Index;
 use crate::telemetry::NullSink;
 use crate::workspace::Workspace;
@@ -39,6 +39,9 @@ enum Done {
         ask: [serde_json::Value; 2],
         reachable: bool,
         decided_by: Verdict,
+        /// The static engine's rule, while the graph is as loaded.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rule: Option<Rule>,
         visited: usize,
         seconds: f64,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -91,7 +94,8 @@ pub fn run(ws: Workspace, path: &Path, options: &LabelOptions, rules: RuleSet, o
 
     let rebuild_start = Instant::now();
     let rebuilt = Workspace::of_graph(index.edited_graph(), "edited");
-    index_of(rebuilt, options, rules)?;
+    // A rebuild builds: an `--index` file holds the labels of the graph as loaded, not edited.
+    index_of(rebuilt, &LabelOptions { index: None, ..options.clone() }, rules)?;
     let rebuild_seconds = rebuild_start.elapsed().as_secs_f64();
 
     let mismatches = steps
@@ -108,7 +112,7 @@ pub fn run(ws: Workspace, path: &Path, options: &LabelOptions, rules: RuleSet, o
         questions_seconds: steps
             .iter()
             .map(|done| if let Done::Ask { seconds, .. } = done { *seconds } else { 0.0 })
-            .sum(),
+            .fold(0.0, |total, seconds| total + seconds),
         steps,
         rebuild_seconds,
         vertices: n,
@@ -153,7 +157,7 @@ pub fn edited_graph(loaded: &LoadedGraph, path: &Path) -> Result<(Graph, String)
     }
     let mut said = format!("{} from {}", plural(changed, "edit", "edits"), path.display());
     if unchanged > 0 {
-        said += &format!(", {} that changed nothing", thousands(unchanged));
+        said += &format!(" ({} more changed nothing)", thousands(unchanged));
     }
     if questions > 0 {
         said += &format!(" ({} not asked: convert only edits)", plural(questions, "question", "questions"));
@@ -177,10 +181,20 @@ fn step(index: &mut DynamicIndex, ScriptLine { line, step }: ScriptLine, names: 
         }
         Step::Ask { u, v, expected } => {
             let start = Instant::now();
-            let Reply { reachable, verdict, visited } = index.reaches(u, v);
+            let Reply { reachable, verdict, visited, rule } = index.reaches(u, v);
             let seconds = start.elapsed().as_secs_f64();
             let shown = format!("? {} {}", vertex_text(&id(u)), vertex_text(&id(v)));
-            Done::Ask { line, shown, ask: [id(u), id(v)], reachable, decided_by: verdict, visited, seconds, expected }
+            Done::Ask {
+                line,
+                shown,
+                ask: [id(u), id(v)],
+                reachable,
+                decided_by: verdict,
+                rule,
+                visited,
+                seconds,
+                expected,
+            }
         }
     }
 }
@@ -200,7 +214,7 @@ fn updates(steps: &[Done]) -> Updates {
         median_seconds: at(0.5).unwrap_or(0.0),
         p99_seconds: at(0.99).unwrap_or(0.0),
         max_seconds: seconds.last().copied().unwrap_or(0.0),
-        total_seconds: seconds.iter().sum(),
+        total_seconds: seconds.iter().fold(0.0, |total, s| total + s),
     }
 }
 
@@ -234,9 +248,12 @@ fn answer(reachable: bool) -> &'static str {
     if reachable { "yes" } else { "no" }
 }
 
-fn decided(verdict: Verdict, visited: usize) -> String {
+fn decided(verdict: Verdict, rule: Option<Rule>, visited: usize) -> String {
     match verdict {
-        Verdict::Static => "the graph as loaded, every rule".to_string(),
+        Verdict::Static => match rule {
+            Some(rule) => format!("the graph as loaded: {}", rule.name()),
+            None => "the graph as loaded".to_string(),
+        },
         Verdict::SameComponent => "one component".to_string(),
         Verdict::Intervals => "intervals".to_string(),
         Verdict::Search => format!("search, {} visited", plural(visited as u64, "vertex", "vertices")),
@@ -248,7 +265,7 @@ impl Report for ScriptReport {
         for done in &self.steps {
             match done {
                 Done::Edit { line, shown, report, .. } => println!("{line:>5}  {shown}  {}", effect(report)),
-                Done::Ask { line, shown, reachable, decided_by, visited, expected, .. } => {
+                Done::Ask { line, shown, reachable, decided_by, rule, visited, expected, .. } => {
                     let checked = match expected {
                         Some(e) if e == reachable => format!("  expected {}", answer(*e)),
                         Some(e) => format!("  expected {}: MISMATCH", answer(*e)),
@@ -257,7 +274,7 @@ impl Report for ScriptReport {
                     println!(
                         "{line:>5}  {shown}  {} ({}){checked}",
                         answer(*reachable),
-                        decided(*decided_by, *visited)
+                        decided(*decided_by, *rule, *visited)
                     );
                 }
             }

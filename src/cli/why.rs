@@ -57,7 +57,7 @@ impl Report for WhyReport {
             println!("no vertex between {u} and {v} is on every path");
         } else {
             let between = plural(shown.len() as u64 - 2, "vertex", "vertices");
-            println!("every path visits {between} between them: {}", shown.join(" → "));
+            println!("every path visits {between} between them, in this order: {}", shown.join(" … "));
         }
         if self.edges.is_empty() {
             println!("no edge is on every path: deleting any one edge leaves {v} in reach");

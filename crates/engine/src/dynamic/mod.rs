@@ -111,6 +111,8 @@ pub struct Reply {
     pub verdict: Verdict,
     /// Vertices the search visited (0 when it did not run).
     pub visited: usize,
+    /// The rule that decided, when the static engine answered.
+    pub rule: Option<crate::query::Rule>,
 }
 
 /// Visited marks for searches of the edited graph, reusable across queries (epoch stamps: a
@@ -354,8 +356,13 @@ impl DynamicIndex {
             let (dag, component) = (self.ws.dag(), &self.ws.condensation.component);
             let engine =
                 Engine::with_known_identity(dag, &self.labels, component, self.identity, self.query_index.as_deref());
-            let reachable = engine.query(u, v, Method::default(), &mut self.scratch, false).reachable;
-            return Reply { reachable, verdict: Verdict::Static, visited: 0 };
+            let answer = engine.query(u, v, Method::default(), &mut self.scratch, false);
+            return Reply {
+                reachable: answer.reachable,
+                verdict: Verdict::Static,
+                visited: 0,
+                rule: Some(answer.rule),
+            };
         }
         let mut marks = std::mem::take(&mut self.marks);
         let reply = self.reaches_edited(u, v, &mut marks);
@@ -368,10 +375,10 @@ impl DynamicIndex {
     pub fn reaches_edited(&self, u: u32, v: u32, marks: &mut Marks) -> Reply {
         let (cu, cv) = (self.components.of(u), self.components.of(v));
         if cu == cv {
-            return Reply { reachable: true, verdict: Verdict::SameComponent, visited: 0 };
+            return Reply { reachable: true, verdict: Verdict::SameComponent, visited: 0, rule: None };
         }
         if !self.spans.holds(cu, cv) {
-            return Reply { reachable: false, verdict: Verdict::Intervals, visited: 0 };
+            return Reply { reachable: false, verdict: Verdict::Intervals, visited: 0, rule: None };
         }
         marks.start(self.edges.num_vertices());
         marks.first_visit(u);
@@ -383,7 +390,7 @@ impl DynamicIndex {
                 let cw = self.components.of(w);
                 if cw == cv {
                     marks.stack = stack;
-                    return Reply { reachable: true, verdict: Verdict::Search, visited };
+                    return Reply { reachable: true, verdict: Verdict::Search, visited, rule: None };
                 }
                 if marks.first_visit(w) && self.spans.holds(cw, cv) {
                     visited += 1;
@@ -392,7 +399,7 @@ impl DynamicIndex {
             }
         }
         marks.stack = stack;
-        Reply { reachable: false, verdict: Verdict::Search, visited }
+        Reply { reachable: false, verdict: Verdict::Search, visited, rule: None }
     }
 
     /// Heap bytes of the static index (labels and query index) the edits start from.

@@ -60,7 +60,7 @@ pub struct ScriptError {
 pub fn read_script(path: &Path, names: &VertexNames, n: usize) -> Result<Vec<ScriptLine>, ScriptError> {
     let file_name = path.display().to_string();
     let fail = |line: u32, message: String| ScriptError { file: file_name.clone(), line, message };
-    let file = open_regular(path, "script").map_err(|e| fail(0, format!("{e:#}")))?;
+    let file = open_regular(path, "scripts").map_err(|e| fail(0, format!("{e:#}")))?;
     let mut reader = BufReader::new(LineBounded::new(file));
     let mut steps = Vec::new();
     let mut bytes = Vec::new();
@@ -74,6 +74,8 @@ pub fn read_script(path: &Path, names: &VertexNames, n: usize) -> Result<Vec<Scr
             break;
         }
         let text = std::str::from_utf8(&bytes).map_err(|_| fail(line, "the line is not UTF-8 text".into()))?;
+        // A byte-order mark some editors put first is not part of the step.
+        let text = if line == 1 { text.trim_start_matches('\u{feff}') } else { text };
         if let Some(step) = parse_line(text, names, n).map_err(|message| fail(line, message))? {
             steps.push(ScriptLine { line, step });
         }

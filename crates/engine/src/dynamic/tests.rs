@@ -130,7 +130,7 @@ fn an_insert_that_closes_a_cycle_merges_and_its_undo_splits() {
     let report = index.apply(Edit::Insert { u: 3, v: 1 });
     assert_eq!((report.merged, report.merged_vertices, report.unchanged), (3, 3, None));
     assert_eq!(index.components().count(), 2);
-    assert_eq!(index.reaches(3, 1), Reply { reachable: true, verdict: Verdict::SameComponent, visited: 0 });
+    assert_eq!(index.reaches(3, 1), Reply { reachable: true, verdict: Verdict::SameComponent, visited: 0, rule: None });
     assert!(!index.reaches(3, 0).reachable);
     let undone = index.undo().unwrap();
     assert_eq!(undone.split_into, 3);

@@ -31,9 +31,6 @@ pub fn every_path(graph: &Graph, u: u32, v: u32) -> Option<EveryPath> {
     if !ahead.contains_key(&v) {
         return None;
     }
-    if u == v {
-        return Some(EveryPath { vertices: vec![u], edges: Vec::new(), subgraph_vertices: 1, subgraph_edges: 0 });
-    }
     let behind = reach(graph, v, false);
     // The pair's subgraph, local ids in the order the forward search met them (u is 0).
     let mut members: Vec<u32> = ahead.keys().copied().filter(|w| behind.contains_key(w)).collect();
@@ -47,6 +44,11 @@ pub fn every_path(graph: &Graph, u: u32, v: u32) -> Option<EveryPath> {
                 edges.push((a, b));
             }
         }
+    }
+    if u == v {
+        // The empty path: nothing between them, whatever cycles pass through `u`.
+        let (subgraph_vertices, subgraph_edges) = (members.len(), edges.len());
+        return Some(EveryPath { vertices: vec![u], edges: Vec::new(), subgraph_vertices, subgraph_edges });
     }
     let nodes = members.len() + edges.len();
     let mut succ: Vec<Vec<u32>> = vec![Vec::new(); nodes];
