@@ -81,14 +81,15 @@ impl Index {
 
     /// Indexes the graph on `n` vertices with these edges (duplicates and self-loops are fine).
     pub fn from_edges(n: usize, edges: &[(u32, u32)], settings: &Settings) -> Result<Index, Error> {
-        let graph = Graph::from_edges(n, edges).map_err(|e| Error::InvalidGraph(chain(&e)))?;
+        let graph = Graph::from_edges(n, edges).map_err(|e| Error::InvalidGraph(chain(&e.into())))?;
         Index::build(graph, settings)
     }
 
     /// Reads a graph file (any format `grail` reads, by its extension or content; a `.grail` file
     /// keeps its condensation) and indexes it. Queries then name vertices by the file's ids.
     pub fn open(path: &Path, settings: &Settings) -> Result<Index, Error> {
-        let ws = Workspace::open(path, None).map_err(|e| Error::Load { path: path.into(), message: chain(&e) })?;
+        let ws =
+            Workspace::open(path, None).map_err(|e| Error::Load { path: path.into(), message: chain(&e.into()) })?;
         Index::of_workspace(ws, settings)
     }
 

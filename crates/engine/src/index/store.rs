@@ -71,7 +71,7 @@ impl IndexHeader {
 
 /// Writes `labels` of the graph with fingerprint `graph_fingerprint` to `path`, atomically.
 pub fn save(path: &Path, labels: &Labels, graph_fingerprint: u128) -> Result<()> {
-    crate::graph::io::write_atomically(path, |file| write_file(file, labels, graph_fingerprint))
+    Ok(crate::graph::io::write_atomically(path, |file| write_file(file, labels, graph_fingerprint))?)
 }
 
 /// Writes the whole file (header, arrays, checksum) through one buffer.

@@ -53,10 +53,10 @@ fn parse(mut reader: impl BufRead, path: &Path, names: &VertexNames, n: usize) -
     for line_no in 1usize.. {
         bytes.clear();
         let read = reader.read_until(b'\n', &mut bytes).map_err(|e| match LineTooLong::of(&e) {
-            Some(line) => anyhow!(LineTooLong::message(
+            Some(line) => anyhow::Error::new(LineTooLong::error(
                 line,
                 &path.display().to_string(),
-                &format!("`src dst [expected]` lines of at most {MAX_LINE_WORDS}")
+                &format!("`src dst [expected]` lines of at most {MAX_LINE_WORDS}"),
             )),
             None => anyhow::Error::new(e).context(format!("{}:{line_no}: cannot read (corrupt gzip?)", path.display())),
         })?;

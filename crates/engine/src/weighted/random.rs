@@ -15,7 +15,7 @@ const WEIGHT_STREAM: u64 = 0x5757_5757_5757_5757;
 pub fn with_random_weights(graph: Graph, max_weight: u32, seed: u64, name: &str) -> Result<WeightedGraph> {
     let mut rng = crate::rng::seeded(seed ^ WEIGHT_STREAM);
     let weights = (0..graph.num_edges()).map(|_| Weight::from(rng.random_range(0..=max_weight))).collect();
-    WeightedGraph::with_weights(graph, weights, name)
+    Ok(WeightedGraph::with_weights(graph, weights, name)?)
 }
 
 /// A random digraph (every ordered pair an edge with probability `avg_degree / (n - 1)`, cycles
