@@ -214,11 +214,18 @@ where
 
 /// Adds what was being done to a failed step's error (the engine's own `.context`).
 pub(crate) trait ErrorContext<T> {
+    /// The error under the sentence `message`.
+    fn context(self, message: impl Into<String>) -> Result<T>;
+
     /// The error under the sentence `message()` makes (only when there is an error).
     fn with_context<S: Into<String>>(self, message: impl FnOnce() -> S) -> Result<T>;
 }
 
 impl<T, E: Into<Error>> ErrorContext<T> for std::result::Result<T, E> {
+    fn context(self, message: impl Into<String>) -> Result<T> {
+        self.map_err(|e| e.into().context(message))
+    }
+
     fn with_context<S: Into<String>>(self, message: impl FnOnce() -> S) -> Result<T> {
         self.map_err(|e| e.into().context(message()))
     }
