@@ -470,11 +470,14 @@ impl State {
                 let _ = tx.send(AppEvent::Worker(Msg::Progress(f)));
             }
         };
-        let cpu = |plan: ExceptionPlan| match plan {
-            ExceptionPlan::Sampled => {
-                exceptions::sampled(&dag, &labels, exceptions::SAMPLES, seed, &self.cancel, &progress)
+        let cpu = |plan: ExceptionPlan| {
+            match plan {
+                ExceptionPlan::Sampled => {
+                    exceptions::sampled(&dag, &labels, exceptions::SAMPLES, seed, &self.cancel, &progress)
+                }
+                _ => exceptions::exact(&dag, &labels, &self.cancel, &progress),
             }
-            _ => exceptions::exact(&dag, &labels, &self.cancel, &progress),
+            .map_err(anyhow::Error::from)
         };
         let counts = match plan {
             ExceptionPlan::Gpu => {

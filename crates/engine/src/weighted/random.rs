@@ -3,9 +3,9 @@
 //! seed gives the same weights on every machine. Integer weights keep every sum exact, so all
 //! engines and methods must agree bit for bit on these graphs.
 
+use crate::Result;
 use crate::graph::generators::random_digraph;
 use crate::graph::{Graph, Weight, WeightedGraph};
-use anyhow::Result;
 use rand::RngExt;
 
 /// Stream of the weights, apart from the generator's own streams of the same seed.
@@ -15,7 +15,7 @@ const WEIGHT_STREAM: u64 = 0x5757_5757_5757_5757;
 pub fn with_random_weights(graph: Graph, max_weight: u32, seed: u64, name: &str) -> Result<WeightedGraph> {
     let mut rng = crate::rng::seeded(seed ^ WEIGHT_STREAM);
     let weights = (0..graph.num_edges()).map(|_| Weight::from(rng.random_range(0..=max_weight))).collect();
-    Ok(WeightedGraph::with_weights(graph, weights, name)?)
+    WeightedGraph::with_weights(graph, weights, name)
 }
 
 /// A random digraph (every ordered pair an edge with probability `avg_degree / (n - 1)`, cycles
