@@ -23,7 +23,7 @@ pub use build::Timings;
 pub use settings::Settings;
 
 use crate::backend::LabelSpec;
-use crate::error::{Error, chain};
+use crate::error::Error;
 use crate::graph::Graph;
 use crate::graph::names::UnknownVertex;
 use crate::index::Labels;
@@ -81,20 +81,20 @@ impl Index {
 
     /// Indexes the graph on `n` vertices with these edges (duplicates and self-loops are fine).
     pub fn from_edges(n: usize, edges: &[(u32, u32)], settings: &Settings) -> Result<Index, Error> {
-        let graph = Graph::from_edges(n, edges).map_err(|e| Error::InvalidGraph(chain(&e)))?;
+        let graph = Graph::from_edges(n, edges).map_err(Error::InvalidGraph)?;
         Index::build(graph, settings)
     }
 
     /// Reads a graph file (any format `grail` reads, by its extension or content; a `.grail` file
     /// keeps its condensation) and indexes it. Queries then name vertices by the file's ids.
     pub fn open(path: &Path, settings: &Settings) -> Result<Index, Error> {
-        let ws = Workspace::open(path, None).map_err(|e| Error::Load { path: path.into(), message: chain(&e) })?;
+        let ws = Workspace::open(path, None).map_err(|source| Error::Load { path: path.into(), source })?;
         Index::of_workspace(ws, settings)
     }
 
     fn of_workspace(ws: Workspace, settings: &Settings) -> Result<Index, Error> {
         let source = LabelSource::Build(LabelSpec::new(settings.backend, settings.dims, settings.order));
-        Index::assemble(Arc::new(ws), source, settings.rules, &mut NullSink).map_err(|e| Error::Build(chain(&e)))
+        Index::assemble(Arc::new(ws), source, settings.rules, &mut NullSink).map_err(|e| Error::Build(e.into()))
     }
 
     /// Does `u` reach `v`? (Every vertex reaches itself.)

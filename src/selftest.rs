@@ -108,7 +108,7 @@ fn weighted_case(spec: &str, max_weight: u32, scale: f64) -> Result<crate::graph
         return Ok(integers);
     }
     let weights = integers.weights().iter().map(|w| w * scale).collect();
-    crate::graph::WeightedGraph::with_weights(generate()?, weights, &name)
+    Ok(crate::graph::WeightedGraph::with_weights(generate()?, weights, &name)?)
 }
 
 /// The single-source cases: (generator spec, weights 0..=this, scale).

@@ -3,7 +3,7 @@
 
 use grail::backend::{LabelSpec, build_labels};
 use grail::graph::Graph;
-use grail::index::labeler::{Cancelled, Driven, Status, Until, drive, run_to_end};
+use grail::index::labeler::{Driven, Status, Until, drive, run_to_end};
 use grail::index::order::splitmix64;
 use grail::index::pipeline::level_clock::MAX_SPAN;
 use grail::index::pipeline::{ParentMethod, PipelineConfig, PipelineLabeler, WeightOverflow};
@@ -133,7 +133,7 @@ fn config(dims: usize, order: Order, parent_method: ParentMethod) -> PipelineCon
     PipelineConfig { dims, order, parent_method, all_dims_at_once: false }
 }
 
-fn pipeline(dag: &Arc<Graph>, config: PipelineConfig) -> anyhow::Result<Labels> {
+fn pipeline(dag: &Arc<Graph>, config: PipelineConfig) -> grail_engine::Result<Labels> {
     run_to_end(&mut PipelineLabeler::new(Arc::clone(dag), config)?, &mut NullSink)
 }
 
@@ -157,7 +157,7 @@ fn assert_weights_exact_or_overflow(dag: &Arc<Graph>, dims: usize, order: Order,
             true
         }
         Err(e) => {
-            assert!(e.downcast_ref::<WeightOverflow>().is_some(), "unexpected error: {e:#}");
+            assert!(matches!(e, grail_engine::Error::WeightOverflow(_)), "unexpected error: {e:#}");
             false
         }
     }
@@ -224,7 +224,7 @@ fn diamond_ladder_overflows_the_weights_at_63_rungs() {
 
     let deep = diamond_ladder(63);
     let err = pipeline(&deep, config(1, Order::Lex, ParentMethod::Weights)).unwrap_err();
-    let overflow = err.downcast_ref::<WeightOverflow>().unwrap();
+    let grail_engine::Error::WeightOverflow(overflow) = &err else { panic!("expected an overflow, got {err:#}") };
     assert_eq!(*overflow, WeightOverflow { phase: Phase::SubgraphSizes, dim: 0, level: 0, vertex: 0 });
     let message = format!("{err:#}");
     assert!(message.contains("subgraph sizes") && message.contains("dimension 0") && message.contains("level 0"));
@@ -485,13 +485,13 @@ fn cancel_stops_at_the_next_level_boundary() {
         (labeler, result)
     });
     let (mut labeler, result) = worker.join().unwrap();
-    assert!(result.unwrap_err().downcast_ref::<Cancelled>().is_some());
+    assert!(result.unwrap_err().is_cancelled());
     let events = receive.recv().unwrap();
     assert_eq!(events.iter().filter(|e| matches!(e, Event::LevelDone { .. })).count(), 3);
     assert!(matches!(events.last(), Some(Event::Cancelled)));
     assert_eq!(labeler.status(), Status::Cancelled);
     let again = labeler.advance(Until::Level, &mut NullSink).unwrap_err();
-    assert!(again.downcast_ref::<Cancelled>().is_some(), "stays cancelled");
+    assert!(again.is_cancelled(), "stays cancelled");
     // A reset clears the cancellation.
     labeler.reset();
     assert_eq!(run_to_end(&mut labeler, &mut NullSink).unwrap().num_vertices(), 100_000);
@@ -503,7 +503,7 @@ fn cancel_stops_within_a_batch_of_tiny_levels() {
     let (done, receive) = std::sync::mpsc::channel();
     let mut sink = CancelAfterLevels { levels: 3, token: labeler.cancel_token(), events: Vec::new(), done };
     let result = run_to_end(&mut labeler, &mut sink);
-    assert!(result.unwrap_err().downcast_ref::<Cancelled>().is_some());
+    assert!(result.unwrap_err().is_cancelled());
     let events = receive.recv().unwrap();
     let spans: Vec<usize> =
         events.iter().filter_map(|e| if let Event::LevelDone { span, .. } = e { Some(*span) } else { None }).collect();
@@ -520,7 +520,7 @@ fn cancel_stops_within_a_batch_of_tiny_levels() {
 fn a_failed_run_reports_until_reset() {
     let mut labeler = PipelineLabeler::new(diamond_ladder(70), config(1, Order::Lex, ParentMethod::Weights)).unwrap();
     let err = run_to_end(&mut labeler, &mut NullSink).unwrap_err();
-    assert!(err.downcast_ref::<WeightOverflow>().is_some());
+    assert!(matches!(err, grail_engine::Error::WeightOverflow(_)));
     assert!(matches!(labeler.status(), Status::Failed(_)));
     assert!(format!("{:#}", labeler.advance(Until::Level, &mut NullSink).unwrap_err()).contains("reset"));
 }

@@ -197,7 +197,7 @@ fn a_rename_that_fails_puts_back_the_outputs_already_renamed() {
     for path in [&one, &gone, &two] {
         std::fs::write(path, "old").unwrap();
     }
-    let failed = all_or_nothing(|| {
+    let failed = all_or_nothing(|| -> anyhow::Result<()> {
         write_atomically(&one, |mut file| file.write_all(b"new"))?;
         remove_on_success(&gone)?;
         write_atomically(&fresh, |mut file| file.write_all(b"new"))?;

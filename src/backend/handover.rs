@@ -65,7 +65,7 @@ impl Labeler for GpuOrCpu {
         self.current.backend()
     }
 
-    fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
+    fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> grail_engine::Result<Advance> {
         self.announce(sink);
         self.current.advance(until, sink)
     }

@@ -19,7 +19,7 @@ pub use spec::{DEFAULT_DIMS, LabelSpec};
 #[cfg(feature = "gpu")]
 use crate::gpu::pipeline::GpuLabeler;
 use crate::graph::Graph;
-use crate::index::labeler::{Cancelled, run_to_end};
+use crate::index::labeler::run_to_end;
 use crate::index::pipeline::{PipelineConfig, PipelineLabeler};
 use crate::index::{DfsLabeler, Labeler, Labels};
 use crate::telemetry::{Backend, Event, Sink};
@@ -127,11 +127,11 @@ pub fn build_labels(dag: &Arc<Graph>, spec: &LabelSpec, sink: &mut dyn Sink) -> 
             let fallback = fallback.or_else(|| labeler.handed_over().map(str::to_string));
             Ok(LabelRun { labels, backend: labeler.backend(), fallback })
         }
-        Err(e) if backend == Backend::Gpu && e.downcast_ref::<Cancelled>().is_none() => {
-            let Opened { labeler: mut cpu, fallback } = after_gpu_failure(dag, spec, e, sink)?;
+        Err(e) if backend == Backend::Gpu && !e.is_cancelled() => {
+            let Opened { labeler: mut cpu, fallback } = after_gpu_failure(dag, spec, e.into(), sink)?;
             let labels = run_to_end(cpu.as_mut(), sink)?;
             Ok(LabelRun { labels, backend: Backend::Cpu, fallback })
         }
-        Err(e) => Err(e.context(format!("{} labeling failed", backend.title()))),
+        Err(e) => Err(anyhow::Error::new(e).context(format!("{} labeling failed", backend.title()))),
     }
 }

@@ -53,5 +53,5 @@ fn write_pages(command: clap::Command, dir: &Path) -> Result<()> {
     let page = clap_mangen::Man::new(command);
     let mut text = Vec::new();
     page.render(&mut text).context("rendering a manual page")?;
-    write_atomically(&dir.join(page.get_filename()), |mut file| file.write_all(&text))
+    Ok(write_atomically(&dir.join(page.get_filename()), |mut file| file.write_all(&text))?)
 }

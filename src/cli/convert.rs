@@ -202,7 +202,7 @@ fn write_keeping_weights(
     weights_of: impl FnOnce(&WeightedGraph) -> Result<Vec<Weight>>,
 ) -> Result<WeightsKept> {
     match weights {
-        None => io::write(out, graph, names, format).map(|()| WeightsKept::NoneRead),
+        None => Ok(io::write(out, graph, names, format).map(|()| WeightsKept::NoneRead)?),
         Some(Ok(weighted)) if format.holds_weights() => {
             io::write_with_weights(out, graph, names, &weights_of(&weighted)?, format)?;
             Ok(WeightsKept::Kept)
@@ -212,7 +212,7 @@ fn write_keeping_weights(
             let why = format!("{} holds none; write --to weighted, .mtx or .grail to keep them", value_name(&format));
             Ok(WeightsKept::Dropped(why))
         }
-        Some(Err(why)) => io::write(out, graph, names, format).map(|()| WeightsKept::Dropped(why)),
+        Some(Err(why)) => Ok(io::write(out, graph, names, format).map(|()| WeightsKept::Dropped(why))?),
     }
 }
 

@@ -34,7 +34,7 @@ impl JsonLinesSink {
         }
         let staged = self.out.into_inner().map_err(|e| e.into_error()).with_context(cannot)?;
         staged.file().sync_all().with_context(cannot)?;
-        staged.place()
+        Ok(staged.place()?)
     }
 }
 

@@ -51,9 +51,9 @@ fn open(path: Option<&Path>, format: Option<Format>) -> Result<Workspace> {
     match path {
         Some(p) => {
             eprintln!("loading {} …", p.display());
-            Workspace::open(p, format)
+            Ok(Workspace::open(p, format)?)
         }
-        None => Workspace::bundled(),
+        None => Ok(Workspace::bundled()?),
     }
 }
 

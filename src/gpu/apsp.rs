@@ -23,12 +23,12 @@ const TILE: u32 = 32;
 /// Fails, with both figures, when the matrix of `n` vertices does not fit the device's free memory.
 pub fn check_fits(gpu: &Gpu, n: usize) -> Result<()> {
     let (free, _) = gpu.memory()?;
-    memory_need(n).check_task(
+    Ok(memory_need(n).check_task(
         Some(free),
         &format!("the GPU ({})", gpu.info.name),
         "all-pairs shortest paths",
         "`grail sssp GRAPH SRC` gives one source's distances in memory proportional to the graph",
-    )
+    )?)
 }
 
 /// The matrix of `graph` by `method` (a GPU method), after checking that Floyd-Warshall's matrix

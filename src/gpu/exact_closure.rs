@@ -102,7 +102,7 @@ impl<'h> HeightPass<'h> {
 pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseClock) -> Result<BitMatrix> {
     let n = dag.num_vertices();
     if n == 0 {
-        return BitMatrix::zeros(0);
+        return Ok(BitMatrix::zeros(0)?);
     }
     let need = memory_need(method, n);
     let (free, _) = gpu.memory()?;
@@ -215,5 +215,5 @@ pub fn closure(gpu: &Gpu, dag: &Graph, method: ClosureMethod, clock: &mut PhaseC
         cpu => bail!("{} is not a GPU method", cpu.name()),
     };
     let words_back = clock.time("download", || stream.clone_dtoh(&rows))?;
-    BitMatrix::from_words(n, words_back)
+    Ok(BitMatrix::from_words(n, words_back)?)
 }

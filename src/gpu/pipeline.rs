@@ -18,7 +18,7 @@ use super::staging::parallel_copy;
 use super::timeline::{LevelRecord, Timeline};
 use crate::constants::{BLOCK_THREADS, SCAN_BLOCK_THREADS, WARP_SIZE};
 use crate::graph::{Graph, topo};
-use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
+use crate::index::labeler::{Advance, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::{DimensionLabels, Interval, Labeler, Labels, Order};
 use crate::mix::mix_base;
 use crate::telemetry::{Backend, Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
@@ -207,7 +207,7 @@ impl GpuLabeler {
         }
         let result = self.levels_until(until, sink);
         if let Err(e) = &result
-            && e.downcast_ref::<Cancelled>().is_none()
+            && !grail_engine::is_cancelled(e.as_ref())
         {
             self.failed = Some(format!("{e:#}"));
         }
@@ -243,7 +243,7 @@ impl GpuLabeler {
             }
             if self.cancel.load(Ordering::Relaxed) {
                 self.timeline.push(Event::Cancelled);
-                return Err(Cancelled.into());
+                return Err(grail_engine::Error::from(grail_engine::Cancel::Labeling).into());
             }
             let cursor = match &mut self.cursor {
                 Some(cursor) => cursor,
@@ -379,8 +379,15 @@ impl Labeler for GpuLabeler {
         Backend::Gpu
     }
 
-    fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
-        self.run_levels(until, sink)
+    fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> grail_engine::Result<Advance> {
+        // A cancel goes back as the engine's own; the device's errors as outside ones, whole.
+        self.run_levels(until, sink).map_err(|e| {
+            if grail_engine::is_cancelled(e.as_ref()) {
+                grail_engine::Cancel::Labeling.into()
+            } else {
+                grail_engine::Error::other(e)
+            }
+        })
     }
 
     fn positions(&self) -> Vec<Position> {

@@ -11,6 +11,9 @@
 //! - [`draw`]: pictures of the graph, its DFS trees, labels and searches (SVG, DOT, terminal).
 //! - [`telemetry`]: the events every labeler reports (phases, queues, memory) and their sinks.
 //! - [`workspace`]: a loaded graph with its condensation, the start of every front end.
+//!
+//! Every fallible call returns [`Result`], whose [`Error`] says what went wrong (a file, a line, a
+//! parameter, memory, a cancellation) and keeps its cause as its source.
 
 #![warn(missing_docs)]
 
@@ -18,6 +21,7 @@ pub mod constants;
 mod disjoint;
 pub mod draw;
 pub mod dynamic;
+mod error;
 pub mod exact;
 pub mod exceptions;
 pub mod format;
@@ -35,6 +39,7 @@ pub mod weighted;
 pub mod workspace;
 
 // The types most callers name, at the root.
+pub use error::{Cancel, Error, Result, is_cancelled};
 pub use graph::{Graph, LoadedGraph, VertexNames};
 pub use index::{Labels, Order};
 pub use query::{Decision, Engine, Outcome, QueryIndex, Rule, RuleSet};

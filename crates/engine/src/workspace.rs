@@ -3,7 +3,7 @@
 
 use crate::graph::scc::{self, Condensation};
 use crate::graph::{Graph, LoadedGraph, VertexNames, io, vertex_path};
-use anyhow::Result;
+use crate::{Error, Result};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -27,7 +27,7 @@ pub struct Workspace {
 
 /// A failed load, named once: the readers' errors already carry the file (and line), so the path
 /// is added only where the cause does not name it.
-fn load_error(error: anyhow::Error, path: &Path) -> anyhow::Error {
+fn load_error(error: Error, path: &Path) -> Error {
     let shown = path.display().to_string();
     if format!("{error:#}").contains(&shown) {
         error.context("cannot load the graph")
@@ -44,7 +44,7 @@ impl Workspace {
     }
 
     /// [`Workspace::open`], reporting the bytes read to `watch` and stopping when it is cancelled:
-    /// while reading, and between reading and condensing (the error is then [`io::LoadCancelled`]).
+    /// while reading, and between reading and condensing (the error is then [`Cancel::Load`](crate::Cancel::Load)).
     pub fn open_watched(path: &Path, format: Option<io::Format>, watch: io::Watch) -> Result<Workspace> {
         Self::open_in_stages(path, format, watch, &|_| {})
     }

@@ -254,7 +254,7 @@ pub fn export(result: &BatchResult, base: &Path) -> Result<Vec<PathBuf>> {
         .iter()
         .map(|row| ExportRow { name: &row.name, method: &row.method, gpu: row.gpu, report: &row.report })
         .collect();
-    crate::query::export::export(&rows, result, base)
+    Ok(crate::query::export::export(&rows, result, base)?)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use super::msg::{LabelStatus, Msg};
 use crate::backend::{self, LabelSpec, Opened};
-use crate::index::labeler::{Cancelled, Driven, Position, Snapshot, Status, Until, drive};
+use crate::index::labeler::{Driven, Position, Snapshot, Status, Until, drive};
 use crate::index::pipeline::ParentMethod;
 use crate::index::{Labeler, Labels, Order};
 use crate::telemetry::{Backend, Event, Sink};
@@ -200,8 +200,8 @@ impl Session {
                 self.send(Msg::Info(format!("labeling paused at a level boundary: {how}")))
             }
             Ok(Driven::Reached) => {}
-            Err(e) if backend == Backend::Gpu && e.downcast_ref::<Cancelled>().is_none() => {
-                self.fall_back_to_cpu(ws, cmd, config, cancel, e);
+            Err(e) if backend == Backend::Gpu && !e.is_cancelled() => {
+                self.fall_back_to_cpu(ws, cmd, config, cancel, e.into());
             }
             Err(e) => self.send(Msg::Error(format!("{} labeling failed: {e:#}", backend.title()))),
         }
@@ -383,8 +383,8 @@ mod tests {
         fn backend(&self) -> Backend {
             Backend::Gpu
         }
-        fn advance(&mut self, _: Until, _: &mut dyn Sink) -> anyhow::Result<Advance> {
-            anyhow::bail!("device lost")
+        fn advance(&mut self, _: Until, _: &mut dyn Sink) -> grail_engine::Result<Advance> {
+            Err(grail_engine::Error::other(anyhow::anyhow!("device lost")))
         }
         fn positions(&self) -> Vec<Position> {
             vec![Position { dim: 0, phase: Phase::ParentSelection, level: 0 }]

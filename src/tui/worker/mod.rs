@@ -23,7 +23,6 @@ use crate::draw::ComponentMembers;
 use crate::exceptions::{self, ExceptionPlan};
 use crate::format;
 use crate::graph::io::Watch;
-use crate::graph::io::watch::is_cancelled;
 use crate::graph::{cycles, topo};
 use crate::index::Labels;
 use crate::query::{Decided, QueryIndex, Rule, RuleSet, decide_before_labels};
@@ -267,7 +266,7 @@ impl State {
                 self.send(Msg::LabelsCleared);
                 self.send(Msg::Loaded(Arc::clone(&self.ws), Box::new(facts)));
             }
-            Err(e) if is_cancelled(&e) => {
+            Err(e) if e.is_cancelled() => {
                 let kept = self.ws.loaded.path.display();
                 self.send(Msg::Info(format!("loading {name} cancelled; {kept} stays open")));
             }
@@ -471,11 +470,14 @@ impl State {
                 let _ = tx.send(AppEvent::Worker(Msg::Progress(f)));
             }
         };
-        let cpu = |plan: ExceptionPlan| match plan {
-            ExceptionPlan::Sampled => {
-                exceptions::sampled(&dag, &labels, exceptions::SAMPLES, seed, &self.cancel, &progress)
+        let cpu = |plan: ExceptionPlan| {
+            match plan {
+                ExceptionPlan::Sampled => {
+                    exceptions::sampled(&dag, &labels, exceptions::SAMPLES, seed, &self.cancel, &progress)
+                }
+                _ => exceptions::exact(&dag, &labels, &self.cancel, &progress),
             }
-            _ => exceptions::exact(&dag, &labels, &self.cancel, &progress),
+            .map_err(anyhow::Error::from)
         };
         let counts = match plan {
             ExceptionPlan::Gpu => {

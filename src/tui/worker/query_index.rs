@@ -11,7 +11,7 @@ use std::thread::{self, JoinHandle};
 
 /// The query index of one workspace: still building, or built (or failed, with the reason).
 pub struct BackgroundIndex {
-    building: Option<JoinHandle<Result<QueryIndex>>>,
+    building: Option<JoinHandle<grail_engine::Result<QueryIndex>>>,
     built: Option<Result<Arc<QueryIndex>, String>>,
 }
 

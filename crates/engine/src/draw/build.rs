@@ -9,7 +9,7 @@ use super::subgraph::Subgraph;
 use super::tree::{TreeParent, tree_parent};
 use crate::graph::{Graph, VertexNames};
 use crate::index::Labels;
-use anyhow::{Result, ensure};
+use crate::{Error, Result};
 use std::collections::{HashMap, HashSet};
 
 /// Everything a picture reads. Vertex ids in the overlays are DAG (component) ids.
@@ -44,13 +44,14 @@ impl<'a> Sources<'a> {
 /// Lays out `subgraph` and dresses it: names, intervals, tree edges, overlay states, cut markers.
 /// Fails only if `dim` is not a dimension of the labels.
 pub fn build(sources: &Sources, subgraph: &Subgraph, title: impl Into<String>) -> Result<Picture> {
-    if let Some(labels) = sources.labels {
-        ensure!(
-            sources.dim < labels.dims() && labels.num_vertices() == sources.dag.num_vertices(),
+    if let Some(labels) = sources.labels
+        && (sources.dim >= labels.dims() || labels.num_vertices() != sources.dag.num_vertices())
+    {
+        return Err(Error::InvalidInput(format!(
             "dimension {} does not exist: the labels have {} (numbered from 0)",
             sources.dim,
             labels.dims()
-        );
+        )));
     }
     let index: HashMap<u32, usize> = subgraph.vertices.iter().enumerate().map(|(i, &v)| (v, i)).collect();
     let local_edges: Vec<(usize, usize)> =

@@ -67,7 +67,9 @@ pub fn read_script(path: &Path, names: &VertexNames, n: usize) -> Result<Vec<Scr
     for line in 1u32.. {
         bytes.clear();
         let read = reader.read_until(b'\n', &mut bytes).map_err(|e| match LineTooLong::of(&e) {
-            Some(at) => fail(0, LineTooLong::message(at, "", &format!("script lines of at most {MAX_LINE_WORDS}"))),
+            Some(at) => {
+                fail(0, LineTooLong::error(at, "", &format!("script lines of at most {MAX_LINE_WORDS}")).to_string())
+            }
             None => fail(line, format!("cannot read: {e}")),
         })?;
         if read == 0 {

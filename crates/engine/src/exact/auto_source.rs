@@ -4,8 +4,8 @@
 
 use super::bfs::bfs;
 use super::heights::HeightOrder;
+use crate::Result;
 use crate::workspace::Workspace;
-use anyhow::Result;
 use std::cmp::Reverse;
 
 /// Candidates of each kind [`auto_source`] tries.

@@ -1,6 +1,6 @@
 //! A square bit matrix, row-major, 64 columns per `u64` word: the closure methods' one data type.
 
-use anyhow::{Result, anyhow};
+use crate::{Error, Result};
 use rayon::prelude::*;
 
 use crate::graph::Graph;
@@ -22,10 +22,13 @@ impl BitMatrix {
     /// An all-zero matrix; running out of memory is an error with the figure, not an abort.
     pub fn zeros(n: usize) -> Result<BitMatrix> {
         let words = n.div_ceil(64);
-        let len = n.checked_mul(words).ok_or_else(|| anyhow!("a {n} × {n} bit matrix is too large to address"))?;
+        let len = n
+            .checked_mul(words)
+            .ok_or_else(|| Error::OutOfMemory(format!("a {n} × {n} bit matrix is too large to address")))?;
         let mut bits = Vec::new();
         bits.try_reserve_exact(len).map_err(|_| {
-            anyhow!("cannot allocate a {n} × {n} bit matrix ({} bytes)", crate::format::bytes(Self::bytes_for(n)))
+            let bytes = crate::format::bytes(Self::bytes_for(n));
+            Error::OutOfMemory(format!("cannot allocate a {n} × {n} bit matrix ({bytes} bytes)"))
         })?;
         bits.resize(len, 0);
         Ok(BitMatrix { n, words, bits })
@@ -34,7 +37,10 @@ impl BitMatrix {
     /// Wraps words laid out as [`BitMatrix`] lays them out (a GPU's result).
     pub fn from_words(n: usize, bits: Vec<u64>) -> Result<BitMatrix> {
         let words = n.div_ceil(64);
-        anyhow::ensure!(bits.len() == n * words, "{} words for a {n} × {n} bit matrix, not {}", bits.len(), n * words);
+        if bits.len() != n * words {
+            let (got, wanted) = (bits.len(), n * words);
+            return Err(Error::InvalidInput(format!("{got} words for a {n} × {n} bit matrix, not {wanted}")));
+        }
         Ok(BitMatrix { n, words, bits })
     }
 

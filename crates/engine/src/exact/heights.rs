@@ -4,8 +4,8 @@
 //! path to a sink, sinks first), and by depth (Kahn level, longest path from a root, deepest first),
 //! which needs no pass over the edges because condensing already found the levels.
 
+use crate::Result;
 use crate::graph::Graph;
-use anyhow::Result;
 
 /// The vertices grouped by height, sinks (height 0) first: `order[offsets[h]..offsets[h + 1]]`.
 #[derive(Clone, Debug)]

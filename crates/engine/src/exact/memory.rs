@@ -2,7 +2,7 @@
 //! allocated, and refused with that figure when it does not fit.
 
 use crate::format::bytes;
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 
 /// The share of a memory that one computation may take: the rest is left to the program, the
 /// operating system (or the GPU's own reservations) and other processes.
@@ -36,13 +36,13 @@ impl MemoryNeed {
         let Some(available) = available else { return Ok(()) };
         let usable = (available as f64 * USABLE_SHARE) as u64;
         if self.bytes > usable {
-            bail!(
+            return Err(Error::OutOfMemory(format!(
                 "{task} needs {} ({}) but {place} has {} ({} usable); {instead}",
                 bytes(self.bytes),
                 self.what,
                 bytes(available),
                 bytes(usable)
-            );
+            )));
         }
         Ok(())
     }

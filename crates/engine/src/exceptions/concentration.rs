@@ -11,7 +11,7 @@ use crate::graph::Graph;
 use crate::index::Labels;
 use crate::query::{Engine, Method};
 use crate::rng::seeded;
-use anyhow::{Result, bail};
+use crate::{Cancel, Result};
 use rand::RngExt;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -99,7 +99,7 @@ pub fn concentration(
         .flatten()
         .collect();
     if cancel.load(Ordering::Relaxed) {
-        bail!("cancelled");
+        return Err(Cancel::Work.into());
     }
     let rank = |key: &dyn Fn(&(u32, u32)) -> u32| {
         let mut tally: HashMap<u32, u64> = HashMap::new();

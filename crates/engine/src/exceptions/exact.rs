@@ -6,7 +6,7 @@ use crate::exact::closure::bit_parallel;
 use crate::exact::heights::HeightOrder;
 use crate::graph::Graph;
 use crate::index::Labels;
-use anyhow::{Result, bail};
+use crate::{Cancel, Result};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -115,7 +115,7 @@ pub fn exact(
                 Some((a + b, ha, keep_examples(labels, ea)))
             },
         );
-    let Some((reachable, hist, examples)) = parts else { bail!("cancelled") };
+    let Some((reachable, hist, examples)) = parts else { return Err(Cancel::Work.into()) };
     Ok(from_passes(labels, n, reachable, hist, examples))
 }
 

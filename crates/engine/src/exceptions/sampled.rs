@@ -6,7 +6,7 @@ use crate::graph::Graph;
 use crate::index::Labels;
 use crate::query::{Engine, Method};
 use crate::rng::seeded;
-use anyhow::{Result, bail};
+use crate::{Cancel, Result};
 use rand::RngExt;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,7 +51,7 @@ pub fn sampled(
     let mut done = 0;
     while done < samples {
         if cancel.load(Ordering::Relaxed) {
-            bail!("cancelled");
+            return Err(Cancel::Work.into());
         }
         pairs.clear();
         pairs.extend((0..CHUNK.min(samples - done)).map(|_| {

@@ -6,7 +6,7 @@
 //! sorting each list), so loading keeps every core busy.
 
 use super::slab::Slab;
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 use rayon::prelude::*;
 
 /// Vertices per parallel task when a pass walks lists vertex by vertex.
@@ -31,14 +31,17 @@ impl Csr {
     /// [`Csr::from_parts`], so a corrupt file cannot make a later lookup index out of bounds.
     pub fn from_slabs(offsets: Slab<u64>, targets: Slab<u32>) -> Result<Csr> {
         let Some(&last) = offsets.last() else {
-            bail!("CSR offsets must have n + 1 entries");
+            return Err(Error::InvalidGraph("CSR offsets must have n + 1 entries".into()));
         };
         if offsets[0] != 0 || last != targets.len() as u64 || offsets.par_windows(2).any(|w| w[0] > w[1]) {
-            bail!("CSR offsets are not a non-decreasing prefix of the target array");
+            return Err(Error::InvalidGraph("CSR offsets are not a non-decreasing prefix of the target array".into()));
         }
         let n = offsets.len() - 1;
         if targets.par_chunks(EDGE_BLOCK).any(|c| c.iter().any(|&t| t as usize >= n)) {
-            bail!("a CSR target is not one of the vertices {}", crate::format::ids(n as u64));
+            return Err(Error::InvalidGraph(format!(
+                "a CSR target is not one of the vertices {}",
+                crate::format::ids(n as u64)
+            )));
         }
         Ok(Csr { offsets, targets })
     }
@@ -118,14 +121,17 @@ impl Csr {
     /// (found where the lists are compacted, so at no cost when nothing repeats).
     pub(crate) fn children_of_edges_noting_repeats(n: usize, slices: &[&[(u32, u32)]]) -> Result<(Csr, Vec<u32>)> {
         if n > u32::MAX as usize {
-            bail!("{n} vertices do not fit 32-bit vertex ids");
+            return Err(Error::InvalidGraph(format!("{n} vertices do not fit 32-bit vertex ids")));
         }
         let pieces: Vec<&[(u32, u32)]> = slices.iter().flat_map(|s| s.chunks(EDGE_BLOCK)).collect();
         let outside = pieces
             .par_iter()
             .find_map_first(|piece| piece.iter().find(|&&(u, v)| u as usize >= n || v as usize >= n).copied());
         if let Some((u, v)) = outside {
-            bail!("edge {u} → {v} names a vertex outside {}", crate::format::ids(n as u64));
+            return Err(Error::InvalidGraph(format!(
+                "edge {u} → {v} names a vertex outside {}",
+                crate::format::ids(n as u64)
+            )));
         }
         Ok(children_from_pieces(n, &pieces))
     }
@@ -487,7 +493,9 @@ impl Graph {
     /// duplicate-free, loop-free and each other's transpose, or trusts a checksum for the last.
     pub(crate) fn from_both(children: Csr, parents: Csr) -> Result<Graph> {
         if children.num_vertices() != parents.num_vertices() || children.num_edges() != parents.num_edges() {
-            bail!("the children and parents lists disagree on the vertex or edge count");
+            return Err(Error::InvalidGraph(
+                "the children and parents lists disagree on the vertex or edge count".into(),
+            ));
         }
         Ok(Graph { children, parents, kahn: Memo::default() })
     }
@@ -503,7 +511,7 @@ impl Graph {
     /// increasing or holds its own vertex (a self-loop).
     pub fn from_children(children: Csr) -> Result<Graph> {
         if let Some(v) = first_unclean_list(&children) {
-            bail!("children of {v} are not sorted, unique and loop-free");
+            return Err(Error::InvalidGraph(format!("children of {v} are not sorted, unique and loop-free")));
         }
         Ok(Graph::from_clean_children(children))
     }

@@ -515,7 +515,7 @@ pub(crate) fn graph_noting_repeats(
     reading: &mut Reading,
     per_line: u64,
     body_start: u64,
-) -> anyhow::Result<Graph> {
+) -> crate::Result<Graph> {
     let (children, shrunk) = Csr::children_of_edges_noting_repeats(n, &[edges])?;
     reading.locate_repeats(&children, &shrunk, [edges], per_line, body_start);
     Ok(Graph::from_clean_children(children))

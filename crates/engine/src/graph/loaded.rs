@@ -4,7 +4,7 @@ use super::io::Format;
 use super::load_report::LoadReport;
 use super::names::{UnknownVertex, suggestion};
 use super::{Graph, VertexNames};
-use anyhow::Result;
+use crate::{Error, Result};
 use std::path::PathBuf;
 
 /// A graph as read from a file: the (possibly cyclic) graph on dense ids `0..n`, the ids the file
@@ -39,10 +39,10 @@ impl LoadedGraph {
     }
 
     /// Why a typed vertex is not one of this graph's, naming the file.
-    fn unknown(&self, why: &UnknownVertex) -> anyhow::Error {
+    fn unknown(&self, why: &UnknownVertex) -> Error {
         let n = crate::format::plural(self.graph.num_vertices() as u64, "vertex", "vertices");
         let file = self.path.display();
-        anyhow::anyhow!(match why {
+        Error::InvalidInput(match why {
             UnknownVertex::NoSuchId(id) => {
                 let ids = self.names.describe_ids(self.graph.num_vertices());
                 format!("vertex {id} is not in {file}: {ids} ({n})")

@@ -3,7 +3,7 @@
 use super::Graph;
 use super::csr::{KahnMemo, running_sums};
 use crate::prefetch::prefetch;
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -135,7 +135,10 @@ fn compute_levels(graph: &Graph) -> Result<KahnMemo> {
         if rayon::current_num_threads() > 2 { levels_by_rounds(graph) } else { levels_by_queue(graph) };
     let n = graph.num_vertices();
     if order.len() != n {
-        bail!("the graph has a cycle ({} of {n} vertices lie on or below one); condense it first", n - order.len());
+        let below = n - order.len();
+        return Err(Error::InvalidGraph(format!(
+            "the graph has a cycle ({below} of {n} vertices lie on or below one); condense it first"
+        )));
     }
     Ok((level, order, starts))
 }

@@ -8,7 +8,7 @@
 use super::io::Format;
 use super::load_report::{Anomaly, describe};
 use super::{Csr, Graph, LoadedGraph, VertexNames};
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -57,7 +57,12 @@ impl WeightedGraph {
     /// CSR; refused, naming the file, when the count is wrong or a path's length could overflow.
     pub(crate) fn with_file_weights(loaded: LoadedGraph, weights: Vec<Weight>) -> Result<WeightedGraph> {
         if weights.len() != loaded.graph.num_edges() {
-            bail!("{}: {} weights for {} edges", loaded.path.display(), weights.len(), loaded.graph.num_edges());
+            return Err(Error::InvalidInput(format!(
+                "{}: {} weights for {} edges",
+                loaded.path.display(),
+                weights.len(),
+                loaded.graph.num_edges()
+            )));
         }
         let weights = weights.into_iter().map(|w| w + 0.0).collect();
         let built = WeightedGraph { loaded, weights, origin: WeightOrigin::File, merged_duplicates: 0, self_loops: 0 };
@@ -68,10 +73,10 @@ impl WeightedGraph {
     /// `graph` with `weights` given in the order of its children CSR (a generator's), named `name`.
     pub fn with_weights(graph: Graph, weights: Vec<Weight>, name: &str) -> Result<WeightedGraph> {
         if weights.len() != graph.num_edges() {
-            bail!("{} weights for {} edges", weights.len(), graph.num_edges());
+            return Err(Error::InvalidInput(format!("{} weights for {} edges", weights.len(), graph.num_edges())));
         }
         if let Some(bad) = weights.iter().find(|w| !is_weight(**w)) {
-            bail!("weight {bad} is not a finite number of 0 or more");
+            return Err(Error::InvalidInput(format!("weight {bad} is not a finite number of 0 or more")));
         }
         let weights = weights.into_iter().map(|w| w + 0.0).collect();
         let loaded = in_memory(graph, name);
@@ -96,10 +101,10 @@ impl WeightedGraph {
         (names, format, path): (VertexNames, Format, PathBuf),
     ) -> Result<WeightedGraph> {
         if let Some(&(u, v, w)) = edges.iter().find(|&&(u, v, w)| u as usize >= n || v as usize >= n || !is_weight(w)) {
-            bail!(
+            return Err(Error::InvalidGraph(format!(
                 "edge {u} → {v} of weight {w} is not on vertices {} with a finite weight of 0 or more",
                 crate::format::ids(n as u64)
-            );
+            )));
         }
         let before = edges.len() as u64;
         edges.retain(|&(u, v, _)| u != v);
@@ -132,12 +137,12 @@ impl WeightedGraph {
         let max = self.max_weight();
         let steps = self.num_vertices().saturating_sub(1) as f64;
         if !(max * steps).is_finite() {
-            bail!(
+            return Err(Error::InvalidGraph(format!(
                 "{}: weights up to {max:e} on {} vertices: a path's length could pass the largest number \
                  (about 1.8e308); scale the weights down",
                 self.loaded.path.display(),
                 self.num_vertices()
-            );
+            )));
         }
         Ok(())
     }

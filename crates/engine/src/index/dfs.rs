@@ -21,7 +21,7 @@ use crate::graph::topo::{self, Kahn};
 use crate::mix::mix_base;
 use crate::prefetch::prefetch;
 use crate::telemetry::{Backend, Event, NullSink, Phase, Sink, memory_event};
-use anyhow::Result;
+use crate::{Error, Result};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -51,7 +51,9 @@ pub(super) enum Walk {
 
 /// [`label_with_events`], each dimension labeled as `walk` says.
 pub(super) fn label_by(dag: &Graph, dims: usize, order: Order, sink: &mut dyn Sink, walk: Walk) -> Result<Labels> {
-    anyhow::ensure!(dims >= 1, "at least one dimension is needed");
+    if dims == 0 {
+        return Err(Error::InvalidInput("at least one dimension is needed".into()));
+    }
     let clock = Instant::now();
     let (n, m) = (dag.num_vertices(), dag.num_edges() as u64);
     sink.emit(Event::RunStarted { backend: Backend::Dfs, dims, order, vertices: n as u64, edges: m });

@@ -2,11 +2,12 @@
 //! run (every dimension at once, in parallel).
 
 use super::dfs::label_with_events;
-use super::labeler::{Advance, Cancelled, LevelStep, Position, Status, Until};
+use super::labeler::{Advance, LevelStep, Position, Status, Until};
 use super::{Labeler, Labels, Order};
+use crate::error::ErrorContext;
 use crate::graph::Graph;
 use crate::telemetry::{Backend, Event, Phase, Sink};
-use anyhow::{Context, Result, bail};
+use crate::{Cancel, Error, Result};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -26,7 +27,9 @@ pub struct DfsLabeler {
 impl DfsLabeler {
     /// A labeler of `dims` dimensions over `dag`, not yet started. Fails if `dims` is 0.
     pub fn new(dag: Arc<Graph>, dims: usize, order: Order) -> Result<DfsLabeler> {
-        anyhow::ensure!(dims >= 1, "at least one dimension is needed");
+        if dims == 0 {
+            return Err(Error::InvalidInput("at least one dimension is needed".into()));
+        }
         let (status, seconds, labels, cancel) = (Status::NotStarted, 0.0, None, Arc::default());
         Ok(DfsLabeler { dag, dims, order, status, seconds, labels, cancel })
     }
@@ -40,15 +43,17 @@ impl Labeler for DfsLabeler {
     fn advance(&mut self, _until: Until, sink: &mut dyn Sink) -> Result<Advance> {
         match &self.status {
             Status::Finished => return Ok(Advance { steps: Vec::new(), finished: true }),
-            Status::Cancelled => return Err(Cancelled.into()),
-            Status::Failed(message) => bail!("the previous run failed ({message}); reset to start again"),
+            Status::Cancelled => return Err(Cancel::Labeling.into()),
+            Status::Failed(message) => {
+                return Err(Error::InvalidInput(format!("the previous run failed ({message}); reset to start again")));
+            }
             Status::NotStarted | Status::Running => {}
         }
         // The DFS cannot stop half-way; a cancel before it starts is still honoured.
         if self.cancel.load(Ordering::Relaxed) {
             self.status = Status::Cancelled;
             sink.emit(Event::Cancelled);
-            return Err(Cancelled.into());
+            return Err(Cancel::Labeling.into());
         }
         let clock = Instant::now();
         match label_with_events(&self.dag, self.dims, self.order, sink).context("DFS labeling failed") {

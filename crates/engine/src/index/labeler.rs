@@ -10,9 +10,8 @@
 use super::{DimensionLabels, Labels};
 use crate::graph::Graph;
 use crate::telemetry::{Backend, Phase, QueueClass, Sink};
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 use serde::Serialize;
-use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -134,18 +133,6 @@ pub enum Status {
     Failed(String),
 }
 
-/// The error a cancelled run returns (find it with `err.downcast_ref::<Cancelled>()`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cancelled;
-
-impl fmt::Display for Cancelled {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("labeling was cancelled")
-    }
-}
-
-impl std::error::Error for Cancelled {}
-
 /// A resumable labeling run over one DAG. Every back end emits the same telemetry (`RunStarted`,
 /// per phase `PhaseStarted`/`LevelDone`/`PhaseDone`, `Memory`, `RunDone`) into the sink it is given.
 pub trait Labeler: Send {
@@ -155,7 +142,8 @@ pub trait Labeler: Send {
     /// Runs at least one level and at most up to `until`; it may stop early at any level boundary
     /// (a back end that batches levels returns every fraction of a second, so [`drive`] can pause
     /// and report). Errors are sticky until [`Labeler::reset`]; a cancelled run returns
-    /// [`Cancelled`].
+    /// [`Cancel::Labeling`](crate::Cancel::Labeling) (check with [`Error::is_cancelled`]). A back end
+    /// outside the engine wraps its own errors with [`Error::other`].
     fn advance(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance>;
 
     /// Each unfinished dimension's position (empty once finished).
@@ -170,7 +158,8 @@ pub trait Labeler: Send {
     /// The labels, once finished (once: they are moved out).
     fn take_labels(&mut self) -> Option<Labels>;
 
-    /// A flag another thread may set: the run stops at the next level boundary with [`Cancelled`].
+    /// A flag another thread may set: the run stops at the next level boundary with
+    /// [`Cancel::Labeling`](crate::Cancel::Labeling).
     fn cancel_token(&self) -> Arc<AtomicBool>;
 
     /// Back to the start: same graph and settings; work, labels and cancellation cleared.
@@ -226,7 +215,7 @@ pub fn drive(
         if advance.finished {
             return match labeler.take_labels() {
                 Some(labels) => Ok(Driven::Finished(labels)),
-                None => bail!("the labels of this run were already taken"),
+                None => Err(Error::InvalidInput("the labels of this run were already taken".into())),
             };
         }
         match until {
@@ -250,6 +239,6 @@ pub fn drive(
 pub fn run_to_end(labeler: &mut dyn Labeler, sink: &mut dyn Sink) -> Result<Labels> {
     match drive(labeler, Until::End, sink, &AtomicBool::new(false), &mut |_| {})? {
         Driven::Finished(labels) => Ok(labels),
-        Driven::Reached | Driven::Paused => bail!("the run stopped before the end"),
+        Driven::Reached | Driven::Paused => Err(Error::InvalidInput("the run stopped before the end".into())),
     }
 }

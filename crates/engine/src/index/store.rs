@@ -22,8 +22,9 @@
 
 use super::labels::{Interval, Labels};
 use super::order::Order;
+use crate::error::IoContext;
 use crate::graph::fingerprint::to_hex;
-use anyhow::{Context, Result, bail, ensure};
+use crate::{Error, Result};
 use serde::{Serialize, Serializer};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -117,7 +118,7 @@ fn write_u32s(out: &mut impl Write, values: &[u32]) -> std::io::Result<()> {
 /// read without end).
 fn open(path: &Path) -> Result<File> {
     crate::graph::io::bounded::check_regular(path, "index files")?;
-    File::open(path).with_context(|| format!("opening index file {}", path.display()))
+    File::open(path).io_context(path, || format!("opening index file {}", path.display()))
 }
 
 /// Reads the header of the index file at `path` and checks that the file's length matches it.
@@ -135,54 +136,60 @@ pub fn load(path: &Path, expected_fingerprint: Option<u128>) -> Result<Labels> {
     let mut hasher = Xxh3::new();
     let header = parse_header(&mut reader, path, &mut hasher)?;
     let corrupt = || format!("{}: corrupt index file (could not read the labels)", path.display());
+    let malformed =
+        |why: &str| Error::malformed_file(path.display().to_string(), format!("corrupt index file ({why})"));
     // The lengths below were checked against the file's real size by `parse_header`.
     let cells = header.n as usize * header.dims;
     let mut intervals = vec![Interval::default(); cells];
-    read_u32s(&mut reader, &mut hasher, bytemuck::cast_slice_mut(&mut intervals)).with_context(corrupt)?;
+    read_u32s(&mut reader, &mut hasher, bytemuck::cast_slice_mut(&mut intervals)).io_context(path, corrupt)?;
     let mut subtrees = vec![0u32; cells];
-    read_u32s(&mut reader, &mut hasher, &mut subtrees).with_context(corrupt)?;
+    read_u32s(&mut reader, &mut hasher, &mut subtrees).io_context(path, corrupt)?;
     let mut levels = vec![0u32; header.n as usize];
-    read_u32s(&mut reader, &mut hasher, &mut levels).with_context(corrupt)?;
+    read_u32s(&mut reader, &mut hasher, &mut levels).io_context(path, corrupt)?;
     let mut stored = [0u8; CHECKSUM_BYTES as usize];
-    reader.read_exact(&mut stored).with_context(corrupt)?;
+    reader.read_exact(&mut stored).io_context(path, corrupt)?;
     if u64::from_le_bytes(stored) != hasher.digest() {
-        bail!("{}: corrupt index file (checksum mismatch)", path.display());
+        return Err(malformed("checksum mismatch"));
     }
     if let Some(expected) = expected_fingerprint
         && expected != header.fingerprint
     {
-        bail!(
+        return Err(Error::InvalidInput(format!(
             "{}: this index was built for another graph (fingerprint {}, this graph is {})",
             path.display(),
             to_hex(header.fingerprint),
             to_hex(expected)
-        );
+        )));
     }
     Labels::from_raw(header.order, header.dims, intervals, subtrees, levels)
-        .with_context(|| format!("{}: corrupt index file (inconsistent label arrays)", path.display()))
+        .ok_or_else(|| malformed("inconsistent label arrays"))
 }
 
 /// Reads and validates the fixed header, feeding its bytes to `hasher`.
 fn parse_header(reader: &mut BufReader<File>, path: &Path, hasher: &mut Xxh3) -> Result<IndexHeader> {
     let shown = path.display();
-    let file_bytes = reader.get_ref().metadata().with_context(|| format!("reading metadata of {shown}"))?.len();
+    let malformed = |why: String| Error::malformed_file(shown.to_string(), why);
+    let file_bytes = reader.get_ref().metadata().io_context(path, || format!("reading metadata of {shown}"))?.len();
     let mut raw = [0u8; HEADER_BYTES as usize];
-    let got = read_up_to(reader, &mut raw).with_context(|| format!("reading index file {shown}"))?;
+    let got = read_up_to(reader, &mut raw).io_context(path, || format!("reading index file {shown}"))?;
     if got < MAGIC.len() || &raw[..MAGIC.len()] != MAGIC {
-        bail!("{shown}: not a grail index file (it does not start with {:?})", std::str::from_utf8(MAGIC).unwrap());
+        let magic = std::str::from_utf8(MAGIC).unwrap();
+        return Err(malformed(format!("not a grail index file (it does not start with {magic:?})")));
     }
-    ensure!(got as u64 == HEADER_BYTES, "{shown}: corrupt index file (truncated inside the header)");
+    if got as u64 != HEADER_BYTES {
+        return Err(malformed("corrupt index file (truncated inside the header)".into()));
+    }
     hasher.update(&raw);
     let u32_at = |at: usize| u32::from_le_bytes(raw[at..at + 4].try_into().expect("4 bytes"));
     let u64_at = |at: usize| u64::from_le_bytes(raw[at..at + 8].try_into().expect("8 bytes"));
     let version = u32_at(8);
     if version != FORMAT_VERSION {
-        bail!("{shown}: index format version {version}; this build reads version {FORMAT_VERSION}");
+        return Err(malformed(format!("index format version {version}; this build reads version {FORMAT_VERSION}")));
     }
     let order = match (u32_at(24), u64_at(32)) {
         (ORDER_LEX, _) => Order::Lex,
         (ORDER_RANDOM, seed) => Order::Random { seed },
-        (kind, _) => bail!("{shown}: corrupt index file (unknown order kind {kind})"),
+        (kind, _) => return Err(malformed(format!("corrupt index file (unknown order kind {kind})"))),
     };
     let header = IndexHeader {
         version,
@@ -192,15 +199,21 @@ fn parse_header(reader: &mut BufReader<File>, path: &Path, hasher: &mut Xxh3) ->
         fingerprint: u128::from_le_bytes(raw[40..56].try_into().expect("16 bytes")),
         file_bytes,
     };
-    ensure!(header.dims >= 1, "{shown}: corrupt index file (0 dimensions)");
-    ensure!(header.n <= u64::from(u32::MAX), "{shown}: corrupt index file ({} vertices)", header.n);
+    if header.dims == 0 {
+        return Err(malformed("corrupt index file (0 dimensions)".into()));
+    }
+    if header.n > u64::from(u32::MAX) {
+        return Err(malformed(format!("corrupt index file ({} vertices)", header.n)));
+    }
     let expected = header
         .array_bytes()
         .and_then(|b| b.checked_add(HEADER_BYTES + CHECKSUM_BYTES))
-        .with_context(|| format!("{shown}: corrupt index file (impossible sizes in the header)"))?;
+        .ok_or_else(|| malformed("corrupt index file (impossible sizes in the header)".into()))?;
     if expected != file_bytes {
         let what = if file_bytes < expected { "truncated" } else { "trailing bytes" };
-        bail!("{shown}: corrupt index file ({what}: the header implies {expected} bytes, the file has {file_bytes})");
+        return Err(malformed(format!(
+            "corrupt index file ({what}: the header implies {expected} bytes, the file has {file_bytes})"
+        )));
     }
     Ok(header)
 }

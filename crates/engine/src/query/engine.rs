@@ -14,7 +14,7 @@ use super::tree_path::tree_path;
 use crate::graph::{Graph, topo};
 use crate::index::Labels;
 use crate::prefetch::{prefetch, prefetch_whole};
-use anyhow::{Result, ensure};
+use crate::{Error, Result};
 
 /// One query answered for a reader: the answer, the record of the checks behind it, and the
 /// search tree (empty when a check decided before any search).
@@ -75,14 +75,16 @@ impl<'a> Engine<'a> {
 
     /// Like [`Engine::new`], but checks every input (an index file may belong to another graph).
     pub fn try_new(dag: &'a Graph, labels: &'a Labels, component: &'a [u32]) -> Result<Self> {
-        ensure!(
-            labels.num_vertices() == dag.num_vertices(),
-            "the labels cover {} vertices but the condensed graph has {}",
-            labels.num_vertices(),
-            dag.num_vertices()
-        );
+        if labels.num_vertices() != dag.num_vertices() {
+            return Err(Error::InvalidInput(format!(
+                "the labels cover {} vertices but the condensed graph has {}",
+                labels.num_vertices(),
+                dag.num_vertices()
+            )));
+        }
         if let Some(&c) = component.iter().find(|&&c| c as usize >= dag.num_vertices()) {
-            anyhow::bail!("component id {c} is outside the condensed graph's {} vertices", dag.num_vertices());
+            let n = dag.num_vertices();
+            return Err(Error::InvalidInput(format!("component id {c} is outside the condensed graph's {n} vertices")));
         }
         Ok(Engine { dag, labels, component, identity: is_identity(component, dag.num_vertices()), index: None })
     }

@@ -5,7 +5,7 @@
 use super::answer::Rule;
 use super::batch::BatchReport;
 use crate::graph::io::{all_or_nothing, write_atomically};
-use anyhow::{Context, Result};
+use crate::{Error, Result};
 use serde::Serialize;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -83,11 +83,11 @@ fn record(row: &ExportRow) -> Vec<String> {
 /// Writes the header and one record per run to `out`.
 pub fn write_csv(rows: &[ExportRow], out: impl Write) -> Result<()> {
     let mut csv = csv::Writer::from_writer(out);
-    csv.write_record(csv_header())?;
+    csv.write_record(csv_header()).map_err(Error::other)?;
     for row in rows {
-        csv.write_record(record(row))?;
+        csv.write_record(record(row)).map_err(Error::other)?;
     }
-    csv.flush().context("cannot write the CSV")?;
+    csv.flush().map_err(|source| Error::Io { path: None, message: "cannot write the CSV".into(), source })?;
     Ok(())
 }
 

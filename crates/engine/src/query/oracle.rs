@@ -3,7 +3,7 @@
 //! Deliberately simple and independent of the labels, so the engine can be checked against it.
 
 use crate::graph::{Graph, scc, topo};
-use anyhow::{Result, ensure};
+use crate::{Error, Result};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -50,11 +50,12 @@ impl TransitiveClosure {
     /// its own bit OR-ed with its children's rows.
     pub fn new(graph: &Graph) -> Result<TransitiveClosure> {
         let n = graph.num_vertices();
-        ensure!(
-            n <= Self::MAX_VERTICES,
-            "the exact oracle handles at most {} vertices (its matrix has n² bits); this graph has {n}",
-            Self::MAX_VERTICES
-        );
+        if n > Self::MAX_VERTICES {
+            return Err(Error::InvalidInput(format!(
+                "the exact oracle handles at most {} vertices (its matrix has n² bits); this graph has {n}",
+                Self::MAX_VERTICES
+            )));
+        }
         let condensation = scc::condense(&Arc::new(graph.clone()));
         let dag = &condensation.dag;
         let order = topo::kahn(dag)?.order;

@@ -8,11 +8,12 @@
 //! starting with `#` or `%` are skipped. Every error names the file and line. Only regular files
 //! are read, and a line longer than the readers' limit is refused as soon as it passes it.
 
+use crate::error::{ErrorContext, IoContext};
 use crate::graph::VertexNames;
 use crate::graph::io::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
 use crate::graph::io::split_closed_fields;
 use crate::graph::names::UnknownVertex;
-use anyhow::{Context, Result, anyhow, bail};
+use crate::{Error, Result};
 use flate2::bufread::MultiGzDecoder;
 use serde::Serialize;
 use std::io::{BufRead, BufReader};
@@ -38,7 +39,7 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 pub fn read_query_file(path: &Path, names: &VertexNames, n: usize) -> Result<Vec<Query>> {
     let file = open_regular(path, "queries").with_context(|| format!("cannot open query file {}", path.display()))?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
-    let head = reader.fill_buf().with_context(|| format!("cannot read query file {}", path.display()))?;
+    let head = reader.fill_buf().io_context(path, || format!("cannot read query file {}", path.display()))?;
     if head.starts_with(&GZIP_MAGIC) {
         let text = LineBounded::new(MultiGzDecoder::new(reader));
         parse(BufReader::with_capacity(1 << 16, text), path, names, n)
@@ -53,29 +54,29 @@ fn parse(mut reader: impl BufRead, path: &Path, names: &VertexNames, n: usize) -
     for line_no in 1usize.. {
         bytes.clear();
         let read = reader.read_until(b'\n', &mut bytes).map_err(|e| match LineTooLong::of(&e) {
-            Some(line) => anyhow!(LineTooLong::message(
+            Some(line) => LineTooLong::error(
                 line,
                 &path.display().to_string(),
-                &format!("`src dst [expected]` lines of at most {MAX_LINE_WORDS}")
-            )),
-            None => anyhow::Error::new(e).context(format!("{}:{line_no}: cannot read (corrupt gzip?)", path.display())),
+                &format!("`src dst [expected]` lines of at most {MAX_LINE_WORDS}"),
+            ),
+            None => Error::io(path, format!("{}:{line_no}: cannot read (corrupt gzip?)", path.display()), e),
         })?;
         if read == 0 {
             break;
         }
-        let at = || format!("{}:{line_no}", path.display());
-        let line_no = u32::try_from(line_no)
-            .map_err(|_| anyhow!("{}: a query file may have at most {} lines", at(), u32::MAX))?;
-        let text = std::str::from_utf8(&bytes).map_err(|_| anyhow!("{}: the line is not UTF-8 text", at()))?;
-        if let Some(query) = parse_line(text, line_no, names, n).with_context(at)? {
+        let at = |message: String| Error::malformed(path.display().to_string(), line_no as u64, message);
+        let line_no =
+            u32::try_from(line_no).map_err(|_| at(format!("a query file may have at most {} lines", u32::MAX)))?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| at("the line is not UTF-8 text".into()))?;
+        if let Some(query) = parse_line(text, line_no, names, n).map_err(at)? {
             queries.push(query);
         }
     }
     Ok(queries)
 }
 
-/// One line: `None` for blank lines and comments.
-fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Option<Query>> {
+/// One line: `None` for blank lines and comments. The error is what is wrong with the line.
+fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Option<Query>, String> {
     let text = text.trim();
     if text.is_empty() || text.starts_with('#') || text.starts_with('%') {
         return Ok(None);
@@ -84,7 +85,7 @@ fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Op
     let split: Vec<String>;
     let mut fields: Box<dyn Iterator<Item = &str>> = if text.bytes().any(|b| matches!(b, b'"' | b',' | b'\t')) {
         split = split_closed_fields(text).ok_or_else(|| {
-            anyhow!("found a quoted name without its closing quote; expected a `\"` closing it on the same line")
+            "found a quoted name without its closing quote; expected a `\"` closing it on the same line".to_string()
         })?;
         Box::new(split.iter().map(String::as_str))
     } else {
@@ -94,24 +95,24 @@ fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Op
     let extra = fields.count();
     let (Some(src), Some(dst), 0) = (src, dst, extra) else {
         let found = [src, dst, expected].iter().flatten().count() + extra;
-        bail!("expected `src dst [expected]`, found {found} field(s)");
+        return Err(format!("expected `src dst [expected]`, found {found} field(s)"));
     };
     let expected = match expected {
         None => None,
         Some("0") => Some(false),
         Some("1") => Some(true),
-        Some(other) => bail!("expected answer must be 0 or 1, found `{other}`"),
+        Some(other) => return Err(format!("expected answer must be 0 or 1, found `{other}`")),
     };
     Ok(Some(Query { src: vertex(src, names, n)?, dst: vertex(dst, names, n)?, expected, line }))
 }
 
-fn vertex(field: &str, names: &VertexNames, n: usize) -> Result<u32> {
+fn vertex(field: &str, names: &VertexNames, n: usize) -> Result<u32, String> {
     names.find(field, n).map_err(|e| match e {
-        UnknownVertex::NotAnId(_) => anyhow!("`{field}` is not a vertex id (a non-negative integer)"),
+        UnknownVertex::NotAnId(_) => format!("`{field}` is not a vertex id (a non-negative integer)"),
         UnknownVertex::NoSuchId(id) => {
-            anyhow!("unknown vertex id {id} (the graph has {})", crate::format::plural(n as u64, "vertex", "vertices"))
+            format!("unknown vertex id {id} (the graph has {})", crate::format::plural(n as u64, "vertex", "vertices"))
         }
-        named @ UnknownVertex::NoSuchName { .. } => anyhow!("{named}"),
+        named @ UnknownVertex::NoSuchName { .. } => named.to_string(),
     })
 }
 

@@ -15,7 +15,7 @@ use super::index_passes::positions_and_cuts;
 use super::supportive::{SUPPORT_BITS, choose_supportive};
 use crate::graph::{Graph, topo};
 use crate::index::Labels;
-use anyhow::{Result, ensure};
+use crate::{Error, Result};
 use std::time::Instant;
 
 pub use super::bloom::BLOOM_WORDS;
@@ -76,7 +76,10 @@ impl QueryIndex {
     /// vertices; the cuts read the labels' levels and intervals themselves).
     pub fn build(dag: &Graph, labels: &Labels) -> Result<QueryIndex> {
         let n = dag.num_vertices();
-        ensure!(labels.num_vertices() == n, "the labels cover {} vertices, the DAG has {n}", labels.num_vertices());
+        if labels.num_vertices() != n {
+            let covered = labels.num_vertices();
+            return Err(Error::InvalidInput(format!("the labels cover {covered} vertices, the DAG has {n}")));
+        }
         QueryIndex::build_for(dag)
     }
 
@@ -87,8 +90,12 @@ impl QueryIndex {
     }
 
     /// Builds the index with the records `elsewhere` gives for the supportive vertices it is
-    /// handed (the GPU's, see `backend::query_index`), or on the CPU where it gives none.
-    pub fn build_with(dag: &Graph, elsewhere: impl FnOnce(&[u32]) -> Result<Option<Records>>) -> Result<QueryIndex> {
+    /// handed (the GPU's, see `backend::query_index`), or on the CPU where it gives none. `elsewhere`
+    /// may fail with any error an engine error converts into.
+    pub fn build_with<E: From<Error>>(
+        dag: &Graph,
+        elsewhere: impl FnOnce(&[u32]) -> Result<Option<Records>, E>,
+    ) -> Result<QueryIndex, E> {
         let clock = Instant::now();
         // The passes rely on the graph being acyclic; its (memoised) levels say so.
         let levels = CompactLevels::of(topo::kahn(dag)?.level);

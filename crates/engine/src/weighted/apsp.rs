@@ -6,7 +6,7 @@ use super::ApspMethod;
 use super::dijkstra::{Heap, dijkstra_into};
 use crate::exact::memory::MemoryNeed;
 use crate::graph::{VertexNames, Weight, WeightedGraph};
-use anyhow::Result;
+use crate::{Error, Result};
 use rayon::prelude::*;
 use std::io::Write;
 use std::time::Instant;
@@ -81,7 +81,12 @@ pub fn run(graph: &WeightedGraph, method: ApspMethod) -> Result<ApspRun> {
             }
             matrix
         }
-        gpu => anyhow::bail!("{} runs on the GPU: run it through `grail::weighted_run`", gpu.name()),
+        gpu => {
+            return Err(Error::InvalidInput(format!(
+                "{} runs on the GPU: run it through `grail::weighted_run`",
+                gpu.name()
+            )));
+        }
     };
     Ok(ApspRun { method, matrix, seconds: start.elapsed().as_secs_f64() })
 }

@@ -3,9 +3,9 @@
 //! seed gives the same weights on every machine. Integer weights keep every sum exact, so all
 //! engines and methods must agree bit for bit on these graphs.
 
+use crate::Result;
 use crate::graph::generators::random_digraph;
 use crate::graph::{Graph, Weight, WeightedGraph};
-use anyhow::Result;
 use rand::RngExt;
 
 /// Stream of the weights, apart from the generator's own streams of the same seed.

@@ -10,5 +10,5 @@ use std::path::Path;
 /// Writes `picture` to `path` as SVG.
 pub fn write_svg(picture: &Picture, path: &Path) -> Result<()> {
     let text = svg::render(picture);
-    write_atomically(path, |mut file| file.write_all(text.as_bytes()))
+    Ok(write_atomically(path, |mut file| file.write_all(text.as_bytes()))?)
 }

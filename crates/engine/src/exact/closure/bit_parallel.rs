@@ -8,7 +8,7 @@ use super::super::bitmatrix::{BitMatrix, or_into};
 use super::super::heights::HeightOrder;
 use super::super::phases::PhaseClock;
 use crate::graph::Graph;
-use anyhow::Result;
+use crate::{Cancel, Result};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -102,7 +102,9 @@ pub fn answer_pairs(dag: &Graph, pairs: &[(u32, u32)], cancel: &AtomicBool) -> R
         .enumerate()
         .filter(|(_, asked)| !asked.is_empty())
         .map(|(b, asked)| {
-            anyhow::ensure!(!cancel.load(Ordering::Relaxed), "cancelled");
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Cancel::Work.into());
+            }
             let first = b * 64 * width;
             let w = width.min(n.div_ceil(64) - b * width);
             let reach = block_pass(dag, &heights.order, None, first, w);

@@ -12,7 +12,7 @@ use super::engine::ClosureMethod;
 use super::memory::MemoryNeed;
 pub use super::phases::{PhaseClock, PhaseTime};
 use crate::graph::Graph;
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 
 /// The memory `method` needs on a DAG of `n` vertices: its bit matrices.
 pub fn memory_need(method: ClosureMethod, n: usize) -> MemoryNeed {
@@ -39,7 +39,10 @@ pub fn cpu_closure(dag: &Graph, method: ClosureMethod, clock: &mut PhaseClock) -
             clock.time("floyd-warshall tiled", || floyd_warshall::tiled(&mut a));
             Ok(a)
         }
-        gpu => bail!("{} runs on the GPU, not here (src/exact_run.rs dispatches it)", gpu.name()),
+        gpu => Err(Error::InvalidInput(format!(
+            "{} runs on the GPU, not here (src/exact_run.rs dispatches it)",
+            gpu.name()
+        ))),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::super::bitmatrix::{BitMatrix, ones};
 use crate::graph::names::VertexNames;
-use anyhow::{Context, Result};
+use crate::{Error, Result};
 use rayon::prelude::*;
 use std::io::Write;
 
@@ -50,7 +50,11 @@ pub fn write(closure: &BitMatrix, component: &[u32], names: &VertexNames, out: &
         for d in closure.row_ones(cu as usize) {
             for &v in &members[d] {
                 if v as usize != u {
-                    writeln!(out, "{from} {}", names.label(v)).context("cannot write the pairs")?;
+                    writeln!(out, "{from} {}", names.label(v)).map_err(|source| Error::Io {
+                        path: None,
+                        message: "cannot write the pairs".into(),
+                        source,
+                    })?;
                     written += 1;
                 }
             }

@@ -3,7 +3,7 @@
 //! changes nothing. A product row is the OR of the rows its row's bits select.
 
 use super::super::bitmatrix::{BitMatrix, or_into};
-use anyhow::Result;
+use crate::Result;
 use rayon::prelude::*;
 
 /// The reflexive-transitive closure of a reflexive matrix.

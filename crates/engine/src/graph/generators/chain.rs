@@ -2,8 +2,8 @@
 //! recursive DFS and stresses level-synchronous phases.
 
 use super::limits::check_vertices;
+use crate::Result;
 use crate::graph::{Csr, Graph};
-use anyhow::Result;
 
 /// The path on `n >= 1` vertices, `n - 1` edges.
 pub fn chain(n: usize) -> Result<Graph> {

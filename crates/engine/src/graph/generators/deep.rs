@@ -5,7 +5,7 @@
 use super::limits::{check_degree, check_edges, check_vertices};
 use super::sampling::{permutation, stream};
 use crate::graph::Graph;
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 use rand::RngExt;
 
 const ORDER: u64 = 41;
@@ -23,7 +23,7 @@ pub fn deep_dag(n: usize, deg: f64, depth: usize, seed: u64) -> Result<Graph> {
     const WHAT: &str = "deep DAG";
     check_vertices(WHAT, n as u64)?;
     if depth == 0 || depth > n {
-        bail!("{WHAT}: depth must be between 1 and n = {n}, got {depth}");
+        return Err(Error::InvalidInput(format!("{WHAT}: depth must be between 1 and n = {n}, got {depth}")));
     }
     check_degree(WHAT, deg, (n - 1) as f64)?;
     check_edges(WHAT, deg * n as f64)?;

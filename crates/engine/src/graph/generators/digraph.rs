@@ -2,8 +2,9 @@
 
 use super::limits::{check_degree, check_edges, check_vertices};
 use super::sampling::{build_children, sample_distinct, stream};
+use crate::error::ErrorContext;
 use crate::graph::Graph;
-use anyhow::{Context, Result};
+use crate::{Error, Result};
 use rand::RngExt;
 use rand_distr::Binomial;
 
@@ -19,7 +20,7 @@ pub fn random_digraph(n: usize, avg_degree: f64, seed: u64) -> Result<Graph> {
     check_edges(WHAT, n as f64 * avg_degree)?;
     let others = (n - 1) as u64;
     let p = if n > 1 { (avg_degree / others as f64).min(1.0) } else { 0.0 };
-    let binomial = Binomial::new(others, p).context("edge probability")?;
+    let binomial = Binomial::new(others, p).map_err(|e| Error::InvalidInput(format!("edge probability: {e}")))?;
     let degree = |v: u32| stream(seed, DEGREE, u64::from(v)).sample(binomial);
     let fill = |v: u32, list: &mut [u32]| {
         sample_distinct(&mut stream(seed, TARGETS, u64::from(v)), others as u32, list);

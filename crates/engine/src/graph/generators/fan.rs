@@ -4,7 +4,7 @@
 use super::limits::{check_edges, check_vertices};
 use super::sampling::{permutation, stream};
 use crate::graph::Graph;
-use anyhow::{Context, Result, bail};
+use crate::{Error, Result};
 use rand::RngExt;
 
 const ORDER: u64 = 31;
@@ -18,10 +18,10 @@ const CROSS: u64 = 32;
 pub fn wide_fan(width: usize, layers: usize, seed: u64) -> Result<Graph> {
     const WHAT: &str = "wide fan";
     if width == 0 || layers == 0 {
-        bail!("{WHAT}: width and layers must be at least 1");
+        return Err(Error::InvalidInput(format!("{WHAT}: width and layers must be at least 1")));
     }
     let n = (width as u64).checked_add(1).and_then(|w| w.checked_mul(layers as u64)).and_then(|x| x.checked_add(1));
-    let n = n.with_context(|| format!("{WHAT}: {width} x {layers} vertices overflow"))?;
+    let n = n.ok_or_else(|| Error::InvalidInput(format!("{WHAT}: {width} x {layers} vertices overflow")))?;
     check_vertices(WHAT, n)?;
     check_edges(WHAT, 3.0 * width as f64 * layers as f64)?;
     let id = permutation(n as usize, seed, ORDER);

@@ -4,15 +4,18 @@
 
 use super::limits::check_vertices;
 use crate::graph::{Csr, Graph};
-use anyhow::{Context, Result, bail};
+use crate::{Error, Result};
 
 /// `k >= 1` diamonds: `3k + 1` vertices, `4k` edges. Diamond `i` is top `3i`, sides `3i + 1` and
 /// `3i + 2`, bottom `3i + 3` (the next diamond's top).
 pub fn diamond_ladder(k: usize) -> Result<Graph> {
     if k == 0 {
-        bail!("diamond ladder: at least one diamond is needed");
+        return Err(Error::InvalidInput("diamond ladder: at least one diamond is needed".into()));
     }
-    let n = (k as u64).checked_mul(3).and_then(|x| x.checked_add(1)).context("diamond ladder: too many diamonds")?;
+    let n = (k as u64)
+        .checked_mul(3)
+        .and_then(|x| x.checked_add(1))
+        .ok_or_else(|| Error::InvalidInput("diamond ladder: too many diamonds".into()))?;
     check_vertices("diamond ladder", n)?;
     let mut offsets = Vec::with_capacity(n as usize + 1);
     let mut targets = Vec::with_capacity(4 * k);

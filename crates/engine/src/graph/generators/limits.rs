@@ -1,6 +1,6 @@
 //! Size checks done before any generator allocates, so absurd parameters fail fast and cleanly.
 
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 
 /// The most edges a generator will build. Children and parents together take 8 bytes per edge, so
 /// this caps a generated graph at about 32 GiB of adjacency.
@@ -9,10 +9,13 @@ pub const MAX_GENERATED_EDGES: u64 = 4_000_000_000;
 /// Checks that there is at least one vertex and that `n` vertices get 32-bit ids.
 pub(super) fn check_vertices(what: &str, n: u64) -> Result<()> {
     if n == 0 {
-        bail!("{what}: a graph needs at least one vertex");
+        return Err(Error::InvalidInput(format!("{what}: a graph needs at least one vertex")));
     }
     if n > u64::from(u32::MAX) {
-        bail!("{what}: {n} vertices do not fit 32-bit vertex ids (at most {})", u32::MAX);
+        return Err(Error::InvalidInput(format!(
+            "{what}: {n} vertices do not fit 32-bit vertex ids (at most {})",
+            u32::MAX
+        )));
     }
     check_memory(what, n, 0)
 }
@@ -28,11 +31,11 @@ pub(super) fn check_memory(what: &str, n: u64, edges: u64) -> Result<()> {
     let needed = n.saturating_mul(BYTES_PER_VERTEX).saturating_add(edges.saturating_mul(BYTES_PER_EDGE));
     if let Some(memory) = crate::system::physical_memory_bytes().filter(|&memory| needed > memory) {
         let edges = if edges == 0 { String::new() } else { format!(" and {edges} edges") };
-        bail!(
+        return Err(Error::OutOfMemory(format!(
             "{what}: {n} vertices{edges} need at least {} of memory; this machine has {}",
             crate::format::bytes(needed),
             crate::format::bytes(memory)
-        );
+        )));
     }
     Ok(())
 }
@@ -41,10 +44,10 @@ pub(super) fn check_memory(what: &str, n: u64, edges: u64) -> Result<()> {
 /// cap, before anything is allocated.
 pub(super) fn check_edges(what: &str, edges: f64) -> Result<()> {
     if edges.is_nan() || edges > MAX_GENERATED_EDGES as f64 {
-        bail!(
+        return Err(Error::InvalidInput(format!(
             "{what}: about {edges:.0} edges (~{:.0} GiB of adjacency) exceed the generator limit of {MAX_GENERATED_EDGES}",
             edges * 8.0 / f64::from(1u32 << 30)
-        );
+        )));
     }
     Ok(())
 }
@@ -52,10 +55,14 @@ pub(super) fn check_edges(what: &str, edges: f64) -> Result<()> {
 /// Checks an average degree: finite, not negative, and at most `max` (what `n` vertices allow).
 pub(super) fn check_degree(what: &str, avg_degree: f64, max: f64) -> Result<()> {
     if !avg_degree.is_finite() || avg_degree < 0.0 {
-        bail!("{what}: average degree must be a finite number >= 0, got {avg_degree}");
+        return Err(Error::InvalidInput(format!(
+            "{what}: average degree must be a finite number >= 0, got {avg_degree}"
+        )));
     }
     if avg_degree > max {
-        bail!("{what}: average degree {avg_degree} is more than these vertices allow (at most {max})");
+        return Err(Error::InvalidInput(format!(
+            "{what}: average degree {avg_degree} is more than these vertices allow (at most {max})"
+        )));
     }
     Ok(())
 }

@@ -4,8 +4,9 @@
 
 use super::limits::check_vertices;
 use super::sampling::{build_children, permutation, stream};
+use crate::error::ErrorContext;
 use crate::graph::Graph;
-use anyhow::{Context, Result, bail};
+use crate::{Error, Result};
 use rand::RngExt;
 
 const ORDER: u64 = 41;
@@ -20,7 +21,7 @@ pub fn many_roots(n: usize, fan: usize, seed: u64) -> Result<Graph> {
     const WHAT: &str = "many-roots graph";
     check_vertices(WHAT, n as u64)?;
     if fan == 0 {
-        bail!("{WHAT}: fan must be at least 1");
+        return Err(Error::InvalidInput(format!("{WHAT}: fan must be at least 1")));
     }
     let order = permutation(n, seed, ORDER); // position -> vertex
     let mut position = vec![0u32; n];

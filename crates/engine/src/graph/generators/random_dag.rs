@@ -8,8 +8,9 @@
 
 use super::limits::{check_degree, check_edges, check_vertices};
 use super::sampling::{build_children, permutation, sample_distinct, stream};
+use crate::Result;
+use crate::error::ErrorContext;
 use crate::graph::Graph;
-use anyhow::{Context, Result};
 use rand::RngExt;
 use rand_distr::Binomial;
 

@@ -5,7 +5,7 @@ use super::limits::MAX_GENERATED_EDGES;
 use crate::graph::Csr;
 use crate::mix::mix64;
 use crate::rng::{Rng, seeded};
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 use rand::RngExt;
 use rayon::prelude::*;
 
@@ -95,7 +95,9 @@ pub(super) fn build_children(
         offsets.push(total);
     }
     if total > MAX_GENERATED_EDGES {
-        bail!("{what}: drew {total} edges, more than the generator limit of {MAX_GENERATED_EDGES}");
+        return Err(Error::InvalidInput(format!(
+            "{what}: drew {total} edges, more than the generator limit of {MAX_GENERATED_EDGES}"
+        )));
     }
     let mut targets = vec![0u32; total as usize];
     // One mutable slice per block of vertices, so rayon tasks write disjoint parts of `targets`.

@@ -8,7 +8,7 @@
 use super::limits::{check_edges, check_vertices};
 use super::sampling::stream;
 use crate::graph::{Csr, Graph};
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 use rand::RngExt;
 
 const PICKS: u64 = 21;
@@ -20,7 +20,9 @@ pub fn scale_free(n: usize, edges_per_vertex: usize, seed: u64) -> Result<Graph>
     check_vertices(WHAT, n as u64)?;
     let m = edges_per_vertex;
     if m == 0 || m >= n {
-        bail!("{WHAT}: edges per vertex must be in 1..{n} (one less than the vertex count), got {m}");
+        return Err(Error::InvalidInput(format!(
+            "{WHAT}: edges per vertex must be in 1..{n} (one less than the vertex count), got {m}"
+        )));
     }
     let edges = (n - m) as f64 * m as f64;
     // The endpoint list below holds two entries per edge.

@@ -3,8 +3,9 @@
 //! same spec, so a run can print exactly what it generated.
 
 use super::{chain, deep_dag, diamond_ladder, many_roots, random_dag, random_digraph, scale_free, tree, wide_fan};
+use crate::error::ErrorContext;
 use crate::graph::Graph;
-use anyhow::{Context, Result, anyhow, bail};
+use crate::{Error, Result};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -152,13 +153,14 @@ impl fmt::Display for GeneratorSpec {
 }
 
 impl FromStr for GeneratorSpec {
-    type Err = anyhow::Error;
+    type Err = Error;
 
     fn from_str(text: &str) -> Result<Self> {
         let (kind, params) = text.trim().split_once(':').unwrap_or((text.trim(), ""));
         let kind = kind.trim().to_ascii_lowercase();
         let Some(&(kind, keys)) = KINDS.iter().find(|(k, _)| *k == kind) else {
-            bail!("unknown generator `{kind}`; accepted:\n{}", GeneratorSpec::accepted());
+            let accepted = GeneratorSpec::accepted();
+            return Err(Error::InvalidInput(format!("unknown generator `{kind}`; accepted:\n{accepted}")));
         };
         let mut values = Params::parse(kind, keys, params)?;
         let spec = match kind {
@@ -197,15 +199,16 @@ impl Params {
     fn parse(kind: &'static str, keys: &'static [&'static str], params: &str) -> Result<Params> {
         let mut values = BTreeMap::new();
         for pair in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) = pair
-                .split_once('=')
-                .with_context(|| format!("`{pair}` in `{kind}` is not key=value; keys: {}", keys.join(", ")))?;
+            let (key, value) = pair.split_once('=').ok_or_else(|| {
+                Error::InvalidInput(format!("`{pair}` in `{kind}` is not key=value; keys: {}", keys.join(", ")))
+            })?;
             let key = key.trim().to_ascii_lowercase();
             if !keys.contains(&key.as_str()) {
-                bail!("unknown key `{key}` for `{kind}`; accepted keys: {}", keys.join(", "));
+                let keys = keys.join(", ");
+                return Err(Error::InvalidInput(format!("unknown key `{key}` for `{kind}`; accepted keys: {keys}")));
             }
             if values.insert(key.clone(), value.trim().to_string()).is_some() {
-                bail!("key `{key}` given twice in `{kind}`");
+                return Err(Error::InvalidInput(format!("key `{key}` given twice in `{kind}`")));
             }
         }
         Ok(Params { kind, keys, values })
@@ -213,7 +216,8 @@ impl Params {
 
     fn required(&mut self, key: &str) -> Result<String> {
         self.values.remove(key).ok_or_else(|| {
-            anyhow!("`{}` needs `{key}=..`; keys: {} (e.g. {})", self.kind, self.keys.join(", "), self.example())
+            let (kind, keys, example) = (self.kind, self.keys.join(", "), self.example());
+            Error::InvalidInput(format!("`{kind}` needs `{key}=..`; keys: {keys} (e.g. {example})"))
         })
     }
 
@@ -225,9 +229,9 @@ impl Params {
     /// A whole number; `_` separators allowed (`n=1_000_000`).
     fn int<T: FromStr>(&mut self, key: &str) -> Result<T> {
         let text = self.required(key)?;
-        text.replace('_', "")
-            .parse()
-            .map_err(|_| anyhow!("`{key}={text}` in `{}`: expected a whole number >= 0 that fits", self.kind))
+        text.replace('_', "").parse().map_err(|_| {
+            Error::InvalidInput(format!("`{key}={text}` in `{}`: expected a whole number >= 0 that fits", self.kind))
+        })
     }
 
     fn float(&mut self, key: &str) -> Result<f64> {
@@ -235,9 +239,9 @@ impl Params {
         let value: f64 = text
             .replace('_', "")
             .parse()
-            .map_err(|_| anyhow!("`{key}={text}` in `{}`: expected a number", self.kind))?;
+            .map_err(|_| Error::InvalidInput(format!("`{key}={text}` in `{}`: expected a number", self.kind)))?;
         if !value.is_finite() {
-            bail!("`{key}={text}` in `{}`: expected a finite number", self.kind);
+            return Err(Error::InvalidInput(format!("`{key}={text}` in `{}`: expected a finite number", self.kind)));
         }
         Ok(value)
     }

@@ -3,14 +3,14 @@
 
 use super::limits::{check_memory, check_vertices};
 use crate::graph::{Csr, Graph};
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 
 /// The tree on `n` vertices where vertex `v`'s children are `arity * v + 1 ..= arity * v + arity`
 /// (those below `n`). `arity` 1 is a chain; an `arity` of at least `n - 1` is a star.
 pub fn tree(n: usize, arity: usize) -> Result<Graph> {
     check_vertices("tree", n as u64)?;
     if arity == 0 {
-        bail!("tree: arity must be at least 1");
+        return Err(Error::InvalidInput("tree: arity must be at least 1".into()));
     }
     let (n, arity) = (n as u64, arity as u64);
     check_memory("tree", n, n - 1)?;

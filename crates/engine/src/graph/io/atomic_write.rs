@@ -20,7 +20,8 @@
 mod commit;
 mod names;
 
-use anyhow::{Context, Result, bail};
+use crate::error::IoContext;
+use crate::{Error, Result};
 use commit::{Change, Placeable, remove_now};
 use names::{folder_of, partial_name, partial_pid};
 use std::cell::RefCell;
@@ -37,7 +38,7 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>
     let staged = Staged::new(path)?;
     write(&staged.file)
         .and_then(|()| staged.file.sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+        .io_context(path, || format!("cannot write {}", path.display()))?;
     staged.place()
 }
 
@@ -57,7 +58,7 @@ pub struct Staged {
 impl Staged {
     /// Creates the temporary file for `path` in the folder of the file it will replace.
     pub fn new(path: &Path) -> Result<Staged> {
-        let not_a_file = || anyhow::anyhow!("{} is a folder, not a file name", path.display());
+        let not_a_file = || Error::InvalidInput(format!("{} is a folder, not a file name", path.display()));
         if path.file_name().is_none() || path.is_dir() {
             return Err(not_a_file());
         }
@@ -70,7 +71,7 @@ impl Staged {
             None => {
                 let temp = dir.join(partial_name(name, std::process::id()));
                 let file = create_new(&temp)
-                    .with_context(|| format!("cannot create {} (to write {})", temp.display(), path.display()))?;
+                    .io_context(&temp, || format!("cannot create {} (to write {})", temp.display(), path.display()))?;
                 (file, Some(temp))
             }
         };
@@ -80,7 +81,7 @@ impl Staged {
             staged
                 .file
                 .set_permissions(old.permissions())
-                .with_context(|| format!("cannot give the new {} the old one's mode", path.display()))?;
+                .io_context(path, || format!("cannot give the new {} the old one's mode", path.display()))?;
         }
         Ok(staged)
     }
@@ -106,7 +107,7 @@ impl Staged {
             Some(temp) => temp,
             None => {
                 let temp = dir.join(partial_name(self.target.file_name().unwrap_or_default(), std::process::id()));
-                link_unnamed(&self.file, &temp).with_context(|| {
+                link_unnamed(&self.file, &temp).io_context(&temp, || {
                     format!("cannot name the new file {} (to write {})", temp.display(), self.shown.display())
                 })?;
                 temp
@@ -114,7 +115,7 @@ impl Staged {
         };
         if let Err(e) = std::fs::rename(&temp, &self.target) {
             let _ = std::fs::remove_file(&temp);
-            return Err(e).with_context(|| format!("cannot move the new file to {}", self.shown.display()));
+            return Err(Error::io(&self.shown, format!("cannot move the new file to {}", self.shown.display()), e));
         }
         // The rename is durable once the folder is synced; a folder that cannot be synced (some file
         // systems refuse) still has the new file.
@@ -182,8 +183,9 @@ fn defer(pending: Pending) -> Option<Pending> {
 /// it succeeds, the new files are renamed over their targets one after the other. Each is whole
 /// and synced by then, so only a failing rename (a target's folder removed meanwhile, a folder
 /// made where a target was) can stop the others: those already renamed are then put back, and the
-/// error is reported. Inside another `all_or_nothing`, the outer one decides.
-pub fn all_or_nothing<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
+/// error is reported. Inside another `all_or_nothing`, the outer one decides. `work` may fail with
+/// any error an engine error converts into (an `anyhow::Error`, say).
+pub fn all_or_nothing<T, E: From<Error>>(work: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
     let nested = BATCH.with(|batch| {
         let mut batch = batch.borrow_mut();
         let nested = batch.is_some();
@@ -218,13 +220,14 @@ fn through_links(path: &Path) -> Result<PathBuf> {
     for _ in 0..MAX_LINKS {
         match std::fs::symlink_metadata(&at) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                let link = std::fs::read_link(&at).with_context(|| format!("cannot read the link {}", at.display()))?;
+                let link =
+                    std::fs::read_link(&at).io_context(&at, || format!("cannot read the link {}", at.display()))?;
                 at = if link.is_relative() { folder_of(&at).join(link) } else { link };
             }
             _ => return Ok(at),
         }
     }
-    bail!("{}: too many levels of symbolic links", path.display())
+    Err(Error::InvalidInput(format!("{}: too many levels of symbolic links", path.display())))
 }
 
 /// A file without a name in `dir`, where the system makes them (Linux's `O_TMPFILE`); None

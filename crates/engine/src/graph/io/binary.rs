@@ -42,12 +42,13 @@
 //! corrupt file is explained, never trusted.
 
 use super::Format;
+use crate::error::IoContext;
 use crate::graph::name_table::NameTable;
 use crate::graph::scc::Condensation;
 use crate::graph::slab::Slab;
 use crate::graph::topo::{self, AdoptError};
 use crate::graph::{Csr, Graph, LoadedGraph, VertexNames};
-use anyhow::{Context, Result, bail};
+use crate::{Error, Result};
 use memmap2::{Mmap, MmapOptions};
 use rayon::prelude::*;
 use std::fs::File;
@@ -215,7 +216,10 @@ pub fn save(
     weights: Option<&[f64]>,
 ) -> Result<()> {
     if cfg!(target_endian = "big") {
-        bail!("{}: .grail files are little-endian and this machine is not", path.display());
+        return Err(Error::InvalidInput(format!(
+            "{}: .grail files are little-endian and this machine is not",
+            path.display()
+        )));
     }
     if let Some(weights) = weights {
         check_weight_count(path, graph, weights)?;
@@ -225,13 +229,10 @@ pub fn save(
 
 /// That `weights` holds one weight per edge of `graph`, to be written to `path`.
 pub(super) fn check_weight_count(path: &Path, graph: &Graph, weights: &[f64]) -> Result<()> {
-    anyhow::ensure!(
-        weights.len() == graph.num_edges(),
-        "{}: {} weights for {} edges",
-        path.display(),
-        weights.len(),
-        graph.num_edges()
-    );
+    if weights.len() != graph.num_edges() {
+        let (path, weights, edges) = (path.display(), weights.len(), graph.num_edges());
+        return Err(Error::InvalidInput(format!("{path}: {weights} weights for {edges} edges")));
+    }
     Ok(())
 }
 
@@ -355,14 +356,14 @@ pub(super) fn checksum(bytes: &[u8]) -> u64 {
 pub fn open(path: &Path) -> Result<(LoadedGraph, Condensation)> {
     let shown = path.display();
     if cfg!(target_endian = "big") {
-        bail!("{shown}: .grail files are little-endian and this machine is not");
+        return Err(Error::InvalidInput(format!("{shown}: .grail files are little-endian and this machine is not")));
     }
     let mut file = super::bounded::open_regular(path, "graphs")?;
-    let file_bytes = file.metadata().with_context(|| format!("reading metadata of {shown}"))?.len();
+    let file_bytes = file.metadata().io_context(path, || format!("reading metadata of {shown}"))?.len();
     // A weighted file's weights are not mapped: only a weighted command reads them. Whatever the
     // header says is checked again on the map, which is the whole file when the header is unusable.
     let mut head = Vec::with_capacity(HEADER_BYTES as usize);
-    (&mut file).take(HEADER_BYTES).read_to_end(&mut head).with_context(|| format!("cannot read {shown}"))?;
+    (&mut file).take(HEADER_BYTES).read_to_end(&mut head).io_context(path, || format!("cannot read {shown}"))?;
     let mapped = match header_of(&head) {
         Ok(header) => header.layout().map_or(file_bytes, |l| l.graph_bytes().min(file_bytes)),
         Err(_) => file_bytes,
@@ -370,9 +371,10 @@ pub fn open(path: &Path) -> Result<(LoadedGraph, Condensation)> {
     // SAFETY: the map is read-only; like every program that maps files, this one assumes nobody
     // truncates or rewrites the file while it is open (grail itself replaces files by renaming).
     let map = unsafe { MmapOptions::new().len(mapped as usize).populate().map(&file) }
-        .with_context(|| format!("cannot map {shown}"))?;
+        .io_context(path, || format!("cannot map {shown}"))?;
     let map = Arc::new(map);
-    let (graph, names, condensation) = decode(&map, file_bytes).map_err(|why| anyhow::anyhow!("{shown}: {why}"))?;
+    let (graph, names, condensation) =
+        decode(&map, file_bytes).map_err(|why| Error::malformed_file(shown.to_string(), why))?;
     let loaded = LoadedGraph { graph, names, format: Format::Grail, path: path.to_path_buf(), report: None };
     Ok((loaded, condensation))
 }

@@ -4,8 +4,9 @@
 //! them ([`super::binary::open`]), so reachability never reads nor hashes a weight.
 
 use super::binary::{self, checksum, corrupt};
+use crate::error::IoContext;
 use crate::graph::Weight;
-use anyhow::{Context, Result, anyhow, bail};
+use crate::{Error, Result};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -15,32 +16,38 @@ use std::path::Path;
 pub fn read_weights(path: &Path) -> Result<Option<Vec<Weight>>> {
     let shown = path.display();
     if cfg!(target_endian = "big") {
-        bail!("{shown}: .grail files are little-endian and this machine is not");
+        return Err(Error::InvalidInput(format!("{shown}: .grail files are little-endian and this machine is not")));
     }
     let mut file = super::bounded::open_regular(path, "graphs")?;
-    let file_bytes = file.metadata().with_context(|| format!("reading metadata of {shown}"))?.len();
+    let file_bytes = file.metadata().io_context(path, || format!("reading metadata of {shown}"))?.len();
     let mut head = Vec::new();
-    (&mut file).take(binary::HEADER_BYTES).read_to_end(&mut head).with_context(|| format!("cannot read {shown}"))?;
-    let header = binary::header_of(&head).map_err(|why| anyhow!("{shown}: {why}"))?;
+    (&mut file)
+        .take(binary::HEADER_BYTES)
+        .read_to_end(&mut head)
+        .io_context(path, || format!("cannot read {shown}"))?;
+    let malformed = |why| Error::malformed_file(shown.to_string(), why);
+    let header = binary::header_of(&head).map_err(malformed)?;
     if !header.has_weights() {
         return Ok(None);
     }
-    let layout = binary::layout_of(&header, file_bytes).map_err(|why| anyhow!("{shown}: {why}"))?;
-    let count = usize::try_from(header.edges()).map_err(|_| anyhow!("{shown}: {}", corrupt("impossible sizes")))?;
+    let layout = binary::layout_of(&header, file_bytes).map_err(malformed)?;
+    let count = usize::try_from(header.edges()).map_err(|_| malformed(corrupt("impossible sizes")))?;
     let mut weights: Vec<Weight> = Vec::new();
-    weights.try_reserve_exact(count).map_err(|_| anyhow!("{shown}: no memory for {count} weights"))?;
+    weights
+        .try_reserve_exact(count)
+        .map_err(|_| Error::OutOfMemory(format!("{shown}: no memory for {count} weights")))?;
     weights.resize(count, 0.0);
     let mut stored = [0u8; 8];
     file.seek(SeekFrom::Start(layout.checksum_at + 8))
         .and_then(|_| file.read_exact(bytemuck::cast_slice_mut(&mut weights)))
         .and_then(|()| file.read_exact(&mut stored))
-        .with_context(|| format!("cannot read the weights of {shown}"))?;
+        .io_context(path, || format!("cannot read the weights of {shown}"))?;
     if checksum(bytemuck::cast_slice(&weights)) != u64::from_le_bytes(stored) {
         let why = corrupt("weights: checksum mismatch: the file was changed or damaged after it was written");
-        bail!("{shown}: {why}");
+        return Err(malformed(why));
     }
     if let Some((edge, w)) = weights.iter().enumerate().find(|(_, w)| !(w.is_finite() && **w >= 0.0)) {
-        bail!("{shown}: {}", corrupt(format!("weights: edge {edge} weighs {w}, not a finite number of 0 or more")));
+        return Err(malformed(corrupt(format!("weights: edge {edge} weighs {w}, not a finite number of 0 or more"))));
     }
     Ok(Some(weights))
 }

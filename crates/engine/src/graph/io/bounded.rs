@@ -9,7 +9,7 @@
 //! is still what it holds. Past the limit, each run of spaces between its targets is passed on as
 //! its first byte: a run is one separator, however a writer padded it, and costs no more.
 
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
@@ -30,13 +30,13 @@ pub fn check_regular(path: &Path, what: &str) -> Result<()> {
         return Ok(());
     };
     if meta.is_dir() {
-        bail!("{} is a folder; grail reads {what} from files", path.display());
+        return Err(Error::InvalidInput(format!("{} is a folder; grail reads {what} from files", path.display())));
     }
     if !meta.is_file() {
-        bail!(
+        return Err(Error::InvalidInput(format!(
             "{} is not a regular file (a device, a FIFO or a socket); grail reads {what} from regular files only",
             path.display()
-        );
+        )));
     }
     Ok(())
 }
@@ -44,7 +44,7 @@ pub fn check_regular(path: &Path, what: &str) -> Result<()> {
 /// Opens a regular file for reading; errors name the path.
 pub fn open_regular(path: &Path, what: &str) -> Result<File> {
     check_regular(path, what)?;
-    let file = File::open(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let file = File::open(path).map_err(|e| Error::io(path, format!("cannot read {}", path.display()), e))?;
     Ok(file)
 }
 
@@ -70,8 +70,8 @@ impl LineTooLong {
     }
 
     /// `FILE:LINE: found a line longer than 1 MiB; expected <expected>`, the readers' error shape.
-    pub fn message(line: u64, source: &str, expected: &str) -> String {
-        format!("{source}:{line}: found a line longer than {MAX_LINE_WORDS}; expected {expected}")
+    pub fn error(line: u64, source: &str, expected: &str) -> Error {
+        Error::malformed(source, line, format!("found a line longer than {MAX_LINE_WORDS}; expected {expected}"))
     }
 }
 

@@ -5,9 +5,9 @@
 //! column and refuse such lines ([`CountedBody::for_each_line`], from `weights.rs`).
 
 use super::scan::{Ctx, Lines, Tokens};
+use crate::Result;
 use crate::graph::Graph;
 use crate::graph::load_report::{Reading, graph_noting_repeats};
-use anyhow::Result;
 
 /// What the header announced, and how to read the body.
 pub struct CountedBody<'h> {

@@ -5,9 +5,9 @@
 use super::held_text::Text;
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Lines};
+use crate::Result;
 use crate::graph::load_report::{Reading, graph_noting_repeats};
 use crate::graph::{Graph, VertexNames};
-use anyhow::Result;
 
 /// The comment the writer puts first: `# grail-explorer: N vertices, M edges`.
 pub const WRITER_COMMENT: &str = "# grail-explorer:";

@@ -6,9 +6,9 @@
 
 use super::held_text::Text;
 use super::scan::{Ctx, Line, Lines, show};
+use crate::Result;
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
-use anyhow::Result;
 
 /// The optional first line of a `.gra` file.
 pub const MAGIC: &[u8] = b"graph_for_greach";

@@ -4,10 +4,10 @@
 use super::counted_body::CountedBody;
 use super::held_text::Text;
 use super::scan::{Ctx, Lines, show};
+use crate::Result;
 use crate::format::{plural, thousands};
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
-use anyhow::Result;
 
 pub fn parse(text: Text, ctx: Ctx) -> Result<(Graph, VertexNames, Reading)> {
     let mut lines = Lines::of(text);

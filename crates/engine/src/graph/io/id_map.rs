@@ -3,8 +3,8 @@
 //! so a vertex of the converted graph can be found again in the original.
 
 use super::atomic_write::write_atomically;
+use crate::Result;
 use crate::graph::VertexNames;
-use anyhow::Result;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 

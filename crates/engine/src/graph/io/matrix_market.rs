@@ -8,9 +8,9 @@
 use super::counted_body::{CountedBody, WeightColumn};
 use super::held_text::Text;
 use super::scan::{Ctx, Lines, show};
+use crate::Result;
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
-use anyhow::Result;
 
 /// How a Matrix Market file starts (compared case-insensitively, as readers usually do).
 pub const BANNER: &[u8] = b"%%MatrixMarket";

@@ -38,13 +38,13 @@ pub use id_map::{id_map_path, is_id_map, write_id_map};
 pub use named::{quoted, split_closed_fields, split_fields};
 pub use read::read_bytes;
 pub use sniff::sniff;
-pub use watch::{LoadCancelled, Watch};
+pub use watch::Watch;
 pub use weights::{load_weighted, parse_weighted};
 pub use write::{write, write_weighted, write_with_weights};
 
 use super::load_report::LoadReport;
 use super::{Graph, LoadedGraph, VertexNames};
-use anyhow::Result;
+use crate::{Error, Result};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -74,7 +74,7 @@ pub fn parse_streamed(bytes: &[u8], format: Option<Format>, block: usize) -> Opt
 #[doc(hidden)]
 pub fn parse_held_in_blocks(bytes: &[u8], source: &str, format: Option<Format>, block: usize) -> Result<ReadText> {
     let mut held = held_text::HeldText::default();
-    read::for_each_block(&mut &bytes[..], block, |b| held.push(b))?;
+    read::for_each_block(&mut &bytes[..], block, |b| held.push(b)).map_err(Error::other)?;
     parse_text(held.text(true), source, format)
 }
 
@@ -102,7 +102,9 @@ fn parse_text(text: held_text::Text, source: &str, format: Option<Format>) -> Re
         Format::Header => header::parse(text, ctx)?,
         Format::Named => named::parse(text, ctx, fields_are)?,
         Format::Grail => {
-            anyhow::bail!("{source}: a .grail file is opened from a file (memory-mapped), not parsed as text")
+            return Err(Error::InvalidInput(format!(
+                "{source}: a .grail file is opened from a file (memory-mapped), not parsed as text"
+            )));
         }
     };
     let report = LoadReport::finish(reading, &graph, &names);
@@ -118,7 +120,7 @@ pub fn load(path: &Path, format: Option<Format>) -> Result<LoadedGraph> {
     load_watched(path, format, Watch::none())
 }
 
-/// [`load`], its reading counted and stopped by `watch`: a cancel gives [`LoadCancelled`], never the
+/// [`load`], its reading counted and stopped by `watch`: a cancel gives [`Cancel::Load`](crate::Cancel::Load), never the
 /// sequential reader's second try.
 pub fn load_watched(path: &Path, format: Option<Format>, watch: Watch) -> Result<LoadedGraph> {
     bounded::check_regular(path, "graphs")?;

@@ -23,10 +23,10 @@
 use super::held_text::Text;
 use super::numbering::{self, Numbering};
 use super::scan::{Ctx, Line, Lines};
+use crate::Result;
 use crate::graph::load_report::{FieldAt, Reading, SeparatorChoice, graph_noting_repeats};
 use crate::graph::name_table::NameTable;
 use crate::graph::{Graph, VertexNames};
-use anyhow::Result;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
@@ -262,7 +262,7 @@ fn split(line: Line, separator: Separator, ctx: Ctx) -> Result<Split> {
 /// The error for a line with `found` fields (fewer than two) at the file's `separator`, chosen
 /// from line `chosen_at`: saying which separator, and where it was chosen, points at a line
 /// written with another one.
-fn too_few(line: Line, separator: Separator, chosen_at: usize, found: usize, ctx: Ctx) -> anyhow::Error {
+fn too_few(line: Line, separator: Separator, chosen_at: usize, found: usize, ctx: Ctx) -> crate::Error {
     if found == 0 {
         return ctx.err(line.number, "found no fields", "`source target`");
     }

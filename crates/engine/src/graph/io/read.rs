@@ -6,7 +6,8 @@
 use super::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
 use super::held_text::HeldText;
 use super::watch::{Watch, Watched};
-use anyhow::{Context, Result, anyhow};
+use crate::error::IoContext;
+use crate::{Error, Result};
 use flate2::bufread::MultiGzDecoder;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -82,17 +83,15 @@ pub fn for_each_block(source: &mut dyn Read, size: usize, mut each: impl FnMut(&
 
 /// The error of a read of `path` that failed: a line too long, a broken gzip stream, or the
 /// system's error.
-fn read_error(e: std::io::Error, path: &Path, gzip: bool) -> anyhow::Error {
+fn read_error(e: std::io::Error, path: &Path, gzip: bool) -> Error {
     match LineTooLong::of(&e) {
-        Some(line) => anyhow!(LineTooLong::message(
+        Some(line) => LineTooLong::error(
             line,
             &path.display().to_string(),
-            &format!("lines of at most {MAX_LINE_WORDS} (is it a graph file?)")
-        )),
-        None if gzip => {
-            anyhow::Error::new(e).context(format!("{}: the gzip stream is corrupt or truncated", path.display()))
-        }
-        None => anyhow::Error::new(e).context(format!("cannot read {}", path.display())),
+            &format!("lines of at most {MAX_LINE_WORDS} (is it a graph file?)"),
+        ),
+        None if gzip => Error::io(path, format!("{}: the gzip stream is corrupt or truncated", path.display()), e),
+        None => Error::io(path, format!("cannot read {}", path.display()), e),
     }
 }
 
@@ -107,7 +106,8 @@ fn open_text<'a>(path: &Path, watch: Watch<'a>) -> Result<(Box<dyn Read + Send +
     let file = open_regular(path, "graphs")?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut reader = BufReader::with_capacity(1 << 16, Watched::new(file, size, watch));
-    let gzip = reader.fill_buf().with_context(|| format!("cannot read {}", path.display()))?.starts_with(&GZIP_MAGIC);
+    let gzip =
+        reader.fill_buf().io_context(path, || format!("cannot read {}", path.display()))?.starts_with(&GZIP_MAGIC);
     let text: Box<dyn Read + Send + 'a> = if gzip {
         Box::new(LineBounded::for_graphs(MultiGzDecoder::new(reader)))
     } else {

@@ -6,7 +6,7 @@
 
 use super::held_text::{Hole, Text};
 use crate::graph::skipped_lines::SkippedLines;
-use anyhow::{Error, anyhow};
+use crate::{Error, Result};
 use atoi::FromRadix10Checked;
 use std::fmt::Display;
 
@@ -238,14 +238,14 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// `FILE:LINE: <found>; expected <expected>`.
     pub fn err(&self, line: usize, found: impl Display, expected: impl Display) -> Error {
-        anyhow!("{}:{line}: {found}; expected {expected}", self.source)
+        Error::malformed(self.source, line as u64, format!("{found}; expected {expected}"))
     }
 
     /// A non-negative integer (`expected` says what it stands for, e.g. "the vertex count").
     #[inline]
     /// `expected` is only formatted on error: pass `format_args!` rather than a `String`, which would
     /// allocate on every call of this hot path.
-    pub fn number(&self, line: usize, token: Option<&[u8]>, expected: impl Display) -> anyhow::Result<u64> {
+    pub fn number(&self, line: usize, token: Option<&[u8]>, expected: impl Display) -> Result<u64> {
         parse_u64(token).map_err(|why| {
             let shown = token.map(show).unwrap_or_default();
             match why {
@@ -265,7 +265,7 @@ impl Ctx<'_> {
         token: Option<&[u8]>,
         expected: impl Display,
         text_bytes: Option<u64>,
-    ) -> anyhow::Result<usize> {
+    ) -> Result<usize> {
         let n = self.number(line, token, expected)?;
         if n > u32::MAX as u64 {
             return Err(self.err(line, format!("found {n} vertices"), format!("at most {} (32-bit ids)", u32::MAX)));
@@ -287,7 +287,7 @@ impl Ctx<'_> {
     }
 
     /// Refuses a declared vertex count beyond [`vertex_limit`] of the text's size.
-    pub fn declared_vertices(&self, line: usize, n: u64, text_bytes: u64) -> anyhow::Result<()> {
+    pub fn declared_vertices(&self, line: usize, n: u64, text_bytes: u64) -> Result<()> {
         let limit = vertex_limit(text_bytes);
         if n <= limit {
             return Ok(());
@@ -304,7 +304,7 @@ impl Ctx<'_> {
 
     /// A vertex id `base..base + n`, returned as the dense id `id - base`.
     #[inline]
-    pub fn vertex(&self, line: usize, token: Option<&[u8]>, base: u64, n: usize) -> anyhow::Result<u32> {
+    pub fn vertex(&self, line: usize, token: Option<&[u8]>, base: u64, n: usize) -> Result<u32> {
         let ids = crate::format::span(base, (base + n as u64).wrapping_sub(1));
         let id = self.number(line, token, format_args!("a vertex id from {ids}"))?;
         match id.checked_sub(base) {

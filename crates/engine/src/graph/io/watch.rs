@@ -1,43 +1,19 @@
 //! Watching a long read: a reader adapter that counts the bytes it passes on (reporting them as a
-//! share of the file's size) and fails with [`LoadCancelled`] once a flag is set. Every reader,
+//! share of the file's size) and fails with [`Cancel::Load`] once a flag is set. Every reader,
 //! sequential or parallel, reads through it, so none of the parsers needs to know.
 
-use std::fmt;
+use crate::{Cancel, Result};
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Reports are sent each time this share of the file more has been read (and at the end).
 const REPORT_EVERY: f64 = 0.005;
 
-/// The error a cancelled load returns (find it with `err.downcast_ref::<LoadCancelled>()`, or in
-/// an [`io::Error`]'s inner error).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LoadCancelled;
-
-impl fmt::Display for LoadCancelled {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("loading was cancelled")
-    }
-}
-
-impl std::error::Error for LoadCancelled {}
-
-/// Whether `error` (or anything in its chain) is a cancelled load.
-pub fn is_cancelled(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause.downcast_ref::<LoadCancelled>().is_some()
-            || cause
-                .downcast_ref::<io::Error>()
-                .and_then(|e| e.get_ref())
-                .is_some_and(|inner| inner.downcast_ref::<LoadCancelled>().is_some())
-    })
-}
-
 /// What watches a load: the flag that stops it and where bytes read are reported, as
 /// `(bytes read, bytes in all)`; for a gzip file both count compressed bytes.
 #[derive(Clone, Copy)]
 pub struct Watch<'a> {
-    /// Set by another thread to stop the load with [`LoadCancelled`].
+    /// Set by another thread to stop the load with [`Cancel::Load`].
     pub cancel: &'a AtomicBool,
     /// Called with `(bytes read, bytes in all)` as the load goes.
     pub progress: &'a (dyn Fn(u64, u64) + Sync),
@@ -55,9 +31,9 @@ impl<'a> Watch<'a> {
         self.cancel.load(Ordering::Relaxed)
     }
 
-    /// `Err(LoadCancelled)` once the flag is set, for the steps between reads.
-    pub fn check(&self) -> anyhow::Result<()> {
-        if self.cancelled() { Err(LoadCancelled.into()) } else { Ok(()) }
+    /// `Err(Cancel::Load)` once the flag is set, for the steps between reads.
+    pub fn check(&self) -> Result<()> {
+        if self.cancelled() { Err(Cancel::Load.into()) } else { Ok(()) }
     }
 }
 
@@ -80,7 +56,7 @@ impl<'a, R: Read> Watched<'a, R> {
 impl<R: Read> Read for Watched<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.watch.cancelled() {
-            return Err(io::Error::other(LoadCancelled));
+            return Err(io::Error::other(Cancel::Load));
         }
         let n = self.inner.read(buf)?;
         self.read += n as u64;
@@ -136,7 +112,7 @@ mod tests {
             let set = AtomicBool::new(true);
             let error = crate::graph::io::load_watched(&path, None, Watch { cancel: &set, progress: &|_, _| {} })
                 .expect_err("a set flag stops the load");
-            assert!(is_cancelled(&error), "{error:#}");
+            assert!(error.is_cancelled(), "{error:#}");
             // While: the first report of bytes read sets the flag.
             let flag = AtomicBool::new(false);
             let reports = Mutex::new(Vec::new());
@@ -146,7 +122,7 @@ mod tests {
             };
             let error = crate::graph::io::load_watched(&path, None, Watch { cancel: &flag, progress: &progress })
                 .expect_err("a flag set while reading stops the load");
-            assert!(is_cancelled(&error), "gzip {gzip}: {error:#}");
+            assert!(error.is_cancelled(), "gzip {gzip}: {error:#}");
             let reports = reports.into_inner().unwrap();
             let size = std::fs::metadata(&path).unwrap().len();
             assert!(reports.iter().all(|&(read, total)| read < total && total == size), "{reports:?}");
@@ -165,7 +141,8 @@ mod tests {
         assert_eq!(reader.read(&mut buf).unwrap(), 10);
         flag.store(true, Ordering::Relaxed);
         let error = reader.read(&mut buf).unwrap_err();
-        assert!(is_cancelled(&anyhow::Error::new(error).context("cannot load graph g.gra")));
-        assert!(!is_cancelled(&anyhow::anyhow!("g.gra:3: a letter; expected a vertex id")));
+        let error = crate::Error::io(std::path::Path::new("g.gra"), "cannot read g.gra", error);
+        assert!(error.context("cannot load graph g.gra").is_cancelled());
+        assert!(!crate::Error::malformed("g.gra", 3, "a letter; expected a vertex id").is_cancelled());
     }
 }

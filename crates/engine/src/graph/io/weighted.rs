@@ -6,9 +6,9 @@
 use super::counted_body::{CountedBody, WeightColumn};
 use super::held_text::Text;
 use super::scan::{Ctx, Lines, show};
+use crate::Result;
 use crate::graph::load_report::Reading;
 use crate::graph::{Graph, VertexNames};
-use anyhow::Result;
 
 const HEADER: &str = "a header `n m directed` or `n m undirected`";
 

@@ -12,9 +12,9 @@ use super::held_text::Text;
 use super::scan::{Ctx, Lines, show};
 use super::sniff::sniff_text;
 use super::{Format, binary, binary_weights, bounded, matrix_market, read, weighted};
+use crate::Result;
 use crate::graph::weighted_graph::{Weight, WeightOrigin, WeightedGraph};
 use crate::graph::{LoadedGraph, VertexNames};
-use anyhow::Result;
 use std::path::Path;
 use std::sync::Arc;
 

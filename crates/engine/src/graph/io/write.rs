@@ -5,7 +5,7 @@ use super::Format;
 use super::atomic_write::write_atomically;
 use super::edge_list::WRITER_COMMENT;
 use crate::graph::{Graph, VertexNames, Weight, WeightedGraph};
-use anyhow::Result;
+use crate::{Error, Result};
 use flate2::{Compression, write::GzEncoder};
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -35,7 +35,9 @@ pub fn write_with_weights(
     weights: &[Weight],
     format: Format,
 ) -> Result<()> {
-    anyhow::ensure!(format.holds_weights(), "{}: a {format} file holds no weights", path.display());
+    if !format.holds_weights() {
+        return Err(Error::InvalidInput(format!("{}: a {format} file holds no weights", path.display())));
+    }
     super::binary::check_weight_count(path, graph, weights)?;
     write_any(path, graph, names, Some(weights), format)
 }
@@ -55,7 +57,12 @@ fn write_any(
 ) -> Result<()> {
     let gzip = path.extension().is_some_and(|e| e == "gz");
     if format == Format::Grail {
-        anyhow::ensure!(!gzip, "{}: .grail files are not compressed (they are memory-mapped)", path.display());
+        if gzip {
+            let path = path.display();
+            return Err(Error::InvalidInput(format!(
+                "{path}: .grail files are not compressed (they are memory-mapped)"
+            )));
+        }
         // Cloning a graph shares its arrays.
         let condensation = crate::graph::scc::condense(&std::sync::Arc::new(graph.clone()));
         return super::binary::save(path, graph, names, &condensation, weights);

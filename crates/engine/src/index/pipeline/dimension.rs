@@ -18,12 +18,12 @@ use super::subtree_sizes::{Sizes, SubtreeSizes};
 use super::tiny_levels::Bound;
 use super::tree::Tree;
 use super::{ParentMethod, PipelineConfig};
+use crate::Result;
 use crate::graph::Graph;
 use crate::index::DimensionLabels;
 use crate::index::labeler::{LevelStep, SNAPSHOT_MAX_VERTICES, Snapshot, tree_parents};
 use crate::index::order::DimensionOrder;
 use crate::telemetry::{Event, Phase, QueueClass, QueueSizes, Sink, memory_event};
-use anyhow::Result;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 

@@ -9,10 +9,10 @@ use super::PipelineConfig;
 use super::dimension::{Context, DimensionRun, Goal, Stop};
 use super::levels::DagLevels;
 use crate::graph::Graph;
-use crate::index::labeler::{Advance, Cancelled, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
+use crate::index::labeler::{Advance, LevelStep, Position, SNAPSHOT_MAX_VERTICES, Snapshot, Status, Until};
 use crate::index::{DimensionLabels, Labeler, Labels};
 use crate::telemetry::{Backend, Event, Sink, memory_event};
-use anyhow::{Result, bail, ensure};
+use crate::{Cancel, Error, Result};
 use rayon::prelude::*;
 use std::fmt;
 use std::sync::Arc;
@@ -63,13 +63,14 @@ impl PipelineLabeler {
     /// Prepares a run over `dag`. Fails on a cyclic graph,
     /// zero dimensions, or a graph too large for 32-bit post-order numbers.
     pub fn new(dag: Arc<Graph>, config: PipelineConfig) -> Result<PipelineLabeler> {
-        ensure!(config.dims >= 1, "at least one dimension is needed");
+        if config.dims == 0 {
+            return Err(Error::InvalidInput("at least one dimension is needed".into()));
+        }
         // Post-order numbers are u32 and the virtual root ρ takes number n + 1.
-        ensure!(
-            dag.num_vertices() < u32::MAX as usize,
-            "{} vertices are too many for 32-bit post-order numbers",
-            dag.num_vertices()
-        );
+        if dag.num_vertices() >= u32::MAX as usize {
+            let n = dag.num_vertices();
+            return Err(Error::InvalidGraph(format!("{n} vertices are too many for 32-bit post-order numbers")));
+        }
         // The Kahn levels come first, but the orders of the dimensions that will run first do not
         // need them: both are built at once (as the classic DFS builds the levels beside its
         // dimensions).
@@ -125,14 +126,16 @@ impl PipelineLabeler {
     fn step(&mut self, until: Until, sink: &mut dyn Sink) -> Result<Advance> {
         match &self.status {
             Status::Finished => return Ok(Advance { steps: Vec::new(), finished: true }),
-            Status::Cancelled => return Err(Cancelled.into()),
-            Status::Failed(message) => bail!("the previous step failed ({message}); reset to start again"),
+            Status::Cancelled => return Err(Cancel::Labeling.into()),
+            Status::Failed(message) => {
+                return Err(Error::InvalidInput(format!("the previous step failed ({message}); reset to start again")));
+            }
             Status::NotStarted | Status::Running => {}
         }
         if self.cancel.load(Ordering::Relaxed) {
             self.status = Status::Cancelled;
             sink.emit(Event::Cancelled);
-            return Err(Cancelled.into());
+            return Err(Cancel::Labeling.into());
         }
         if self.status == Status::NotStarted {
             self.status = Status::Running;
@@ -185,7 +188,7 @@ impl PipelineLabeler {
         until: Until,
         deadline: Instant,
         sink: &mut dyn Sink,
-    ) -> (Vec<LevelStep>, Option<anyhow::Error>) {
+    ) -> (Vec<LevelStep>, Option<Error>) {
         let ctx = Context { dag: &self.dag, levels: &self.levels, config: &self.config };
         let stop = Stop { deadline, cancel: &self.cancel };
         let goal = match until {

@@ -7,8 +7,8 @@
 //! so it goes down the Kahn levels, and a node's T-children all lie on deeper levels than it.
 
 use super::tiny_levels::{Bound, TinyLevels};
+use crate::Result;
 use crate::graph::{Graph, topo};
-use anyhow::Result;
 
 /// Vertices grouped by level: level `l` is `vertices[starts[l]..starts[l + 1]]` (positions in the
 /// whole of `vertices`, so that a view can leave out leading levels without copying).

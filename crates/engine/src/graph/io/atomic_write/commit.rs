@@ -5,7 +5,8 @@
 //! error reported. Once every step is done, the second names are removed.
 
 use super::names::{folder_of, old_name};
-use anyhow::{Context, Result};
+use crate::error::IoContext;
+use crate::{Error, Result};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -104,13 +105,13 @@ fn keep_old(target: &Path, shown: &Path) -> Result<Option<PathBuf>> {
     let _ = std::fs::remove_file(&kept);
     std::fs::hard_link(target, &kept)
         .or_else(|_| std::fs::copy(target, &kept).map(|_| ()))
-        .with_context(|| format!("cannot keep the old {} while it is replaced", shown.display()))?;
+        .io_context(target, || format!("cannot keep the old {} while it is replaced", shown.display()))?;
     Ok(Some(kept))
 }
 
 /// Undoes the steps `done`, last first; the error says what could not be put back, and where the
 /// old file is then.
-fn undo_all(done: Vec<Undo>, error: anyhow::Error) -> anyhow::Error {
+fn undo_all(done: Vec<Undo>, error: Error) -> Error {
     let mut stuck = Vec::new();
     for undo in done.into_iter().rev() {
         let undone = match &undo {
@@ -136,7 +137,7 @@ fn undo_all(done: Vec<Undo>, error: anyhow::Error) -> anyhow::Error {
 pub(super) fn remove_now(path: &Path) -> Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => {
-            Err(e).with_context(|| format!("cannot remove {}", path.display()))
+            Err(Error::io(path, format!("cannot remove {}", path.display()), e))
         }
         _ => Ok(()),
     }
