@@ -59,6 +59,8 @@ pub use grail_engine::{
 };
 
 pub use error::Error;
+/// The engine's typed error, the source of [`Error::Load`] and [`Error::InvalidGraph`], to match on.
+pub use grail_engine::Error as EngineError;
 // The engine's types an `Index` user names: its settings' back end, order and rules, its labels.
 pub use grail_engine::{Backend, Graph, Labels, Order, Rule, RuleSet};
 pub use reachability::{Explanation, Index, Settings, Timings};
