@@ -87,6 +87,18 @@ impl Index {
 
     /// Reads a graph file (any format `grail` reads, by its extension or content; a `.grail` file
     /// keeps its condensation) and indexes it. Queries then name vertices by the file's ids.
+    ///
+    /// ```
+    /// use grail::{Index, Settings};
+    /// use std::path::Path;
+    ///
+    /// let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-graphs/follows.csv");
+    /// let index = Index::open(&path, &Settings::default())?;
+    /// let (alice, bob) = (index.vertex("alice")?, index.vertex("bob")?);
+    /// assert!(index.reaches(alice, bob)? && index.reaches(bob, alice)?, "a ring of follows");
+    /// assert!(index.vertex("alise").is_err(), "no such name (the error suggests `alice`)");
+    /// # Ok::<(), grail::Error>(())
+    /// ```
     pub fn open(path: &Path, settings: &Settings) -> Result<Index, Error> {
         let ws = Workspace::open(path, None).map_err(|source| Error::Load { path: path.into(), source })?;
         Index::of_workspace(ws, settings)
@@ -123,6 +135,14 @@ impl Index {
     }
 
     /// Answers every pair, in parallel on the current rayon pool; the answers come back in order.
+    ///
+    /// ```
+    /// use grail::{Index, Settings};
+    ///
+    /// let index = Index::from_edges(3, &[(0, 1), (1, 2)], &Settings::default())?;
+    /// assert_eq!(index.reaches_all(&[(0, 2), (2, 0), (1, 1)])?, [true, false, true]);
+    /// # Ok::<(), grail::Error>(())
+    /// ```
     pub fn reaches_all(&self, pairs: &[(u64, u64)]) -> Result<Vec<bool>, Error> {
         let dense =
             pairs.iter().map(|&(u, v)| Ok((self.dense(u)?, self.dense(v)?))).collect::<Result<Vec<_>, Error>>()?;
