@@ -14,7 +14,7 @@ use super::Edit;
 use crate::graph::VertexNames;
 use crate::graph::io::bounded::{LineBounded, LineTooLong, MAX_LINE_WORDS, open_regular};
 use crate::graph::io::split_closed_fields;
-use crate::graph::names::UnknownVertex;
+use crate::query::vertex_named_in_line as vertex;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
@@ -95,18 +95,7 @@ pub fn parse_line(text: &str, names: &VertexNames, n: usize) -> Result<Option<St
     let fields = split_closed_fields(rest.trim())
         .ok_or("found a quoted name without its closing quote; expected a `\"` closing it on the same line")?;
     let fields: Vec<&str> = fields.iter().map(String::as_str).filter(|f| !f.is_empty()).collect();
-    let vertex = |field: &str| -> Result<u32, String> {
-        names.find(field, n).map_err(|e| match e {
-            UnknownVertex::NotAnId(_) => format!("`{field}` is not a vertex id (a non-negative integer)"),
-            UnknownVertex::NoSuchId(id) => {
-                format!(
-                    "unknown vertex id {id} (the graph has {})",
-                    crate::format::plural(n as u64, "vertex", "vertices")
-                )
-            }
-            named @ UnknownVertex::NoSuchName { .. } => named.to_string(),
-        })
-    };
+    let vertex = |field: &str| vertex(field, names, n);
     let step = match (op, fields.as_slice()) {
         ("+", [u, v]) => Step::Edit(Edit::Insert { u: vertex(u)?, v: vertex(v)? }),
         ("-", [u, v]) => Step::Edit(Edit::Delete { u: vertex(u)?, v: vertex(v)? }),

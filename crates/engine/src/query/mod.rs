@@ -46,6 +46,7 @@ pub use batch::{BatchReport, Mismatch, RuleCounts, run_batch};
 pub use decision::{Check, Decision, Filter, Outcome, Separation, Supportive};
 pub use engine::{Decided, Engine, decide_before_labels};
 pub use observer::{NoObserver, SearchObserver};
+pub(crate) use query_file::vertex as vertex_named_in_line;
 pub use query_file::{Query, read_query_file};
 pub use query_index::QueryIndex;
 pub use random::{random_queries, reachable_queries};

@@ -106,7 +106,9 @@ fn parse_line(text: &str, line: u32, names: &VertexNames, n: usize) -> Result<Op
     Ok(Some(Query { src: vertex(src, names, n)?, dst: vertex(dst, names, n)?, expected, line }))
 }
 
-fn vertex(field: &str, names: &VertexNames, n: usize) -> Result<u32, String> {
+/// The dense id of a vertex a query or script line names (a file id, or a name), or the sentence
+/// saying why there is none.
+pub(crate) fn vertex(field: &str, names: &VertexNames, n: usize) -> Result<u32, String> {
     names.find(field, n).map_err(|e| match e {
         UnknownVertex::NotAnId(_) => format!("`{field}` is not a vertex id (a non-negative integer)"),
         UnknownVertex::NoSuchId(id) => {
